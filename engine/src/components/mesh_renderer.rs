@@ -1,0 +1,34 @@
+//! The mesh renderer component and the typed asset handles it refers to.
+
+use bevy_ecs::component::Component;
+
+/// Handle to a mesh owned by the renderer's asset store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MeshHandle(pub u32);
+
+/// Handle to a material owned by the renderer's asset store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MaterialHandle(pub u32);
+
+/// Draws a mesh with a material at its object's world transform.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshRenderer {
+    /// The geometry.
+    pub mesh: MeshHandle,
+    /// The surface.
+    pub material: MaterialHandle,
+    /// Whether it is drawn into shadow maps.
+    pub cast_shadows: bool,
+}
+
+impl MeshRenderer {
+    /// A shadow-casting mesh renderer.
+    #[must_use]
+    pub fn new(mesh: MeshHandle, material: MaterialHandle) -> Self {
+        Self {
+            mesh,
+            material,
+            cast_shadows: true,
+        }
+    }
+}

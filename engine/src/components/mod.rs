@@ -1,0 +1,9 @@
+//! Built-in component types. They are plain ECS data; the renderer consumes them.
+
+mod camera;
+mod light;
+mod mesh_renderer;
+
+pub use camera::{Camera, CameraError, Projection};
+pub use light::{DirectionalLight, PointLight, SpotLight};
+pub use mesh_renderer::{MaterialHandle, MeshHandle, MeshRenderer};

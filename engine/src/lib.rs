@@ -1,0 +1,77 @@
+//! # taos_engine
+//!
+//! The simulation core of the Taos engine: GameObjects on a [`bevy_ecs`] world, a
+//! compare-on-read [`Transform`] hierarchy, per-scene [`Time`], behaviours with a
+//! lifecycle, and the built-in component types the renderer consumes.
+//!
+//! It is **not** a renderer: nothing here touches the GPU or opens a window, so
+//! everything runs and is tested headless. Rendering lives in `taos_renderer`,
+//! which reads the [`Scene`] through [`Scene::collect_mesh_renderers_into`],
+//! [`Scene::find_camera`] and friends.
+//!
+//! ## Conventions
+//! Right-handed coordinates, +Y up, cameras look down their local -Z, clip-space
+//! depth runs 0..1 (wgpu). Angles in public constructors are degrees; stored
+//! angles are radians. Time is in seconds.
+//!
+//! ## A tiny hierarchy
+//! ```
+//! use taos_engine::prelude::*;
+//!
+//! let mut scene = Scene::new();
+//! let parent = scene.spawn("Parent");
+//! let child = scene.spawn_child(parent, "Child").unwrap();
+//! scene.object_mut(child).unwrap().set_position(Vec3::new(0.0, 1.0, 0.0));
+//!
+//! // Move the parent by writing its field in place.
+//! scene.object_mut(parent).unwrap().position_mut().x += 5.0;
+//!
+//! // The child's world position follows; only the moved chain is re-multiplied.
+//! let p = scene.object_mut(child).unwrap().world_position();
+//! assert_eq!(p, Vec3::new(5.0, 1.0, 0.0));
+//! ```
+//!
+//! ## Where to start
+//! - [`Scene`]: spawn, parent, find, update.
+//! - [`ObjectMut`]: one object's local and world transform.
+//! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
+//! - [`transform`]: how world matrices are cached and what a read costs.
+
+#![forbid(unsafe_code)]
+
+mod behaviour;
+mod components;
+mod error;
+mod object;
+mod object_mut;
+mod scene;
+mod time;
+pub mod transform;
+
+pub use behaviour::{Behaviour, BehaviourContext};
+pub use components::{
+    Camera, CameraError, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer, PointLight,
+    Projection, SpotLight,
+};
+pub use error::SceneError;
+pub use object::{GameObject, ObjectId, ObjectInfo};
+pub use object_mut::ObjectMut;
+pub use scene::{MeshDraw, Scene, SceneUpdate};
+pub use time::{InvalidTimeScale, MAX_FRAME_DELTA, Time};
+pub use transform::{Transform, TransformStats};
+
+/// Re-exports of the crates whose types appear in this API.
+pub mod deps {
+    pub use bevy_ecs;
+    pub use glam;
+}
+
+/// The names a game needs: `use taos_engine::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Behaviour, BehaviourContext, Camera, DirectionalLight, GameObject, MaterialHandle,
+        MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight, Projection, Scene, SceneError,
+        SpotLight, Time, Transform,
+    };
+    pub use glam::{Affine3A, Mat4, Quat, Vec3};
+}

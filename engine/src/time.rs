@@ -1,0 +1,185 @@
+//! The per-scene clock: scaled and unscaled time.
+
+use bevy_ecs::resource::Resource;
+
+/// Longest raw frame delta the clock accepts, in seconds. Anything longer (a
+/// breakpoint, a hidden window) is clamped before scaling so the simulation does
+/// not take one giant step.
+pub const MAX_FRAME_DELTA: f32 = 0.1;
+
+/// How strongly [`Time::fps`] follows the latest frame (exponential smoothing).
+const FPS_SMOOTHING: f32 = 0.1;
+
+/// A scene's clock, advanced once per frame before the scene updates.
+///
+/// `delta` and `elapsed` are multiplied by [`scale`](Time::scale): set it to 0 to
+/// pause every behaviour that reads them, 0.25 for slow motion. UI, free cameras
+/// and pause menus read the unscaled values, which keep running.
+///
+/// Behaviours read it from their context (`cx.time()`); bevy systems read it as
+/// the resource `Res<Time>`.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct Time {
+    scale: f32,
+    delta: f32,
+    unscaled_delta: f32,
+    elapsed: f64,
+    unscaled_elapsed: f64,
+    frame_count: u64,
+    fps: f32,
+}
+
+impl Default for Time {
+    fn default() -> Self {
+        Self {
+            scale: 1.0,
+            delta: 0.0,
+            unscaled_delta: 0.0,
+            elapsed: 0.0,
+            unscaled_elapsed: 0.0,
+            frame_count: 0,
+            fps: 0.0,
+        }
+    }
+}
+
+/// Returned by [`Time::set_scale`] for a scale that is negative or not finite.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+#[error("time scale must be finite and >= 0, got {scale}")]
+pub struct InvalidTimeScale {
+    /// The rejected value.
+    pub scale: f32,
+}
+
+impl Time {
+    /// Advances the clock by one frame of `raw_delta` real seconds.
+    ///
+    /// The raw delta is clamped to [`MAX_FRAME_DELTA`] (a negative or NaN delta
+    /// counts as 0), then scaled. Returns the scaled delta, the `dt` for this frame.
+    pub fn advance(&mut self, raw_delta: f32) -> f32 {
+        let raw = if raw_delta.is_nan() {
+            0.0
+        } else {
+            raw_delta.clamp(0.0, MAX_FRAME_DELTA)
+        };
+        self.unscaled_delta = raw;
+        self.delta = raw * self.scale;
+        self.unscaled_elapsed += f64::from(raw);
+        self.elapsed += f64::from(self.delta);
+        self.frame_count += 1;
+        if raw > 0.0 {
+            let instant = 1.0 / raw;
+            self.fps = if self.fps == 0.0 {
+                instant
+            } else {
+                self.fps + (instant - self.fps) * FPS_SMOOTHING
+            };
+        }
+        self.delta
+    }
+
+    /// Multiplier from real time to game time: 1 real time, 0 paused.
+    #[must_use]
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// Sets the time scale; takes effect from the next [`advance`](Self::advance).
+    ///
+    /// # Errors
+    /// [`InvalidTimeScale`] when `scale` is negative, NaN or infinite; the old scale stays.
+    pub fn set_scale(&mut self, scale: f32) -> Result<(), InvalidTimeScale> {
+        if !scale.is_finite() || scale < 0.0 {
+            return Err(InvalidTimeScale { scale });
+        }
+        self.scale = scale;
+        Ok(())
+    }
+
+    /// Scaled seconds since the last frame: the `dt` handed to `update`.
+    #[must_use]
+    pub fn delta(&self) -> f32 {
+        self.delta
+    }
+
+    /// Real seconds since the last frame (after the 100 ms clamp), ignoring scale.
+    #[must_use]
+    pub fn unscaled_delta(&self) -> f32 {
+        self.unscaled_delta
+    }
+
+    /// Scaled seconds since start; stops while paused.
+    #[must_use]
+    pub fn elapsed(&self) -> f64 {
+        self.elapsed
+    }
+
+    /// Real seconds since start.
+    #[must_use]
+    pub fn unscaled_elapsed(&self) -> f64 {
+        self.unscaled_elapsed
+    }
+
+    /// Frames advanced since start.
+    #[must_use]
+    pub fn frame_count(&self) -> u64 {
+        self.frame_count
+    }
+
+    /// Smoothed frames per second (real time); 0 until a frame with a positive delta.
+    #[must_use]
+    pub fn fps(&self) -> f32 {
+        self.fps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_zero_pauses_game_time_but_not_real_time() {
+        let mut time = Time::default();
+        time.advance(0.02);
+        time.set_scale(0.0).unwrap();
+        let dt = time.advance(0.02);
+        assert_eq!(dt, 0.0);
+        assert_eq!(time.delta(), 0.0);
+        assert!((time.elapsed() - 0.02).abs() < 1e-6);
+        assert!((time.unscaled_elapsed() - 0.04).abs() < 1e-6);
+        assert_eq!(time.frame_count(), 2);
+    }
+
+    #[test]
+    fn raw_delta_is_clamped_before_scaling() {
+        let mut time = Time::default();
+        time.set_scale(2.0).unwrap();
+        let dt = time.advance(5.0);
+        assert_eq!(time.unscaled_delta(), MAX_FRAME_DELTA);
+        assert_eq!(dt, MAX_FRAME_DELTA * 2.0);
+    }
+
+    #[test]
+    fn bad_deltas_and_scales_are_refused_without_panic() {
+        let mut time = Time::default();
+        assert_eq!(time.advance(f32::NAN), 0.0);
+        assert_eq!(time.advance(-1.0), 0.0);
+        assert!(time.set_scale(f32::NAN).is_err());
+        assert!(time.set_scale(-1.0).is_err());
+        assert_eq!(time.scale(), 1.0);
+    }
+
+    #[test]
+    fn fps_is_smoothed_towards_the_frame_rate() {
+        let mut time = Time::default();
+        time.advance(1.0 / 30.0);
+        assert!((time.fps() - 30.0).abs() < 0.01);
+        for _ in 0..200 {
+            time.advance(1.0 / 60.0);
+        }
+        assert!((time.fps() - 60.0).abs() < 0.1, "fps {}", time.fps());
+        time.advance(1.0 / 10.0);
+        assert!(time.fps() > 50.0, "one slow frame must not dominate");
+    }
+}

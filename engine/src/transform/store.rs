@@ -1,0 +1,416 @@
+//! Dense storage for every transform's caches: local and world matrices,
+//! version stamps, the inverse and decomposition caches, and a hierarchy index
+//! (parents before children) rebuilt only when the hierarchy changes.
+//!
+//! Each `Transform` component owns one slot here. Keeping the caches out of the
+//! ECS tables lets the per-frame sweep touch only what moved, with plain
+//! indexed access instead of entity lookups.
+
+use bevy_ecs::entity::Entity;
+use bevy_ecs::resource::Resource;
+use glam::{Affine3A, Quat, Vec3};
+
+/// Marks "no slot" / "no parent".
+pub(crate) const NO_SLOT: u32 = u32::MAX;
+
+/// Counters of the matrix work done so far; see [`crate::Scene::transform_stats`].
+///
+/// These are always on: each is one integer add next to a matrix operation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TransformStats {
+    /// Local matrices rebuilt from position/rotation/scale.
+    pub local_rebuilds: u64,
+    /// World matrices recomputed (a multiply by the parent, or a copy for a root).
+    pub world_recomputes: u64,
+    /// Inverse world matrices computed.
+    pub inverse_computes: u64,
+    /// World rotation/scale decompositions computed.
+    pub decompositions: u64,
+}
+
+/// Caches derived from the world matrix, each stamped with the world version it was
+/// computed from.
+#[derive(Debug, Clone, Copy)]
+struct Derived {
+    inverse: Affine3A,
+    inverse_version: u64,
+    rotation: Quat,
+    scale: Vec3,
+    decomposed_version: u64,
+}
+
+impl Derived {
+    const EMPTY: Self = Self {
+        inverse: Affine3A::IDENTITY,
+        inverse_version: 0,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+        decomposed_version: 0,
+    };
+}
+
+/// All transform caches of one world, indexed by slot. Owned by the `Scene`'s ECS
+/// world as a resource; users reach it through `Scene` and `GameObject` methods.
+#[derive(Resource, Default)]
+pub struct TransformStore {
+    entity: Vec<Entity>,
+    parent: Vec<u32>,
+    local: Vec<Affine3A>,
+    world: Vec<Affine3A>,
+    /// Globally unique stamp of the last world recompute; 0 = never computed.
+    world_version: Vec<u64>,
+    /// Version of the parent folded into `world`; 0 = had no parent.
+    parent_seen: Vec<u64>,
+    local_dirty: Vec<bool>,
+    enabled: Vec<bool>,
+    active: Vec<bool>,
+    derived: Vec<Derived>,
+    free: Vec<u32>,
+    /// Slots whose world matrix may need work, or whose children may.
+    pending: Vec<u32>,
+    index: HierarchyIndex,
+    active_dirty: bool,
+    /// Versions come from one counter so two different parents never share one.
+    last_version: u64,
+    stats: TransformStats,
+    scratch: Vec<(u32, bool)>,
+}
+
+/// Children lists and a parents-first order, derived from `parent`.
+#[derive(Default)]
+struct HierarchyIndex {
+    stale: bool,
+    /// Slots, parents before children.
+    order: Vec<u32>,
+    /// Position of each slot in `order`.
+    rank: Vec<u32>,
+    /// Children of slot `s` are `children[child_start[s]..child_start[s + 1]]`.
+    child_start: Vec<u32>,
+    children: Vec<u32>,
+}
+
+impl TransformStore {
+    pub(crate) fn allocate(&mut self, entity: Entity, parent: u32) -> u32 {
+        let slot = if let Some(slot) = self.free.pop() {
+            let i = slot as usize;
+            self.entity[i] = entity;
+            self.parent[i] = NO_SLOT;
+            self.local[i] = Affine3A::IDENTITY;
+            self.world[i] = Affine3A::IDENTITY;
+            self.world_version[i] = 0;
+            self.parent_seen[i] = 0;
+            self.local_dirty[i] = true;
+            self.enabled[i] = true;
+            self.active[i] = true;
+            self.derived[i] = Derived::EMPTY;
+            slot
+        } else {
+            let slot = u32::try_from(self.entity.len()).expect("more than 4 billion transforms");
+            self.entity.push(entity);
+            self.parent.push(NO_SLOT);
+            self.local.push(Affine3A::IDENTITY);
+            self.world.push(Affine3A::IDENTITY);
+            self.world_version.push(0);
+            self.parent_seen.push(0);
+            self.local_dirty.push(true);
+            self.enabled.push(true);
+            self.active.push(true);
+            self.derived.push(Derived::EMPTY);
+            slot
+        };
+        self.index.stale = true;
+        self.active_dirty = true;
+        self.pending.push(slot);
+        if parent != NO_SLOT && self.set_parent(slot, parent).is_err() {
+            log::error!("{entity:?} would be its own ancestor; left as a root");
+        }
+        slot
+    }
+
+    pub(crate) fn free(&mut self, slot: u32) {
+        let i = slot as usize;
+        if self.entity[i] == Entity::PLACEHOLDER {
+            return;
+        }
+        self.entity[i] = Entity::PLACEHOLDER;
+        self.parent[i] = NO_SLOT;
+        self.free.push(slot);
+        self.index.stale = true;
+        self.active_dirty = true;
+    }
+
+    pub(crate) fn is_live(&self, slot: u32) -> bool {
+        self.entity
+            .get(slot as usize)
+            .is_some_and(|&e| e != Entity::PLACEHOLDER)
+    }
+
+    pub(crate) fn entity(&self, slot: u32) -> Entity {
+        self.entity[slot as usize]
+    }
+
+    pub(crate) fn parent(&self, slot: u32) -> Option<u32> {
+        let p = self.parent[slot as usize];
+        (p != NO_SLOT).then_some(p)
+    }
+
+    /// `true` when `ancestor` is `slot` or above it in the hierarchy.
+    pub(crate) fn is_ancestor_or_self(&self, ancestor: u32, slot: u32) -> bool {
+        let mut current = slot;
+        // The stored forest is acyclic (set_parent refuses cycles), so this ends.
+        loop {
+            if current == ancestor {
+                return true;
+            }
+            match self.parent(current) {
+                Some(p) => current = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// Re-parents `slot` under `parent` (or makes it a root with `NO_SLOT`).
+    /// Refuses, leaving everything as it was, when `slot` would become its own ancestor.
+    pub(crate) fn set_parent(&mut self, slot: u32, parent: u32) -> Result<(), CycleRefused> {
+        let i = slot as usize;
+        if !self.is_live(slot) || self.parent[i] == parent {
+            return Ok(());
+        }
+        if parent != NO_SLOT && self.is_ancestor_or_self(slot, parent) {
+            return Err(CycleRefused);
+        }
+        self.parent[i] = parent;
+        self.index.stale = true;
+        self.active_dirty = true;
+        self.pending.push(slot);
+        Ok(())
+    }
+
+    /// Detaches `slot` from its parent (always possible).
+    pub(crate) fn make_root(&mut self, slot: u32) {
+        let refused = self.set_parent(slot, NO_SLOT).is_err();
+        debug_assert!(!refused, "becoming a root cannot close a cycle");
+    }
+
+    pub(crate) fn set_enabled(&mut self, slot: u32, enabled: bool) {
+        let flag = &mut self.enabled[slot as usize];
+        if *flag != enabled {
+            *flag = enabled;
+            self.active_dirty = true;
+        }
+    }
+
+    pub(crate) fn is_enabled(&self, slot: u32) -> bool {
+        self.enabled[slot as usize]
+    }
+
+    /// Stores a freshly rebuilt local matrix; the world matrix follows on the next refresh.
+    pub(crate) fn set_local(&mut self, slot: u32, local: Affine3A) {
+        let i = slot as usize;
+        self.local[i] = local;
+        self.local_dirty[i] = true;
+        self.stats.local_rebuilds += 1;
+    }
+
+    /// Queues `slot` for the next sweep.
+    pub(crate) fn mark_pending(&mut self, slot: u32) {
+        self.pending.push(slot);
+    }
+
+    /// Brings one world matrix up to date, assuming its parent already is.
+    /// Returns `true` when it was recomputed (its version moved).
+    pub(crate) fn refresh_world(&mut self, slot: u32) -> bool {
+        let i = slot as usize;
+        let parent = self.parent[i];
+        let parent_version = if parent == NO_SLOT {
+            0
+        } else {
+            self.world_version[parent as usize]
+        };
+        let dirty = self.local_dirty[i]
+            || self.world_version[i] == 0
+            || self.parent_seen[i] != parent_version;
+        if !dirty {
+            return false;
+        }
+        self.world[i] = if parent == NO_SLOT {
+            self.local[i]
+        } else {
+            self.world[parent as usize] * self.local[i]
+        };
+        self.parent_seen[i] = parent_version;
+        self.local_dirty[i] = false;
+        self.last_version += 1;
+        self.world_version[i] = self.last_version;
+        self.stats.world_recomputes += 1;
+        true
+    }
+
+    /// Settles every queued slot, parents first, descending only into subtrees
+    /// whose parent actually changed.
+    pub(crate) fn settle_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        self.refresh_index();
+        let mut pending = std::mem::take(&mut self.pending);
+        let rank = &self.index.rank;
+        pending.retain(|&s| self.entity.get(s as usize).is_some_and(|&e| e != Entity::PLACEHOLDER));
+        pending.sort_unstable_by_key(|&s| rank[s as usize]);
+        pending.dedup();
+        let mut stack = std::mem::take(&mut self.scratch);
+        for &root in &pending {
+            stack.push((root, true));
+            while let Some((slot, force)) = stack.pop() {
+                let changed = self.refresh_world(slot);
+                if changed || force {
+                    stack.extend(self.children(slot).iter().map(|&c| (c, false)));
+                }
+            }
+        }
+        self.scratch = stack;
+        pending.clear();
+        self.pending = pending;
+    }
+
+    fn children(&self, slot: u32) -> &[u32] {
+        let s = slot as usize;
+        let start = self.index.child_start[s] as usize;
+        let end = self.index.child_start[s + 1] as usize;
+        &self.index.children[start..end]
+    }
+
+    /// Rebuilds children lists and the parents-first order if the hierarchy changed.
+    fn refresh_index(&mut self) {
+        if !self.index.stale {
+            return;
+        }
+        let n = self.entity.len();
+        let index = &mut self.index;
+        index.child_start.clear();
+        index.child_start.resize(n + 1, 0);
+        for (slot, &p) in self.parent.iter().enumerate() {
+            if p != NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
+                index.child_start[p as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            index.child_start[i + 1] += index.child_start[i];
+        }
+        index.children.clear();
+        index.children.resize(index.child_start[n] as usize, NO_SLOT);
+        let mut fill: Vec<u32> = index.child_start[..n].to_vec();
+        for (slot, &p) in self.parent.iter().enumerate() {
+            if p != NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
+                let at = &mut fill[p as usize];
+                index.children[*at as usize] = slot as u32;
+                *at += 1;
+            }
+        }
+        index.order.clear();
+        for (slot, &p) in self.parent.iter().enumerate() {
+            if p == NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
+                index.order.push(slot as u32);
+            }
+        }
+        // Breadth-first: every parent lands before its children.
+        let mut head = 0;
+        while head < index.order.len() {
+            let s = index.order[head] as usize;
+            let (start, end) = (index.child_start[s] as usize, index.child_start[s + 1] as usize);
+            index.order.extend_from_slice(&index.children[start..end]);
+            head += 1;
+        }
+        index.rank.clear();
+        index.rank.resize(n, u32::MAX);
+        for (r, &slot) in index.order.iter().enumerate() {
+            index.rank[slot as usize] = r as u32;
+        }
+        index.stale = false;
+    }
+
+    /// Recomputes "enabled here and in every ancestor" if any flag or link changed.
+    fn refresh_active(&mut self) {
+        self.refresh_index();
+        if !self.active_dirty {
+            return;
+        }
+        for &slot in &self.index.order {
+            let i = slot as usize;
+            let parent_active = match self.parent[i] {
+                NO_SLOT => true,
+                p => self.active[p as usize],
+            };
+            self.active[i] = self.enabled[i] && parent_active;
+        }
+        self.active_dirty = false;
+    }
+
+    /// Refreshes the hierarchy index and active flags; call before
+    /// [`rank`](Self::rank) and [`is_active`](Self::is_active).
+    pub(crate) fn prepare(&mut self) {
+        self.refresh_active();
+    }
+
+    /// `true` when the object and all its ancestors are enabled (as of `prepare`).
+    pub(crate) fn is_active(&self, slot: u32) -> bool {
+        debug_assert!(!self.active_dirty, "call prepare() first");
+        self.active[slot as usize]
+    }
+
+    /// Position of `slot` in the parents-first order (as of `prepare`).
+    pub(crate) fn rank(&self, slot: u32) -> u32 {
+        debug_assert!(!self.index.stale, "call prepare() first");
+        self.index.rank[slot as usize]
+    }
+
+    /// The cached world matrix, as of the last refresh.
+    pub(crate) fn world(&self, slot: u32) -> &Affine3A {
+        &self.world[slot as usize]
+    }
+
+    pub(crate) fn world_version(&self, slot: u32) -> u64 {
+        self.world_version[slot as usize]
+    }
+
+    /// The inverse world matrix, recomputed only when the world version moved.
+    pub(crate) fn inverse(&mut self, slot: u32) -> Affine3A {
+        let i = slot as usize;
+        let version = self.world_version[i];
+        let cache = &mut self.derived[i];
+        if cache.inverse_version != version {
+            cache.inverse = self.world[i].inverse();
+            cache.inverse_version = version;
+            self.stats.inverse_computes += 1;
+        }
+        cache.inverse
+    }
+
+    /// World rotation and scale, decomposed only when the world version moved.
+    pub(crate) fn rotation_scale(&mut self, slot: u32) -> (Quat, Vec3) {
+        let i = slot as usize;
+        let version = self.world_version[i];
+        let cache = &mut self.derived[i];
+        if cache.decomposed_version != version {
+            let (rotation, scale) = super::decompose::rotation_scale(&self.world[i]);
+            cache.rotation = rotation;
+            cache.scale = scale;
+            cache.decomposed_version = version;
+            self.stats.decompositions += 1;
+        }
+        (cache.rotation, cache.scale)
+    }
+
+    pub(crate) fn stats(&self) -> TransformStats {
+        self.stats
+    }
+
+    /// Number of live transforms.
+    pub(crate) fn len(&self) -> usize {
+        self.entity.len() - self.free.len()
+    }
+}
+
+/// Returned by `set_parent` when the link would close a cycle.
+#[derive(Debug)]
+pub(crate) struct CycleRefused;
