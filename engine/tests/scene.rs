@@ -195,8 +195,8 @@ fn find_sun_mesh_renderers_and_components_respect_hierarchy_and_enabled() {
     scene.add_component(a_child, renderer).unwrap();
     scene.add_component(b_child, renderer).unwrap();
 
-    // b is a root, a_child is one level down: b comes first in hierarchy order.
-    assert_eq!(scene.find_sun_light(), Some(b));
+    // Hierarchy order is depth-first: a's subtree comes before the next root b.
+    assert_eq!(scene.find_sun_light(), Some(a_child));
     assert_eq!(scene.get_components::<DirectionalLight>(), vec![a_child, b]);
 
     let mut draws = Vec::with_capacity(8);
@@ -206,10 +206,11 @@ fn find_sun_mesh_renderers_and_components_respect_hierarchy_and_enabled() {
     assert_eq!(b_draw.world.translation.x, 1.0);
     let capacity = draws.capacity();
 
-    scene.set_enabled(b, false).unwrap();
-    assert_eq!(scene.find_sun_light(), Some(a_child));
+    scene.set_enabled(a, false).unwrap();
+    assert_eq!(scene.find_sun_light(), Some(b));
     scene.collect_mesh_renderers_into(&mut draws);
     assert_eq!(draws.len(), 1);
+    assert_eq!(draws[0].object, b_child);
     assert_eq!(draws.capacity(), capacity, "the caller's Vec is reused");
     assert_eq!(scene.collect_mesh_renderers().len(), 1);
 }

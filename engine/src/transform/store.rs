@@ -10,6 +10,10 @@ use bevy_ecs::entity::Entity;
 use bevy_ecs::resource::Resource;
 use glam::{Affine3A, Quat, Vec3};
 
+/// When at least 1/FULL_PASS_RATIO of all transforms are queued, the sweep walks
+/// everything parents-first instead of sorting the queue.
+const FULL_PASS_RATIO: usize = 32;
+
 /// Marks "no slot" / "no parent".
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
@@ -253,6 +257,16 @@ impl TransformStore {
             return;
         }
         self.refresh_index();
+        // Sorting the queue costs O(k log k); one linear parents-first pass costs
+        // O(n) cheap compares. Pick whichever is less work.
+        if self.pending.len() * FULL_PASS_RATIO >= self.index.order.len() {
+            self.pending.clear();
+            for k in 0..self.index.order.len() {
+                let slot = self.index.order[k];
+                self.refresh_world(slot);
+            }
+            return;
+        }
         let mut pending = std::mem::take(&mut self.pending);
         let rank = &self.index.rank;
         pending.retain(|&s| self.entity.get(s as usize).is_some_and(|&e| e != Entity::PLACEHOLDER));
@@ -307,20 +321,23 @@ impl TransformStore {
                 *at += 1;
             }
         }
+        // Depth-first pre-order: every parent lands before its children, and a
+        // hierarchy spawned depth-first is walked in slot (memory) order.
         index.order.clear();
-        for (slot, &p) in self.parent.iter().enumerate() {
+        let mut stack = std::mem::take(&mut self.scratch);
+        stack.clear();
+        for (slot, &p) in self.parent.iter().enumerate().rev() {
             if p == NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
-                index.order.push(slot as u32);
+                stack.push((slot as u32, false));
             }
         }
-        // Breadth-first: every parent lands before its children.
-        let mut head = 0;
-        while head < index.order.len() {
-            let s = index.order[head] as usize;
+        while let Some((slot, _)) = stack.pop() {
+            index.order.push(slot);
+            let s = slot as usize;
             let (start, end) = (index.child_start[s] as usize, index.child_start[s + 1] as usize);
-            index.order.extend_from_slice(&index.children[start..end]);
-            head += 1;
+            stack.extend(index.children[start..end].iter().rev().map(|&c| (c, false)));
         }
+        self.scratch = stack;
         index.rank.clear();
         index.rank.resize(n, u32::MAX);
         for (r, &slot) in index.order.iter().enumerate() {
