@@ -44,8 +44,15 @@ impl Rng {
 
 /// Depth-first spawn of the forest; `spawn(parent, index)` returns the new node.
 fn spawn_shape<N: Copy>(mut spawn: impl FnMut(Option<N>, usize) -> N) -> Vec<N> {
-    fn level<N: Copy>(parent: N, depth: usize, all: &mut Vec<N>, spawn: &mut impl FnMut(Option<N>, usize) -> N) {
-        let Some(&fan) = FAN_OUT.get(depth) else { return };
+    fn level<N: Copy>(
+        parent: N,
+        depth: usize,
+        all: &mut Vec<N>,
+        spawn: &mut impl FnMut(Option<N>, usize) -> N,
+    ) {
+        let Some(&fan) = FAN_OUT.get(depth) else {
+            return;
+        };
         for _ in 0..fan {
             let node = spawn(Some(parent), all.len());
             all.push(node);
@@ -82,7 +89,9 @@ impl Taos {
             let (x, y, z) = offset(i);
             let o = scene.spawn_with("n", TaosTransform::from_position(Vec3::new(x, y, z)));
             if let Some(p) = parent {
-                scene.add_child(p, o).expect("a fresh node cannot close a cycle");
+                scene
+                    .add_child(p, o)
+                    .expect("a fresh node cannot close a cycle");
             }
             o
         });
@@ -127,7 +136,12 @@ impl Bevy {
         world.init_resource::<StaticTransformOptimizations>();
         let mut schedule = Schedule::default();
         schedule.add_systems(
-            (mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms).chain(),
+            (
+                mark_dirty_trees,
+                propagate_parent_transforms,
+                sync_simple_transforms,
+            )
+                .chain(),
         );
         let nodes = spawn_shape(|parent, i| {
             let (x, y, z) = offset(i);
@@ -187,7 +201,7 @@ impl Case {
 
     /// Calls `write(node, dx)` for this frame's writes.
     fn writes(self, frame: u64, total: usize, mut write: impl FnMut(usize, f32)) {
-        let dx = if frame % 2 == 0 { 0.001 } else { -0.001 };
+        let dx = if frame.is_multiple_of(2) { 0.001 } else { -0.001 };
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ frame.wrapping_mul(0x2545_F491_4F6C_DD1D));
         match self {
             Case::Static => {}
@@ -240,8 +254,16 @@ fn transform_propagation(c: &mut Criterion) {
     let total = taos.nodes.len();
     assert_eq!(total, 51_696 + LONE);
     let (ours, theirs) = (taos.frame(), bevy.frame());
-    assert!((ours - theirs).abs() < 1e-2 * theirs.abs().max(1.0), "sides disagree: {ours} vs {theirs}");
-    for case in [Case::Static, Case::Move4096, Case::MoveAll, Case::SameValue4096] {
+    assert!(
+        (ours - theirs).abs() < 1e-2 * theirs.abs().max(1.0),
+        "sides disagree: {ours} vs {theirs}"
+    );
+    for case in [
+        Case::Static,
+        Case::Move4096,
+        Case::MoveAll,
+        Case::SameValue4096,
+    ] {
         let mut group = c.benchmark_group(format!("transform/{}", case.name()));
         group.sample_size(30);
         group.bench_function("taos", |b| {

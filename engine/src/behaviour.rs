@@ -123,7 +123,9 @@ pub(crate) struct Behaviours {
 
 impl Behaviours {
     pub(crate) fn first<B: Behaviour>(&self) -> Option<&B> {
-        self.list.iter().find_map(|b| (&**b as &dyn Any).downcast_ref::<B>())
+        self.list
+            .iter()
+            .find_map(|b| (&**b as &dyn Any).downcast_ref::<B>())
     }
 
     pub(crate) fn first_mut<B: Behaviour>(&mut self) -> Option<&mut B> {
@@ -140,7 +142,10 @@ impl Behaviours {
 
     /// Takes out the first behaviour of type `B`.
     pub(crate) fn take_first<B: Behaviour>(&mut self) -> Option<Box<dyn Behaviour>> {
-        let at = self.list.iter().position(|b| (&**b as &dyn Any).is::<B>())?;
+        let at = self
+            .list
+            .iter()
+            .position(|b| (&**b as &dyn Any).is::<B>())?;
         Some(self.list.remove(at))
     }
 }

@@ -100,9 +100,7 @@ impl<'w> ObjectMut<'w> {
 
     fn store(&mut self) -> &mut TransformStore {
         read::refresh(self.world, self.object.entity());
-        self.world
-            .resource_mut::<TransformStore>()
-            .into_inner()
+        self.world.resource_mut::<TransformStore>().into_inner()
     }
 
     /// The local-to-world matrix in affine form.

@@ -18,7 +18,11 @@ pub(crate) fn scratch_world(scene: &Scene, object: GameObject) -> Affine3A {
 
 pub(crate) fn assert_affine_close(a: &Affine3A, b: &Affine3A, tolerance: f32, what: &str) {
     let (a, b) = (Mat4::from(*a), Mat4::from(*b));
-    let scale = 1.0 + a.abs().to_cols_array().iter().fold(0.0f32, |m, v| m.max(*v));
+    let scale = 1.0
+        + a.abs()
+            .to_cols_array()
+            .iter()
+            .fold(0.0f32, |m, v| m.max(*v));
     assert!(
         a.abs_diff_eq(b, tolerance * scale),
         "{what}: cached {a:?} != scratch {b:?}"

@@ -2,9 +2,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use taos_engine::ObjectId;
 use taos_engine::deps::bevy_ecs::prelude::{Query, Res, With};
 use taos_engine::prelude::*;
-use taos_engine::ObjectId;
 
 type Log = Arc<Mutex<Vec<String>>>;
 
@@ -15,25 +15,39 @@ struct Recorder {
 
 impl Behaviour for Recorder {
     fn on_attach(&mut self, cx: &mut BehaviourContext<'_>) {
-        self.log.lock().unwrap().push(format!("{} attach {:?}", self.tag, cx.object()));
-    }
-    fn on_detach(&mut self, _cx: &mut BehaviourContext<'_>) {
-        self.log.lock().unwrap().push(format!("{} detach", self.tag));
-    }
-    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) {
-        assert_eq!(dt, cx.time().delta(), "dt is the scene clock's delta");
         self.log
             .lock()
             .unwrap()
-            .push(format!("{} update {} {}", self.tag, cx.time().frame_count(), dt));
+            .push(format!("{} attach {:?}", self.tag, cx.object()));
+    }
+    fn on_detach(&mut self, _cx: &mut BehaviourContext<'_>) {
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("{} detach", self.tag));
+    }
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) {
+        assert_eq!(dt, cx.time().delta(), "dt is the scene clock's delta");
+        self.log.lock().unwrap().push(format!(
+            "{} update {} {}",
+            self.tag,
+            cx.time().frame_count(),
+            dt
+        ));
     }
     fn update_render(&mut self, _cx: &mut BehaviourContext<'_>) {
-        self.log.lock().unwrap().push(format!("{} render", self.tag));
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("{} render", self.tag));
     }
 }
 
 fn recorder(tag: &'static str, log: &Log) -> Recorder {
-    Recorder { tag, log: log.clone() }
+    Recorder {
+        tag,
+        log: log.clone(),
+    }
 }
 
 fn take(log: &Log) -> Vec<String> {
@@ -54,12 +68,20 @@ fn lifecycle_runs_in_order_parents_first_and_skips_disabled_subtrees() {
     scene.tick(0.01);
     assert_eq!(
         take(&log),
-        ["root update 1 0.01", "child update 1 0.01", "root render", "child render"]
+        [
+            "root update 1 0.01",
+            "child update 1 0.01",
+            "root render",
+            "child render"
+        ]
     );
 
     scene.set_enabled(root, false).unwrap();
     scene.tick(0.01);
-    assert!(take(&log).is_empty(), "a disabled parent disables its subtree");
+    assert!(
+        take(&log).is_empty(),
+        "a disabled parent disables its subtree"
+    );
     assert_eq!(scene.is_enabled(child), Some(true));
     assert_eq!(scene.is_active(child), Some(false));
 
@@ -123,7 +145,9 @@ fn plain_bevy_systems_run_on_the_same_world() {
     let mut scene = Scene::new();
     let parent = scene.spawn("parent");
     let child = scene.spawn_child(parent, "child").unwrap();
-    scene.add_component(parent, Velocity(Vec3::X * 2.0)).unwrap();
+    scene
+        .add_component(parent, Velocity(Vec3::X * 2.0))
+        .unwrap();
     scene.add_systems(integrate);
     scene.tick(0.05);
     scene.tick(0.05);
@@ -156,9 +180,15 @@ fn cameras_rebuild_view_and_projection_in_update_render() {
     let mut scene = Scene::new();
     let rig = scene.spawn_with("rig", Transform::from_position(Vec3::new(0.0, 3.0, 0.0)));
     let cam = scene.spawn_child(rig, "camera").unwrap();
-    scene.object_mut(cam).unwrap().set_position(Vec3::new(0.0, 0.0, 6.0));
     scene
-        .add_component(cam, Camera::perspective(60.0, 0.1, 100.0, 16.0 / 9.0).unwrap())
+        .object_mut(cam)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 0.0, 6.0));
+    scene
+        .add_component(
+            cam,
+            Camera::perspective(60.0, 0.1, 100.0, 16.0 / 9.0).unwrap(),
+        )
         .unwrap();
     assert_eq!(scene.find_camera(), Some(cam));
     scene.tick(0.016);
@@ -228,7 +258,10 @@ fn ids_are_stable_overwritable_and_unique() {
         Err(SceneError::DuplicateId { .. })
     ));
     let c = scene.spawn("c");
-    assert!(scene.id(c).unwrap().0 > 1000, "fresh ids never collide with restored ones");
+    assert!(
+        scene.id(c).unwrap().0 > 1000,
+        "fresh ids never collide with restored ones"
+    );
     scene.set_name(a, "renamed").unwrap();
     assert_eq!(scene.name(a), Some("renamed"));
     scene.remove(a).unwrap();
@@ -240,7 +273,10 @@ fn stale_handles_are_errors() {
     let mut scene = Scene::new();
     let a = scene.spawn("a");
     scene.remove(a).unwrap();
-    assert_eq!(scene.add_component(a, Mover2).err(), Some(SceneError::StaleObject(a)));
+    assert_eq!(
+        scene.add_component(a, Mover2).err(),
+        Some(SceneError::StaleObject(a))
+    );
     assert!(scene.add_behaviour(a, Mover).is_err());
     assert!(scene.world_matrix(a).is_none());
     assert!(scene.set_enabled(a, false).is_err());

@@ -3,9 +3,9 @@
 mod common;
 
 use common::{assert_affine_close, scratch_world};
+use taos_engine::TransformStats;
 use taos_engine::deps::bevy_ecs::hierarchy::ChildOf;
 use taos_engine::prelude::*;
-use taos_engine::TransformStats;
 
 fn delta(before: TransformStats, after: TransformStats) -> (u64, u64) {
     (
@@ -23,7 +23,10 @@ fn small_tree() -> (Scene, [GameObject; 5]) {
     let b = scene.spawn_child(root, "b").unwrap();
     let lone = scene.spawn("lone");
     for (i, o) in [root, a, leaf, b, lone].into_iter().enumerate() {
-        scene.object_mut(o).unwrap().set_position(Vec3::new(i as f32, 1.0, 0.0));
+        scene
+            .object_mut(o)
+            .unwrap()
+            .set_position(Vec3::new(i as f32, 1.0, 0.0));
     }
     scene.refresh_transforms();
     (scene, [root, a, leaf, b, lone])
@@ -35,7 +38,11 @@ fn first_read_bakes_once_then_nothing() {
     let o = scene.spawn("o");
     let before = scene.transform_stats();
     scene.object_mut(o).unwrap().world_matrix();
-    assert_eq!(delta(before, scene.transform_stats()), (1, 1), "NaN start forces one bake");
+    assert_eq!(
+        delta(before, scene.transform_stats()),
+        (1, 1),
+        "NaN start forces one bake"
+    );
     let before = scene.transform_stats();
     for _ in 0..10 {
         scene.object_mut(o).unwrap().world_matrix();
@@ -75,9 +82,8 @@ fn same_value_writes_rebuild_nothing() {
         let mut view = scene.object_mut(o).unwrap();
         let p = view.position();
         view.set_position(p); // marks the ECS change tick, same value
-        let mut t = view.transform_mut();
-        let same = t.rotation;
-        t.rotation = same;
+        let same = view.rotation();
+        view.set_rotation(same);
     }
     scene.refresh_transforms();
     for o in objects {
@@ -116,19 +122,40 @@ fn single_reads_see_parent_moves_without_a_sweep() {
 #[test]
 fn reparenting_and_detaching_are_noticed_without_notification() {
     let (mut scene, [root, a, leaf, b, lone]) = small_tree();
-    scene.object_mut(lone).unwrap().set_rotation(Quat::from_rotation_z(1.0));
+    scene
+        .object_mut(lone)
+        .unwrap()
+        .set_rotation(Quat::from_rotation_z(1.0));
     scene.add_child(lone, a).unwrap();
     scene.refresh_transforms();
     for o in [a, leaf] {
-        assert_affine_close(&scene.world_matrix(o).unwrap(), &scratch_world(&scene, o), 1e-6, "re-parented");
+        assert_affine_close(
+            &scene.world_matrix(o).unwrap(),
+            &scratch_world(&scene, o),
+            1e-6,
+            "re-parented",
+        );
     }
     scene.detach(a).unwrap();
     let local = scene.transform(a).unwrap().compute_local_matrix();
-    assert_affine_close(&scene.world_matrix(a).unwrap(), &local, 1e-6, "detached root = local");
+    assert_affine_close(
+        &scene.world_matrix(a).unwrap(),
+        &local,
+        1e-6,
+        "detached root = local",
+    );
     // A link made with plain bevy_ecs is followed too.
-    scene.world_mut().entity_mut(b.entity()).insert(ChildOf(leaf.entity()));
+    scene
+        .world_mut()
+        .entity_mut(b.entity())
+        .insert(ChildOf(leaf.entity()));
     scene.refresh_transforms();
-    assert_affine_close(&scene.world_matrix(b).unwrap(), &scratch_world(&scene, b), 1e-6, "bevy link");
+    assert_affine_close(
+        &scene.world_matrix(b).unwrap(),
+        &scratch_world(&scene, b),
+        1e-6,
+        "bevy link",
+    );
     assert_eq!(scene.parent(b), Some(leaf));
     let _ = root;
 }
@@ -153,12 +180,18 @@ fn cycles_are_errors_not_hangs() {
         scene.add_child(leaf, root),
         Err(SceneError::WouldCreateCycle { .. })
     ));
-    assert!(matches!(scene.add_child(a, a), Err(SceneError::WouldCreateCycle { .. })));
+    assert!(matches!(
+        scene.add_child(a, a),
+        Err(SceneError::WouldCreateCycle { .. })
+    ));
     // The hierarchy is unchanged.
     assert_eq!(scene.parent(root), None);
     assert_eq!(scene.parent(leaf), Some(a));
     // The same cycle made with raw bevy_ecs is refused and undone.
-    scene.world_mut().entity_mut(root.entity()).insert(ChildOf(leaf.entity()));
+    scene
+        .world_mut()
+        .entity_mut(root.entity())
+        .insert(ChildOf(leaf.entity()));
     scene.world_mut().flush();
     assert_eq!(scene.parent(root), None);
     scene.refresh_transforms();
@@ -177,7 +210,12 @@ fn removing_a_parent_removes_its_subtree() {
     // Slots are reused safely.
     let fresh = scene.spawn_child(b, "fresh").unwrap();
     scene.refresh_transforms();
-    assert_affine_close(&scene.world_matrix(fresh).unwrap(), &scratch_world(&scene, fresh), 1e-6, "reused slot");
+    assert_affine_close(
+        &scene.world_matrix(fresh).unwrap(),
+        &scratch_world(&scene, fresh),
+        1e-6,
+        "reused slot",
+    );
 }
 
 #[test]
@@ -185,10 +223,17 @@ fn inverse_and_decomposition_are_cached_against_the_version() {
     let mut scene = Scene::new();
     let parent = scene.spawn_with(
         "parent",
-        Transform::from_trs(Vec3::new(1.0, 2.0, 3.0), Quat::from_rotation_y(0.5), Vec3::splat(2.0)),
+        Transform::from_trs(
+            Vec3::new(1.0, 2.0, 3.0),
+            Quat::from_rotation_y(0.5),
+            Vec3::splat(2.0),
+        ),
     );
     let child = scene.spawn_child(parent, "child").unwrap();
-    scene.object_mut(child).unwrap().set_rotation(Quat::from_rotation_x(0.3));
+    scene
+        .object_mut(child)
+        .unwrap()
+        .set_rotation(Quat::from_rotation_x(0.3));
     let mut view = scene.object_mut(child).unwrap();
     let rotation = view.world_rotation();
     let scale = view.world_scale();
@@ -210,7 +255,10 @@ fn inverse_and_decomposition_are_cached_against_the_version() {
     assert_eq!(after.decompositions, before.decompositions);
     scene.object_mut(parent).unwrap().position_mut().x = 9.0;
     scene.object_mut(child).unwrap().world_to_local();
-    assert_eq!(scene.transform_stats().inverse_computes, after.inverse_computes + 1);
+    assert_eq!(
+        scene.transform_stats().inverse_computes,
+        after.inverse_computes + 1
+    );
 }
 
 #[test]
@@ -218,7 +266,11 @@ fn a_mirrored_world_matrix_folds_the_sign_into_x() {
     let mut scene = Scene::new();
     let o = scene.spawn_with(
         "mirror",
-        Transform::from_trs(Vec3::ZERO, Quat::from_rotation_z(0.7), Vec3::new(1.0, -2.0, 3.0)),
+        Transform::from_trs(
+            Vec3::ZERO,
+            Quat::from_rotation_z(0.7),
+            Vec3::new(1.0, -2.0, 3.0),
+        ),
     );
     let mut view = scene.object_mut(o).unwrap();
     let scale = view.world_scale();
@@ -242,7 +294,11 @@ fn into_variants_match_the_copying_getters() {
     view.world_scale_into(&mut s);
     assert_eq!(m, view.local_to_world());
     assert_eq!(p, view.world_position());
-    assert_eq!(p, m.w_axis.truncate(), "world position is the translation column");
+    assert_eq!(
+        p,
+        m.w_axis.truncate(),
+        "world position is the translation column"
+    );
     assert_eq!(r, view.world_rotation());
     assert_eq!(s, view.world_scale());
 }

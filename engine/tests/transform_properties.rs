@@ -13,11 +13,25 @@ const TOLERANCE: f32 = 1e-5;
 
 #[derive(Debug, Clone)]
 enum Op {
-    Move { node: usize, position: Vec3, angle: f32, scale: f32 },
-    SameValue { node: usize },
-    Reparent { node: usize, parent: usize },
-    Detach { node: usize },
-    ReadOne { node: usize },
+    Move {
+        node: usize,
+        position: Vec3,
+        angle: f32,
+        scale: f32,
+    },
+    SameValue {
+        node: usize,
+    },
+    Reparent {
+        node: usize,
+        parent: usize,
+    },
+    Detach {
+        node: usize,
+    },
+    ReadOne {
+        node: usize,
+    },
 }
 
 fn vec3() -> impl Strategy<Value = Vec3> {
@@ -62,7 +76,11 @@ enum Check {
 fn scenario() -> impl Strategy<Value = (Vec<Option<usize>>, Vec<(Op, Check)>)> {
     forest().prop_flat_map(|parents| {
         let n = parents.len();
-        let check = prop_oneof![Just(Check::Sweep), Just(Check::SingleReads), Just(Check::Nothing)];
+        let check = prop_oneof![
+            Just(Check::Sweep),
+            Just(Check::SingleReads),
+            Just(Check::Nothing)
+        ];
         (Just(parents), prop::collection::vec((op(n), check), 1..32))
     })
 }

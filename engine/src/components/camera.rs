@@ -1,8 +1,8 @@
 //! The camera component.
 
 use bevy_ecs::component::Component;
-use glam::{Affine3A, Mat4};
 use glam::camera::rh::proj::directx;
+use glam::{Affine3A, Mat4};
 
 /// How a camera maps view space to clip space. Depth runs 0 (near) to 1 (far),
 /// as wgpu expects.
@@ -43,7 +43,9 @@ pub enum CameraError {
         degrees: f32,
     },
     /// Near/far planes that do not describe a depth range.
-    #[error("clip planes must satisfy 0 <= near < far (near > 0 for perspective), got near {near}, far {far}")]
+    #[error(
+        "clip planes must satisfy 0 <= near < far (near > 0 for perspective), got near {near}, far {far}"
+    )]
     ClipPlanes {
         /// The rejected near plane.
         near: f32,
@@ -195,7 +197,14 @@ impl Camera {
                 far,
             } => {
                 let half_width = half_height * aspect;
-                directx::orthographic(-half_width, half_width, -half_height, half_height, near, far)
+                directx::orthographic(
+                    -half_width,
+                    half_width,
+                    -half_height,
+                    half_height,
+                    near,
+                    far,
+                )
             }
         }
     }

@@ -71,7 +71,13 @@ pub struct SpotLight {
 impl SpotLight {
     /// A spot light with the given cone half-angles in degrees.
     #[must_use]
-    pub fn new(color: Vec3, intensity: f32, range: f32, inner_degrees: f32, outer_degrees: f32) -> Self {
+    pub fn new(
+        color: Vec3,
+        intensity: f32,
+        range: f32,
+        inner_degrees: f32,
+        outer_degrees: f32,
+    ) -> Self {
         Self {
             color,
             intensity,

@@ -14,7 +14,11 @@ impl Scene {
     ///
     /// # Errors
     /// [`SceneError::StaleObject`] for a removed object.
-    pub fn add_component<C: Component>(&mut self, object: GameObject, component: C) -> Result<(), SceneError> {
+    pub fn add_component<C: Component>(
+        &mut self,
+        object: GameObject,
+        component: C,
+    ) -> Result<(), SceneError> {
         self.slot_of(object)?;
         self.world.entity_mut(object.entity()).insert(component);
         Ok(())
@@ -27,7 +31,10 @@ impl Scene {
     }
 
     /// The object's component of type `C`, mutable.
-    pub fn get_component_mut<C: Component<Mutability = Mutable>>(&mut self, object: GameObject) -> Option<Mut<'_, C>> {
+    pub fn get_component_mut<C: Component<Mutability = Mutable>>(
+        &mut self,
+        object: GameObject,
+    ) -> Option<Mut<'_, C>> {
         self.world.get_mut::<C>(object.entity())
     }
 
@@ -42,7 +49,11 @@ impl Scene {
     ///
     /// # Errors
     /// [`SceneError::StaleObject`] for a removed object.
-    pub fn add_behaviour<B: Behaviour>(&mut self, object: GameObject, behaviour: B) -> Result<(), SceneError> {
+    pub fn add_behaviour<B: Behaviour>(
+        &mut self,
+        object: GameObject,
+        behaviour: B,
+    ) -> Result<(), SceneError> {
         self.slot_of(object)?;
         let time = *self.time();
         let mut behaviour: Box<dyn Behaviour> = Box::new(behaviour);
@@ -106,14 +117,20 @@ impl Scene {
     /// The object's name.
     #[must_use]
     pub fn name(&self, object: GameObject) -> Option<&str> {
-        self.world.get::<ObjectInfo>(object.entity()).map(ObjectInfo::name)
+        self.world
+            .get::<ObjectInfo>(object.entity())
+            .map(ObjectInfo::name)
     }
 
     /// Renames the object.
     ///
     /// # Errors
     /// [`SceneError::StaleObject`] for a removed object.
-    pub fn set_name(&mut self, object: GameObject, name: impl Into<String>) -> Result<(), SceneError> {
+    pub fn set_name(
+        &mut self,
+        object: GameObject,
+        name: impl Into<String>,
+    ) -> Result<(), SceneError> {
         self.slot_of(object)?;
         if let Some(mut info) = self.world.get_mut::<ObjectInfo>(object.entity()) {
             info.name = name.into();
@@ -124,7 +141,9 @@ impl Scene {
     /// The object's stable id.
     #[must_use]
     pub fn id(&self, object: GameObject) -> Option<ObjectId> {
-        self.world.get::<ObjectInfo>(object.entity()).map(ObjectInfo::id)
+        self.world
+            .get::<ObjectInfo>(object.entity())
+            .map(ObjectInfo::id)
     }
 
     /// Overwrites the object's id, e.g. with the persistent id of a saved scene.

@@ -40,7 +40,11 @@ impl Scene {
     ///
     /// # Errors
     /// [`SceneError::StaleObject`] if `parent` was removed.
-    pub fn spawn_child(&mut self, parent: GameObject, name: impl Into<String>) -> Result<GameObject, SceneError> {
+    pub fn spawn_child(
+        &mut self,
+        parent: GameObject,
+        name: impl Into<String>,
+    ) -> Result<GameObject, SceneError> {
         self.slot_of(parent)?;
         let child = self.spawn(name);
         self.add_child(parent, child)?;
@@ -172,7 +176,11 @@ fn on_parent_set(
         return;
     }
     let parent = slot_of(&transforms, link.parent());
-    if store.bypass_change_detection().set_parent(child, parent).is_err() {
+    if store
+        .bypass_change_detection()
+        .set_parent(child, parent)
+        .is_err()
+    {
         log::error!(
             "refused to parent {entity:?} under {:?}: it would become its own ancestor",
             link.parent()

@@ -88,7 +88,10 @@ impl Scene {
     }
 
     /// Adds bevy_ecs systems that run every [`update`](Scene::update), after behaviours.
-    pub fn add_systems<M>(&mut self, systems: impl IntoScheduleConfigs<ScheduleSystem, M>) -> &mut Self {
+    pub fn add_systems<M>(
+        &mut self,
+        systems: impl IntoScheduleConfigs<ScheduleSystem, M>,
+    ) -> &mut Self {
         self.systems.add_systems(systems);
         self
     }
@@ -173,7 +176,10 @@ impl Scene {
         self.refresh_transforms();
         let store = self.world.resource::<TransformStore>();
         for (entity, transform) in self.transforms.iter(&self.world) {
-            visit(GameObject::from_entity(entity), store.world(transform.slot()));
+            visit(
+                GameObject::from_entity(entity),
+                store.world(transform.slot()),
+            );
         }
     }
 
@@ -222,14 +228,15 @@ impl Scene {
         self.collect_run_order();
         self.run_behaviours(|behaviour, cx| behaviour.update_render(cx));
         self.refresh_transforms();
-        self.world
-            .resource_scope(|world, mut store: bevy_ecs::change_detection::Mut<'_, TransformStore>| {
+        self.world.resource_scope(
+            |world, mut store: bevy_ecs::change_detection::Mut<'_, TransformStore>| {
                 let store = store.bypass_change_detection();
                 for (transform, mut camera) in self.cameras.iter_mut(world) {
                     let inverse = store.inverse(transform.slot());
                     camera.refresh(&inverse);
                 }
-            });
+            },
+        );
     }
 
     fn collect_run_order(&mut self) {
@@ -248,7 +255,10 @@ impl Scene {
         self.run_order.sort_unstable();
     }
 
-    fn run_behaviours(&mut self, mut call: impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>)) {
+    fn run_behaviours(
+        &mut self,
+        mut call: impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>),
+    ) {
         let time = *self.world.resource::<Time>();
         for i in 0..self.run_order.len() {
             let entity = self.run_order[i].1;

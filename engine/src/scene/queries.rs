@@ -86,7 +86,10 @@ impl Scene {
         best.map(|(_, object)| object)
     }
 
-    fn visit_active<C: Component>(&mut self, mut visit: impl FnMut(&TransformStore, u32, GameObject)) {
+    fn visit_active<C: Component>(
+        &mut self,
+        mut visit: impl FnMut(&TransformStore, u32, GameObject),
+    ) {
         self.world
             .resource_mut::<TransformStore>()
             .bypass_change_detection()

@@ -124,7 +124,10 @@ impl Transform {
         let slot = store.allocate(ctx.entity, parent_slot);
         for child in children {
             if store.set_parent(child, slot).is_err() {
-                log::error!("a child of {:?} is also its ancestor; left as a root", ctx.entity);
+                log::error!(
+                    "a child of {:?} is also its ancestor; left as a root",
+                    ctx.entity
+                );
             }
         }
         if let Some(mut transform) = world.get_mut::<Transform>(ctx.entity) {

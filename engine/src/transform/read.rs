@@ -22,30 +22,38 @@ pub(crate) fn refresh(world: &mut World, entity: Entity) -> Option<u32> {
     if slot == NO_SLOT {
         return None;
     }
-    world.resource_scope(|world, mut store: bevy_ecs::change_detection::Mut<'_, TransformStore>| {
-        let store = store.bypass_change_detection();
-        let mut chain = [NO_SLOT; 32];
-        let mut overflow: Vec<u32> = Vec::new();
-        let mut depth = 0;
-        let mut current = Some(slot);
-        while let Some(s) = current {
-            if depth < chain.len() {
-                chain[depth] = s;
-            } else {
-                if depth >= MAX_DEPTH {
-                    log::error!("transform chain of {entity:?} deeper than {MAX_DEPTH}; truncated");
-                    break;
+    world.resource_scope(
+        |world, mut store: bevy_ecs::change_detection::Mut<'_, TransformStore>| {
+            let store = store.bypass_change_detection();
+            let mut chain = [NO_SLOT; 32];
+            let mut overflow: Vec<u32> = Vec::new();
+            let mut depth = 0;
+            let mut current = Some(slot);
+            while let Some(s) = current {
+                if depth < chain.len() {
+                    chain[depth] = s;
+                } else {
+                    if depth >= MAX_DEPTH {
+                        log::error!(
+                            "transform chain of {entity:?} deeper than {MAX_DEPTH}; truncated"
+                        );
+                        break;
+                    }
+                    overflow.push(s);
                 }
-                overflow.push(s);
+                depth += 1;
+                current = store.parent(s);
             }
-            depth += 1;
-            current = store.parent(s);
-        }
-        // Root first, so every parent is fresh before its child compares against it.
-        for &s in overflow.iter().rev().chain(chain[..depth.min(chain.len())].iter().rev()) {
-            refresh_one(world, store, s);
-        }
-    });
+            // Root first, so every parent is fresh before its child compares against it.
+            for &s in overflow
+                .iter()
+                .rev()
+                .chain(chain[..depth.min(chain.len())].iter().rev())
+            {
+                refresh_one(world, store, s);
+            }
+        },
+    );
     Some(slot)
 }
 

@@ -269,7 +269,11 @@ impl TransformStore {
         }
         let mut pending = std::mem::take(&mut self.pending);
         let rank = &self.index.rank;
-        pending.retain(|&s| self.entity.get(s as usize).is_some_and(|&e| e != Entity::PLACEHOLDER));
+        pending.retain(|&s| {
+            self.entity
+                .get(s as usize)
+                .is_some_and(|&e| e != Entity::PLACEHOLDER)
+        });
         pending.sort_unstable_by_key(|&s| rank[s as usize]);
         pending.dedup();
         let mut stack = std::mem::take(&mut self.scratch);
@@ -312,7 +316,9 @@ impl TransformStore {
             index.child_start[i + 1] += index.child_start[i];
         }
         index.children.clear();
-        index.children.resize(index.child_start[n] as usize, NO_SLOT);
+        index
+            .children
+            .resize(index.child_start[n] as usize, NO_SLOT);
         let mut fill: Vec<u32> = index.child_start[..n].to_vec();
         for (slot, &p) in self.parent.iter().enumerate() {
             if p != NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
@@ -334,7 +340,10 @@ impl TransformStore {
         while let Some((slot, _)) = stack.pop() {
             index.order.push(slot);
             let s = slot as usize;
-            let (start, end) = (index.child_start[s] as usize, index.child_start[s + 1] as usize);
+            let (start, end) = (
+                index.child_start[s] as usize,
+                index.child_start[s + 1] as usize,
+            );
             stack.extend(index.children[start..end].iter().rev().map(|&c| (c, false)));
         }
         self.scratch = stack;

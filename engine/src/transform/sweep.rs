@@ -35,7 +35,9 @@ impl TransformSweep {
     /// Brings every world matrix in `world` up to date.
     pub(crate) fn run(&mut self, world: &mut World) {
         let Ok((mut changed, mut store)) = self.state.get_mut(world) else {
-            log::error!("transform sweep skipped: the world has no TransformStore (create it with Scene::new)");
+            log::error!(
+                "transform sweep skipped: the world has no TransformStore (create it with Scene::new)"
+            );
             return;
         };
         let store = store.bypass_change_detection();
