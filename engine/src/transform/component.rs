@@ -92,6 +92,7 @@ impl Transform {
     /// Compares the current TRS with the baked snapshot. On a difference (IEEE
     /// comparison, so the NaN start always differs) re-bakes and returns the
     /// new local matrix; otherwise returns `None` and does no matrix work.
+    #[inline]
     pub(crate) fn rebake_if_changed(&mut self) -> Option<Affine3A> {
         let now = self.current_scalars();
         // Written as a plain loop over fixed-size arrays: the compiler unrolls it.

@@ -221,8 +221,25 @@ impl TransformStore {
         self.pending.push(slot);
     }
 
+    /// Version counter value now; a world version above it was computed later.
+    pub(crate) fn version_mark(&self) -> u64 {
+        self.last_version
+    }
+
+    /// During a sweep whose scan started at `mark`: if the parent's world was
+    /// already finalised in this sweep (or there is no parent), recomputes this
+    /// world matrix right away, while its local matrix is hot in cache, and
+    /// returns `true`. Otherwise leaves it for `settle_pending`.
+    #[inline]
+    pub(crate) fn refresh_world_if_parent_final(&mut self, slot: u32, mark: u64) -> bool {
+        let parent = self.parent[slot as usize];
+        let parent_final = parent == NO_SLOT || self.world_version[parent as usize] > mark;
+        parent_final && self.refresh_world(slot)
+    }
+
     /// Brings one world matrix up to date, assuming its parent already is.
     /// Returns `true` when it was recomputed (its version moved).
+    #[inline]
     pub(crate) fn refresh_world(&mut self, slot: u32) -> bool {
         let i = slot as usize;
         let parent = self.parent[i];

@@ -4,6 +4,8 @@
 //! 1. Scan transforms whose ECS change tick moved since the last sweep (a cheap
 //!    pre-check) and compare their ten scalars with the baked ones; only a real
 //!    difference rebuilds the local matrix. Same-value writes stop here.
+//!    Where the parent was already finished in this pass, the world matrix is
+//!    recomputed on the spot.
 //! 2. Settle the queued slots parents-first: recompute where the local matrix or
 //!    the parent's version changed, and descend only below what was recomputed.
 
@@ -41,6 +43,9 @@ impl TransformSweep {
             return;
         };
         let store = store.bypass_change_detection();
+        // Worlds computed from here on are final for this sweep: a child scanned
+        // after its parent (the usual table order) is finished in the same pass.
+        let mark = store.version_mark();
         for mut transform in &mut changed {
             let transform = transform.bypass_change_detection();
             let slot = transform.slot();
@@ -49,6 +54,8 @@ impl TransformSweep {
             }
             if let Some(local) = transform.rebake_if_changed() {
                 store.set_local(slot, local);
+                store.refresh_world_if_parent_final(slot, mark);
+                // Unchanged descendants still need to see the new version.
                 store.mark_pending(slot);
             }
         }
