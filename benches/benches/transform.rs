@@ -201,7 +201,11 @@ impl Case {
 
     /// Calls `write(node, dx)` for this frame's writes.
     fn writes(self, frame: u64, total: usize, mut write: impl FnMut(usize, f32)) {
-        let dx = if frame.is_multiple_of(2) { 0.001 } else { -0.001 };
+        let dx = if frame.is_multiple_of(2) {
+            0.001
+        } else {
+            -0.001
+        };
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ frame.wrapping_mul(0x2545_F491_4F6C_DD1D));
         match self {
             Case::Static => {}
