@@ -47,6 +47,10 @@ pub trait Behaviour: Any + Send + Sync {
     fn update(&mut self, _cx: &mut BehaviourContext<'_>, _dt: f32) {}
     /// Called every frame after all updates, once world transforms are current.
     fn update_render(&mut self, _cx: &mut BehaviourContext<'_>) {}
+    /// The name stage timings and watchdog warnings use; the type's name by default.
+    fn name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
 }
 
 /// What a behaviour sees while it runs: its object, the scene clock, the world.

@@ -36,12 +36,14 @@
 //! - [`ObjectMut`]: one object's local and world transform.
 //! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
 //! - [`transform`]: how world matrices are cached and what a read costs.
+//! - [`game_loop`]: the clock seam, fixed ticks, timers, input, auto-pause, replay.
 
 #![forbid(unsafe_code)]
 
 mod behaviour;
 mod components;
 mod error;
+pub mod game_loop;
 mod object;
 mod object_mut;
 mod scene;
@@ -68,6 +70,10 @@ pub mod deps {
 
 /// The names a game needs: `use taos_engine::prelude::*;`.
 pub mod prelude {
+    pub use crate::game_loop::{
+        ActionFlags, Actions, Delay, GameLoop, GameRng, Input, InputEvent, Key, LoopConfig,
+        ManualClock, MouseButton, RealClock, TimerAction, Timers,
+    };
     pub use crate::{
         Behaviour, BehaviourContext, Camera, DirectionalLight, GameObject, MaterialHandle,
         MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight, Projection, Scene, SceneError,

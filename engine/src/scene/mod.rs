@@ -16,6 +16,7 @@ use glam::{Affine3A, Mat4};
 use crate::behaviour::{Behaviour, BehaviourContext, Behaviours};
 use crate::components::{Camera, MeshRenderer};
 use crate::error::SceneError;
+use crate::game_loop::{Clock, Stage, StageTimings};
 use crate::object::{GameObject, ObjectIds, ObjectInfo};
 use crate::object_mut::ObjectMut;
 use crate::time::Time;
@@ -44,6 +45,14 @@ pub struct Scene {
     mesh_renderers: QueryState<(Entity, &'static Transform, &'static MeshRenderer)>,
     /// (rank, entity) of objects to run, reused every frame.
     run_order: Vec<(u32, Entity)>,
+    /// Per-stage timing, when a loop asked for it.
+    profiler: Option<StageProfiler>,
+}
+
+/// A clock to time stages with, and what it measured.
+struct StageProfiler {
+    clock: std::sync::Arc<dyn Clock>,
+    timings: StageTimings,
 }
 
 impl Default for Scene {
@@ -71,7 +80,52 @@ impl Scene {
             systems: Schedule::new(SceneUpdate),
             world,
             run_order: Vec::new(),
+            profiler: None,
         }
+    }
+
+    /// Times every stage of [`update`](Self::update) and
+    /// [`update_render`](Self::update_render) (each behaviour type, the systems,
+    /// transform refreshes) with `clock`; `None` stops timing. The
+    /// [`GameLoop`](crate::game_loop::GameLoop) sets this to its own clock.
+    pub fn set_stage_clock(&mut self, clock: Option<std::sync::Arc<dyn Clock>>) {
+        self.profiler = clock.map(|clock| StageProfiler {
+            clock,
+            timings: StageTimings::default(),
+        });
+    }
+
+    /// Stage timings gathered since they were last cleared, if timing is on.
+    #[must_use]
+    pub fn stage_timings(&self) -> Option<&StageTimings> {
+        self.profiler.as_ref().map(|p| &p.timings)
+    }
+
+    /// Clears the gathered stage timings.
+    pub fn clear_stage_timings(&mut self) {
+        if let Some(profiler) = &mut self.profiler {
+            profiler.timings.clear();
+        }
+    }
+
+    /// The profiler's clock reading, when timing is on.
+    pub(crate) fn stage_start(&self) -> Option<std::time::Duration> {
+        self.profiler.as_ref().map(|p| p.clock.now())
+    }
+
+    /// Adds the time since `start` to `stage`.
+    pub(crate) fn stage_end(&mut self, stage: Stage, start: Option<std::time::Duration>) {
+        if let (Some(profiler), Some(start)) = (&mut self.profiler, start) {
+            let spent = profiler.clock.now().saturating_sub(start);
+            profiler.timings.add(stage, spent);
+        }
+    }
+
+    /// Whether the last [`update`](Self::update) had anything to run: the
+    /// number of active objects with behaviours, plus the number of systems.
+    #[must_use]
+    pub fn runnable_work(&self) -> usize {
+        self.run_order.len() + self.systems.systems_len()
     }
 
     /// The ECS world, for plain bevy_ecs queries and resources.
@@ -167,7 +221,9 @@ impl Scene {
     /// Brings every world matrix up to date: compares what was written since the
     /// last call, re-multiplies only what moved (and below it).
     pub fn refresh_transforms(&mut self) {
+        let start = self.stage_start();
         self.sweep.run(&mut self.world);
+        self.stage_end(Stage::Transforms, start);
     }
 
     /// Refreshes transforms, then calls `visit` with every object's world matrix.
@@ -217,7 +273,9 @@ impl Scene {
     pub fn update(&mut self, dt: f32) {
         self.collect_run_order();
         self.run_behaviours(|behaviour, cx| behaviour.update(cx, dt));
+        let start = self.stage_start();
         self.systems.run(&mut self.world);
+        self.stage_end(Stage::Systems, start);
         self.world.check_change_ticks();
     }
 
@@ -260,9 +318,25 @@ impl Scene {
         mut call: impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>),
     ) {
         let time = *self.world.resource::<Time>();
-        for i in 0..self.run_order.len() {
-            let entity = self.run_order[i].1;
-            with_behaviours(&mut self.world, entity, time, &mut call);
+        match &mut self.profiler {
+            None => {
+                for &(_, entity) in &self.run_order {
+                    with_behaviours(&mut self.world, entity, time, &mut call);
+                }
+            }
+            Some(profiler) => {
+                let mut timed = |behaviour: &mut dyn Behaviour, cx: &mut BehaviourContext<'_>| {
+                    let start = profiler.clock.now();
+                    call(behaviour, cx);
+                    let spent = profiler.clock.now().saturating_sub(start);
+                    profiler
+                        .timings
+                        .add(Stage::Behaviour(behaviour.name()), spent);
+                };
+                for &(_, entity) in &self.run_order {
+                    with_behaviours(&mut self.world, entity, time, &mut timed);
+                }
+            }
         }
     }
 }

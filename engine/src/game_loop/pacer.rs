@@ -1,0 +1,201 @@
+//! Turns clock timestamps into simulation steps: the throttle, the catch-up
+//! batch and its cap, the carried remainder, the frame cap.
+//!
+//! Pure arithmetic on timestamps, no clock of its own: given the same
+//! timestamps it makes the same decisions.
+
+use std::time::Duration;
+
+use super::clock::duration_to_nanos;
+use super::config::{LoopConfig, LoopPolicy, NANOS_PER_SECOND, PresentOn};
+
+/// Longest `dt` the variable policy hands out, in nanoseconds (100 ms).
+const MAX_VARIABLE_DT_NANOS: u64 = 100_000_000;
+
+/// What one clock callback should do.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Plan {
+    /// Nothing this callback: sleep until the clock reads `until`.
+    Wait { until: Duration },
+    /// Run `ticks` steps of `dt` each, then present a frame at `alpha`.
+    Run {
+        ticks: u32,
+        dt: Duration,
+        alpha: f32,
+    },
+}
+
+/// Pacing state carried from one callback to the next.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pacer {
+    /// Timestamp of the last callback that consumed time.
+    base: Option<u64>,
+    /// Timestamp of the last presented frame (for the frame cap).
+    last_frame: Option<u64>,
+    /// Fixed policy: unsimulated time in nanosecond-hertz units (one interval
+    /// is `NANOS_PER_SECOND` units whatever the rate, so no rounding creeps in).
+    carry: u128,
+    /// Clock time dropped by the catch-up cap or by rebasing (stalls), in ns.
+    dropped: u64,
+}
+
+impl Pacer {
+    /// Decides what the callback at `now` does and consumes the time it covers.
+    pub(crate) fn plan(&mut self, config: &LoopConfig, now: Duration) -> Plan {
+        let now = duration_to_nanos(now);
+        if let (Some(cap), Some(last)) = (config.frame_cap, self.last_frame) {
+            let due = last.saturating_add(cap.interval_nanos());
+            if now < due {
+                return Plan::Wait {
+                    until: Duration::from_nanos(due),
+                };
+            }
+        }
+        let elapsed = self.base.map_or(0, |base| now.saturating_sub(base));
+        self.base = Some(now.max(self.base.unwrap_or(0)));
+        match config.policy {
+            LoopPolicy::Variable => {
+                self.last_frame = Some(now);
+                Plan::Run {
+                    ticks: 1,
+                    dt: Duration::from_nanos(elapsed.min(MAX_VARIABLE_DT_NANOS)),
+                    alpha: 1.0,
+                }
+            }
+            LoopPolicy::Fixed(step) => {
+                let hz = u128::from(step.rate.get());
+                let unit = u128::from(NANOS_PER_SECOND);
+                let available = self.carry + u128::from(elapsed) * hz;
+                let due = available / unit;
+                let ticks = due.min(u128::from(step.max_ticks_per_callback));
+                let mut rest = available - ticks * unit;
+                if rest > unit {
+                    // A stall longer than the batch cap: drop it rather than
+                    // fast-forward through it next callback.
+                    self.dropped = self
+                        .dropped
+                        .saturating_add(u64::try_from((rest - unit) / hz).unwrap_or(u64::MAX));
+                    rest = unit;
+                }
+                self.carry = rest;
+                let ticks = u32::try_from(ticks).unwrap_or(u32::MAX);
+                let alpha = (rest as f64 / unit as f64).min(1.0) as f32;
+                if ticks == 0 && step.present == PresentOn::Tick {
+                    let missing = (unit - rest).div_ceil(hz);
+                    let wait = u64::try_from(missing).unwrap_or(u64::MAX);
+                    return Plan::Wait {
+                        until: Duration::from_nanos(now.saturating_add(wait)),
+                    };
+                }
+                self.last_frame = Some(now);
+                Plan::Run {
+                    ticks,
+                    dt: step.rate.interval(),
+                    alpha,
+                }
+            }
+        }
+    }
+
+    /// Forgets the time since the last callback (a pause or a hidden window):
+    /// the next callback measures from `now`, and the gap is dropped.
+    pub(crate) fn rebase(&mut self, now: Duration) {
+        let now = duration_to_nanos(now);
+        if let Some(base) = self.base {
+            self.dropped = self.dropped.saturating_add(now.saturating_sub(base));
+        }
+        self.base = Some(now.max(self.base.unwrap_or(0)));
+    }
+
+    /// Marks a frame presented outside [`plan`](Self::plan) (`step`, `present`).
+    pub(crate) fn note_frame(&mut self, now: Duration) {
+        self.last_frame = Some(duration_to_nanos(now));
+    }
+
+    /// Clock time dropped so far by the catch-up cap and by pauses.
+    pub(crate) fn dropped(&self) -> Duration {
+        Duration::from_nanos(self.dropped)
+    }
+
+    /// Unsimulated time carried into the next callback (fixed policy).
+    pub(crate) fn carried(&self, config: &LoopConfig) -> Duration {
+        match config.policy {
+            LoopPolicy::Fixed(step) => {
+                let nanos = self.carry / u128::from(step.rate.get());
+                Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
+            }
+            LoopPolicy::Variable => Duration::ZERO,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game_loop::config::{FixedStep, Rate};
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    fn ticks(plan: Plan) -> u32 {
+        match plan {
+            Plan::Run { ticks, .. } => ticks,
+            Plan::Wait { .. } => 0,
+        }
+    }
+
+    #[test]
+    fn variable_first_dt_is_zero_then_elapsed_clamped() {
+        let config = LoopConfig::default();
+        let mut pacer = Pacer::default();
+        let first = pacer.plan(&config, ms(500));
+        assert_eq!(
+            first,
+            Plan::Run {
+                ticks: 1,
+                dt: Duration::ZERO,
+                alpha: 1.0
+            }
+        );
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(516)) else {
+            panic!()
+        };
+        assert_eq!(dt, ms(16));
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(5_000)) else {
+            panic!()
+        };
+        assert_eq!(dt, ms(100));
+    }
+
+    #[test]
+    fn fixed_tick_throttles_and_says_when_to_wake() {
+        let mut step = FixedStep::new(Rate::hz(50).unwrap());
+        step.present = PresentOn::Tick;
+        let config = LoopConfig {
+            policy: LoopPolicy::Fixed(step),
+            ..LoopConfig::default()
+        };
+        let mut pacer = Pacer::default();
+        assert_eq!(pacer.plan(&config, ms(0)), Plan::Wait { until: ms(20) });
+        assert_eq!(pacer.plan(&config, ms(15)), Plan::Wait { until: ms(20) });
+        assert_eq!(ticks(pacer.plan(&config, ms(20))), 1);
+        assert_eq!(ticks(pacer.plan(&config, ms(85))), 3);
+        assert_eq!(pacer.carried(&config), ms(5));
+    }
+
+    #[test]
+    fn frame_cap_waits_out_the_period() {
+        let config = LoopConfig {
+            frame_cap: Some(Rate::hz(10).unwrap()),
+            ..LoopConfig::default()
+        };
+        let mut pacer = Pacer::default();
+        assert_eq!(ticks(pacer.plan(&config, ms(0))), 1);
+        assert_eq!(pacer.plan(&config, ms(40)), Plan::Wait { until: ms(100) });
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(100)) else {
+            panic!()
+        };
+        assert_eq!(dt, ms(100), "dt spans the whole capped period");
+    }
+}
