@@ -79,5 +79,5 @@ pub mod prelude {
         MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight, Projection, Scene, SceneError,
         SpotLight, Time, Transform,
     };
-    pub use glam::{Affine3A, Mat4, Quat, Vec3};
+    pub use glam::{Affine3A, Mat4, Quat, Vec2, Vec3};
 }

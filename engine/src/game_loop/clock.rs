@@ -38,6 +38,15 @@ impl RealClock {
     }
 }
 
+impl RealClock {
+    /// The operating-system instant at which this clock reads `at`: how a
+    /// windowed driver turns [`Wake::At`](super::Wake::At) into a wake-up time.
+    #[must_use]
+    pub fn instant_at(&self, at: Duration) -> Instant {
+        self.origin + at
+    }
+}
+
 impl Default for RealClock {
     fn default() -> Self {
         Self::new()

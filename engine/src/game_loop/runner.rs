@@ -94,7 +94,8 @@ pub struct GameLoop {
     idle: IdleTracker,
     watchdog: Option<Watchdog>,
     checksum: StateChecksum,
-    progress: u64,
+    /// The progress fingerprint after the last tick (`None` before the first).
+    progress: Option<u64>,
     before_frame: Vec<BeforeFrame>,
     after_frame: Vec<AfterFrame>,
     presenter: Option<Box<dyn FramePresenter>>,
@@ -152,7 +153,7 @@ impl GameLoop {
             idle: IdleTracker::default(),
             watchdog: config.watchdog.map(Watchdog::new),
             checksum: StateChecksum::default(),
-            progress: 0,
+            progress: None,
             before_frame: Vec::new(),
             after_frame: Vec::new(),
             presenter: None,
@@ -573,10 +574,10 @@ impl GameLoop {
         if self.config.auto_pause.is_none() && self.watchdog.is_none() {
             return;
         }
-        let before = self.progress;
-        self.progress = self.checksum.objects(&self.scene);
+        let progress = self.checksum.objects(&self.scene);
+        let before = self.progress.replace(progress).unwrap_or(progress);
         if let Some(watchdog) = &mut self.watchdog
-            && let Some(warning) = watchdog.tick(self.ticks, had_input, before, self.progress)
+            && let Some(warning) = watchdog.tick(self.ticks, had_input, before, progress)
         {
             log::warn!("{warning}");
             self.info.diagnostics.warnings.push(warning);
@@ -595,7 +596,7 @@ impl GameLoop {
             return;
         }
         let flags = world.resource::<Actions>().current;
-        let fingerprint = self.progress ^ u64::from(flags.0).rotate_left(17);
+        let fingerprint = progress ^ u64::from(flags.0).rotate_left(17);
         if self.idle.observe(fingerprint, auto.settle_ticks) {
             self.paused = Some(PauseReason::Settled);
         }
