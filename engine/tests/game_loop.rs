@@ -638,7 +638,7 @@ fn watchdog_warns_when_consecutive_inputs_change_nothing() {
 fn after_frame_subscribers_get_counts_size_and_timings() {
     let clock = ManualClock::new();
     let mut config = fixed(60, PresentOn::Tick);
-    config.watchdog = Some(WatchdogConfig::default());
+    config.stage_timings = true;
     let mut game = GameLoop::new(scene_with(Drift), config, clock.clone()).unwrap();
     game.set_size(320, 200);
     let seen = Arc::new(Mutex::new(Vec::new()));

@@ -1,27 +1,29 @@
 //! Action flags: one tick of player input packed into 32 bits.
 //!
-//! The layout follows Marathon's: three groups that each have a *mode bit*
-//! choosing between individual flags (keyboard turning, walking) and an
-//! absolute value (mouse look, analogue movement), then ten button bits.
-//!
-//! | bits | mode bit clear | mode bit set |
-//! | --- | --- | --- |
-//! | 0 | yaw mode | |
-//! | 1-5 | turn left, turn right, sidestep-don't-turn, look left, look right | absolute yaw, 7 bits (1-7) |
-//! | 8 | pitch mode | |
-//! | 9-11 | look up, look down, look centre | absolute pitch, 5 bits (9-13) |
-//! | 14 | movement mode | |
-//! | 15-18 | forward, backward, run, look-don't-turn | absolute movement, 7 bits (15-21) |
-//! | 22-31 | sidestep left, sidestep right, primary, secondary, action, next weapon, previous weapon, map, microphone, swim | |
-//!
-//! A recorded session is one [`ActionFlags`] per tick, so a replay costs four
-//! bytes a tick.
+//! See [`ActionFlags`] for the layout.
 
 use bevy_ecs::resource::Resource;
 
 use super::input::{Input, Key, MouseButton};
 
-/// One tick of player input, packed. See the [module docs](self) for the layout.
+/// One tick of player input, packed into 32 bits.
+///
+/// The layout follows Marathon's: three groups that each have a *mode bit*
+/// choosing between individual flags (keyboard turning, walking) and an
+/// absolute value (mouse look, analogue movement), then ten button bits.
+///
+/// | bits | mode bit clear | mode bit set |
+/// | --- | --- | --- |
+/// | 0 | yaw mode | |
+/// | 1-5 | turn left, turn right, sidestep-don't-turn, look left, look right | absolute yaw, 7 bits (1-7) |
+/// | 8 | pitch mode | |
+/// | 9-11 | look up, look down, look centre | absolute pitch, 5 bits (9-13) |
+/// | 14 | movement mode | |
+/// | 15-18 | forward, backward, run, look-don't-turn | absolute movement, 7 bits (15-21) |
+/// | 22-31 | sidestep left, sidestep right, primary, secondary, action, next weapon, previous weapon, map, microphone, swim | |
+///
+/// A recorded session is one [`ActionFlags`] per tick, so a replay costs four
+/// bytes a tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ActionFlags(pub u32);
 
@@ -352,12 +354,14 @@ mod tests {
 
     #[test]
     fn layout_matches_the_table() {
-        let mut a = PlayerActions::default();
-        a.movement = Movement::Relative {
-            forward: true,
-            backward: false,
-            run: false,
-            look_dont_turn: false,
+        let mut a = PlayerActions {
+            movement: Movement::Relative {
+                forward: true,
+                backward: false,
+                run: false,
+                look_dont_turn: false,
+            },
+            ..PlayerActions::default()
         };
         assert_eq!(a.encode().0, 1 << 15);
         a.yaw = Yaw::Absolute(127);

@@ -136,7 +136,7 @@ impl GameLoop {
         world.insert_resource(Timers::with_tick_interval(config.tick_interval_nanos()));
         world.insert_resource(FiredTimers::default());
         world.insert_resource(LoopControl::default());
-        if config.watchdog.is_some() {
+        if config.watchdog.is_some() || config.stage_timings {
             scene.set_stage_clock(Some(clock.clone()));
         }
         Ok(Self {
