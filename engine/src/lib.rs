@@ -36,6 +36,7 @@
 //! - [`ObjectMut`]: one object's local and world transform.
 //! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
 //! - [`transform`]: how world matrices are cached and what a read costs.
+//! - [`storage`]: saving worlds in object stores (a `redb` file natively, IndexedDB in the browser).
 
 #![forbid(unsafe_code)]
 
@@ -45,6 +46,7 @@ mod error;
 mod object;
 mod object_mut;
 mod scene;
+pub mod storage;
 mod time;
 pub mod transform;
 
