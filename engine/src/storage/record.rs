@@ -130,3 +130,16 @@ pub(crate) fn decode<T: Record>(store: &str, key: &str, bytes: &[u8]) -> Result<
         )
     })
 }
+
+/// Plain values are version-1 records with no upgrade steps.
+macro_rules! plain_records {
+    ($($t:ty),* $(,)?) => {
+        $(impl Record for $t {})*
+    };
+}
+
+plain_records!(
+    bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, String, serde_json::Value
+);
+
+impl<T: Serialize + DeserializeOwned> Record for Vec<T> {}
