@@ -60,16 +60,20 @@ fn sqlite(dir: &std::path::Path) -> Connection {
 }
 
 fn taos_put(db: &RedbDatabase, store: &str, key: &str, value: &[u8]) {
-    block_on(db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
-        tx.put_raw(store, key, value).await
-    }))
+    block_on(
+        db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
+            tx.put_raw(store, key, value).await
+        }),
+    )
     .unwrap();
 }
 
 fn taos_get(db: &RedbDatabase, store: &str, key: &str) -> Option<Vec<u8>> {
-    block_on(db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
-        tx.get_raw(store, key).await
-    }))
+    block_on(
+        db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
+            tx.get_raw(store, key).await
+        }),
+    )
     .unwrap()
 }
 
@@ -114,7 +118,12 @@ fn storage(c: &mut Criterion) {
     for (label, size) in SIZES {
         get.throughput(Throughput::Bytes(size as u64));
         get.bench_function(BenchmarkId::new("taos_redb", label), |b| {
-            b.iter(|| assert_eq!(taos_get(&db, "blobs", black_box(label)).unwrap().len(), size));
+            b.iter(|| {
+                assert_eq!(
+                    taos_get(&db, "blobs", black_box(label)).unwrap().len(),
+                    size
+                )
+            });
         });
         get.bench_function(BenchmarkId::new("rusqlite", label), |b| {
             b.iter(|| assert_eq!(sqlite_get(&conn, black_box(label)).unwrap().len(), size));
@@ -123,22 +132,29 @@ fn storage(c: &mut Criterion) {
     get.finish();
 
     // 10,000 records written once, on both sides, in one transaction each.
-    block_on(db.transaction(&["many"], TransactionMode::ReadWrite, async |tx| {
-        for n in 0..MANY {
-            tx.put("many", &format!("{n:06}"), &small(n)).await?;
-        }
-        Ok::<_, StorageError>(())
-    }))
+    block_on(
+        db.transaction(&["many"], TransactionMode::ReadWrite, async |tx| {
+            for n in 0..MANY {
+                tx.put("many", &format!("{n:06}"), &small(n)).await?;
+            }
+            Ok::<_, StorageError>(())
+        }),
+    )
     .unwrap();
-    let raw = block_on(db.transaction(&["many"], TransactionMode::ReadOnly, async |tx| {
-        tx.get_all_raw("many").await
-    }))
+    let raw = block_on(
+        db.transaction(&["many"], TransactionMode::ReadOnly, async |tx| {
+            tx.get_all_raw("many").await
+        }),
+    )
     .unwrap();
     {
         let tx = conn.transaction().unwrap();
         for (key, value) in &raw {
-            tx.execute("INSERT OR REPLACE INTO many (key, value) VALUES (?1, ?2)", params![key, value])
-                .unwrap();
+            tx.execute(
+                "INSERT OR REPLACE INTO many (key, value) VALUES (?1, ?2)",
+                params![key, value],
+            )
+            .unwrap();
         }
         tx.commit().unwrap();
     }
@@ -148,9 +164,11 @@ fn storage(c: &mut Criterion) {
     all.throughput(Throughput::Elements(MANY as u64));
     all.bench_function("taos_redb", |b| {
         b.iter(|| {
-            let records = block_on(db.transaction(&["many"], TransactionMode::ReadOnly, async |tx| {
-                tx.get_all_raw("many").await
-            }))
+            let records = block_on(db.transaction(
+                &["many"],
+                TransactionMode::ReadOnly,
+                async |tx| tx.get_all_raw("many").await,
+            ))
             .unwrap();
             assert_eq!(records.len(), MANY);
             records
@@ -165,7 +183,9 @@ fn storage(c: &mut Criterion) {
     });
     all.bench_function("rusqlite", |b| {
         b.iter(|| {
-            let mut stmt = conn.prepare_cached("SELECT key, value FROM many ORDER BY key").unwrap();
+            let mut stmt = conn
+                .prepare_cached("SELECT key, value FROM many ORDER BY key")
+                .unwrap();
             let records: Vec<(String, Vec<u8>)> = stmt
                 .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
                 .unwrap()

@@ -29,14 +29,20 @@ fn garbage_file_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     let backend = RedbBackend::new(dir.path());
     let path = backend.path_of("saves").unwrap();
-    let garbage: Vec<u8> = (0..20_000_u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let garbage: Vec<u8> = (0..20_000_u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     std::fs::write(&path, &garbage).unwrap();
 
     let error = open(&backend).unwrap_err();
     eprintln!("garbage: {error}");
     assert!(matches!(error, StorageError::Corrupt { .. }), "{error:?}");
     assert_names_file(&error, &path);
-    assert_eq!(std::fs::read(&path).unwrap(), garbage, "the garbage file was modified");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        garbage,
+        "the garbage file was modified"
+    );
 }
 
 #[test]
@@ -47,7 +53,10 @@ fn text_file_is_refused_and_left_alone() {
     std::fs::write(&path, b"{\"not\": \"a database\"}\n").unwrap();
     let error = open(&backend).unwrap_err();
     assert_names_file(&error, &path);
-    assert_eq!(std::fs::read(&path).unwrap(), b"{\"not\": \"a database\"}\n");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        b"{\"not\": \"a database\"}\n"
+    );
 }
 
 #[test]
@@ -76,7 +85,10 @@ fn truncated_file_is_refused_and_left_alone() {
     // The intact file still opens with every record.
     std::fs::write(&path, &full).unwrap();
     let db = open(&backend).unwrap();
-    assert_eq!(block_on(db.get_all::<Vec<u32>>("worlds")).unwrap().len(), 200);
+    assert_eq!(
+        block_on(db.get_all::<Vec<u32>>("worlds")).unwrap().len(),
+        200
+    );
 }
 
 #[test]
@@ -113,7 +125,13 @@ fn database_held_by_another_process() {
     let dir = tempfile::tempdir().unwrap();
     let backend = RedbBackend::new(dir.path());
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["hold_database_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "hold_database_child",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(HOLD_ENV, dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -123,14 +141,21 @@ fn database_held_by_another_process() {
     let mut line = String::new();
     while !line.contains("HOLDING") {
         line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "child exited before opening");
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "child exited before opening"
+        );
     }
     let path = backend.path_of("saves").unwrap();
     let before = std::fs::read(&path).unwrap();
     let error = open(&backend).unwrap_err();
     assert!(matches!(error, StorageError::Locked { .. }), "{error:?}");
     assert_names_file(&error, &path);
-    assert_eq!(std::fs::read(&path).unwrap(), before, "a refused open wrote to the file");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "a refused open wrote to the file"
+    );
 
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());

@@ -74,7 +74,10 @@ fn list_export_delete_import() {
     assert!(lines[0].starts_with("w1\tversion 3\t"), "{keys}");
 
     let backup = d.join("worlds.json");
-    ok(taos_db(d, &["export", "crafty", "worlds", backup.to_str().unwrap()]));
+    ok(taos_db(
+        d,
+        &["export", "crafty", "worlds", backup.to_str().unwrap()],
+    ));
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&backup).unwrap()).unwrap();
     assert_eq!(json["records"].as_array().unwrap().len(), 3);
     assert_eq!(json["records"][1]["key"], "w2");
@@ -88,14 +91,20 @@ fn list_export_delete_import() {
     {
         let db = open(d, "crafty");
         assert_eq!(block_on(db.get::<World>("worlds", "w2")).unwrap(), None);
-        assert_eq!(block_on(db.get::<World>("worlds", "w1")).unwrap(), Some(world(1)));
+        assert_eq!(
+            block_on(db.get::<World>("worlds", "w1")).unwrap(),
+            Some(world(1))
+        );
     }
     let again = taos_db(d, &["delete", "crafty", "worlds", "w2"]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("no record \"w2\""));
 
     // Restore the backup into the same database: w2 is back.
-    ok(taos_db(d, &["import", "crafty", "worlds", backup.to_str().unwrap()]));
+    ok(taos_db(
+        d,
+        &["import", "crafty", "worlds", backup.to_str().unwrap()],
+    ));
     {
         let db = open(d, "crafty");
         let all = block_on(db.get_all::<World>("worlds")).unwrap();
@@ -114,7 +123,12 @@ fn list_export_delete_import() {
     let db = block_on(RedbBackend::new(other.path()).open("moved", 1, |_| Ok(()))).unwrap();
     assert_eq!(db.store_names(), vec!["worlds".to_string()]);
     let all = block_on(db.get_all::<World>("worlds")).unwrap();
-    assert_eq!(all, (1..=3).map(|n| (format!("w{n}"), world(n))).collect::<Vec<_>>());
+    assert_eq!(
+        all,
+        (1..=3)
+            .map(|n| (format!("w{n}"), world(n)))
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -129,7 +143,10 @@ fn bad_import_changes_nothing_and_errors_name_the_problem() {
 
     let garbage = d.join("garbage.json");
     std::fs::write(&garbage, "not json at all").unwrap();
-    let out = taos_db(d, &["import", "crafty", "worlds", garbage.to_str().unwrap()]);
+    let out = taos_db(
+        d,
+        &["import", "crafty", "worlds", garbage.to_str().unwrap()],
+    );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("garbage.json"));
 
@@ -142,7 +159,10 @@ fn bad_import_changes_nothing_and_errors_name_the_problem() {
             {"key":"w6","record":{"name":"no envelope"}}]}"#,
     )
     .unwrap();
-    let out = taos_db(d, &["import", "crafty", "worlds", partial.to_str().unwrap()]);
+    let out = taos_db(
+        d,
+        &["import", "crafty", "worlds", partial.to_str().unwrap()],
+    );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"w6\""));
     assert_eq!(std::fs::read(d.join("crafty.redb")).unwrap(), before);
@@ -156,5 +176,8 @@ fn bad_import_changes_nothing_and_errors_name_the_problem() {
     let locked = taos_db(d, &["keys", "crafty", "worlds"]);
     assert!(!locked.status.success());
     let stderr = String::from_utf8_lossy(&locked.stderr);
-    assert!(stderr.contains("crafty.redb") && stderr.contains("locked"), "{stderr}");
+    assert!(
+        stderr.contains("crafty.redb") && stderr.contains("locked"),
+        "{stderr}"
+    );
 }

@@ -31,7 +31,9 @@ fn open(dir: &Path) -> RedbDatabase {
 }
 
 fn payload(n: u64) -> Vec<u64> {
-    (0..256).map(|i| n.wrapping_mul(31).wrapping_add(i)).collect()
+    (0..256)
+        .map(|i| n.wrapping_mul(31).wrapping_add(i))
+        .collect()
 }
 
 fn key(n: u64) -> String {
@@ -46,16 +48,22 @@ fn crash_child() {
         return;
     };
     let db = open(Path::new(&dir));
-    let mut n = block_on(db.get::<u64>("meta", "last")).unwrap().unwrap_or(0);
+    let mut n = block_on(db.get::<u64>("meta", "last"))
+        .unwrap()
+        .unwrap_or(0);
     let mut out = std::io::stdout().lock();
     loop {
         n += 1;
-        block_on(db.transaction(&["a", "b", "meta"], TransactionMode::ReadWrite, async |tx| {
-            tx.put("a", &key(n), &payload(n)).await?;
-            tx.put("b", &key(n), &payload(n)).await?;
-            tx.put("meta", "last", &n).await?;
-            Ok::<_, StorageError>(())
-        }))
+        block_on(db.transaction(
+            &["a", "b", "meta"],
+            TransactionMode::ReadWrite,
+            async |tx| {
+                tx.put("a", &key(n), &payload(n)).await?;
+                tx.put("b", &key(n), &payload(n)).await?;
+                tx.put("meta", "last", &n).await?;
+                Ok::<_, StorageError>(())
+            },
+        ))
         .unwrap();
         writeln!(out, "COMMITTED {n}").unwrap();
         out.flush().unwrap();
@@ -65,7 +73,10 @@ fn crash_child() {
 /// The number in a complete `COMMITTED n` line of the child (the test
 /// harness prints its own lines too).
 fn committed(line: &str) -> Option<u64> {
-    line.trim_end_matches('\n').strip_prefix("COMMITTED ")?.parse().ok()
+    line.trim_end_matches('\n')
+        .strip_prefix("COMMITTED ")?
+        .parse()
+        .ok()
 }
 
 /// xorshift64*: enough randomness for kill moments, reproducible from a seed.
@@ -84,21 +95,26 @@ impl Rng {
 
 fn check(dir: &Path, reported: u64) -> u64 {
     let db = open(dir);
-    block_on(db.transaction(&["a", "b", "meta"], TransactionMode::ReadOnly, async |tx| {
-        let last = tx.get::<u64>("meta", "last").await?.unwrap_or(0);
-        assert!(last >= reported, "child reported {reported} committed, database has {last}");
-        let a = tx.get_all::<Vec<u64>>("a").await?;
-        let b = tx.get_all::<Vec<u64>>("b").await?;
-        assert_eq!(a.len() as u64, last, "store a holds a partial transaction");
-        assert_eq!(b.len() as u64, last, "store b holds a partial transaction");
-        for (i, ((ka, va), (kb, vb))) in a.iter().zip(&b).enumerate() {
-            let n = i as u64 + 1;
-            assert_eq!((ka, kb), (&key(n), &key(n)), "keys out of step at {n}");
-            assert_eq!(va, &payload(n), "record a/{n}");
-            assert_eq!(vb, &payload(n), "record b/{n}");
-        }
-        Ok::<_, StorageError>(last)
-    }))
+    block_on(
+        db.transaction(&["a", "b", "meta"], TransactionMode::ReadOnly, async |tx| {
+            let last = tx.get::<u64>("meta", "last").await?.unwrap_or(0);
+            assert!(
+                last >= reported,
+                "child reported {reported} committed, database has {last}"
+            );
+            let a = tx.get_all::<Vec<u64>>("a").await?;
+            let b = tx.get_all::<Vec<u64>>("b").await?;
+            assert_eq!(a.len() as u64, last, "store a holds a partial transaction");
+            assert_eq!(b.len() as u64, last, "store b holds a partial transaction");
+            for (i, ((ka, va), (kb, vb))) in a.iter().zip(&b).enumerate() {
+                let n = i as u64 + 1;
+                assert_eq!((ka, kb), (&key(n), &key(n)), "keys out of step at {n}");
+                assert_eq!(va, &payload(n), "record a/{n}");
+                assert_eq!(vb, &payload(n), "record b/{n}");
+            }
+            Ok::<_, StorageError>(last)
+        }),
+    )
     .unwrap()
 }
 
@@ -121,7 +137,13 @@ fn sigkill_at_random_moments_loses_nothing() {
     let mut last = 0;
     for round in 1..=KILLS {
         let mut child = Command::new(&exe)
-            .args(["crash_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+            .args([
+                "crash_child",
+                "--exact",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(DIR_ENV, dir.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

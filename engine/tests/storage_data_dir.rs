@@ -7,7 +7,10 @@ use taos_engine::storage::{RedbBackend, StorageError, resolve_data_dir};
 
 #[test]
 fn env_var_wins_over_the_platform_dir() {
-    let dir = resolve_data_dir(Some(OsString::from("/saves")), Some(PathBuf::from("/home/p/.local/share")));
+    let dir = resolve_data_dir(
+        Some(OsString::from("/saves")),
+        Some(PathBuf::from("/home/p/.local/share")),
+    );
     assert_eq!(dir.unwrap(), PathBuf::from("/saves"));
 }
 
@@ -29,10 +32,16 @@ fn no_dir_at_all_is_a_clear_error() {
 #[test]
 fn caller_dir_and_file_names() {
     let backend = RedbBackend::new("/games/crafty");
-    assert_eq!(backend.path_of("worlds").unwrap(), PathBuf::from("/games/crafty/worlds.redb"));
+    assert_eq!(
+        backend.path_of("worlds").unwrap(),
+        PathBuf::from("/games/crafty/worlds.redb")
+    );
     for bad in ["", "../escape", "a/b", ".hidden", "späce"] {
         let error = backend.path_of(bad).unwrap_err();
-        assert!(matches!(error, StorageError::InvalidName { .. }), "{bad:?}: {error:?}");
+        assert!(
+            matches!(error, StorageError::InvalidName { .. }),
+            "{bad:?}: {error:?}"
+        );
     }
 }
 

@@ -100,9 +100,11 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
         let db = open_existing(backend, name)?;
         println!("# database {name}, schema version {}", db.version());
         for store in db.store_names() {
-            let keys = block_on(db.transaction(&[&store], TransactionMode::ReadOnly, async |tx| {
-                tx.keys(&store).await
-            }))?;
+            let keys = block_on(db.transaction(
+                &[&store],
+                TransactionMode::ReadOnly,
+                async |tx| tx.keys(&store).await,
+            ))?;
             println!("{store}\t{} records", keys.len());
         }
         Ok(())
@@ -110,9 +112,11 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
 
     fn keys(backend: &RedbBackend, name: &str, store: &str) -> Result<()> {
         let db = open_existing(backend, name)?;
-        let records = block_on(db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
-            tx.get_all_raw(store).await
-        }))?;
+        let records = block_on(
+            db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
+                tx.get_all_raw(store).await
+            }),
+        )?;
         for (key, bytes) in records {
             match record_version(store, &key, &bytes) {
                 Ok(version) => println!("{key}\tversion {version}\t{} bytes", bytes.len()),
@@ -124,9 +128,11 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
 
     fn export(backend: &RedbBackend, name: &str, store: &str, file: Option<&str>) -> Result<()> {
         let db = open_existing(backend, name)?;
-        let raw = block_on(db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
-            tx.get_all_raw(store).await
-        }))?;
+        let raw = block_on(
+            db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
+                tx.get_all_raw(store).await
+            }),
+        )?;
         let mut records = Vec::with_capacity(raw.len());
         for (key, bytes) in raw {
             let record = serde_json::from_slice(&bytes).with_context(|| {
@@ -144,7 +150,10 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
         match file {
             Some(file) => {
                 std::fs::write(file, json + "\n").with_context(|| format!("writing {file}"))?;
-                eprintln!("exported {} records of {name}/{store} to {file}", export.records.len());
+                eprintln!(
+                    "exported {} records of {name}/{store} to {file}",
+                    export.records.len()
+                );
             }
             None => println!("{json}"),
         }
@@ -153,10 +162,13 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
 
     fn import(backend: &RedbBackend, name: &str, store: &str, file: &str) -> Result<()> {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
-        let export: Export =
-            serde_json::from_str(&text).with_context(|| format!("{file} is not a taos-db export"))?;
+        let export: Export = serde_json::from_str(&text)
+            .with_context(|| format!("{file} is not a taos-db export"))?;
         if export.format != FORMAT {
-            bail!("{file} is not a taos-db export (format {:?})", export.format);
+            bail!(
+                "{file} is not a taos-db export (format {:?})",
+                export.format
+            );
         }
         // Check every record before writing any.
         let mut records = Vec::with_capacity(export.records.len());
@@ -181,23 +193,27 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
                 Ok(())
             }))?
         };
-        block_on(db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
-            for (key, bytes) in &records {
-                tx.put_raw(store, key, bytes).await?;
-            }
-            Ok::<_, taos_engine::storage::StorageError>(())
-        }))?;
+        block_on(
+            db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
+                for (key, bytes) in &records {
+                    tx.put_raw(store, key, bytes).await?;
+                }
+                Ok::<_, taos_engine::storage::StorageError>(())
+            }),
+        )?;
         eprintln!("imported {} records into {name}/{store}", records.len());
         Ok(())
     }
 
     fn delete(backend: &RedbBackend, name: &str, store: &str, key: &str) -> Result<()> {
         let db = open_existing(backend, name)?;
-        let existed = block_on(db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
-            let existed = tx.get_raw(store, key).await?.is_some();
-            tx.delete(store, key).await?;
-            Ok::<_, taos_engine::storage::StorageError>(existed)
-        }))?;
+        let existed = block_on(
+            db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
+                let existed = tx.get_raw(store, key).await?.is_some();
+                tx.delete(store, key).await?;
+                Ok::<_, taos_engine::storage::StorageError>(existed)
+            }),
+        )?;
         if !existed {
             bail!("no record {key:?} in {name}/{store}");
         }

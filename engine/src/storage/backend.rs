@@ -108,7 +108,12 @@ pub trait Database {
     ///
     /// # Errors
     /// The error `work` returned, or a [`StorageError`] from beginning or committing.
-    async fn transaction<R, E, F>(&self, stores: &[&str], mode: TransactionMode, work: F) -> Result<R, E>
+    async fn transaction<R, E, F>(
+        &self,
+        stores: &[&str],
+        mode: TransactionMode,
+        work: F,
+    ) -> Result<R, E>
     where
         F: for<'t> AsyncFnOnce(&'t mut Self::Transaction<'_>) -> Result<R, E>,
         E: From<StorageError>,
@@ -250,7 +255,12 @@ pub trait Transaction {
     ///
     /// # Errors
     /// [`StorageError::Encode`], or as [`put_raw`](Transaction::put_raw).
-    async fn put<T: Record>(&mut self, store: &str, key: &str, value: &T) -> Result<(), StorageError> {
+    async fn put<T: Record>(
+        &mut self,
+        store: &str,
+        key: &str,
+        value: &T,
+    ) -> Result<(), StorageError> {
         let bytes = record::encode(store, key, value)?;
         self.put_raw(store, key, &bytes).await
     }

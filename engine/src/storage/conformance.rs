@@ -56,7 +56,10 @@ const RO: TransactionMode = TransactionMode::ReadOnly;
 
 async fn fresh<B: StorageBackend>(backend: &B, check: &str, stores: &[&str]) -> B::Database {
     let name = format!("conformance-{check}");
-    backend.delete_database(&name).await.expect("delete database");
+    backend
+        .delete_database(&name)
+        .await
+        .expect("delete database");
     backend
         .open(&name, 1, |up| {
             for store in stores {
@@ -96,13 +99,22 @@ pub async fn crud<B: StorageBackend>(backend: &B) {
     assert_eq!(db.get::<Sample>("s", "a").await.unwrap(), None);
     db.put("s", "a", &Sample::new(1)).await.unwrap();
     db.put("s", "b", &Sample::new(2)).await.unwrap();
-    assert_eq!(db.get::<Sample>("s", "a").await.unwrap(), Some(Sample::new(1)));
+    assert_eq!(
+        db.get::<Sample>("s", "a").await.unwrap(),
+        Some(Sample::new(1))
+    );
     db.put("s", "a", &Sample::new(10)).await.unwrap();
-    assert_eq!(db.get::<Sample>("s", "a").await.unwrap(), Some(Sample::new(10)));
+    assert_eq!(
+        db.get::<Sample>("s", "a").await.unwrap(),
+        Some(Sample::new(10))
+    );
     db.delete("s", "a").await.unwrap();
     db.delete("s", "never-there").await.unwrap();
     assert_eq!(db.get::<Sample>("s", "a").await.unwrap(), None);
-    assert_eq!(db.get::<Sample>("s", "b").await.unwrap(), Some(Sample::new(2)));
+    assert_eq!(
+        db.get::<Sample>("s", "b").await.unwrap(),
+        Some(Sample::new(2))
+    );
     db.clear("s").await.unwrap();
     assert!(db.get_all::<Sample>("s").await.unwrap().is_empty());
     let missing = db.get::<Sample>("nope", "a").await;
@@ -163,7 +175,10 @@ pub async fn spanning_transaction<B: StorageBackend>(backend: &B) {
         tx.put("worlds", "w1", &Sample::new(1)).await?;
         tx.put("meta", "count", &Sample::new(1)).await?;
         // Reads inside the transaction see its own writes.
-        assert_eq!(tx.get::<Sample>("worlds", "w1").await?, Some(Sample::new(1)));
+        assert_eq!(
+            tx.get::<Sample>("worlds", "w1").await?,
+            Some(Sample::new(1))
+        );
         Ok::<_, StorageError>(())
     })
     .await
@@ -178,7 +193,9 @@ pub async fn spanning_transaction<B: StorageBackend>(backend: &B) {
         .unwrap();
     assert_eq!((w, m), (Some(Sample::new(1)), Some(Sample::new(1))));
     let outside = db
-        .transaction(&["worlds"], RO, async |tx| tx.get::<Sample>("meta", "count").await)
+        .transaction(&["worlds"], RO, async |tx| {
+            tx.get::<Sample>("meta", "count").await
+        })
         .await;
     assert!(
         matches!(outside, Err(StorageError::NotInTransaction { .. })),
@@ -202,7 +219,10 @@ pub async fn rollback_on_error<B: StorageBackend>(backend: &B) {
     assert!(failed.is_err());
     assert_eq!(db.get::<Sample>("a", "new").await.unwrap(), None);
     assert_eq!(db.get::<Sample>("b", "new").await.unwrap(), None);
-    assert_eq!(db.get::<Sample>("a", "keep").await.unwrap(), Some(Sample::new(1)));
+    assert_eq!(
+        db.get::<Sample>("a", "keep").await.unwrap(),
+        Some(Sample::new(1))
+    );
 
     let mut tx = db.begin(&["a"], RW).await.unwrap();
     tx.put("a", "aborted", &Sample::new(3)).await.unwrap();
@@ -212,7 +232,10 @@ pub async fn rollback_on_error<B: StorageBackend>(backend: &B) {
     let mut tx = db.begin(&["a"], RW).await.unwrap();
     tx.put("a", "committed", &Sample::new(4)).await.unwrap();
     tx.commit().await.unwrap();
-    assert_eq!(db.get::<Sample>("a", "committed").await.unwrap(), Some(Sample::new(4)));
+    assert_eq!(
+        db.get::<Sample>("a", "committed").await.unwrap(),
+        Some(Sample::new(4))
+    );
 }
 
 /// Writes in a read-only transaction are refused.
@@ -222,7 +245,10 @@ pub async fn read_only_refuses_writes<B: StorageBackend>(backend: &B) {
     let put = tx.put("s", "k", &Sample::new(1)).await;
     assert!(matches!(put, Err(StorageError::ReadOnly { .. })), "{put:?}");
     let clear = tx.clear("s").await;
-    assert!(matches!(clear, Err(StorageError::ReadOnly { .. })), "{clear:?}");
+    assert!(
+        matches!(clear, Err(StorageError::ReadOnly { .. })),
+        "{clear:?}"
+    );
     tx.abort().await.unwrap();
     assert_eq!(db.get::<Sample>("s", "k").await.unwrap(), None);
 }
@@ -234,12 +260,17 @@ pub async fn reopen_after_close<B: StorageBackend>(backend: &B) {
     let name = db.name().to_owned();
     db.close();
     let db = backend
-        .open(&name, 1, |up| Err(up.fail("no upgrade expected at the same version")))
+        .open(&name, 1, |up| {
+            Err(up.fail("no upgrade expected at the same version"))
+        })
         .await
         .unwrap();
     assert_eq!(db.version(), 1);
     assert_eq!(db.store_names(), vec!["s".to_string()]);
-    assert_eq!(db.get::<Sample>("s", "k").await.unwrap(), Some(Sample::new(5)));
+    assert_eq!(
+        db.get::<Sample>("s", "k").await.unwrap(),
+        Some(Sample::new(5))
+    );
 }
 
 /// Opening at version 2 runs the upgrade with `old_version` 1, adds a store
@@ -257,7 +288,10 @@ pub async fn upgrade_keeps_data<B: StorageBackend>(backend: &B) {
             Err(up.fail("refused on purpose"))
         })
         .await;
-    assert!(matches!(refused, Err(StorageError::UpgradeFailed { .. })), "{refused:?}");
+    assert!(
+        matches!(refused, Err(StorageError::UpgradeFailed { .. })),
+        "{refused:?}"
+    );
 
     let mut seen = None;
     let db = backend
@@ -272,18 +306,34 @@ pub async fn upgrade_keeps_data<B: StorageBackend>(backend: &B) {
         .unwrap();
     assert_eq!(seen, Some((1, 2)));
     assert_eq!(db.version(), 2);
-    assert_eq!(db.store_names(), vec!["settings".to_string(), "worlds".to_string()]);
-    assert_eq!(db.get::<Sample>("worlds", "w1").await.unwrap(), Some(Sample::new(1)));
+    assert_eq!(
+        db.store_names(),
+        vec!["settings".to_string(), "worlds".to_string()]
+    );
+    assert_eq!(
+        db.get::<Sample>("worlds", "w1").await.unwrap(),
+        Some(Sample::new(1))
+    );
     db.put("settings", "fov", &Sample::new(90)).await.unwrap();
     db.close();
 
     let older = backend.open(&name, 1, |_| Ok(())).await;
     assert!(
-        matches!(older, Err(StorageError::VersionTooOld { existing: 2, requested: 1, .. })),
+        matches!(
+            older,
+            Err(StorageError::VersionTooOld {
+                existing: 2,
+                requested: 1,
+                ..
+            })
+        ),
         "{older:?}"
     );
     let db = backend.open(&name, 2, |_| Ok(())).await.unwrap();
-    assert_eq!(db.get::<Sample>("settings", "fov").await.unwrap(), Some(Sample::new(90)));
+    assert_eq!(
+        db.get::<Sample>("settings", "fov").await.unwrap(),
+        Some(Sample::new(90))
+    );
 }
 
 /// A version-1 record is upgraded on load; a record from a newer version is
@@ -304,7 +354,12 @@ pub async fn record_versions<B: StorageBackend>(backend: &B) {
     assert_eq!(upgraded.n, 3);
     let refused = db.get::<Sample>("s", "newer").await;
     match refused {
-        Err(StorageError::NewerRecord { store, key, found: 9, supported: 2 }) => {
+        Err(StorageError::NewerRecord {
+            store,
+            key,
+            found: 9,
+            supported: 2,
+        }) => {
             assert_eq!((store.as_str(), key.as_str()), ("s", "newer"));
         }
         other => panic!("a newer record must be refused, got {other:?}"),
@@ -313,7 +368,11 @@ pub async fn record_versions<B: StorageBackend>(backend: &B) {
         .transaction(&["s"], RO, async |tx| tx.get_raw("s", "newer").await)
         .await
         .unwrap();
-    assert_eq!(raw.as_deref(), Some(&newer[..]), "the newer record was modified");
+    assert_eq!(
+        raw.as_deref(),
+        Some(&newer[..]),
+        "the newer record was modified"
+    );
 }
 
 /// A record that fails to decode gives an error naming store and key; the
@@ -322,9 +381,11 @@ pub async fn bad_record_isolated<B: StorageBackend>(backend: &B) {
     let db = fresh(backend, "bad-record", &["s"]).await;
     db.put("s", "a", &Sample::new(1)).await.unwrap();
     db.put("s", "c", &Sample::new(3)).await.unwrap();
-    db.transaction(&["s"], RW, async |tx| tx.put_raw("s", "b", b"\xff not json").await)
-        .await
-        .unwrap();
+    db.transaction(&["s"], RW, async |tx| {
+        tx.put_raw("s", "b", b"\xff not json").await
+    })
+    .await
+    .unwrap();
     let bad = db.get::<Sample>("s", "b").await;
     match &bad {
         Err(e @ StorageError::Decode { store, key, .. }) => {
@@ -334,8 +395,14 @@ pub async fn bad_record_isolated<B: StorageBackend>(backend: &B) {
         }
         other => panic!("undecodable record: {other:?}"),
     }
-    assert_eq!(db.get::<Sample>("s", "a").await.unwrap(), Some(Sample::new(1)));
-    assert!(matches!(db.get_all::<Sample>("s").await, Err(StorageError::Decode { .. })));
+    assert_eq!(
+        db.get::<Sample>("s", "a").await.unwrap(),
+        Some(Sample::new(1))
+    );
+    assert!(matches!(
+        db.get_all::<Sample>("s").await,
+        Err(StorageError::Decode { .. })
+    ));
     let each = db
         .transaction(&["s"], RO, async |tx| tx.get_each::<Sample>("s").await)
         .await

@@ -101,7 +101,9 @@ pub enum StorageError {
         supported: u32,
     },
     /// A registered upgrade step failed on an older record.
-    #[error("cannot upgrade record {key:?} in object store {store:?} from format version {from}: {reason}")]
+    #[error(
+        "cannot upgrade record {key:?} in object store {store:?} from format version {from}: {reason}"
+    )]
     Migration {
         /// The store.
         store: String,

@@ -48,7 +48,12 @@ fn idb_version(schema_version: u32, database: &str) -> Result<u32, StorageError>
 impl StorageBackend for IndexedDbBackend {
     type Database = IndexedDbDatabase;
 
-    async fn open<F>(&self, name: &str, version: u32, upgrade: F) -> Result<IndexedDbDatabase, StorageError>
+    async fn open<F>(
+        &self,
+        name: &str,
+        version: u32,
+        upgrade: F,
+    ) -> Result<IndexedDbDatabase, StorageError>
     where
         F: FnOnce(&mut Upgrade) -> Result<(), StorageError>,
     {
@@ -174,7 +179,9 @@ fn bytes_of(store: &str, key: &str, value: &JsValue) -> Result<Vec<u8>, StorageE
     value
         .dyn_ref::<Uint8Array>()
         .map(Uint8Array::to_vec)
-        .ok_or_else(|| StorageError::decode(store, key, "not a byte array (written by other code?)"))
+        .ok_or_else(|| {
+            StorageError::decode(store, key, "not a byte array (written by other code?)")
+        })
 }
 
 fn key_of(store: &str, key: &JsValue) -> Result<String, StorageError> {

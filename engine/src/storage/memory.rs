@@ -59,7 +59,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl StorageBackend for MemoryBackend {
     type Database = MemoryDatabase;
 
-    async fn open<F>(&self, name: &str, version: u32, upgrade: F) -> Result<MemoryDatabase, StorageError>
+    async fn open<F>(
+        &self,
+        name: &str,
+        version: u32,
+        upgrade: F,
+    ) -> Result<MemoryDatabase, StorageError>
     where
         F: FnOnce(&mut Upgrade) -> Result<(), StorageError>,
     {

@@ -73,7 +73,11 @@ struct Envelope<T> {
 }
 
 /// Encodes `value` in its versioned envelope.
-pub(crate) fn encode<T: Record>(store: &str, key: &str, value: &T) -> Result<Vec<u8>, StorageError> {
+pub(crate) fn encode<T: Record>(
+    store: &str,
+    key: &str,
+    value: &T,
+) -> Result<Vec<u8>, StorageError> {
     serde_json::to_vec(&EnvelopeOut {
         version: T::VERSION,
         data: value,
@@ -139,7 +143,19 @@ macro_rules! plain_records {
 }
 
 plain_records!(
-    bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, String, serde_json::Value
+    bool,
+    u8,
+    u16,
+    u32,
+    u64,
+    i8,
+    i16,
+    i32,
+    i64,
+    f32,
+    f64,
+    String,
+    serde_json::Value
 );
 
 impl<T: Serialize + DeserializeOwned> Record for Vec<T> {}
