@@ -14,7 +14,7 @@ pub enum TransactionMode {
 }
 
 /// A place databases live: a directory of files ([`RedbBackend`](super::RedbBackend)),
-/// the browser's IndexedDB ([`IndexedDbBackend`](super::IndexedDbBackend) on wasm32),
+/// the browser's IndexedDB (`IndexedDbBackend`, wasm32 only),
 /// or memory ([`MemoryBackend`](super::MemoryBackend)). The counterpart of
 /// IndexedDB's `indexedDB` factory.
 ///
