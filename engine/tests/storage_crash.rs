@@ -118,9 +118,8 @@ fn check(dir: &Path, reported: u64) -> u64 {
     .unwrap()
 }
 
-#[test]
-fn sigkill_at_random_moments_loses_nothing() {
-    let seed = std::env::var("TAOS_CRASH_SEED")
+fn seed() -> u64 {
+    std::env::var("TAOS_CRASH_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| {
@@ -128,27 +127,57 @@ fn sigkill_at_random_moments_loses_nothing() {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
                 | 1
-        });
+        })
+}
+
+fn spawn_child(dir: &Path) -> std::process::Child {
+    Command::new(std::env::current_exe().unwrap())
+        .args([
+            "crash_child",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(DIR_ENV, dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Kills land while the child creates the database file, so the first
+/// `open` of a fresh directory must survive a kill too.
+#[test]
+fn sigkill_while_creating_the_database() {
+    let seed = seed();
+    println!("creation crash test seed: TAOS_CRASH_SEED={seed}");
+    let mut rng = Rng(seed);
+    for _ in 0..30 {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = spawn_child(dir.path());
+        std::thread::sleep(Duration::from_micros(rng.below(15_000)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let reported = BufReader::new(child.stdout.take().unwrap())
+            .lines()
+            .filter_map(|line| committed(&line.unwrap()))
+            .last()
+            .unwrap_or(0);
+        check(dir.path(), reported);
+    }
+}
+
+#[test]
+fn sigkill_at_random_moments_loses_nothing() {
+    let seed = seed();
     println!("crash test seed: TAOS_CRASH_SEED={seed}");
     let mut rng = Rng(seed);
     let dir = tempfile::tempdir().unwrap();
-    let exe = std::env::current_exe().unwrap();
     let started = Instant::now();
     let mut last = 0;
     for round in 1..=KILLS {
-        let mut child = Command::new(&exe)
-            .args([
-                "crash_child",
-                "--exact",
-                "--ignored",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(DIR_ENV, dir.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_child(dir.path());
         let mut out = BufReader::new(child.stdout.take().unwrap());
         // Let it commit 0..6 transactions, then kill it after a random extra
         // delay, so the kill lands anywhere: during open, mid-commit, between.

@@ -145,14 +145,21 @@ impl RedbBackend {
 /// Opens (or creates) the file, checking its integrity; a garbage or truncated
 /// file is refused without being written to.
 fn open_file(path: &Path) -> Result<redb::Database, StorageError> {
-    let empty_or_missing = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
-    let opened = catch_unwind(AssertUnwindSafe(|| {
-        let mut builder = redb::Builder::new();
-        if empty_or_missing {
-            builder.create(path)
-        } else {
-            builder.set_check_integrity_on_open(true).open(path)
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => create_file(path, false)?,
+        Ok(meta) if meta.len() == 0 => create_file(path, true)?,
+        Ok(_) => {}
+        Err(source) => {
+            return Err(StorageError::Io {
+                path: path.to_owned(),
+                source,
+            });
         }
+    }
+    let opened = catch_unwind(AssertUnwindSafe(|| {
+        redb::Builder::new()
+            .set_check_integrity_on_open(true)
+            .open(path)
     }));
     match opened {
         Ok(result) => result.map_err(|e| redb_error(path, e)),
@@ -161,6 +168,49 @@ fn open_file(path: &Path) -> Result<redb::Database, StorageError> {
             reason: "the embedded database panicked while reading it".into(),
         }),
     }
+}
+
+/// Creates a new database file that appears complete or not at all: redb
+/// initialises it under a temporary name (`<name>.redb.creating-<pid>`), which
+/// is then linked into place. A process killed mid-creation leaves at most
+/// that temporary file, never a half-written `<name>.redb`. If another process
+/// creates the file first, its file is used.
+fn create_file(path: &Path, replace_empty: bool) -> Result<(), StorageError> {
+    let io = |p: &Path, source| StorageError::Io {
+        path: p.to_owned(),
+        source,
+    };
+    let tmp = path.with_extension(format!("redb.creating-{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    let db = redb::Builder::new()
+        .create(&tmp)
+        .map_err(|e| redb_error(&tmp, e))?;
+    drop(db);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&tmp)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| io(&tmp, e))?;
+    let placed = if replace_empty {
+        std::fs::rename(&tmp, path)
+    } else {
+        // A hard link never replaces an existing file; fall back to rename
+        // on file systems without links.
+        std::fs::hard_link(&tmp, path).or_else(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => Ok(()),
+            _ if !path.exists() => std::fs::rename(&tmp, path),
+            _ => Err(e),
+        })
+    };
+    let _ = std::fs::remove_file(&tmp);
+    placed.map_err(|e| io(path, e))?;
+    // Make the new directory entry durable too (not possible on every platform).
+    if let Some(dir) = path.parent()
+        && let Ok(dir) = std::fs::File::open(dir)
+    {
+        let _ = dir.sync_all();
+    }
+    Ok(())
 }
 
 /// The stored schema version (0 if never set) and the user stores.
