@@ -1,7 +1,10 @@
 //! The storage conformance suite, run against the memory and redb backends.
 //! (The IndexedDB backend's instantiation is type-checked by the wasm32 build.)
 
-use taos_engine::storage::{MemoryBackend, RedbBackend, block_on, conformance};
+use taos_engine::storage::{
+    Database, MemoryBackend, RedbBackend, StorageBackend, StorageError, TransactionMode, block_on,
+    conformance,
+};
 
 macro_rules! suite {
     ($($check:ident),* $(,)?) => {
@@ -46,4 +49,35 @@ fn run_all_in_one_directory() {
     let dir = tempfile::tempdir().unwrap();
     block_on(conformance::run_all(&RedbBackend::new(dir.path())));
     block_on(conformance::run_all(&MemoryBackend::new()));
+}
+
+/// Natively a second read-write transaction is refused instead of
+/// deadlocking the thread (IndexedDB queues it instead, so this is not part
+/// of the shared suite). Readers are not blocked by a writer.
+fn second_writer_is_refused<B: StorageBackend>(backend: &B) {
+    let db = block_on(backend.open("writers", 1, |up| {
+        up.create_store("s")?;
+        Ok(())
+    }))
+    .unwrap();
+    let first = block_on(db.begin(&["s"], TransactionMode::ReadWrite)).unwrap();
+    let second = block_on(db.begin(&["s"], TransactionMode::ReadWrite));
+    assert!(
+        matches!(second, Err(StorageError::WriteInProgress { .. })),
+        "{second:?}"
+    );
+    assert!(block_on(db.begin(&["s"], TransactionMode::ReadOnly)).is_ok());
+    drop(first);
+    assert!(block_on(db.begin(&["s"], TransactionMode::ReadWrite)).is_ok());
+}
+
+#[test]
+fn second_writer_is_refused_memory() {
+    second_writer_is_refused(&MemoryBackend::new());
+}
+
+#[test]
+fn second_writer_is_refused_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    second_writer_is_refused(&RedbBackend::new(dir.path()));
 }

@@ -65,7 +65,7 @@ pub trait StorageBackend {
 )]
 pub trait Database {
     /// The transaction type; it borrows the database.
-    type Transaction<'db>: Transaction
+    type Transaction<'db>: Transaction + std::fmt::Debug
     where
         Self: 'db;
 

@@ -364,6 +364,24 @@ pub async fn record_versions<B: StorageBackend>(backend: &B) {
         }
         other => panic!("a newer record must be refused, got {other:?}"),
     }
+    // A version with no upgrade step is a migration error naming the record.
+    db.transaction(&["s"], RW, async |tx| {
+        tx.put_raw("s", "ancient", br#"{"version":0,"data":{}}"#)
+            .await
+    })
+    .await
+    .unwrap();
+    match db.get::<Sample>("s", "ancient").await {
+        Err(StorageError::Migration {
+            store,
+            key,
+            from: 0,
+            ..
+        }) => {
+            assert_eq!((store.as_str(), key.as_str()), ("s", "ancient"));
+        }
+        other => panic!("a record with no upgrade step must fail, got {other:?}"),
+    }
     let raw = db
         .transaction(&["s"], RO, async |tx| tx.get_raw("s", "newer").await)
         .await
