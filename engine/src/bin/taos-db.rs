@@ -86,7 +86,13 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
                 backend.dir().display()
             );
         };
-        Ok(block_on(backend.open(name, version.max(1), |_| Ok(())))?)
+        if version == 0 {
+            // Opening at version 1 here would skip the game's own first upgrade.
+            bail!(
+                "database {name:?} has no schema yet (its first open never finished); nothing to show"
+            );
+        }
+        Ok(block_on(backend.open(name, version, |_| Ok(())))?)
     }
 
     fn databases(backend: &RedbBackend) -> Result<()> {

@@ -87,7 +87,7 @@ pub async fn run_all<B: StorageBackend>(backend: &B) {
 
 /// Runs the whole suite against the browser's IndexedDB (wasm32 only). The
 /// wasm32 build type-checks the suite for that backend through this function;
-/// running it needs a browser (the web-build tooling).
+/// `engine/tests/storage_indexeddb.rs` runs the checks one by one in a browser.
 #[cfg(target_arch = "wasm32")]
 pub async fn run_indexeddb() {
     run_all(&super::IndexedDbBackend::new()).await;
