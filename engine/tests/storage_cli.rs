@@ -73,6 +73,11 @@ fn list_export_delete_import() {
     assert_eq!(lines.len(), 3, "{keys}");
     assert!(lines[0].starts_with("w1\tversion 3\t"), "{keys}");
 
+    let shown: serde_json::Value =
+        serde_json::from_str(&ok(taos_db(d, &["show", "crafty", "worlds", "w2"]))).unwrap();
+    assert_eq!(shown["version"], 3);
+    assert_eq!(shown["data"]["name"], "World 2");
+
     let backup = d.join("worlds.json");
     ok(taos_db(
         d,

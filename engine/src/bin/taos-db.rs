@@ -4,6 +4,7 @@
 //! taos-db [--dir DIR] databases                  list databases in the data directory
 //! taos-db [--dir DIR] stores DB                  list a database's stores and record counts
 //! taos-db [--dir DIR] keys DB STORE              list a store's keys and record versions
+//! taos-db [--dir DIR] show DB STORE KEY          print one record as JSON
 //! taos-db [--dir DIR] export DB STORE [FILE]     write a store as JSON (to stdout without FILE)
 //! taos-db [--dir DIR] import DB STORE FILE       put every record of an export back, atomically
 //! taos-db [--dir DIR] delete DB STORE KEY        delete one record
@@ -28,6 +29,7 @@ commands:
   databases                  list databases in the data directory
   stores DB                  list a database's stores and record counts
   keys DB STORE              list a store's keys and record versions
+  show DB STORE KEY          print one record as JSON
   export DB STORE [FILE]     write a store as JSON (to stdout without FILE)
   import DB STORE FILE       put every record of an export back, in one transaction
   delete DB STORE KEY        delete one record
@@ -66,6 +68,7 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
             ["databases"] => databases(&backend),
             ["stores", db] => stores(&backend, db),
             ["keys", db, store] => keys(&backend, db, store),
+            ["show", db, store, key] => show(&backend, db, store, key),
             ["export", db, store] => export(&backend, db, store, None),
             ["export", db, store, file] => export(&backend, db, store, Some(file)),
             ["import", db, store, file] => import(&backend, db, store, file),
@@ -129,6 +132,22 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
                 Err(e) => println!("{key}\tUNREADABLE ({e})\t{} bytes", bytes.len()),
             }
         }
+        Ok(())
+    }
+
+    fn show(backend: &RedbBackend, name: &str, store: &str, key: &str) -> Result<()> {
+        let db = open_existing(backend, name)?;
+        let bytes = block_on(
+            db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
+                tx.get_raw(store, key).await
+            }),
+        )?;
+        let Some(bytes) = bytes else {
+            bail!("no record {key:?} in {name}/{store}");
+        };
+        let record: serde_json::Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("record {key:?} in store {store:?} is not readable JSON"))?;
+        println!("{}", serde_json::to_string_pretty(&record)?);
         Ok(())
     }
 
