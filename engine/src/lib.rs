@@ -37,6 +37,7 @@
 //! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
 //! - [`transform`]: how world matrices are cached and what a read costs.
 //! - [`game_loop`]: the clock seam, fixed ticks, timers, input, auto-pause, replay.
+//! - [`storage`]: saving worlds in object stores (a `redb` file natively, IndexedDB in the browser).
 
 #![forbid(unsafe_code)]
 
@@ -47,6 +48,7 @@ pub mod game_loop;
 mod object;
 mod object_mut;
 mod scene;
+pub mod storage;
 mod time;
 pub mod transform;
 

@@ -1,0 +1,185 @@
+//! The one error type of the storage module.
+
+#[cfg(not(target_arch = "wasm32"))]
+use std::path::PathBuf;
+
+/// Everything that can go wrong opening a database or touching its records.
+///
+/// Every variant names what it is about: the database file, the database name,
+/// the store and the key. A failed operation never overwrites stored data.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StorageError {
+    /// A database, store or key name is empty, reserved or unusable as a file name.
+    #[error("invalid {what} name {name:?}: {reason}")]
+    InvalidName {
+        /// `"database"`, `"store"` or `"key"`.
+        what: &'static str,
+        /// The offending name.
+        name: String,
+        /// Why it was refused.
+        reason: &'static str,
+    },
+    /// Schema versions start at 1.
+    #[error("database {database:?}: schema version 0 is not allowed (versions start at 1)")]
+    ZeroVersion {
+        /// The database being opened.
+        database: String,
+    },
+    /// The database on disk is at a newer schema version than the caller asked for.
+    #[error(
+        "database {database:?} is at schema version {existing}, newer than the requested {requested}; \
+         refusing to open it with older code"
+    )]
+    VersionTooOld {
+        /// The database being opened.
+        database: String,
+        /// The version stored in the database.
+        existing: u32,
+        /// The version the caller asked for.
+        requested: u32,
+    },
+    /// The named object store does not exist in this database.
+    #[error("database {database:?} has no object store {store:?}")]
+    NoSuchStore {
+        /// The database.
+        database: String,
+        /// The missing store.
+        store: String,
+    },
+    /// The store was not listed when the transaction began.
+    #[error("object store {store:?} is not part of this transaction")]
+    NotInTransaction {
+        /// The store that was used.
+        store: String,
+    },
+    /// A write was attempted in a read-only transaction.
+    #[error("cannot write to object store {store:?} in a read-only transaction")]
+    ReadOnly {
+        /// The store that was written to.
+        store: String,
+    },
+    /// Another read-write transaction on this database is still open.
+    #[error("database {database:?} already has an open read-write transaction")]
+    WriteInProgress {
+        /// The database.
+        database: String,
+    },
+    /// A record could not be encoded.
+    #[error("cannot encode record {key:?} for object store {store:?}: {source}")]
+    Encode {
+        /// The store.
+        store: String,
+        /// The record's key.
+        key: String,
+        /// What serde said.
+        source: serde_json::Error,
+    },
+    /// A stored record could not be decoded; the record is left as it is.
+    #[error("cannot decode record {key:?} in object store {store:?}: {reason}")]
+    Decode {
+        /// The store.
+        store: String,
+        /// The record's key.
+        key: String,
+        /// What was wrong with it.
+        reason: String,
+    },
+    /// A stored record was written by a newer format version than this code knows.
+    #[error(
+        "record {key:?} in object store {store:?} has format version {found}, newer than the \
+         supported {supported}; it was left untouched"
+    )]
+    NewerRecord {
+        /// The store.
+        store: String,
+        /// The record's key.
+        key: String,
+        /// The version stored with the record.
+        found: u32,
+        /// The newest version this code reads.
+        supported: u32,
+    },
+    /// A registered upgrade step failed on an older record.
+    #[error(
+        "cannot upgrade record {key:?} in object store {store:?} from format version {from}: {reason}"
+    )]
+    Migration {
+        /// The store.
+        store: String,
+        /// The record's key.
+        key: String,
+        /// The version the failed step started from.
+        from: u32,
+        /// What the step said.
+        reason: String,
+    },
+    /// The upgrade callback given to `open` refused the upgrade; nothing was changed.
+    #[error("database {database:?}: upgrade from version {from} to {to} failed: {reason}")]
+    UpgradeFailed {
+        /// The database.
+        database: String,
+        /// The version on disk.
+        from: u32,
+        /// The requested version.
+        to: u32,
+        /// What the callback said.
+        reason: String,
+    },
+    /// No platform data directory is known and `TAOS_DATA_DIR` is not set.
+    #[error("no data directory: this platform has none; set TAOS_DATA_DIR or pass a directory")]
+    NoDataDirectory,
+    /// A file system operation on the database file or its directory failed.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Another process (or another handle in this one) holds the database file open.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error("database file {} is locked: another process has it open", path.display())]
+    Locked {
+        /// The database file.
+        path: PathBuf,
+    },
+    /// The database file is truncated, garbage, or not a database; it was not modified.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error("database file {} is corrupt or not a Taos database: {reason}", path.display())]
+    Corrupt {
+        /// The database file.
+        path: PathBuf,
+        /// What the embedded database reported.
+        reason: String,
+    },
+    /// Any other error from the embedded database (`redb`).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error("database file {}: {source}", path.display())]
+    Redb {
+        /// The database file.
+        path: PathBuf,
+        /// The embedded database's error.
+        source: Box<redb::Error>,
+    },
+    /// An error reported by the browser's IndexedDB.
+    #[error("IndexedDB database {database:?}: {message}")]
+    IndexedDb {
+        /// The database.
+        database: String,
+        /// The browser's error, as text.
+        message: String,
+    },
+}
+
+impl StorageError {
+    /// A decode error for `key` in `store`.
+    pub(crate) fn decode(store: &str, key: &str, reason: impl Into<String>) -> Self {
+        Self::Decode {
+            store: store.to_owned(),
+            key: key.to_owned(),
+            reason: reason.into(),
+        }
+    }
+}
