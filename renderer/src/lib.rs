@@ -1,0 +1,13 @@
+//! # taos_renderer
+//!
+//! The GPU half of Taos: a wgpu context (headless or on a window surface), a
+//! render graph rebuilt every frame from typed resource handles, and the
+//! render features and presets that fill it.
+//!
+//! It is **not** an ECS: it knows nothing of scenes or GameObjects. The engine
+//! fills a frame description (camera, lights, draw lists, time) and hands it
+//! over; the renderer turns that into passes.
+
+#![forbid(unsafe_code)]
+
+pub mod graph;
