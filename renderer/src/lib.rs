@@ -10,4 +10,13 @@
 
 #![forbid(unsafe_code)]
 
+mod context;
 pub mod graph;
+
+pub use context::{
+    ContextError, GpuContext, OffscreenTarget, ReadbackError, SurfaceError, SurfaceFrame,
+    WindowSurface,
+};
+
+/// Re-export of wgpu, whose types appear in this API.
+pub use wgpu;

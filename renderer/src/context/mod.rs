@@ -1,0 +1,112 @@
+//! The wgpu context: instance, adapter, device and queue, headless or for a
+//! window, plus offscreen targets with read-back and window surfaces.
+
+mod error;
+mod readback;
+mod surface;
+
+pub use error::{ContextError, ReadbackError, SurfaceError};
+pub use readback::OffscreenTarget;
+pub use surface::{Frame as SurfaceFrame, WindowSurface};
+
+/// Everything needed to talk to one GPU.
+#[derive(Debug)]
+pub struct GpuContext {
+    instance: wgpu::Instance,
+    adapter: wgpu::Adapter,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+}
+
+impl GpuContext {
+    /// A context with no window: render into [`OffscreenTarget`]s and read back.
+    ///
+    /// Honours `WGPU_BACKEND` and `WGPU_ADAPTER_NAME` from the environment.
+    ///
+    /// # Errors
+    /// [`ContextError::NoAdapter`] (naming the package that provides software
+    /// Vulkan) or [`ContextError::Device`].
+    pub fn headless() -> Result<Self, ContextError> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        pollster::block_on(Self::from_instance(instance, None))
+    }
+
+    /// A context whose adapter can present to `surface`, created from `instance`.
+    ///
+    /// # Errors
+    /// As [`GpuContext::headless`].
+    pub async fn from_instance(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, ContextError> {
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: surface,
+            apply_limit_buckets: false,
+        };
+        let adapter =
+            instance
+                .request_adapter(&options)
+                .await
+                .map_err(|source| ContextError::NoAdapter {
+                    detail: source.to_string(),
+                })?;
+        let info = adapter.get_info();
+        log::info!(
+            "GPU adapter: {} ({:?}, {:?})",
+            info.name,
+            info.backend,
+            info.device_type
+        );
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("taos device"),
+                required_features: wgpu::Features::empty(),
+                required_limits: wgpu::Limits::default().using_resolution(adapter.limits()),
+                ..Default::default()
+            })
+            .await
+            .map_err(|source| ContextError::Device {
+                adapter: info.name.clone(),
+                source,
+            })?;
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+        })
+    }
+
+    /// The wgpu instance.
+    #[must_use]
+    pub fn instance(&self) -> &wgpu::Instance {
+        &self.instance
+    }
+
+    /// The adapter in use.
+    #[must_use]
+    pub fn adapter(&self) -> &wgpu::Adapter {
+        &self.adapter
+    }
+
+    /// The device.
+    #[must_use]
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The queue.
+    #[must_use]
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// Name, backend and type of the adapter.
+    #[must_use]
+    pub fn adapter_info(&self) -> wgpu::AdapterInfo {
+        self.adapter.get_info()
+    }
+}

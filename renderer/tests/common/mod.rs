@@ -1,0 +1,100 @@
+//! Image-test support: compare a rendering with a reference PNG.
+
+#![allow(dead_code, reason = "each test binary uses a subset")]
+
+use std::path::{Path, PathBuf};
+
+/// Where reference images live.
+pub(crate) fn reference_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
+}
+
+/// Where actual and difference images go when a comparison fails.
+pub(crate) fn output_dir() -> PathBuf {
+    let dir = std::env::var_os("CARGO_TARGET_TMPDIR")
+        .map_or_else(std::env::temp_dir, PathBuf::from)
+        .join("taos-image-tests");
+    std::fs::create_dir_all(&dir).expect("create the image-test output directory");
+    dir
+}
+
+/// How far a rendering may stray from its reference.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tolerance {
+    /// Largest difference of one channel (0..=255) that still counts as equal.
+    pub(crate) per_channel: u8,
+    /// Fraction of pixels allowed to exceed `per_channel`.
+    pub(crate) outlier_fraction: f64,
+}
+
+/// Compares RGBA8 `pixels` (`width` x `height`) with `tests/reference/{name}.png`.
+///
+/// With `TAOS_UPDATE_REFERENCES=1` the reference is (re)written instead. On a
+/// mismatch, writes `{name}.actual.png` and `{name}.diff.png` (differences
+/// amplified x8, alpha opaque) and panics naming them.
+pub(crate) fn assert_matches_reference(
+    name: &str,
+    width: u32,
+    height: u32,
+    pixels: &[u8],
+    tolerance: Tolerance,
+) {
+    let reference_path = reference_dir().join(format!("{name}.png"));
+    let actual = image::RgbaImage::from_raw(width, height, pixels.to_vec())
+        .expect("pixel buffer matches the size");
+    if std::env::var_os("TAOS_UPDATE_REFERENCES").is_some() {
+        actual.save(&reference_path).expect("write the reference");
+        return;
+    }
+    let reference = image::open(&reference_path)
+        .unwrap_or_else(|e| {
+            panic!(
+                "missing reference {}: {e} (run with TAOS_UPDATE_REFERENCES=1 to create it)",
+                reference_path.display()
+            )
+        })
+        .to_rgba8();
+    assert_eq!(
+        reference.dimensions(),
+        (width, height),
+        "reference {} has another size",
+        reference_path.display()
+    );
+    let mut diff = image::RgbaImage::new(width, height);
+    let mut outliers = 0usize;
+    let mut worst = 0u8;
+    for (x, y, want) in reference.enumerate_pixels() {
+        let got = actual.get_pixel(x, y);
+        let delta: [u8; 4] = std::array::from_fn(|i| want[i].abs_diff(got[i]));
+        let max = *delta.iter().max().unwrap_or(&0);
+        worst = worst.max(max);
+        if max > tolerance.per_channel {
+            outliers += 1;
+        }
+        diff.put_pixel(
+            x,
+            y,
+            image::Rgba([
+                delta[0].saturating_mul(8),
+                delta[1].saturating_mul(8),
+                delta[2].saturating_mul(8),
+                255,
+            ]),
+        );
+    }
+    let allowed = (tolerance.outlier_fraction * f64::from(width * height)).floor() as usize;
+    if outliers > allowed {
+        let out = output_dir();
+        let actual_path = out.join(format!("{name}.actual.png"));
+        let diff_path = out.join(format!("{name}.diff.png"));
+        actual.save(&actual_path).expect("write the actual image");
+        diff.save(&diff_path).expect("write the difference image");
+        panic!(
+            "{name}: {outliers} pixels differ by more than {} (allowed {allowed}, worst {worst}); \
+             actual: {}, difference: {}",
+            tolerance.per_channel,
+            actual_path.display(),
+            diff_path.display()
+        );
+    }
+}
