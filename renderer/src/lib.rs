@@ -12,6 +12,7 @@
 
 mod context;
 pub mod graph;
+pub mod resources;
 
 pub use context::{
     ContextError, GpuContext, OffscreenTarget, ReadbackError, SurfaceError, SurfaceFrame,

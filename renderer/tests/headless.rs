@@ -152,3 +152,40 @@ fn a_shaded_triangle_matches_its_reference() {
     };
     assert_matches_reference("triangle", 96, 96, &pixels, tolerance);
 }
+
+#[test]
+fn textures_load_from_png_and_jpeg_with_mips_and_refuse_garbage() {
+    use taos_renderer::resources::{ColorSpace, Texture, TextureError};
+    let ctx = context();
+    let image = image::RgbaImage::from_fn(40, 24, |x, y| {
+        image::Rgba([x as u8 * 6, y as u8 * 10, 128, 255])
+    });
+    let mut png = Vec::new();
+    image
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let srgb = Texture::from_image_bytes(&ctx, "gradient.png", &png, ColorSpace::Srgb).unwrap();
+    assert_eq!(srgb.texture().format(), wgpu::TextureFormat::Rgba8UnormSrgb);
+    assert_eq!(
+        srgb.texture().mip_level_count(),
+        6,
+        "40 -> 20 -> 10 -> 5 -> 2 -> 1"
+    );
+    let rgb = image::DynamicImage::ImageRgba8(image).to_rgb8();
+    let mut jpeg = Vec::new();
+    rgb.write_to(
+        &mut std::io::Cursor::new(&mut jpeg),
+        image::ImageFormat::Jpeg,
+    )
+    .unwrap();
+    let linear =
+        Texture::from_image_bytes(&ctx, "gradient.jpg", &jpeg, ColorSpace::Linear).unwrap();
+    assert_eq!(linear.texture().format(), wgpu::TextureFormat::Rgba8Unorm);
+
+    let garbage =
+        Texture::from_image_bytes(&ctx, "save.png", b"definitely not a png", ColorSpace::Srgb);
+    let message = garbage.unwrap_err().to_string();
+    assert!(message.contains("save.png"), "{message}");
+    let missing = Texture::from_file(&ctx, "/nonexistent/sky.png", ColorSpace::Srgb);
+    assert!(matches!(missing, Err(TextureError::Io { .. })));
+}
