@@ -78,7 +78,7 @@ impl MeshData {
         if indices.is_empty() {
             return Err(MeshDataError::Empty);
         }
-        if indices.len() % 3 != 0 {
+        if !indices.len().is_multiple_of(3) {
             return Err(MeshDataError::PartialTriangle {
                 count: indices.len(),
             });
