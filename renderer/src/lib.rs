@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod context;
+pub mod frame;
 pub mod graph;
 pub mod resources;
 
