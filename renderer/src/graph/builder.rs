@@ -101,8 +101,8 @@ pub(crate) struct VersionNode {
 pub(crate) enum AccessKind {
     /// Reads `node`.
     Read,
-    /// Writes `node` over its previous version, keeping what was there
-    /// (storage writes, copies: the pass may not touch every texel).
+    /// Writes `node` (storage writes, copies). The previous version is not
+    /// read: a pass that updates in place also reads it.
     Write,
     /// Colour target `node`; `Clear` discards the previous version.
     Color(wgpu::LoadOp<wgpu::Color>),
@@ -132,10 +132,10 @@ impl Access {
     pub(crate) fn reads(&self, nodes: &[VersionNode]) -> Option<u32> {
         match self.kind {
             AccessKind::Read | AccessKind::DepthReadOnly => Some(self.node),
-            AccessKind::Write
-            | AccessKind::Color(wgpu::LoadOp::Load)
-            | AccessKind::Depth(wgpu::LoadOp::Load) => nodes[self.node as usize].prev,
-            AccessKind::Color(_) | AccessKind::Depth(_) => None,
+            AccessKind::Color(wgpu::LoadOp::Load) | AccessKind::Depth(wgpu::LoadOp::Load) => {
+                nodes[self.node as usize].prev
+            }
+            AccessKind::Write | AccessKind::Color(_) | AccessKind::Depth(_) => None,
         }
     }
 
@@ -505,8 +505,9 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
             .push_read(self.pass, texture.raw, AccessKind::Read, Needs::Texture(usage));
     }
 
-    /// Writes `texture` as a storage texture or copy destination, keeping
-    /// texels the pass does not touch. Returns the new version.
+    /// Writes `texture` as a storage texture or copy destination. Returns
+    /// the new version. The previous contents count as unused unless the
+    /// pass also reads `texture` (an update in place).
     #[must_use = "later passes must use the returned version"]
     pub fn write_texture(
         &mut self,
@@ -526,8 +527,9 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
             .push_read(self.pass, buffer.raw, AccessKind::Read, Needs::Buffer(usage));
     }
 
-    /// Writes `buffer` (`STORAGE`, `COPY_DST`), keeping bytes the pass does
-    /// not touch. Returns the new version.
+    /// Writes `buffer` (`STORAGE`, `COPY_DST`). Returns the new version.
+    /// The previous contents count as unused unless the pass also reads
+    /// `buffer` (an update in place).
     #[must_use = "later passes must use the returned version"]
     pub fn write_buffer(&mut self, buffer: BufferHandle, usage: wgpu::BufferUsages) -> BufferHandle {
         let (raw, v) =
