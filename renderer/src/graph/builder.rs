@@ -1,0 +1,630 @@
+//! Building a graph: resources, passes, and what each pass touches.
+
+use std::marker::PhantomData;
+use std::ops::Range;
+
+use super::desc::{BufferDesc, ResourceDesc, TextureDesc};
+use super::error::CompileError;
+use super::execute::PassResources;
+use super::handle::{BufferHandle, GraphId, Handle, PassId, RawHandle, TextureHandle};
+
+/// Most colour targets one render pass may declare (wgpu's default
+/// `max_color_attachments`).
+pub const MAX_COLOR_TARGETS: usize = 8;
+
+/// A texture that lives outside the graph: the surface, a read-back target,
+/// or a history texture kept across frames.
+#[derive(Debug, Clone)]
+pub struct ImportedTexture {
+    pub(crate) desc: TextureDesc,
+    pub(crate) texture: Option<wgpu::Texture>,
+}
+
+impl ImportedTexture {
+    /// Imports `texture`; its description is read from it.
+    #[must_use]
+    pub fn new(texture: wgpu::Texture) -> Self {
+        Self {
+            desc: TextureDesc::of_texture(&texture),
+            texture: Some(texture),
+        }
+    }
+
+    /// Declares an import without a wgpu object: enough to compile (tests,
+    /// tools, dumps), but executing a live pass that uses it fails with
+    /// [`ExecuteError::UnboundImport`](super::ExecuteError::UnboundImport).
+    #[must_use]
+    pub fn declared(desc: TextureDesc) -> Self {
+        Self {
+            desc,
+            texture: None,
+        }
+    }
+}
+
+/// A buffer that lives outside the graph (a read-back buffer, a persistent
+/// storage buffer).
+#[derive(Debug, Clone)]
+pub struct ImportedBuffer {
+    pub(crate) desc: BufferDesc,
+    pub(crate) buffer: Option<wgpu::Buffer>,
+}
+
+impl ImportedBuffer {
+    /// Imports `buffer`; its description is read from it.
+    #[must_use]
+    pub fn new(buffer: wgpu::Buffer) -> Self {
+        Self {
+            desc: BufferDesc::of_buffer(&buffer),
+            buffer: Some(buffer),
+        }
+    }
+
+    /// Declares an import without a wgpu object (see [`ImportedTexture::declared`]).
+    #[must_use]
+    pub fn declared(desc: BufferDesc) -> Self {
+        Self { desc, buffer: None }
+    }
+}
+
+#[derive(Debug)]
+pub(crate) enum Import {
+    Texture(Option<wgpu::Texture>),
+    Buffer(Option<wgpu::Buffer>),
+}
+
+#[derive(Debug)]
+pub(crate) struct ResourceEntry {
+    pub(crate) label: &'static str,
+    pub(crate) desc: ResourceDesc,
+    /// `None` for transients, which the graph allocates.
+    pub(crate) import: Option<Import>,
+    /// Versions made so far (the next write makes version `versions`).
+    pub(crate) versions: u32,
+}
+
+/// One version of a resource.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct VersionNode {
+    pub(crate) resource: u32,
+    pub(crate) version: u32,
+    /// The pass that made this version (`None` for version 0).
+    pub(crate) writer: Option<PassId>,
+    /// The version this one was written over.
+    pub(crate) prev: Option<u32>,
+    /// The pass that wrote over this version, if any.
+    pub(crate) overwritten_by: Option<PassId>,
+}
+
+/// How a pass touches one version node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum AccessKind {
+    /// Reads `node`.
+    Read,
+    /// Writes `node` (storage writes, copies). The previous version is not
+    /// read: a pass that updates in place also reads it.
+    Write,
+    /// Colour target `node`; `Clear` discards the previous version.
+    Color(wgpu::LoadOp<wgpu::Color>),
+    /// Depth target `node`, written.
+    Depth(wgpu::LoadOp<f32>),
+    /// Depth target `node`, tested but not written.
+    DepthReadOnly,
+}
+
+/// The usage flags an access needs from the resource description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Needs {
+    Texture(wgpu::TextureUsages),
+    Buffer(wgpu::BufferUsages),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Access {
+    /// The node read, or for writes the node made.
+    pub(crate) node: u32,
+    pub(crate) kind: AccessKind,
+    pub(crate) needs: Needs,
+}
+
+impl Access {
+    /// The node whose contents this access depends on, if any.
+    pub(crate) fn reads(&self, nodes: &[VersionNode]) -> Option<u32> {
+        match self.kind {
+            AccessKind::Read | AccessKind::DepthReadOnly => Some(self.node),
+            AccessKind::Color(wgpu::LoadOp::Load) | AccessKind::Depth(wgpu::LoadOp::Load) => {
+                nodes[self.node as usize].prev
+            }
+            AccessKind::Write | AccessKind::Color(_) | AccessKind::Depth(_) => None,
+        }
+    }
+
+    /// True for accesses that make a new version.
+    pub(crate) fn is_write(&self) -> bool {
+        matches!(
+            self.kind,
+            AccessKind::Write | AccessKind::Color(_) | AccessKind::Depth(_)
+        )
+    }
+}
+
+/// The kinds of pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassKind {
+    /// A wgpu render pass with colour and depth targets.
+    Render,
+    /// A wgpu compute pass.
+    Compute,
+    /// Raw command-encoder work: copies, clears, read-backs.
+    Encoder,
+}
+
+type RenderFn<'a> = Box<dyn FnOnce(&mut wgpu::RenderPass<'_>, &PassResources<'_>) + 'a>;
+type ComputeFn<'a> = Box<dyn FnOnce(&mut wgpu::ComputePass<'_>, &PassResources<'_>) + 'a>;
+type EncoderFn<'a> = Box<dyn FnOnce(&mut wgpu::CommandEncoder, &PassResources<'_>) + 'a>;
+
+pub(crate) enum PassExec<'a> {
+    Render(RenderFn<'a>),
+    Compute(ComputeFn<'a>),
+    Encoder(EncoderFn<'a>),
+}
+
+pub(crate) struct PassNode<'a> {
+    pub(crate) name: &'static str,
+    pub(crate) kind: PassKind,
+    pub(crate) accesses: Range<u32>,
+    /// Never culled (side effects the graph cannot see).
+    pub(crate) keep: bool,
+    pub(crate) exec: Option<PassExec<'a>>,
+}
+
+/// A render graph for one frame: resources, passes, and what each pass
+/// reads and writes. Build it, [compile](super::GraphCompiler::compile) it,
+/// then [execute](RenderGraph::execute) it.
+///
+/// `'a` is how long the pass closures may borrow (pipelines, the frame's
+/// draw lists).
+pub struct RenderGraph<'a> {
+    pub(crate) id: GraphId,
+    pub(crate) resources: Vec<ResourceEntry>,
+    pub(crate) nodes: Vec<VersionNode>,
+    pub(crate) passes: Vec<PassNode<'a>>,
+    pub(crate) accesses: Vec<Access>,
+    /// The first error found while building, reported by compile.
+    pub(crate) error: Option<CompileError>,
+}
+
+impl Default for RenderGraph<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for RenderGraph<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RenderGraph")
+            .field("id", &self.id)
+            .field("resources", &self.resources.len())
+            .field("passes", &self.passes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> RenderGraph<'a> {
+    /// An empty graph with a fresh [`GraphId`].
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            id: GraphId::fresh(),
+            resources: Vec::new(),
+            nodes: Vec::new(),
+            passes: Vec::new(),
+            accesses: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// This graph's identity.
+    #[must_use]
+    pub fn id(&self) -> GraphId {
+        self.id
+    }
+
+    /// Number of passes added.
+    #[must_use]
+    pub fn pass_count(&self) -> usize {
+        self.passes.len()
+    }
+
+    /// Number of resources (imported and transient; versions not counted).
+    #[must_use]
+    pub fn resource_count(&self) -> usize {
+        self.resources.len()
+    }
+
+    /// The name a pass was added with.
+    #[must_use]
+    pub fn pass_name(&self, pass: PassId) -> &'static str {
+        self.passes[pass.index()].name
+    }
+
+    /// The kind of a pass.
+    #[must_use]
+    pub fn pass_kind(&self, pass: PassId) -> PassKind {
+        self.passes[pass.index()].kind
+    }
+
+    /// The label a resource was added with, or `None` for a handle of
+    /// another graph.
+    #[must_use]
+    pub fn label<K>(&self, handle: Handle<K>) -> Option<&'static str> {
+        (handle.raw.graph == self.id).then(|| self.resources[handle.raw.resource as usize].label)
+    }
+
+    fn add_resource(
+        &mut self,
+        label: &'static str,
+        desc: ResourceDesc,
+        import: Option<Import>,
+    ) -> RawHandle {
+        let resource = self.resources.len() as u32;
+        self.resources.push(ResourceEntry {
+            label,
+            desc,
+            import,
+            versions: 1,
+        });
+        let node = self.nodes.len() as u32;
+        self.nodes.push(VersionNode {
+            resource,
+            version: 0,
+            writer: None,
+            prev: None,
+            overwritten_by: None,
+        });
+        RawHandle {
+            graph: self.id,
+            resource,
+            node,
+        }
+    }
+
+    /// Adds a transient texture, allocated by the graph for this frame only
+    /// and possibly shared with other transients whose lifetimes do not
+    /// overlap. Its first use must write it.
+    pub fn create_texture(&mut self, label: &'static str, desc: TextureDesc) -> TextureHandle {
+        Handle::new(self.add_resource(label, ResourceDesc::Texture(desc), None), 0)
+    }
+
+    /// Adds a transient buffer (see [`create_texture`](Self::create_texture)).
+    pub fn create_buffer(&mut self, label: &'static str, desc: BufferDesc) -> BufferHandle {
+        Handle::new(self.add_resource(label, ResourceDesc::Buffer(desc), None), 0)
+    }
+
+    /// Adds a texture from outside the graph. Passes writing it are the
+    /// graph's outputs: they and everything they depend on are kept.
+    pub fn import_texture(&mut self, label: &'static str, texture: ImportedTexture) -> TextureHandle {
+        let import = Some(Import::Texture(texture.texture));
+        Handle::new(
+            self.add_resource(label, ResourceDesc::Texture(texture.desc), import),
+            0,
+        )
+    }
+
+    /// Adds a buffer from outside the graph (see [`import_texture`](Self::import_texture)).
+    pub fn import_buffer(&mut self, label: &'static str, buffer: ImportedBuffer) -> BufferHandle {
+        let import = Some(Import::Buffer(buffer.buffer));
+        Handle::new(
+            self.add_resource(label, ResourceDesc::Buffer(buffer.desc), import),
+            0,
+        )
+    }
+
+    fn add_pass<K, R>(
+        &mut self,
+        name: &'static str,
+        kind: PassKind,
+        build: impl FnOnce(&mut PassBuilder<'_, 'a, K>) -> R,
+    ) -> R {
+        let id = PassId(self.passes.len() as u32);
+        let start = self.accesses.len() as u32;
+        self.passes.push(PassNode {
+            name,
+            kind,
+            accesses: start..start,
+            keep: false,
+            exec: None,
+        });
+        let mut builder = PassBuilder {
+            graph: self,
+            pass: id,
+            colors: 0,
+            depth: false,
+            kind: PhantomData,
+        };
+        let out = build(&mut builder);
+        let end = self.accesses.len() as u32;
+        self.passes[id.index()].accesses = start..end;
+        out
+    }
+
+    /// Adds a render pass. The closure declares targets and reads, sets the
+    /// recording function, and returns whatever the caller needs (usually the
+    /// new handles of what the pass wrote).
+    pub fn add_render_pass<R>(
+        &mut self,
+        name: &'static str,
+        build: impl FnOnce(&mut PassBuilder<'_, 'a, Render>) -> R,
+    ) -> R {
+        self.add_pass(name, PassKind::Render, build)
+    }
+
+    /// Adds a compute pass (see [`add_render_pass`](Self::add_render_pass)).
+    pub fn add_compute_pass<R>(
+        &mut self,
+        name: &'static str,
+        build: impl FnOnce(&mut PassBuilder<'_, 'a, Compute>) -> R,
+    ) -> R {
+        self.add_pass(name, PassKind::Compute, build)
+    }
+
+    /// Adds a pass that records straight into the command encoder: copies,
+    /// read-backs, buffer clears.
+    pub fn add_encoder_pass<R>(
+        &mut self,
+        name: &'static str,
+        build: impl FnOnce(&mut PassBuilder<'_, 'a, Encoder>) -> R,
+    ) -> R {
+        self.add_pass(name, PassKind::Encoder, build)
+    }
+
+    fn record(&mut self, error: CompileError) {
+        if self.error.is_none() {
+            self.error = Some(error);
+        }
+    }
+
+    /// Checks that `raw` belongs to this graph; records an error if not.
+    fn owns(&mut self, raw: RawHandle, pass: PassId) -> bool {
+        if raw.graph == self.id && (raw.node as usize) < self.nodes.len() {
+            return true;
+        }
+        let error = CompileError::ForeignHandle {
+            pass: self.passes[pass.index()].name,
+            handle_graph: raw.graph.0,
+            graph: self.id.0,
+        };
+        self.record(error);
+        false
+    }
+
+    fn push_read(&mut self, pass: PassId, raw: RawHandle, kind: AccessKind, needs: Needs) {
+        if self.owns(raw, pass) {
+            self.accesses.push(Access {
+                node: raw.node,
+                kind,
+                needs,
+            });
+        }
+    }
+
+    /// Makes the next version of `raw`'s resource, written by `pass`.
+    fn push_write(
+        &mut self,
+        pass: PassId,
+        raw: RawHandle,
+        kind: AccessKind,
+        needs: Needs,
+    ) -> (RawHandle, u32) {
+        if !self.owns(raw, pass) {
+            return (raw, 0);
+        }
+        let old = self.nodes[raw.node as usize];
+        let resource = &mut self.resources[old.resource as usize];
+        let label = resource.label;
+        let version = resource.versions;
+        resource.versions += 1;
+        match old.overwritten_by {
+            Some(first) => {
+                let error = CompileError::WriteConflict {
+                    resource: label,
+                    version: old.version,
+                    first: self.passes[first.index()].name,
+                    second: self.passes[pass.index()].name,
+                };
+                self.record(error);
+            }
+            None => self.nodes[raw.node as usize].overwritten_by = Some(pass),
+        }
+        let node = self.nodes.len() as u32;
+        self.nodes.push(VersionNode {
+            resource: old.resource,
+            version,
+            writer: Some(pass),
+            prev: Some(raw.node),
+            overwritten_by: None,
+        });
+        self.accesses.push(Access { node, kind, needs });
+        (RawHandle { node, ..raw }, version)
+    }
+}
+
+/// Marker: the pass being built is a render pass.
+#[derive(Debug)]
+pub enum Render {}
+/// Marker: the pass being built is a compute pass.
+#[derive(Debug)]
+pub enum Compute {}
+/// Marker: the pass being built records into the command encoder.
+#[derive(Debug)]
+pub enum Encoder {}
+
+/// Declares what one pass reads and writes, and how it records.
+///
+/// `K` is [`Render`], [`Compute`] or [`Encoder`]: colour and depth targets
+/// exist only on render passes, and the recording closure receives the
+/// matching wgpu pass.
+pub struct PassBuilder<'g, 'a, K> {
+    graph: &'g mut RenderGraph<'a>,
+    pass: PassId,
+    colors: usize,
+    depth: bool,
+    kind: PhantomData<K>,
+}
+
+impl<K> std::fmt::Debug for PassBuilder<'_, '_, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PassBuilder")
+            .field("pass", &self.graph.passes[self.pass.index()].name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, K> PassBuilder<'_, 'a, K> {
+    /// The id of the pass being built.
+    #[must_use]
+    pub fn id(&self) -> PassId {
+        self.pass
+    }
+
+    /// Keeps the pass even when nothing imported depends on it (for side
+    /// effects the graph cannot see, such as writing a buffer the CPU maps).
+    pub fn keep(&mut self) {
+        self.graph.passes[self.pass.index()].keep = true;
+    }
+
+    /// Samples `texture` (needs `TEXTURE_BINDING`).
+    pub fn read_texture(&mut self, texture: TextureHandle) {
+        self.read_texture_as(texture, wgpu::TextureUsages::TEXTURE_BINDING);
+    }
+
+    /// Reads `texture` with another usage (`COPY_SRC`, read-only
+    /// `STORAGE_BINDING`).
+    pub fn read_texture_as(&mut self, texture: TextureHandle, usage: wgpu::TextureUsages) {
+        self.graph
+            .push_read(self.pass, texture.raw, AccessKind::Read, Needs::Texture(usage));
+    }
+
+    /// Writes `texture` as a storage texture or copy destination. Returns
+    /// the new version. The previous contents count as unused unless the
+    /// pass also reads `texture` (an update in place).
+    #[must_use = "later passes must use the returned version"]
+    pub fn write_texture(
+        &mut self,
+        texture: TextureHandle,
+        usage: wgpu::TextureUsages,
+    ) -> TextureHandle {
+        let (raw, v) =
+            self.graph
+                .push_write(self.pass, texture.raw, AccessKind::Write, Needs::Texture(usage));
+        Handle::new(raw, v)
+    }
+
+    /// Reads `buffer` with `usage` (`UNIFORM`, `STORAGE`, `VERTEX`, `INDEX`,
+    /// `INDIRECT`, `COPY_SRC`).
+    pub fn read_buffer(&mut self, buffer: BufferHandle, usage: wgpu::BufferUsages) {
+        self.graph
+            .push_read(self.pass, buffer.raw, AccessKind::Read, Needs::Buffer(usage));
+    }
+
+    /// Writes `buffer` (`STORAGE`, `COPY_DST`). Returns the new version.
+    /// The previous contents count as unused unless the pass also reads
+    /// `buffer` (an update in place).
+    #[must_use = "later passes must use the returned version"]
+    pub fn write_buffer(&mut self, buffer: BufferHandle, usage: wgpu::BufferUsages) -> BufferHandle {
+        let (raw, v) =
+            self.graph
+                .push_write(self.pass, buffer.raw, AccessKind::Write, Needs::Buffer(usage));
+        Handle::new(raw, v)
+    }
+}
+
+impl<'a> PassBuilder<'_, 'a, Render> {
+    /// Renders into `target` as the next colour attachment (location 0, 1,
+    /// ... in call order, so several calls make a G-buffer). `Clear` starts
+    /// from a colour; `Load` keeps the previous version. Returns the new
+    /// version.
+    #[must_use = "later passes must use the returned version"]
+    pub fn write_color(
+        &mut self,
+        target: TextureHandle,
+        load: wgpu::LoadOp<wgpu::Color>,
+    ) -> TextureHandle {
+        if self.colors == MAX_COLOR_TARGETS {
+            let error = CompileError::TooManyColorTargets {
+                pass: self.graph.passes[self.pass.index()].name,
+                resource: self.graph.label(target).unwrap_or("?"),
+                max: MAX_COLOR_TARGETS,
+            };
+            self.graph.record(error);
+        }
+        self.colors += 1;
+        let needs = Needs::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT);
+        let (raw, v) = self
+            .graph
+            .push_write(self.pass, target.raw, AccessKind::Color(load), needs);
+        Handle::new(raw, v)
+    }
+
+    fn claim_depth(&mut self, target: TextureHandle) {
+        if self.depth {
+            let error = CompileError::SecondDepthAttachment {
+                pass: self.graph.passes[self.pass.index()].name,
+                resource: self.graph.label(target).unwrap_or("?"),
+            };
+            self.graph.record(error);
+        }
+        self.depth = true;
+    }
+
+    /// Uses `target` as the depth(-stencil) attachment, written. A stencil
+    /// aspect is cleared to 0 or kept along with depth. Returns the new
+    /// version.
+    #[must_use = "later passes must use the returned version"]
+    pub fn write_depth(&mut self, target: TextureHandle, load: wgpu::LoadOp<f32>) -> TextureHandle {
+        self.claim_depth(target);
+        let needs = Needs::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT);
+        let (raw, v) = self
+            .graph
+            .push_write(self.pass, target.raw, AccessKind::Depth(load), needs);
+        Handle::new(raw, v)
+    }
+
+    /// Uses `target` as a read-only depth attachment: depth-tested against,
+    /// not written (a sky drawn behind the scene).
+    pub fn read_depth(&mut self, target: TextureHandle) {
+        self.claim_depth(target);
+        let needs = Needs::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT);
+        self.graph
+            .push_read(self.pass, target.raw, AccessKind::DepthReadOnly, needs);
+    }
+
+    /// Sets what the pass records. The graph begins the render pass with the
+    /// declared targets and hands it over.
+    pub fn execute(
+        &mut self,
+        record: impl FnOnce(&mut wgpu::RenderPass<'_>, &PassResources<'_>) + 'a,
+    ) {
+        self.graph.passes[self.pass.index()].exec = Some(PassExec::Render(Box::new(record)));
+    }
+}
+
+impl<'a> PassBuilder<'_, 'a, Compute> {
+    /// Sets what the pass records into its compute pass.
+    pub fn execute(
+        &mut self,
+        record: impl FnOnce(&mut wgpu::ComputePass<'_>, &PassResources<'_>) + 'a,
+    ) {
+        self.graph.passes[self.pass.index()].exec = Some(PassExec::Compute(Box::new(record)));
+    }
+}
+
+impl<'a> PassBuilder<'_, 'a, Encoder> {
+    /// Sets what the pass records into the command encoder.
+    pub fn execute(
+        &mut self,
+        record: impl FnOnce(&mut wgpu::CommandEncoder, &PassResources<'_>) + 'a,
+    ) {
+        self.graph.passes[self.pass.index()].exec = Some(PassExec::Encoder(Box::new(record)));
+    }
+}
