@@ -11,14 +11,21 @@
 #![forbid(unsafe_code)]
 
 mod context;
+mod feature;
+pub mod features;
 pub mod frame;
 pub mod graph;
+pub mod presets;
+mod renderer;
 pub mod resources;
 
 pub use context::{
     ContextError, GpuContext, OffscreenTarget, ReadbackError, SurfaceError, SurfaceFrame,
     WindowSurface,
 };
+
+pub use feature::{FeatureSetup, Frame, FrameData, RenderFeature};
+pub use renderer::{RenderError, RenderStats, Renderer};
 
 /// Re-export of wgpu, whose types appear in this API.
 pub use wgpu;

@@ -118,7 +118,9 @@ impl ResourcePool {
     pub(crate) fn begin_frame(&mut self) {
         self.frame += 1;
         let (frame, idle) = (self.frame, self.max_idle);
-        self.textures.values_mut().for_each(|e| e.begin(frame, idle));
+        self.textures
+            .values_mut()
+            .for_each(|e| e.begin(frame, idle));
         self.buffers.values_mut().for_each(|e| e.begin(frame, idle));
         self.textures.retain(|_, e| !e.items.is_empty());
         self.buffers.retain(|_, e| !e.items.is_empty());

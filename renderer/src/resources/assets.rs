@@ -72,6 +72,12 @@ impl Assets {
         self.materials.get(id.0 as usize)
     }
 
+    /// Number of materials (ids are `0..material_count()`).
+    #[must_use]
+    pub fn material_count(&self) -> usize {
+        self.materials.len()
+    }
+
     /// A material, mutable (changes show from the next frame).
     pub fn material_mut(&mut self, id: MaterialId) -> Option<&mut PbrMaterial> {
         self.materials.get_mut(id.0 as usize)

@@ -87,8 +87,12 @@ impl PbrMaterial {
             metallic: finite(self.metallic, 0.0).clamp(0.0, 1.0),
             roughness: finite(self.roughness, 0.5).clamp(0.04, 1.0),
             alpha_cutoff: cutoff,
-            has_texture: u32::from(self.base_color_texture.is_some()),
-            _pad: 0,
+            has_texture: if self.base_color_texture.is_some() {
+                1.0
+            } else {
+                0.0
+            },
+            _pad: 0.0,
         }
     }
 }
@@ -107,10 +111,10 @@ pub struct MaterialUniform {
     pub roughness: f32,
     /// Alpha-mask cutoff, or -1 when not masked.
     pub alpha_cutoff: f32,
-    /// 1 when a base-colour texture is bound.
-    pub has_texture: u32,
+    /// 1.0 when a base-colour texture is bound, else 0.0.
+    pub has_texture: f32,
     /// Padding to 48 bytes.
-    pub _pad: u32,
+    pub _pad: f32,
 }
 
 #[cfg(test)]

@@ -1,0 +1,88 @@
+//! Render features: self-contained units of rendering work, chained through a
+//! [`Frame`].
+//!
+//! Each frame the [`Renderer`](crate::Renderer) calls, over every enabled
+//! feature in registration order: [`early_update`](RenderFeature::early_update)
+//! (mutate the camera or shared state before anyone samples it), then
+//! [`update`](RenderFeature::update) (upload per-frame uniforms), then, on a
+//! fresh graph, [`add_passes`](RenderFeature::add_passes). A feature reads the
+//! frame's current [`hdr`](Frame::hdr) handle, declares its pass, and puts the
+//! new version back, so the next feature picks it up.
+
+use crate::GpuContext;
+use crate::frame::{CameraView, DrawBuckets, FrameTime, Lights};
+use crate::graph::{RenderGraph, TextureHandle};
+use crate::resources::Assets;
+
+/// What the engine gives the renderer each frame: camera, lights, draw
+/// buckets, time and size. Reused frame to frame.
+#[derive(Debug, Clone, Default)]
+pub struct FrameData {
+    /// The camera.
+    pub camera: CameraView,
+    /// The lights.
+    pub lights: Lights,
+    /// Opaque, transparent and shadow draw lists.
+    pub buckets: DrawBuckets,
+    /// Time.
+    pub time: FrameTime,
+    /// Output size in pixels.
+    pub size: (u32, u32),
+}
+
+/// What a feature gets once, when it is added.
+#[derive(Debug, Clone, Copy)]
+pub struct FeatureSetup<'a> {
+    /// The GPU.
+    pub gpu: &'a GpuContext,
+    /// Format of the final output (the surface or the read-back target).
+    pub output_format: wgpu::TextureFormat,
+}
+
+/// The frame being built: the engine's data, the live graph, and the handles
+/// features chain through.
+pub struct Frame<'a> {
+    /// Camera, lights, buckets, time, size.
+    pub data: &'a FrameData,
+    /// The GPU.
+    pub gpu: &'a GpuContext,
+    /// Meshes, materials, textures.
+    pub assets: &'a Assets,
+    /// This frame's render graph.
+    pub graph: RenderGraph<'a>,
+    /// The final output (imported).
+    pub output: TextureHandle,
+    /// The current HDR colour target; each feature that draws into it puts
+    /// the new version back.
+    pub hdr: Option<TextureHandle>,
+    /// The scene depth buffer, once a pass has written it.
+    pub depth: Option<TextureHandle>,
+    /// The sun's shadow map, once a shadow feature has rendered it.
+    pub shadow_map: Option<TextureHandle>,
+}
+
+/// One unit of rendering work (sky, shadows, lit geometry, tonemapping...).
+pub trait RenderFeature {
+    /// A name for dumps, timings and errors.
+    fn name(&self) -> &'static str;
+
+    /// Disabled features are skipped entirely (kept, not removed).
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    /// Called once when the feature is added: build pipelines, persistent buffers.
+    fn setup(&mut self, _setup: FeatureSetup<'_>) {}
+
+    /// Called every frame before any `update`.
+    fn early_update(&mut self, _data: &mut FrameData) {}
+
+    /// Called every frame after bucketing: upload this frame's uniforms.
+    fn update(&mut self, _data: &FrameData, _gpu: &GpuContext, _assets: &Assets) {}
+
+    /// Declares this frame's passes on `frame.graph`.
+    fn add_passes<'a>(&'a self, frame: &mut Frame<'a>);
+
+    /// Called when the renderer drops the feature: release long-lived GPU objects.
+    fn destroy(&mut self) {}
+}

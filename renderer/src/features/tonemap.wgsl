@@ -1,0 +1,33 @@
+// Exposure, then ACES (Narkowicz's fit) or a plain clamp, into the output.
+// When the output format is not sRGB, the shader encodes sRGB itself.
+
+struct Params { exposure: f32, aces: f32, encode_srgb: f32, _pad: f32 };
+
+@group(0) @binding(0) var hdr: texture_2d<f32>;
+@group(0) @binding(1) var<uniform> params: Params;
+
+@vertex
+fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let uv = vec2(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+
+fn aces(x: vec3<f32>) -> vec3<f32> {
+    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), vec3(0.0), vec3(1.0));
+}
+
+fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
+    let low = c * 12.92;
+    let high = 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055;
+    return select(high, low, c <= vec3(0.0031308));
+}
+
+@fragment
+fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    let radiance = textureLoad(hdr, vec2<i32>(position.xy), 0).rgb * params.exposure;
+    var color = select(clamp(radiance, vec3(0.0), vec3(1.0)), aces(radiance), params.aces > 0.5);
+    if params.encode_srgb > 0.5 {
+        color = srgb_encode(color);
+    }
+    return vec4(color, 1.0);
+}

@@ -1,0 +1,158 @@
+//! [`Renderer`]: features, the per-frame graph, compile and execute.
+
+use crate::GpuContext;
+use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
+use crate::graph::{
+    CompileError, ExecuteError, GraphCompiler, ImportedTexture, RenderGraph, ResourcePool,
+};
+use crate::resources::Assets;
+
+/// Rendering a frame failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// The features built an invalid graph.
+    #[error("render graph: {0}")]
+    Compile(#[from] CompileError),
+    /// The graph could not run.
+    #[error("render graph execution: {0}")]
+    Execute(#[from] ExecuteError),
+}
+
+/// What one frame's graph looked like.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RenderStats {
+    /// Passes that ran.
+    pub passes: usize,
+    /// Passes culled because nothing imported depended on them.
+    pub culled: usize,
+    /// Bytes of transient textures and buffers saved by aliasing.
+    pub bytes_saved: u64,
+}
+
+/// Owns the GPU context, the assets and the registered features, and renders
+/// a [`FrameData`] into an output texture through a fresh render graph.
+pub struct Renderer {
+    gpu: GpuContext,
+    assets: Assets,
+    features: Vec<Box<dyn RenderFeature>>,
+    compiler: GraphCompiler,
+    pool: ResourcePool,
+    output_format: wgpu::TextureFormat,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<_> = self.features.iter().map(|feature| feature.name()).collect();
+        f.debug_struct("Renderer")
+            .field("features", &names)
+            .field("output_format", &self.output_format)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Renderer {
+    /// A renderer with no features, drawing into outputs of `output_format`.
+    #[must_use]
+    pub fn new(gpu: GpuContext, output_format: wgpu::TextureFormat) -> Self {
+        Self {
+            gpu,
+            assets: Assets::new(),
+            features: Vec::new(),
+            compiler: GraphCompiler::new(),
+            pool: ResourcePool::new(),
+            output_format,
+        }
+    }
+
+    /// Adds a feature at the end of the chain and runs its `setup`.
+    pub fn add_feature(&mut self, mut feature: impl RenderFeature + 'static) -> &mut Self {
+        feature.setup(FeatureSetup {
+            gpu: &self.gpu,
+            output_format: self.output_format,
+        });
+        self.features.push(Box::new(feature));
+        self
+    }
+
+    /// Names of the registered features, in order.
+    pub fn feature_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.features.iter().map(|f| f.name())
+    }
+
+    /// The GPU context.
+    #[must_use]
+    pub fn gpu(&self) -> &GpuContext {
+        &self.gpu
+    }
+
+    /// Meshes, materials and textures.
+    #[must_use]
+    pub fn assets(&self) -> &Assets {
+        &self.assets
+    }
+
+    /// Meshes, materials and textures, mutable (and the GPU, to upload).
+    pub fn assets_mut(&mut self) -> (&mut Assets, &GpuContext) {
+        (&mut self.assets, &self.gpu)
+    }
+
+    /// Renders `data` into `output` (a surface texture or an offscreen
+    /// target): `early_update` and `update` on every enabled feature, a fresh
+    /// graph filled by their `add_passes`, compiled and executed in one submit.
+    ///
+    /// # Errors
+    /// [`RenderError`] when the graph does not compile or cannot run.
+    pub fn render(
+        &mut self,
+        data: &mut FrameData,
+        output: &wgpu::Texture,
+    ) -> Result<RenderStats, RenderError> {
+        let Self {
+            gpu,
+            assets,
+            features,
+            compiler,
+            pool,
+            ..
+        } = self;
+        for feature in features.iter_mut().filter(|f| f.enabled()) {
+            feature.early_update(data);
+        }
+        for feature in features.iter_mut().filter(|f| f.enabled()) {
+            feature.update(data, gpu, assets);
+        }
+        let mut graph = RenderGraph::new();
+        let output = graph.import_texture("output", ImportedTexture::new(output.clone()));
+        let mut frame = Frame {
+            data,
+            gpu,
+            assets,
+            graph,
+            output,
+            hdr: None,
+            depth: None,
+            shadow_map: None,
+        };
+        for feature in features.iter().filter(|f| f.enabled()) {
+            feature.add_passes(&mut frame);
+        }
+        let graph = frame.graph;
+        let compiled = compiler.compile(&graph)?;
+        let stats = RenderStats {
+            passes: compiled.order().len(),
+            culled: compiled.culled().len(),
+            bytes_saved: compiled.bytes_saved(),
+        };
+        graph.execute(compiled, gpu.device(), gpu.queue(), pool)?;
+        Ok(stats)
+    }
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        for feature in &mut self.features {
+            feature.destroy();
+        }
+    }
+}
