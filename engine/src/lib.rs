@@ -43,6 +43,8 @@
 
 mod behaviour;
 mod components;
+#[cfg(not(target_arch = "wasm32"))]
+mod engine;
 mod error;
 pub mod game_loop;
 mod object;
@@ -57,6 +59,8 @@ pub use components::{
     Camera, CameraError, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer, PointLight,
     Projection, SpotLight,
 };
+#[cfg(not(target_arch = "wasm32"))]
+pub use engine::{Engine, EngineConfig, EngineError, RunError, run_windowed};
 pub use error::SceneError;
 pub use object::{GameObject, ObjectId, ObjectInfo};
 pub use object_mut::ObjectMut;

@@ -62,7 +62,7 @@ pub struct Frame<'a> {
 }
 
 /// One unit of rendering work (sky, shadows, lit geometry, tonemapping...).
-pub trait RenderFeature {
+pub trait RenderFeature: Send {
     /// A name for dumps, timings and errors.
     fn name(&self) -> &'static str;
 

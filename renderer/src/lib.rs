@@ -15,6 +15,7 @@ mod feature;
 pub mod features;
 pub mod frame;
 pub mod graph;
+pub mod image_compare;
 pub mod presets;
 mod renderer;
 pub mod resources;

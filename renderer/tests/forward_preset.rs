@@ -1,12 +1,12 @@
 //! The forward preset on a real adapter (lavapipe in CI): a lit sphere on a
 //! plane under a sun and a point light, compared with a reference image.
 
-mod common;
+use std::path::Path;
 
-use common::{Tolerance, assert_matches_reference};
 use glam::{Affine3A, Vec3};
 use taos_renderer::features::SkyOption;
 use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SunLight};
+use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
 use taos_renderer::{FrameData, GpuContext, OffscreenTarget, Renderer, wgpu};
@@ -55,7 +55,8 @@ fn frame_data(renderer: &Renderer, items: &[DrawItem]) -> FrameData {
     let eye = Vec3::new(0.0, 2.5, 6.0);
     let target = Vec3::new(0.0, 0.8, 0.0);
     let view = glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y);
-    let projection = glam::camera::rh::proj::directx::perspective(45f32.to_radians(), 1.0, 0.1, 100.0);
+    let projection =
+        glam::camera::rh::proj::directx::perspective(45f32.to_radians(), 1.0, 0.1, 100.0);
     let mut data = FrameData {
         camera: CameraView {
             view,
@@ -81,8 +82,12 @@ fn frame_data(renderer: &Renderer, items: &[DrawItem]) -> FrameData {
         range: 6.0,
     });
     let camera = data.camera;
-    data.buckets
-        .fill(items.iter().copied(), renderer.assets(), camera.position, camera.forward);
+    data.buckets.fill(
+        items.iter().copied(),
+        renderer.assets(),
+        camera.position,
+        camera.forward,
+    );
     data
 }
 
@@ -103,7 +108,10 @@ fn forward_preset_renders_the_reference_scene() {
     );
     let items = scene(&mut renderer);
     let mut data = frame_data(&renderer, &items);
-    assert_eq!((data.buckets.opaque.len(), data.buckets.transparent.len()), (2, 1));
+    assert_eq!(
+        (data.buckets.opaque.len(), data.buckets.transparent.len()),
+        (2, 1)
+    );
     let stats = renderer.render(&mut data, target.texture()).unwrap();
     assert_eq!((stats.passes, stats.culled), (3, 0));
     // A second frame reuses pooled targets and gives the same picture.
@@ -111,7 +119,10 @@ fn forward_preset_renders_the_reference_scene() {
     let pixels = target.read_rgba8(renderer.gpu()).unwrap();
     // Sky colour in a corner, tonemapped: not black, blue-dominant.
     let corner = &pixels[..4];
-    assert!(corner[2] > corner[0] && corner[2] > 100, "sky corner {corner:?}");
+    assert!(
+        corner[2] > corner[0] && corner[2] > 100,
+        "sky corner {corner:?}"
+    );
     // Lavapipe is the reference device. Other conformant drivers differ in
     // rasterisation of edge pixels and in transcendental-function precision
     // (pow, sqrt in the BRDF): allow 3 steps per channel and 2% outliers
@@ -120,5 +131,16 @@ fn forward_preset_renders_the_reference_scene() {
         per_channel: 3,
         outlier_fraction: 0.02,
     };
-    assert_matches_reference("forward_preset", SIZE, SIZE, &pixels, tolerance);
+    assert_matches_reference(
+        &reference_dir(),
+        "forward_preset",
+        SIZE,
+        SIZE,
+        &pixels,
+        tolerance,
+    );
+}
+
+fn reference_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
 }

@@ -1,9 +1,9 @@
 //! The wgpu context on a real adapter (lavapipe in CI): offscreen targets,
 //! read-back, and a first image test against a reference PNG.
 
-mod common;
+use std::path::Path;
 
-use common::{Tolerance, assert_matches_reference};
+use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::{GpuContext, OffscreenTarget, ReadbackError, wgpu};
 
 fn context() -> GpuContext {
@@ -150,7 +150,7 @@ fn a_shaded_triangle_matches_its_reference() {
         per_channel: 2,
         outlier_fraction: 0.01,
     };
-    assert_matches_reference("triangle", 96, 96, &pixels, tolerance);
+    assert_matches_reference(&reference_dir(), "triangle", 96, 96, &pixels, tolerance);
 }
 
 #[test]
@@ -188,4 +188,8 @@ fn textures_load_from_png_and_jpeg_with_mips_and_refuse_garbage() {
     assert!(message.contains("save.png"), "{message}");
     let missing = Texture::from_file(&ctx, "/nonexistent/sky.png", ColorSpace::Srgb);
     assert!(matches!(missing, Err(TextureError::Io { .. })));
+}
+
+fn reference_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
 }

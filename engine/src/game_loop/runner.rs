@@ -46,13 +46,13 @@ pub struct CallbackOutcome {
 /// Produces a frame from the scene's current state: the seam the renderer plugs
 /// into. Closures `FnMut(&mut Scene, f32)` (the `f32` is the interpolation
 /// alpha) implement it.
-pub trait FramePresenter: Send {
+pub trait FramePresenter: std::any::Any + Send {
     /// Draws the scene; `alpha` is how far the clock is between the last two
     /// fixed ticks (1 under the variable policy).
     fn present(&mut self, scene: &mut Scene, alpha: f32);
 }
 
-impl<F: FnMut(&mut Scene, f32) + Send> FramePresenter for F {
+impl<F: FnMut(&mut Scene, f32) + Send + 'static> FramePresenter for F {
     fn present(&mut self, scene: &mut Scene, alpha: f32) {
         self(scene, alpha);
     }
@@ -252,6 +252,12 @@ impl GameLoop {
     /// Installs the frame presenter (the renderer).
     pub fn set_presenter(&mut self, presenter: impl FramePresenter + 'static) {
         self.presenter = Some(Box::new(presenter));
+    }
+
+    /// The installed presenter, if it is a `P`.
+    pub fn presenter_mut<P: FramePresenter>(&mut self) -> Option<&mut P> {
+        let presenter: &mut dyn FramePresenter = self.presenter.as_deref_mut()?;
+        (presenter as &mut dyn std::any::Any).downcast_mut::<P>()
     }
 
     /// Runs `hook` at the top of every frame, before any tick.

@@ -30,6 +30,12 @@ impl Frame {
         &self.view
     }
 
+    /// The texture behind the frame (to import into a render graph).
+    #[must_use]
+    pub fn texture(&self) -> &wgpu::Texture {
+        &self.texture.texture
+    }
+
     /// Shows the frame.
     pub fn present(self, ctx: &GpuContext) {
         ctx.queue().present(self.texture);

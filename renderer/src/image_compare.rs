@@ -1,16 +1,15 @@
-//! Image-test support: compare a rendering with a reference PNG.
-
-#![allow(dead_code, reason = "each test binary uses a subset")]
+//! Image tests: compare a rendering with a reference PNG under a tolerance,
+//! writing the actual and a difference image when they differ.
+//!
+//! Every sample doubles as an image test through this module; so can a game's
+//! own scenes.
 
 use std::path::{Path, PathBuf};
 
-/// Where reference images live.
-pub(crate) fn reference_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
-}
-
-/// Where actual and difference images go when a comparison fails.
-pub(crate) fn output_dir() -> PathBuf {
+/// Where actual and difference images go when a comparison fails:
+/// `$CARGO_TARGET_TMPDIR/taos-image-tests`, or the system temp directory.
+#[must_use]
+pub fn output_dir() -> PathBuf {
     let dir = std::env::var_os("CARGO_TARGET_TMPDIR")
         .map_or_else(std::env::temp_dir, PathBuf::from)
         .join("taos-image-tests");
@@ -19,27 +18,32 @@ pub(crate) fn output_dir() -> PathBuf {
 }
 
 /// How far a rendering may stray from its reference.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Tolerance {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
     /// Largest difference of one channel (0..=255) that still counts as equal.
-    pub(crate) per_channel: u8,
+    pub per_channel: u8,
     /// Fraction of pixels allowed to exceed `per_channel`.
-    pub(crate) outlier_fraction: f64,
+    pub outlier_fraction: f64,
 }
 
-/// Compares RGBA8 `pixels` (`width` x `height`) with `tests/reference/{name}.png`.
+/// Compares RGBA8 `pixels` (`width` x `height`) with `{reference_dir}/{name}.png`.
 ///
 /// With `TAOS_UPDATE_REFERENCES=1` the reference is (re)written instead. On a
 /// mismatch, writes `{name}.actual.png` and `{name}.diff.png` (differences
-/// amplified x8, alpha opaque) and panics naming them.
-pub(crate) fn assert_matches_reference(
+/// amplified x8, alpha opaque) to [`output_dir`].
+///
+/// # Panics
+/// When the images differ beyond `tolerance`, the reference is missing or
+/// has another size (this is a test assertion), naming the files written.
+pub fn assert_matches_reference(
+    reference_dir: &Path,
     name: &str,
     width: u32,
     height: u32,
     pixels: &[u8],
     tolerance: Tolerance,
 ) {
-    let reference_path = reference_dir().join(format!("{name}.png"));
+    let reference_path = reference_dir.join(format!("{name}.png"));
     let actual = image::RgbaImage::from_raw(width, height, pixels.to_vec())
         .expect("pixel buffer matches the size");
     if std::env::var_os("TAOS_UPDATE_REFERENCES").is_some() {

@@ -1,0 +1,177 @@
+//! Scene to frame: the renderer half of an engine frame (steps 3-11 of the
+//! reference frame: find the camera, bucket the scene, run the features'
+//! updates, build, compile and execute the graph).
+
+use glam::{Affine3A, Vec3};
+use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SpotLightData, SunLight};
+use taos_renderer::resources::{MaterialId, MeshId};
+use taos_renderer::{FrameData, RenderError, RenderStats, Renderer};
+
+use crate::game_loop::FramePresenter;
+use crate::scene::MeshDraw;
+use crate::transform::{Transform, TransformStore};
+use crate::{Camera, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight};
+
+/// Where frames go.
+pub(crate) enum Output {
+    /// An offscreen target, read back for screenshots.
+    Offscreen(taos_renderer::OffscreenTarget),
+    /// A window surface.
+    Window(taos_renderer::WindowSurface),
+}
+
+/// Renders the scene through a [`Renderer`]; installed in the engine's game loop.
+pub(crate) struct RenderPresenter {
+    pub(crate) renderer: Renderer,
+    pub(crate) output: Output,
+    pub(crate) data: FrameData,
+    draws: Vec<MeshDraw>,
+    camera: Option<GameObject>,
+    pub(crate) last: Result<RenderStats, String>,
+    pub(crate) before_render: Vec<Box<dyn FnMut(&mut FrameData) + Send>>,
+}
+
+impl RenderPresenter {
+    pub(crate) fn new(renderer: Renderer, output: Output) -> Self {
+        Self {
+            renderer,
+            output,
+            data: FrameData::default(),
+            draws: Vec::new(),
+            camera: None,
+            last: Ok(RenderStats::default()),
+            before_render: Vec::new(),
+        }
+    }
+
+    /// The camera in use: found on the first frame (and again if it goes away).
+    fn camera(&mut self, scene: &mut Scene) -> Option<GameObject> {
+        let alive = self.camera.filter(|c| {
+            scene.get_component::<Camera>(*c).is_some() && scene.is_active(*c) == Some(true)
+        });
+        self.camera = alive.or_else(|| scene.find_camera());
+        self.camera
+    }
+
+    fn fill(&mut self, scene: &mut Scene) {
+        let camera_object = self.camera(scene);
+        let data = &mut self.data;
+        if let Some(camera_object) = camera_object
+            && let Some(camera) = scene.get_component::<Camera>(camera_object)
+        {
+            let (near, far) = match camera.projection {
+                Projection::Perspective { near, far, .. }
+                | Projection::Orthographic { near, far, .. } => (near, far),
+            };
+            let (view, projection) = (camera.view(), camera.projection_matrix());
+            let to_world = view.inverse();
+            data.camera = CameraView {
+                view,
+                projection,
+                position: to_world.w_axis.truncate(),
+                forward: -to_world.z_axis.truncate().normalize_or(Vec3::Z),
+                near,
+                far,
+            };
+        }
+        // Collecting first also settles the transform store that `gather_lights` reads.
+        scene.collect_mesh_renderers_into(&mut self.draws);
+        gather_lights(scene, data);
+        let items = self.draws.iter().map(|d| DrawItem {
+            mesh: MeshId(d.renderer.mesh.0),
+            material: MaterialId(d.renderer.material.0),
+            world: d.world,
+            cast_shadows: d.renderer.cast_shadows,
+        });
+        let (eye, forward) = (data.camera.position, data.camera.forward);
+        data.buckets
+            .fill(items, self.renderer.assets(), eye, forward);
+        let time = scene.time();
+        data.time.delta = time.delta();
+        data.time.elapsed = time.elapsed();
+        data.time.frame += 1;
+    }
+
+    fn render(&mut self) -> Result<RenderStats, RenderError> {
+        for hook in &mut self.before_render {
+            hook(&mut self.data);
+        }
+        match &mut self.output {
+            Output::Offscreen(target) => {
+                self.data.size = target.size();
+                let texture = target.texture().clone();
+                self.renderer.render(&mut self.data, &texture)
+            }
+            Output::Window(surface) => {
+                let Ok(Some(frame)) = surface.acquire(self.renderer.gpu()) else {
+                    return Ok(RenderStats::default());
+                };
+                self.data.size = surface.size();
+                let texture = frame.texture().clone();
+                let stats = self.renderer.render(&mut self.data, &texture)?;
+                frame.present(self.renderer.gpu());
+                Ok(stats)
+            }
+        }
+    }
+}
+
+impl FramePresenter for RenderPresenter {
+    fn present(&mut self, scene: &mut Scene, _alpha: f32) {
+        self.fill(scene);
+        self.last = self.render().map_err(|error| {
+            log::error!("frame not rendered: {error}");
+            error.to_string()
+        });
+    }
+}
+
+/// Copies the scene's lights into the frame: the first active sun, every
+/// active point and spot light at its world position.
+fn gather_lights(scene: &mut Scene, data: &mut FrameData) {
+    data.lights.clear();
+    if let Some(sun) = scene.find_sun_light()
+        && let Some(light) = scene.get_component::<DirectionalLight>(sun)
+    {
+        data.lights.sun = Some(SunLight {
+            direction: light.direction.normalize_or(Vec3::NEG_Y),
+            color: light.color,
+            intensity: light.intensity,
+            cast_shadows: light.cast_shadows,
+        });
+    }
+    let world = scene.world_mut();
+    let Some(store) = world.get_resource::<TransformStore>() else {
+        return;
+    };
+    let world_of = |t: &Transform| -> Option<Affine3A> {
+        store.is_active(t.slot()).then(|| *store.world(t.slot()))
+    };
+    if let Some(mut points) = world.try_query::<(&Transform, &PointLight)>() {
+        for (transform, light) in points.iter(world) {
+            if let Some(m) = world_of(transform) {
+                data.lights.points.push(PointLightData {
+                    position: m.translation.into(),
+                    color: light.color,
+                    intensity: light.intensity,
+                    range: light.range,
+                });
+            }
+        }
+    }
+    if let Some(mut spots) = world.try_query::<(&Transform, &SpotLight)>() {
+        for (transform, light) in spots.iter(world) {
+            if let Some(m) = world_of(transform) {
+                data.lights.spots.push(SpotLightData {
+                    position: m.translation.into(),
+                    direction: m.transform_vector3(Vec3::NEG_Z).normalize_or(Vec3::NEG_Z),
+                    color: light.color,
+                    intensity: light.intensity,
+                    range: light.range,
+                    inner_cos: light.inner_angle.cos(),
+                    outer_cos: light.outer_angle.cos(),
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Running an [`Engine`] in a winit window: the real clock, the loop's
+//! [`Wake`] turned into winit's control flow, resize and input forwarded.
+
+use std::sync::Arc;
+
+use taos_renderer::{GpuContext, Renderer, WindowSurface};
+use winit::application::ApplicationHandler;
+use winit::event::{
+    ElementState, MouseButton as WinitButton, MouseScrollDelta, StartCause, WindowEvent,
+};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Window, WindowId};
+
+use super::{Engine, EngineConfig, EngineError};
+use crate::game_loop::{InputEvent, Key, MouseButton, RealClock, Wake};
+
+/// The window could not be opened or the engine not built.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// No display (no X11 or Wayland).
+    #[error(
+        "cannot open a window: {0}. Without a display, run headless (e.g. `--headless`) or \
+         under Xvfb: `xvfb-run -a <command>`"
+    )]
+    NoDisplay(String),
+    /// Creating the window failed.
+    #[error("cannot create the window: {0}")]
+    Window(String),
+    /// The GPU surface could not be created or configured.
+    #[error(transparent)]
+    Surface(#[from] taos_renderer::SurfaceError),
+    /// Building the engine failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+type Preset = Box<dyn FnOnce(&mut Renderer)>;
+type Setup = Box<dyn FnOnce(&mut Engine)>;
+
+struct App {
+    config: EngineConfig,
+    title: String,
+    preset: Option<Preset>,
+    setup: Option<Setup>,
+    window: Option<Arc<Window>>,
+    engine: Option<Engine>,
+    clock: RealClock,
+    error: Option<RunError>,
+}
+
+/// Opens a window titled `title`, builds an [`Engine`] on it with `preset`,
+/// lets `setup` fill the scene, and runs until the window closes.
+///
+/// # Errors
+/// [`RunError::NoDisplay`] with a hint when there is no display, or what
+/// building the window, surface or engine reported.
+pub fn run_windowed(
+    title: &str,
+    config: EngineConfig,
+    preset: impl FnOnce(&mut Renderer) + 'static,
+    setup: impl FnOnce(&mut Engine) + 'static,
+) -> Result<(), RunError> {
+    let event_loop = EventLoop::new().map_err(|e| RunError::NoDisplay(e.to_string()))?;
+    let mut app = App {
+        config,
+        title: title.to_owned(),
+        preset: Some(Box::new(preset)),
+        setup: Some(Box::new(setup)),
+        window: None,
+        engine: None,
+        clock: RealClock::new(),
+        error: None,
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| RunError::Window(e.to_string()))?;
+    app.error.map_or(Ok(()), Err)
+}
+
+impl App {
+    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), RunError> {
+        let attributes = Window::default_attributes()
+            .with_title(self.title.clone())
+            .with_inner_size(winit::dpi::PhysicalSize::new(
+                self.config.width,
+                self.config.height,
+            ));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| RunError::Window(e.to_string()))?,
+        );
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(taos_renderer::SurfaceError::from)?;
+        let gpu = pollster::block_on(GpuContext::from_instance(instance, Some(&surface)))
+            .map_err(EngineError::from)?;
+        let size = window.inner_size();
+        let surface = WindowSurface::new(&gpu, surface, size.width, size.height)?;
+        let mut renderer = Renderer::new(gpu, surface.format());
+        if let Some(preset) = self.preset.take() {
+            preset(&mut renderer);
+        }
+        let mut engine = Engine::windowed(self.config, renderer, surface)?;
+        if let Some(setup) = self.setup.take() {
+            setup(&mut engine);
+        }
+        engine.resize(size.width, size.height);
+        window.request_redraw();
+        self.window = Some(window);
+        self.engine = Some(engine);
+        Ok(())
+    }
+
+    fn follow(&self, wake: Wake, event_loop: &ActiveEventLoop) {
+        let flow = match wake {
+            Wake::Now => {
+                if let Some(window) = &self.window {
+                    window.request_redraw();
+                }
+                ControlFlow::Poll
+            }
+            Wake::At(at) => ControlFlow::WaitUntil(self.clock.instant_at(at)),
+            Wake::OnEvent => ControlFlow::Wait,
+        };
+        event_loop.set_control_flow(flow);
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.engine.is_none()
+            && let Err(error) = self.start(event_loop)
+        {
+            self.error = Some(error);
+            event_loop.exit();
+        }
+    }
+
+    fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: StartCause) {
+        if matches!(cause, StartCause::ResumeTimeReached { .. })
+            && let Some(window) = &self.window
+        {
+            window.request_redraw();
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(engine) = &mut self.engine else {
+            return;
+        };
+        let input = match event {
+            WindowEvent::CloseRequested => {
+                event_loop.exit();
+                return;
+            }
+            WindowEvent::Resized(size) => {
+                engine.resize(size.width, size.height);
+                None
+            }
+            WindowEvent::Occluded(hidden) => {
+                engine.game_loop().set_visible(!hidden);
+                None
+            }
+            WindowEvent::RedrawRequested => {
+                let outcome = engine.game_loop().on_clock();
+                self.follow(outcome.wake, event_loop);
+                return;
+            }
+            WindowEvent::KeyboardInput { event, .. } => match event.physical_key {
+                PhysicalKey::Code(code) => map_key(code).map(|key| match event.state {
+                    ElementState::Pressed => InputEvent::KeyDown(key),
+                    ElementState::Released => InputEvent::KeyUp(key),
+                }),
+                PhysicalKey::Unidentified(_) => None,
+            },
+            WindowEvent::MouseInput { state, button, .. } => {
+                map_button(button).map(|b| match state {
+                    ElementState::Pressed => InputEvent::MouseDown(b),
+                    ElementState::Released => InputEvent::MouseUp(b),
+                })
+            }
+            WindowEvent::CursorMoved { position, .. } => Some(InputEvent::CursorMoved(
+                glam::Vec2::new(position.x as f32, position.y as f32),
+            )),
+            WindowEvent::MouseWheel { delta, .. } => Some(InputEvent::Wheel(match delta {
+                MouseScrollDelta::LineDelta(_, y) => y,
+                MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+            })),
+            _ => None,
+        };
+        if let Some(input) = input {
+            engine.game_loop().push_input(input);
+        }
+        if let Some(window) = &self.window {
+            window.request_redraw();
+        }
+    }
+}
+
+fn map_button(button: WinitButton) -> Option<MouseButton> {
+    Some(match button {
+        WinitButton::Left => MouseButton::Left,
+        WinitButton::Right => MouseButton::Right,
+        WinitButton::Middle => MouseButton::Middle,
+        WinitButton::Back => MouseButton::Back,
+        WinitButton::Forward => MouseButton::Forward,
+        WinitButton::Other(_) => return None,
+    })
+}
+
+#[rustfmt::skip]
+fn map_key(code: KeyCode) -> Option<Key> {
+    use KeyCode as C;
+    Some(match code {
+        C::KeyA => Key::A, C::KeyB => Key::B, C::KeyC => Key::C, C::KeyD => Key::D,
+        C::KeyE => Key::E, C::KeyF => Key::F, C::KeyG => Key::G, C::KeyH => Key::H,
+        C::KeyI => Key::I, C::KeyJ => Key::J, C::KeyK => Key::K, C::KeyL => Key::L,
+        C::KeyM => Key::M, C::KeyN => Key::N, C::KeyO => Key::O, C::KeyP => Key::P,
+        C::KeyQ => Key::Q, C::KeyR => Key::R, C::KeyS => Key::S, C::KeyT => Key::T,
+        C::KeyU => Key::U, C::KeyV => Key::V, C::KeyW => Key::W, C::KeyX => Key::X,
+        C::KeyY => Key::Y, C::KeyZ => Key::Z,
+        C::Digit0 => Key::Digit0, C::Digit1 => Key::Digit1, C::Digit2 => Key::Digit2,
+        C::Digit3 => Key::Digit3, C::Digit4 => Key::Digit4, C::Digit5 => Key::Digit5,
+        C::Digit6 => Key::Digit6, C::Digit7 => Key::Digit7, C::Digit8 => Key::Digit8,
+        C::Digit9 => Key::Digit9,
+        C::Space => Key::Space, C::Enter => Key::Enter, C::Escape => Key::Escape,
+        C::Tab => Key::Tab, C::Backspace => Key::Backspace,
+        C::ShiftLeft => Key::ShiftLeft, C::ShiftRight => Key::ShiftRight,
+        C::ControlLeft => Key::ControlLeft, C::ControlRight => Key::ControlRight,
+        C::AltLeft => Key::AltLeft, C::AltRight => Key::AltRight,
+        C::ArrowUp => Key::ArrowUp, C::ArrowDown => Key::ArrowDown,
+        C::ArrowLeft => Key::ArrowLeft, C::ArrowRight => Key::ArrowRight,
+        C::F1 => Key::F1, C::F2 => Key::F2, C::F3 => Key::F3, C::F4 => Key::F4,
+        C::F5 => Key::F5, C::F6 => Key::F6, C::F7 => Key::F7, C::F8 => Key::F8,
+        C::F9 => Key::F9, C::F10 => Key::F10, C::F11 => Key::F11, C::F12 => Key::F12,
+        _ => return None,
+    })
+}

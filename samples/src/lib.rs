@@ -1,0 +1,19 @@
+//! # taos_samples
+//!
+//! Sample scenes for Taos. Each sample is a function that fills an
+//! [`Engine`](taos_engine::Engine) and a binary that runs it, in a window or
+//! headless:
+//!
+//! ```sh
+//! cargo run -p taos_samples --bin forward_simple
+//! cargo run -p taos_samples --bin forward_simple -- --headless --frames 3 --screenshot out.png
+//! ```
+//!
+//! Every sample is also an image test (`samples/tests/`), compared with a
+//! reference PNG.
+
+mod args;
+mod forward_simple;
+
+pub use args::{SampleArgs, run_sample};
+pub use forward_simple::forward_simple;

@@ -1,0 +1,63 @@
+//! `forward_simple` as an image test, rendered headless on a real adapter.
+
+use std::path::Path;
+
+use glam::Vec3;
+use taos_engine::{Engine, EngineConfig};
+use taos_renderer::features::SkyOption;
+use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
+use taos_renderer::presets::{PresetOptions, forward_preset};
+
+#[test]
+fn forward_simple_matches_its_reference() {
+    let preset = forward_preset(PresetOptions {
+        sky: SkyOption::Color(Vec3::new(0.35, 0.55, 0.85)),
+        ..PresetOptions::default()
+    });
+    let mut engine = Engine::headless(EngineConfig::new(160, 120), preset)
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    taos_samples::forward_simple(&mut engine).unwrap();
+    let stats = engine.frame().unwrap();
+    assert_eq!(
+        (stats.passes, stats.culled),
+        (3, 0),
+        "sky, forward lit, tonemap"
+    );
+    engine.frame().unwrap();
+    let pixels = engine.read_pixels().unwrap();
+    // Lavapipe made the reference. Drivers differ on silhouette pixels and on
+    // the precision of pow/sqrt in the BRDF: 3 steps per channel, and 2% of
+    // pixels (about the sphere's outline) beyond that.
+    let tolerance = Tolerance {
+        per_channel: 3,
+        outlier_fraction: 0.02,
+    };
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    assert_matches_reference(&reference, "forward_simple", 160, 120, &pixels, tolerance);
+}
+
+#[test]
+fn sample_arguments_are_parsed_and_bad_ones_refused() {
+    use taos_samples::SampleArgs;
+    let args = |list: &[&str]| SampleArgs::parse(list.iter().map(|s| (*s).to_owned()));
+    let parsed = args(&[
+        "--headless",
+        "--frames",
+        "4",
+        "--screenshot",
+        "a.png",
+        "--size",
+        "64x32",
+    ])
+    .unwrap();
+    assert!(parsed.headless);
+    assert_eq!((parsed.frames, parsed.size), (4, (64, 32)));
+    assert!(args(&["--frames"]).is_err());
+    assert!(args(&["--size", "0x10"]).is_err());
+    assert!(
+        args(&["--bogus"])
+            .unwrap_err()
+            .to_string()
+            .contains("--bogus")
+    );
+}
