@@ -28,6 +28,8 @@ pub struct FrameData {
     pub time: FrameTime,
     /// Output size in pixels.
     pub size: (u32, u32),
+    /// The sun's shadow cascades, when a shadow feature fitted them this frame.
+    pub shadow: Option<crate::features::ShadowCascades>,
 }
 
 /// What a feature gets once, when it is added.

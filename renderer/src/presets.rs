@@ -4,13 +4,15 @@
 //! that fit none of them call [`Renderer::add_feature`] directly.
 
 use crate::Renderer;
-use crate::features::{ForwardLitFeature, SkyFeature, SkyOption, TonemapFeature};
+use crate::features::{ForwardLitFeature, ShadowFeature, SkyFeature, SkyOption, TonemapFeature};
 
 /// Options every preset understands.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PresetOptions {
     /// What fills the background.
     pub sky: SkyOption,
+    /// Cascaded shadow maps for the sun (`None`: no shadows).
+    pub shadow: Option<ShadowOptions>,
     /// Exposure multiplier before tonemapping.
     pub exposure: f32,
     /// ACES filmic curve (`true`) or a plain clamp.
@@ -21,18 +23,47 @@ impl Default for PresetOptions {
     fn default() -> Self {
         Self {
             sky: SkyOption::None,
+            shadow: Some(ShadowOptions::default()),
             exposure: 1.0,
             aces: true,
         }
     }
 }
 
-/// The forward preset: sky, forward-lit PBR, tonemap.
+/// Shadow settings shared by the presets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShadowOptions {
+    /// Cascades (1..=4).
+    pub cascades: usize,
+    /// Texels per cascade edge.
+    pub resolution: u32,
+    /// Shadows end at this view distance.
+    pub max_distance: f32,
+}
+
+impl Default for ShadowOptions {
+    fn default() -> Self {
+        Self {
+            cascades: 3,
+            resolution: 1024,
+            max_distance: 80.0,
+        }
+    }
+}
+
+/// The forward preset: sun shadows (cascaded), sky, forward-lit PBR, tonemap.
 ///
-/// Cascaded sun shadows, TAA, depth of field and bloom slot in between as
-/// their features land.
+/// TAA, depth of field and bloom slot in before the tonemap as their
+/// features land.
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
+        if let Some(shadow) = options.shadow {
+            let mut feature = ShadowFeature::default();
+            feature.cascades = shadow.cascades;
+            feature.resolution = shadow.resolution;
+            feature.max_distance = shadow.max_distance;
+            renderer.add_feature(feature);
+        }
         renderer
             .add_feature(SkyFeature { sky: options.sky })
             .add_feature(ForwardLitFeature::new())

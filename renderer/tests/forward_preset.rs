@@ -99,12 +99,11 @@ fn forward_preset_renders_the_reference_scene() {
     let mut renderer = Renderer::new(gpu, format);
     forward_preset(PresetOptions {
         sky: SkyOption::Color(Vec3::new(0.3, 0.5, 0.8)),
-        exposure: 1.0,
-        aces: true,
+        ..PresetOptions::default()
     })(&mut renderer);
     assert_eq!(
         renderer.feature_names().collect::<Vec<_>>(),
-        ["Sky", "ForwardLit", "Tonemap"]
+        ["Shadow", "Sky", "ForwardLit", "Tonemap"]
     );
     let items = scene(&mut renderer);
     let mut data = frame_data(&renderer, &items);
@@ -113,7 +112,9 @@ fn forward_preset_renders_the_reference_scene() {
         (2, 1)
     );
     let stats = renderer.render(&mut data, target.texture()).unwrap();
-    assert_eq!((stats.passes, stats.culled), (3, 0));
+    assert_eq!((stats.passes, stats.culled), (4, 0));
+    let cascades = data.shadow.expect("the sun casts shadows");
+    assert_eq!(cascades.count, 3);
     // A second frame reuses pooled targets and gives the same picture.
     renderer.render(&mut data, target.texture()).unwrap();
     let pixels = target.read_rgba8(renderer.gpu()).unwrap();

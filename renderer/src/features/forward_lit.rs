@@ -40,7 +40,11 @@ struct SpotUniform {
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct FrameUniform {
     view_proj: [[f32; 4]; 4],
+    cascade_view_proj: [[[f32; 4]; 4]; 4],
+    cascade_splits: [f32; 4],
+    shadow_params: [f32; 4],
     camera_position: [f32; 4],
+    camera_forward: [f32; 4],
     sun_direction: [f32; 4],
     sun_color: [f32; 4],
     ambient: [f32; 4],
@@ -77,6 +81,9 @@ struct Gpu {
     draw_group: wgpu::BindGroup,
     material_layout: wgpu::BindGroupLayout,
     materials: Vec<MaterialBinding>,
+    shadow_layout: wgpu::BindGroupLayout,
+    shadow_sampler: wgpu::Sampler,
+    no_shadow: wgpu::TextureView,
     white: wgpu::TextureView,
     sampler: wgpu::Sampler,
 }
@@ -161,12 +168,34 @@ impl RenderFeature for ForwardLitFeature {
                 },
             ],
         });
+        let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("forward shadow"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                    count: None,
+                },
+            ],
+        });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("forward lit"),
             bind_group_layouts: &[
                 Some(&frame_layout),
                 Some(&draw_layout),
                 Some(&material_layout),
+                Some(&shadow_layout),
             ],
             immediate_size: 0,
         });
@@ -259,7 +288,24 @@ impl RenderFeature for ForwardLitFeature {
                 depth_or_array_layers: 1,
             },
         );
+        let no_shadow = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("no shadow"),
+            size: wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: DEPTH_FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
         self.gpu = Some(Gpu {
+            shadow_layout,
+            shadow_sampler: SamplerKind::ShadowCompare.create(device),
+            no_shadow: no_shadow.create_view(&wgpu::TextureViewDescriptor::default()),
             opaque,
             blended,
             frame_buffer,
@@ -354,11 +400,33 @@ impl RenderFeature for ForwardLitFeature {
         );
         let buckets = &frame.data.buckets;
         let assets = frame.assets;
+        let shadow_map = frame.shadow_map;
         let (hdr, depth) = frame.graph.add_render_pass("forward lit", |pass| {
             let hdr = pass.write_color(hdr, load);
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
-            pass.execute(move |rp, _| {
+            if let Some(shadow_map) = shadow_map {
+                pass.read_texture(shadow_map);
+            }
+            pass.execute(move |rp, res| {
+                let atlas = shadow_map
+                    .and_then(|map| res.texture_view(map))
+                    .unwrap_or(&gpu.no_shadow);
+                let shadow_group = res.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("forward shadow"),
+                    layout: &gpu.shadow_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: wgpu::BindingResource::TextureView(atlas),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::Sampler(&gpu.shadow_sampler),
+                        },
+                    ],
+                });
                 rp.set_bind_group(0, &gpu.frame_group, &[]);
+                rp.set_bind_group(3, &shadow_group, &[]);
                 let opaque = buckets.opaque.len();
                 rp.set_pipeline(&gpu.opaque);
                 draw_all(rp, gpu, assets, &buckets.opaque, 0);
@@ -489,9 +557,21 @@ fn frame_uniform(data: &FrameData, ambient: glam::Vec3) -> FrameUniform {
         ),
         None => (Vec4::ZERO, Vec4::ZERO),
     };
+    let (cascade_view_proj, cascade_splits, shadow_params) = match &data.shadow {
+        Some(c) => (
+            c.view_proj.map(|m| m.to_cols_array_2d()),
+            c.splits,
+            [c.count as f32, 1.0 / (2.0 * c.resolution as f32), 0.0, 0.0],
+        ),
+        None => ([Mat4::IDENTITY.to_cols_array_2d(); 4], [0.0; 4], [0.0; 4]),
+    };
     FrameUniform {
         view_proj: (camera.projection * camera.view).to_cols_array_2d(),
+        cascade_view_proj,
+        cascade_splits,
+        shadow_params,
         camera_position: camera.position.extend(1.0).to_array(),
+        camera_forward: camera.forward.extend(0.0).to_array(),
         sun_direction: sun_direction.to_array(),
         sun_color: sun_color.to_array(),
         ambient: ambient.extend(0.0).to_array(),

@@ -16,7 +16,11 @@ struct SpotLight {
 
 struct FrameUniform {
     view_proj: mat4x4<f32>,
+    cascade_view_proj: array<mat4x4<f32>, 4>,
+    cascade_splits: vec4<f32>,
+    shadow_params: vec4<f32>,      // x: cascades in use (0: no shadows), y: atlas texel size
     camera_position: vec4<f32>,
+    camera_forward: vec4<f32>,
     sun_direction: vec4<f32>,      // w: 1 when there is a sun
     sun_color: vec4<f32>,          // rgb * intensity
     ambient: vec4<f32>,
@@ -38,6 +42,8 @@ struct Material {
 @group(2) @binding(0) var<uniform> material: Material;
 @group(2) @binding(1) var base_texture: texture_2d<f32>;
 @group(2) @binding(2) var base_sampler: sampler;
+@group(3) @binding(0) var shadow_atlas: texture_depth_2d;
+@group(3) @binding(1) var shadow_sampler: sampler_comparison;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -100,6 +106,45 @@ fn range_falloff(distance: f32, range: f32) -> f32 {
     return window * window / max(distance * distance, 1e-4);
 }
 
+// Fraction of sunlight reaching `world` (1 = lit), from the cascade atlas
+// with 3x3 percentage-closer filtering.
+fn sun_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
+    let count = u32(frame.shadow_params.x);
+    if count == 0u {
+        return 1.0;
+    }
+    let depth = dot(world - frame.camera_position.xyz, frame.camera_forward.xyz);
+    var cascade = count;
+    for (var i = 0u; i < count; i++) {
+        if depth <= frame.cascade_splits[i] {
+            cascade = i;
+            break;
+        }
+    }
+    if cascade == count {
+        return 1.0;
+    }
+    let texel = frame.shadow_params.y;
+    // Offset along the normal by about a texel of this cascade to avoid acne.
+    let extent = 2.0 / length(frame.cascade_view_proj[cascade][0].xyz);
+    let p = frame.cascade_view_proj[cascade] * vec4(world + n * extent * texel * 2.0, 1.0);
+    let uv = p.xy * vec2(0.5, -0.5) + 0.5;
+    if any(uv < vec2(0.0)) || any(uv > vec2(1.0)) || p.z > 1.0 {
+        return 1.0;
+    }
+    let tile = vec2(f32(cascade % 2u), f32(cascade / 2u));
+    let lo = tile * 0.5 + vec2(texel);
+    let hi = tile * 0.5 + vec2(0.5 - texel);
+    var lit = 0.0;
+    for (var y = -1; y <= 1; y++) {
+        for (var x = -1; x <= 1; x++) {
+            let at = clamp((uv + tile) * 0.5 + vec2(f32(x), f32(y)) * texel, lo, hi);
+            lit += textureSampleCompareLevel(shadow_atlas, shadow_sampler, at, p.z);
+        }
+    }
+    return lit / 9.0;
+}
+
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     var base = material.base_color;
@@ -115,7 +160,8 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let roughness = material.roughness_cutoff.x;
     var color = frame.ambient.rgb * base.rgb + material.emissive_metallic.rgb;
     if frame.sun_direction.w > 0.5 {
-        color += shade(n, v, -frame.sun_direction.xyz, frame.sun_color.rgb, base.rgb, metallic, roughness);
+        let visibility = sun_visibility(in.world, n);
+        color += visibility * shade(n, v, -frame.sun_direction.xyz, frame.sun_color.rgb, base.rgb, metallic, roughness);
     }
     for (var i = 0u; i < min(frame.counts.x, MAX_POINTS); i++) {
         let light = frame.points[i];

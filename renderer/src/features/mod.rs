@@ -1,9 +1,11 @@
 //! The render features that ship with Taos.
 
 pub(crate) mod forward_lit;
+mod shadow;
 mod sky;
 mod tonemap;
 
 pub use forward_lit::{DEPTH_FORMAT, ForwardLitFeature, HDR_FORMAT};
+pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};
 pub use tonemap::TonemapFeature;
