@@ -20,8 +20,8 @@ fn forward_simple_matches_its_reference() {
     let stats = engine.frame().unwrap();
     assert_eq!(
         (stats.passes, stats.culled),
-        (3, 0),
-        "sky, forward lit, tonemap"
+        (4, 0),
+        "shadow, sky, forward lit, tonemap"
     );
     engine.frame().unwrap();
     let pixels = engine.read_pixels().unwrap();
