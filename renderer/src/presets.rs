@@ -7,7 +7,7 @@ use crate::Renderer;
 use crate::features::{ForwardLitFeature, ShadowFeature, SkyFeature, SkyOption, TonemapFeature};
 
 /// Options every preset understands.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PresetOptions {
     /// What fills the background.
     pub sky: SkyOption,
@@ -65,7 +65,7 @@ pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
             renderer.add_feature(feature);
         }
         renderer
-            .add_feature(SkyFeature { sky: options.sky })
+            .add_feature(SkyFeature::new(options.sky))
             .add_feature(ForwardLitFeature::new())
             .add_feature(TonemapFeature::new(options.exposure, options.aces));
     }

@@ -1,9 +1,51 @@
-//! The hello world: a sphere, a sun and a camera in front of a sky.
+//! The hello world: a sphere, a sun and a camera in front of a textured sky.
+
+use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 use taos_engine::Engine;
 use taos_engine::prelude::*;
+use taos_renderer::Renderer;
+use taos_renderer::features::SkyOption;
+use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_renderer::resources::{MeshData, PbrMaterial};
+
+/// The sample's preset: forward, with a procedural panorama as the sky.
+pub fn forward_simple_preset() -> impl FnOnce(&mut Renderer) {
+    forward_preset(PresetOptions {
+        sky: SkyOption::Texture {
+            image: Arc::new(sky_panorama(256, 128)),
+            intensity: 1.0,
+        },
+        ..PresetOptions::default()
+    })
+}
+
+/// An equirectangular sky: deep blue at the zenith, pale at the horizon,
+/// a darker ground below, and a bright patch where the sun is.
+#[must_use]
+pub fn sky_panorama(width: u32, height: u32) -> image::RgbaImage {
+    let sun = Vec3::new(0.5, 1.0, 0.4).normalize();
+    image::RgbaImage::from_fn(width, height, |x, y| {
+        let longitude =
+            (x as f32 + 0.5) / width as f32 * std::f32::consts::TAU - std::f32::consts::PI;
+        let latitude =
+            std::f32::consts::FRAC_PI_2 - (y as f32 + 0.5) / height as f32 * std::f32::consts::PI;
+        let dir = Vec3::new(
+            latitude.cos() * longitude.sin(),
+            latitude.sin(),
+            -latitude.cos() * longitude.cos(),
+        );
+        let sky = if dir.y >= 0.0 {
+            Vec3::new(0.75, 0.85, 0.95).lerp(Vec3::new(0.15, 0.35, 0.75), dir.y.sqrt())
+        } else {
+            Vec3::new(0.35, 0.32, 0.3)
+        };
+        let glow = dir.dot(sun).max(0.0).powf(64.0);
+        let c = (sky + Vec3::splat(glow)).min(Vec3::ONE) * 255.0;
+        image::Rgba([c.x as u8, c.y as u8, c.z as u8, 255])
+    })
+}
 
 /// Fills `engine` with the forward hello-world scene.
 ///

@@ -16,4 +16,4 @@ mod args;
 mod forward_simple;
 
 pub use args::{SampleArgs, run_sample};
-pub use forward_simple::forward_simple;
+pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};

@@ -2,18 +2,12 @@
 
 use std::path::Path;
 
-use glam::Vec3;
 use taos_engine::{Engine, EngineConfig};
-use taos_renderer::features::SkyOption;
 use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
-use taos_renderer::presets::{PresetOptions, forward_preset};
 
 #[test]
 fn forward_simple_matches_its_reference() {
-    let preset = forward_preset(PresetOptions {
-        sky: SkyOption::Color(Vec3::new(0.35, 0.55, 0.85)),
-        ..PresetOptions::default()
-    });
+    let preset = taos_samples::forward_simple_preset();
     let mut engine = Engine::headless(EngineConfig::new(160, 120), preset)
         .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
     taos_samples::forward_simple(&mut engine).unwrap();

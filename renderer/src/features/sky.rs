@@ -1,16 +1,16 @@
-//! The sky behind everything: nothing, or a flat colour.
-//!
-//! A textured sky (an equirectangular panorama) comes next; the option type
-//! already has its place in the preset vocabulary.
+//! The sky behind everything: nothing, a flat colour, or an equirectangular
+//! panorama texture.
 
 use glam::Vec3;
 
-use crate::feature::{Frame, RenderFeature};
+use crate::GpuContext;
+use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
 use crate::features::forward_lit::HDR_FORMAT;
 use crate::graph::TextureDesc;
+use crate::resources::{Assets, ColorSpace, SamplerKind, Texture};
 
 /// What fills the background.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub enum SkyOption {
     /// Black.
@@ -18,13 +18,46 @@ pub enum SkyOption {
     None,
     /// A flat linear colour (HDR: values above 1 are allowed).
     Color(Vec3),
+    /// An equirectangular panorama (longitude across, latitude down, sRGB),
+    /// times an intensity. Uploaded once, when the feature is set up.
+    Texture {
+        /// The panorama.
+        image: std::sync::Arc<image::RgbaImage>,
+        /// Radiance multiplier.
+        intensity: f32,
+    },
 }
 
-/// Creates the frame's HDR target cleared to the sky.
-#[derive(Debug, Clone, Copy)]
+/// Creates the frame's HDR target and fills it with the sky.
+#[derive(Debug)]
 pub struct SkyFeature {
     /// The sky.
     pub sky: SkyOption,
+    gpu: Option<Gpu>,
+}
+
+#[derive(Debug)]
+struct Gpu {
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    uniform: wgpu::Buffer,
+    sampler: wgpu::Sampler,
+    panorama: Option<Texture>,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct SkyUniform {
+    inverse_view_proj: [[f32; 4]; 4],
+    intensity: [f32; 4],
+}
+
+impl SkyFeature {
+    /// A sky feature showing `sky`.
+    #[must_use]
+    pub fn new(sky: SkyOption) -> Self {
+        Self { sky, gpu: None }
+    }
 }
 
 impl RenderFeature for SkyFeature {
@@ -32,26 +65,166 @@ impl RenderFeature for SkyFeature {
         "Sky"
     }
 
-    fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
-        let color = match self.sky {
-            SkyOption::None => Vec3::ZERO,
-            SkyOption::Color(c) if c.is_finite() => c.max(Vec3::ZERO),
-            SkyOption::Color(_) => Vec3::ZERO,
+    fn setup(&mut self, setup: FeatureSetup<'_>) {
+        let device = setup.gpu.device();
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("sky"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: fragment,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: fragment,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: fragment,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("sky"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("sky.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("sky.wgsl").into()),
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("sky"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(HDR_FORMAT.into())],
+            }),
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sky uniform"),
+            size: std::mem::size_of::<SkyUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let panorama = match &self.sky {
+            SkyOption::Texture { image, .. } => {
+                Texture::from_rgba8(setup.gpu, "sky panorama", image, ColorSpace::Srgb)
+                    .map_err(|error| {
+                        log::error!("sky texture not loaded, sky stays black: {error}")
+                    })
+                    .ok()
+            }
+            _ => None,
         };
+        self.gpu = Some(Gpu {
+            pipeline,
+            layout,
+            uniform,
+            sampler: SamplerKind::LinearRepeat.create(device),
+            panorama,
+        });
+    }
+
+    fn update(&mut self, data: &FrameData, gpu: &GpuContext, _assets: &Assets) {
+        let (Some(state), SkyOption::Texture { intensity, .. }) = (&self.gpu, &self.sky) else {
+            return;
+        };
+        let intensity = *intensity;
+        let camera = &data.camera;
+        let uniform = SkyUniform {
+            inverse_view_proj: (camera.projection * camera.view)
+                .inverse()
+                .to_cols_array_2d(),
+            intensity: [
+                if intensity.is_finite() {
+                    intensity.max(0.0)
+                } else {
+                    1.0
+                },
+                0.0,
+                0.0,
+                0.0,
+            ],
+        };
+        gpu.queue()
+            .write_buffer(&state.uniform, 0, bytemuck::bytes_of(&uniform));
+    }
+
+    fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
         let (width, height) = frame.data.size;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let hdr = frame
             .graph
             .create_texture("hdr", TextureDesc::new_2d(width, height, HDR_FORMAT, usage));
+        let color = match &self.sky {
+            SkyOption::Color(c) if c.is_finite() => c.max(Vec3::ZERO),
+            _ => Vec3::ZERO,
+        };
         let clear = wgpu::Color {
             r: f64::from(color.x),
             g: f64::from(color.y),
             b: f64::from(color.z),
             a: 1.0,
         };
+        let panorama = self
+            .gpu
+            .as_ref()
+            .and_then(|gpu| gpu.panorama.as_ref().map(|t| (t.view(), gpu)));
         frame.hdr = Some(frame.graph.add_render_pass("sky", |pass| {
             let hdr = pass.write_color(hdr, wgpu::LoadOp::Clear(clear));
-            pass.execute(|_, _| {});
+            pass.execute(move |rp, res| {
+                let Some((view, gpu)) = panorama else { return };
+                let group = res.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("sky"),
+                    layout: &gpu.layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: gpu.uniform.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::TextureView(view),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: wgpu::BindingResource::Sampler(&gpu.sampler),
+                        },
+                    ],
+                });
+                rp.set_pipeline(&gpu.pipeline);
+                rp.set_bind_group(0, &group, &[]);
+                rp.draw(0..3, 0..1);
+            });
             hdr
         }));
     }
