@@ -293,17 +293,27 @@ impl<'a> RenderGraph<'a> {
     /// and possibly shared with other transients whose lifetimes do not
     /// overlap. Its first use must write it.
     pub fn create_texture(&mut self, label: &'static str, desc: TextureDesc) -> TextureHandle {
-        Handle::new(self.add_resource(label, ResourceDesc::Texture(desc), None), 0)
+        Handle::new(
+            self.add_resource(label, ResourceDesc::Texture(desc), None),
+            0,
+        )
     }
 
     /// Adds a transient buffer (see [`create_texture`](Self::create_texture)).
     pub fn create_buffer(&mut self, label: &'static str, desc: BufferDesc) -> BufferHandle {
-        Handle::new(self.add_resource(label, ResourceDesc::Buffer(desc), None), 0)
+        Handle::new(
+            self.add_resource(label, ResourceDesc::Buffer(desc), None),
+            0,
+        )
     }
 
     /// Adds a texture from outside the graph. Passes writing it are the
     /// graph's outputs: they and everything they depend on are kept.
-    pub fn import_texture(&mut self, label: &'static str, texture: ImportedTexture) -> TextureHandle {
+    pub fn import_texture(
+        &mut self,
+        label: &'static str,
+        texture: ImportedTexture,
+    ) -> TextureHandle {
         let import = Some(Import::Texture(texture.texture));
         Handle::new(
             self.add_resource(label, ResourceDesc::Texture(texture.desc), import),
@@ -501,8 +511,12 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
     /// Reads `texture` with another usage (`COPY_SRC`, read-only
     /// `STORAGE_BINDING`).
     pub fn read_texture_as(&mut self, texture: TextureHandle, usage: wgpu::TextureUsages) {
-        self.graph
-            .push_read(self.pass, texture.raw, AccessKind::Read, Needs::Texture(usage));
+        self.graph.push_read(
+            self.pass,
+            texture.raw,
+            AccessKind::Read,
+            Needs::Texture(usage),
+        );
     }
 
     /// Writes `texture` as a storage texture or copy destination. Returns
@@ -514,27 +528,41 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
         texture: TextureHandle,
         usage: wgpu::TextureUsages,
     ) -> TextureHandle {
-        let (raw, v) =
-            self.graph
-                .push_write(self.pass, texture.raw, AccessKind::Write, Needs::Texture(usage));
+        let (raw, v) = self.graph.push_write(
+            self.pass,
+            texture.raw,
+            AccessKind::Write,
+            Needs::Texture(usage),
+        );
         Handle::new(raw, v)
     }
 
     /// Reads `buffer` with `usage` (`UNIFORM`, `STORAGE`, `VERTEX`, `INDEX`,
     /// `INDIRECT`, `COPY_SRC`).
     pub fn read_buffer(&mut self, buffer: BufferHandle, usage: wgpu::BufferUsages) {
-        self.graph
-            .push_read(self.pass, buffer.raw, AccessKind::Read, Needs::Buffer(usage));
+        self.graph.push_read(
+            self.pass,
+            buffer.raw,
+            AccessKind::Read,
+            Needs::Buffer(usage),
+        );
     }
 
     /// Writes `buffer` (`STORAGE`, `COPY_DST`). Returns the new version.
     /// The previous contents count as unused unless the pass also reads
     /// `buffer` (an update in place).
     #[must_use = "later passes must use the returned version"]
-    pub fn write_buffer(&mut self, buffer: BufferHandle, usage: wgpu::BufferUsages) -> BufferHandle {
-        let (raw, v) =
-            self.graph
-                .push_write(self.pass, buffer.raw, AccessKind::Write, Needs::Buffer(usage));
+    pub fn write_buffer(
+        &mut self,
+        buffer: BufferHandle,
+        usage: wgpu::BufferUsages,
+    ) -> BufferHandle {
+        let (raw, v) = self.graph.push_write(
+            self.pass,
+            buffer.raw,
+            AccessKind::Write,
+            Needs::Buffer(usage),
+        );
         Handle::new(raw, v)
     }
 }

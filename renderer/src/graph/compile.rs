@@ -322,8 +322,8 @@ impl GraphCompiler {
         }
 
         self.ready.clear();
-        for p in 0..n {
-            if alive[p] && self.indegree[p] == 0 {
+        for (p, (&live, &deg)) in alive.iter().zip(&self.indegree).enumerate() {
+            if live && deg == 0 {
                 self.ready.push(Reverse(p as u32));
             }
         }
@@ -331,7 +331,8 @@ impl GraphCompiler {
         order.clear();
         while let Some(Reverse(p)) = self.ready.pop() {
             order.push(PassId(p));
-            let span = self.edge_start[p as usize] as usize..self.edge_start[p as usize + 1] as usize;
+            let span =
+                self.edge_start[p as usize] as usize..self.edge_start[p as usize + 1] as usize;
             for e in &self.edges[span] {
                 let d = &mut self.indegree[e.to as usize];
                 *d -= 1;
@@ -422,7 +423,11 @@ impl GraphCompiler {
             let last = c.lifetimes[r as usize].map_or(first, |s| s.last);
             let bytes = desc.byte_size();
             c.transient_bytes += bytes;
-            let slot = match c.slots.iter().position(|s| s.desc == desc && s.last < first) {
+            let slot = match c
+                .slots
+                .iter()
+                .position(|s| s.desc == desc && s.last < first)
+            {
                 Some(i) => {
                     c.slots[i].last = last;
                     i

@@ -100,7 +100,9 @@ impl TextureDesc {
         total * u64::from(self.sample_count.max(1))
     }
 
-    pub(crate) fn to_wgpu<'a>(&self, label: Option<&'a str>) -> wgpu::TextureDescriptor<'a> {
+    /// The wgpu descriptor for this description.
+    #[must_use]
+    pub fn to_descriptor<'a>(self, label: Option<&'a str>) -> wgpu::TextureDescriptor<'a> {
         wgpu::TextureDescriptor {
             label,
             size: self.size,
@@ -139,7 +141,9 @@ impl BufferDesc {
         }
     }
 
-    pub(crate) fn to_wgpu<'a>(&self, label: Option<&'a str>) -> wgpu::BufferDescriptor<'a> {
+    /// The wgpu descriptor for this description.
+    #[must_use]
+    pub fn to_descriptor<'a>(self, label: Option<&'a str>) -> wgpu::BufferDescriptor<'a> {
         wgpu::BufferDescriptor {
             label,
             size: self.size,

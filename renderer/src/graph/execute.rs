@@ -133,15 +133,17 @@ impl RenderGraph<'_> {
                     let colors: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = accesses
                         .iter()
                         .filter_map(|a| match a.kind {
-                            AccessKind::Color(load) => Some(Some(wgpu::RenderPassColorAttachment {
-                                view: view(a.node),
-                                depth_slice: None,
-                                resolve_target: None,
-                                ops: wgpu::Operations {
-                                    load,
-                                    store: wgpu::StoreOp::Store,
-                                },
-                            })),
+                            AccessKind::Color(load) => {
+                                Some(Some(wgpu::RenderPassColorAttachment {
+                                    view: view(a.node),
+                                    depth_slice: None,
+                                    resolve_target: None,
+                                    ops: wgpu::Operations {
+                                        load,
+                                        store: wgpu::StoreOp::Store,
+                                    },
+                                }))
+                            }
                             _ => None,
                         })
                         .collect();
@@ -231,17 +233,16 @@ impl RenderGraph<'_> {
                 continue;
             }
             let b = match (&mut res.import, compiled.physical[r]) {
-                (Some(Import::Texture(t)), _) => bind_texture(
-                    t.take()
-                        .ok_or(ExecuteError::UnboundImport {
-                            resource: res.label,
-                        })?,
-                ),
-                (Some(Import::Buffer(b)), _) => Bound::Buffer(b.take().ok_or(
-                    ExecuteError::UnboundImport {
+                (Some(Import::Texture(t)), _) => {
+                    bind_texture(t.take().ok_or(ExecuteError::UnboundImport {
                         resource: res.label,
-                    },
-                )?),
+                    })?)
+                }
+                (Some(Import::Buffer(b)), _) => {
+                    Bound::Buffer(b.take().ok_or(ExecuteError::UnboundImport {
+                        resource: res.label,
+                    })?)
+                }
                 (None, Some(slot)) => match &physical[slot.index()] {
                     Bound::Texture { texture, view } => Bound::Texture {
                         texture: texture.clone(),

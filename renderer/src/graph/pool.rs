@@ -118,7 +118,9 @@ impl ResourcePool {
     pub(crate) fn begin_frame(&mut self) {
         self.frame += 1;
         let (frame, idle) = (self.frame, self.max_idle);
-        self.textures.values_mut().for_each(|e| e.begin(frame, idle));
+        self.textures
+            .values_mut()
+            .for_each(|e| e.begin(frame, idle));
         self.buffers.values_mut().for_each(|e| e.begin(frame, idle));
         self.textures.retain(|_, e| !e.items.is_empty());
         self.buffers.retain(|_, e| !e.items.is_empty());
@@ -136,7 +138,7 @@ impl ResourcePool {
             .or_default()
             .take(self.frame, || {
                 *created += 1;
-                device.create_texture(&desc.to_wgpu(Some(label)))
+                device.create_texture(&desc.to_descriptor(Some(label)))
             })
     }
 
@@ -149,7 +151,7 @@ impl ResourcePool {
         let created = &mut self.created;
         self.buffers.entry(*desc).or_default().take(self.frame, || {
             *created += 1;
-            device.create_buffer(&desc.to_wgpu(Some(label)))
+            device.create_buffer(&desc.to_descriptor(Some(label)))
         })
     }
 }

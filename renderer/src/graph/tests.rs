@@ -73,7 +73,10 @@ fn loading_an_unwritten_transient_target_is_a_read_before_write() {
 fn imported_resources_may_be_read_as_they_come() {
     let mut g = RenderGraph::new();
     let out = surface(&mut g);
-    let history = g.import_texture("taa history", ImportedTexture::declared(rt(TF::Rgba16Float)));
+    let history = g.import_texture(
+        "taa history",
+        ImportedTexture::declared(rt(TF::Rgba16Float)),
+    );
     g.add_render_pass("taa", |p| {
         p.read_texture(history);
         let _ = p.write_color(out, CLEAR);
@@ -277,7 +280,11 @@ fn two_depth_attachments_and_too_many_colour_targets_are_refused() {
     });
     assert!(matches!(
         compile(&g),
-        Err(CompileError::TooManyColorTargets { pass: "geometry", max: 8, .. })
+        Err(CompileError::TooManyColorTargets {
+            pass: "geometry",
+            max: 8,
+            ..
+        })
     ));
 }
 
@@ -456,7 +463,10 @@ fn equal_formats_of_different_sizes_never_share() {
     // `out` is written twice from v0: a conflict, so rebuild correctly.
     assert!(matches!(
         compile(&g),
-        Err(CompileError::WriteConflict { resource: "surface", .. })
+        Err(CompileError::WriteConflict {
+            resource: "surface",
+            ..
+        })
     ));
     let mut g = RenderGraph::new();
     let out = surface(&mut g);
@@ -537,7 +547,10 @@ fn gbuffer_with_several_colour_targets_and_depth() {
     });
     assert_eq!(g.pass_kind(PassId(0)), PassKind::Render);
     let c = compile(&g).unwrap();
-    assert_eq!(names(&g, c.order()), ["gbuffer", "lighting", "sky", "tonemap"]);
+    assert_eq!(
+        names(&g, c.order()),
+        ["gbuffer", "lighting", "sky", "tonemap"]
+    );
     assert_eq!(depth.version(), 1);
     assert_eq!(c.lifetime(depth), Some(Lifetime { first: 0, last: 2 }));
     assert_eq!(c.physical_count(), 5);
@@ -586,7 +599,11 @@ fn updating_a_fresh_transient_in_place_reads_garbage() {
     });
     assert!(matches!(
         compile(&g),
-        Err(CompileError::ReadBeforeWrite { pass: "simulate", resource: "particles", .. })
+        Err(CompileError::ReadBeforeWrite {
+            pass: "simulate",
+            resource: "particles",
+            ..
+        })
     ));
 }
 
