@@ -153,7 +153,7 @@ impl CompiledGraph {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Edge {
     from: u32,
     to: u32,
@@ -168,6 +168,8 @@ pub struct GraphCompiler {
     stack: Vec<u32>,
     edges: Vec<Edge>,
     edge_start: Vec<u32>,
+    cursor: Vec<u32>,
+    successors: Vec<u32>,
     indegree: Vec<u32>,
     ready: BinaryHeap<Reverse<u32>>,
     by_first: Vec<(usize, u32)>,
@@ -305,9 +307,8 @@ impl GraphCompiler {
                 }
             }
         }
-        self.edges.sort_unstable();
-        self.edges.dedup_by(|a, b| a.from == b.from && a.to == b.to);
-
+        // Successor lists by counting sort (duplicate edges are harmless:
+        // each adds to and takes from the in-degree once).
         let n = graph.passes.len();
         self.edge_start.clear();
         self.edge_start.resize(n + 1, 0);
@@ -319,6 +320,15 @@ impl GraphCompiler {
         }
         for i in 0..n {
             self.edge_start[i + 1] += self.edge_start[i];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.edge_start[..n]);
+        self.successors.clear();
+        self.successors.resize(self.edges.len(), 0);
+        for e in &self.edges {
+            let slot = &mut self.cursor[e.from as usize];
+            self.successors[*slot as usize] = e.to;
+            *slot += 1;
         }
 
         self.ready.clear();
@@ -333,11 +343,11 @@ impl GraphCompiler {
             order.push(PassId(p));
             let span =
                 self.edge_start[p as usize] as usize..self.edge_start[p as usize + 1] as usize;
-            for e in &self.edges[span] {
-                let d = &mut self.indegree[e.to as usize];
+            for &to in &self.successors[span] {
+                let d = &mut self.indegree[to as usize];
                 *d -= 1;
                 if *d == 0 {
-                    self.ready.push(Reverse(e.to));
+                    self.ready.push(Reverse(to));
                 }
             }
         }

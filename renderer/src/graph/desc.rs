@@ -12,8 +12,9 @@ pub struct TextureDesc {
     pub size: wgpu::Extent3d,
     /// Texel format.
     pub format: wgpu::TextureFormat,
-    /// Every way the graph may use it; a pass that needs a usage missing here
-    /// fails to compile with [`CompileError::MissingUsage`](super::CompileError::MissingUsage).
+    /// Every way the graph may use it; a pass that needs a usage missing
+    /// here fails to compile with
+    /// [`CompileError::MissingTextureUsage`](super::CompileError::MissingTextureUsage).
     pub usage: wgpu::TextureUsages,
     /// 1D, 2D or 3D.
     pub dimension: wgpu::TextureDimension,
