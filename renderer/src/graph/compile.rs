@@ -397,14 +397,23 @@ impl GraphCompiler {
         let lifetimes = &mut self.compiled.lifetimes;
         lifetimes.clear();
         lifetimes.resize(graph.resources.len(), None);
+        // Transients in order of first use, for `alias`.
+        self.by_first.clear();
         for (pos, pass) in self.compiled.order.iter().enumerate() {
             for a in accesses(graph, graph.passes[pass.index()].accesses.clone()) {
                 let r = graph.nodes[a.node as usize].resource as usize;
-                let span = lifetimes[r].get_or_insert(Lifetime {
-                    first: pos,
-                    last: pos,
-                });
-                span.last = pos;
+                match &mut lifetimes[r] {
+                    Some(span) => span.last = pos,
+                    None => {
+                        lifetimes[r] = Some(Lifetime {
+                            first: pos,
+                            last: pos,
+                        });
+                        if graph.resources[r].import.is_none() {
+                            self.by_first.push((pos, r as u32));
+                        }
+                    }
+                }
             }
         }
     }
@@ -414,15 +423,6 @@ impl GraphCompiler {
     /// which uses the fewest slots per description.
     fn alias(&mut self, graph: &RenderGraph<'_>) {
         let c = &mut self.compiled;
-        self.by_first.clear();
-        for (r, res) in graph.resources.iter().enumerate() {
-            if res.import.is_none()
-                && let Some(span) = c.lifetimes[r]
-            {
-                self.by_first.push((span.first, r as u32));
-            }
-        }
-        self.by_first.sort_unstable();
         c.physical.clear();
         c.physical.resize(graph.resources.len(), None);
         c.slots.clear();
