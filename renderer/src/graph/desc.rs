@@ -91,6 +91,13 @@ impl TextureDesc {
     pub fn byte_size(&self) -> u64 {
         let (bw, bh) = self.format.block_dimensions();
         let per_block = self.bytes_per_block();
+        let samples = u64::from(self.sample_count.max(1));
+        if self.mip_level_count <= 1 {
+            // The common render target: no mip chain to walk.
+            let e = self.size;
+            let blocks = u64::from(e.width.div_ceil(bw)) * u64::from(e.height.div_ceil(bh));
+            return blocks * u64::from(e.depth_or_array_layers) * per_block * samples;
+        }
         let mut total = 0u64;
         for level in 0..self.mip_level_count.max(1) {
             let e = self.size.mip_level_size(level, self.dimension);
@@ -98,7 +105,7 @@ impl TextureDesc {
             let blocks_y = u64::from(e.height.div_ceil(bh));
             total += blocks_x * blocks_y * u64::from(e.depth_or_array_layers) * per_block;
         }
-        total * u64::from(self.sample_count.max(1))
+        total * samples
     }
 
     /// The wgpu descriptor for this description.
