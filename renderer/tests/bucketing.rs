@@ -1,4 +1,9 @@
 //! Draw bucketing: right lists, right order, and no allocation in steady state.
+//!
+//! dhat's allocator counts every heap allocation of this test binary.
+
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
 
 use taos_renderer::GpuContext;
 use taos_renderer::frame::{DrawBuckets, DrawItem};
@@ -50,19 +55,17 @@ fn bucketing_sorts_and_is_allocation_free() {
         "back to front"
     );
 
+    let _profiler = dhat::Profiler::builder().testing().build();
     // The counter does count (so the zero below means something).
-    let probe = allocation_counter::measure(|| drop(std::hint::black_box(vec![1u8; 64])));
-    assert!(probe.count_total >= 1);
+    let before = dhat::HeapStats::get().total_blocks;
+    drop(std::hint::black_box(vec![1u8; 64]));
+    assert_eq!(dhat::HeapStats::get().total_blocks, before + 1);
 
     // Steady state: the same amount of work again allocates nothing.
-    let info = allocation_counter::measure(|| {
-        buckets.fill(items(10_000, opaque, glass, mesh), &assets, eye, forward);
-    });
-    assert_eq!(
-        info.count_total, 0,
-        "bucketing allocated {} times",
-        info.count_total
-    );
+    let before = dhat::HeapStats::get().total_blocks;
+    buckets.fill(items(10_000, opaque, glass, mesh), &assets, eye, forward);
+    let allocations = dhat::HeapStats::get().total_blocks - before;
+    assert_eq!(allocations, 0, "bucketing allocated {allocations} times");
 
     // Unknown ids are counted, not drawn.
     let stranger = taos_renderer::resources::MeshId(99);

@@ -77,8 +77,9 @@ pub(crate) enum Import {
 pub(crate) struct ResourceEntry {
     pub(crate) label: &'static str,
     pub(crate) desc: ResourceDesc,
-    /// `None` for transients, which the graph allocates.
-    pub(crate) import: Option<Import>,
+    /// Index in [`RenderGraph::imports`]; `None` for transients, which the
+    /// graph allocates. (The wgpu objects live apart so this stays small.)
+    pub(crate) import: Option<u32>,
     /// Versions made so far (the next write makes version `versions`).
     pub(crate) versions: u32,
 }
@@ -190,6 +191,7 @@ pub struct RenderGraph<'a> {
     pub(crate) nodes: Vec<VersionNode>,
     pub(crate) passes: Vec<PassNode<'a>>,
     pub(crate) accesses: Vec<Access>,
+    pub(crate) imports: Vec<Import>,
     /// The first error found while building, reported by compile.
     pub(crate) error: Option<CompileError>,
 }
@@ -220,6 +222,7 @@ impl<'a> RenderGraph<'a> {
             nodes: Vec::new(),
             passes: Vec::new(),
             accesses: Vec::new(),
+            imports: Vec::new(),
             error: None,
         }
     }
@@ -268,6 +271,10 @@ impl<'a> RenderGraph<'a> {
         import: Option<Import>,
     ) -> RawHandle {
         let resource = self.resources.len() as u32;
+        let import = import.map(|i| {
+            self.imports.push(i);
+            self.imports.len() as u32 - 1
+        });
         self.resources.push(ResourceEntry {
             label,
             desc,

@@ -153,7 +153,7 @@ impl CompiledGraph {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Edge {
     from: u32,
     to: u32,
@@ -168,6 +168,8 @@ pub struct GraphCompiler {
     stack: Vec<u32>,
     edges: Vec<Edge>,
     edge_start: Vec<u32>,
+    cursor: Vec<u32>,
+    successors: Vec<u32>,
     indegree: Vec<u32>,
     ready: BinaryHeap<Reverse<u32>>,
     by_first: Vec<(usize, u32)>,
@@ -305,9 +307,8 @@ impl GraphCompiler {
                 }
             }
         }
-        self.edges.sort_unstable();
-        self.edges.dedup_by(|a, b| a.from == b.from && a.to == b.to);
-
+        // Successor lists by counting sort (duplicate edges are harmless:
+        // each adds to and takes from the in-degree once).
         let n = graph.passes.len();
         self.edge_start.clear();
         self.edge_start.resize(n + 1, 0);
@@ -320,10 +321,19 @@ impl GraphCompiler {
         for i in 0..n {
             self.edge_start[i + 1] += self.edge_start[i];
         }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.edge_start[..n]);
+        self.successors.clear();
+        self.successors.resize(self.edges.len(), 0);
+        for e in &self.edges {
+            let slot = &mut self.cursor[e.from as usize];
+            self.successors[*slot as usize] = e.to;
+            *slot += 1;
+        }
 
         self.ready.clear();
-        for p in 0..n {
-            if alive[p] && self.indegree[p] == 0 {
+        for (p, (&live, &deg)) in alive.iter().zip(&self.indegree).enumerate() {
+            if live && deg == 0 {
                 self.ready.push(Reverse(p as u32));
             }
         }
@@ -333,11 +343,11 @@ impl GraphCompiler {
             order.push(PassId(p));
             let span =
                 self.edge_start[p as usize] as usize..self.edge_start[p as usize + 1] as usize;
-            for e in &self.edges[span] {
-                let d = &mut self.indegree[e.to as usize];
+            for &to in &self.successors[span] {
+                let d = &mut self.indegree[to as usize];
                 *d -= 1;
                 if *d == 0 {
-                    self.ready.push(Reverse(e.to));
+                    self.ready.push(Reverse(to));
                 }
             }
         }
@@ -387,14 +397,23 @@ impl GraphCompiler {
         let lifetimes = &mut self.compiled.lifetimes;
         lifetimes.clear();
         lifetimes.resize(graph.resources.len(), None);
+        // Transients in order of first use, for `alias`.
+        self.by_first.clear();
         for (pos, pass) in self.compiled.order.iter().enumerate() {
             for a in accesses(graph, graph.passes[pass.index()].accesses.clone()) {
                 let r = graph.nodes[a.node as usize].resource as usize;
-                let span = lifetimes[r].get_or_insert(Lifetime {
-                    first: pos,
-                    last: pos,
-                });
-                span.last = pos;
+                match &mut lifetimes[r] {
+                    Some(span) => span.last = pos,
+                    None => {
+                        lifetimes[r] = Some(Lifetime {
+                            first: pos,
+                            last: pos,
+                        });
+                        if graph.resources[r].import.is_none() {
+                            self.by_first.push((pos, r as u32));
+                        }
+                    }
+                }
             }
         }
     }
@@ -404,15 +423,6 @@ impl GraphCompiler {
     /// which uses the fewest slots per description.
     fn alias(&mut self, graph: &RenderGraph<'_>) {
         let c = &mut self.compiled;
-        self.by_first.clear();
-        for (r, res) in graph.resources.iter().enumerate() {
-            if res.import.is_none()
-                && let Some(span) = c.lifetimes[r]
-            {
-                self.by_first.push((span.first, r as u32));
-            }
-        }
-        self.by_first.sort_unstable();
         c.physical.clear();
         c.physical.resize(graph.resources.len(), None);
         c.slots.clear();

@@ -12,8 +12,9 @@ pub struct TextureDesc {
     pub size: wgpu::Extent3d,
     /// Texel format.
     pub format: wgpu::TextureFormat,
-    /// Every way the graph may use it; a pass that needs a usage missing here
-    /// fails to compile with [`CompileError::MissingUsage`](super::CompileError::MissingUsage).
+    /// Every way the graph may use it; a pass that needs a usage missing
+    /// here fails to compile with
+    /// [`CompileError::MissingTextureUsage`](super::CompileError::MissingTextureUsage).
     pub usage: wgpu::TextureUsages,
     /// 1D, 2D or 3D.
     pub dimension: wgpu::TextureDimension,
@@ -90,6 +91,13 @@ impl TextureDesc {
     pub fn byte_size(&self) -> u64 {
         let (bw, bh) = self.format.block_dimensions();
         let per_block = self.bytes_per_block();
+        let samples = u64::from(self.sample_count.max(1));
+        if self.mip_level_count <= 1 {
+            // The common render target: no mip chain to walk.
+            let e = self.size;
+            let blocks = u64::from(e.width.div_ceil(bw)) * u64::from(e.height.div_ceil(bh));
+            return blocks * u64::from(e.depth_or_array_layers) * per_block * samples;
+        }
         let mut total = 0u64;
         for level in 0..self.mip_level_count.max(1) {
             let e = self.size.mip_level_size(level, self.dimension);
@@ -97,10 +105,12 @@ impl TextureDesc {
             let blocks_y = u64::from(e.height.div_ceil(bh));
             total += blocks_x * blocks_y * u64::from(e.depth_or_array_layers) * per_block;
         }
-        total * u64::from(self.sample_count.max(1))
+        total * samples
     }
 
-    pub(crate) fn to_wgpu<'a>(&self, label: Option<&'a str>) -> wgpu::TextureDescriptor<'a> {
+    /// The wgpu descriptor for this description.
+    #[must_use]
+    pub fn to_descriptor<'a>(self, label: Option<&'a str>) -> wgpu::TextureDescriptor<'a> {
         wgpu::TextureDescriptor {
             label,
             size: self.size,
@@ -139,7 +149,9 @@ impl BufferDesc {
         }
     }
 
-    pub(crate) fn to_wgpu<'a>(&self, label: Option<&'a str>) -> wgpu::BufferDescriptor<'a> {
+    /// The wgpu descriptor for this description.
+    #[must_use]
+    pub fn to_descriptor<'a>(self, label: Option<&'a str>) -> wgpu::BufferDescriptor<'a> {
         wgpu::BufferDescriptor {
             label,
             size: self.size,

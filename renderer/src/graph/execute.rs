@@ -227,12 +227,13 @@ impl RenderGraph<'_> {
             });
         }
         let mut bound = Vec::with_capacity(self.resources.len());
-        for (r, res) in self.resources.iter_mut().enumerate() {
+        for (r, res) in self.resources.iter().enumerate() {
             if compiled.lifetimes[r].is_none() {
                 bound.push(None);
                 continue;
             }
-            let b = match (&mut res.import, compiled.physical[r]) {
+            let import = res.import.map(|i| &mut self.imports[i as usize]);
+            let b = match (import, compiled.physical[r]) {
                 (Some(Import::Texture(t)), _) => {
                     bind_texture(t.take().ok_or(ExecuteError::UnboundImport {
                         resource: res.label,

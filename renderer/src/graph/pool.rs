@@ -138,7 +138,7 @@ impl ResourcePool {
             .or_default()
             .take(self.frame, || {
                 *created += 1;
-                device.create_texture(&desc.to_wgpu(Some(label)))
+                device.create_texture(&desc.to_descriptor(Some(label)))
             })
     }
 
@@ -151,7 +151,7 @@ impl ResourcePool {
         let created = &mut self.created;
         self.buffers.entry(*desc).or_default().take(self.frame, || {
             *created += 1;
-            device.create_buffer(&desc.to_wgpu(Some(label)))
+            device.create_buffer(&desc.to_descriptor(Some(label)))
         })
     }
 }

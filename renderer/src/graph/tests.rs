@@ -175,7 +175,12 @@ fn reading_a_version_overwritten_by_a_dependency_is_a_cycle() {
         p.read_texture(color);
         let _ = p.write_color(out, CLEAR);
     });
-    match compile(&g).unwrap_err() {
+    let err = compile(&g).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the passes form a cycle: `prepass` -(mask)-> `blur` -(color)-> `prepass`"
+    );
+    match err {
         CompileError::Cycle { edges } => {
             assert_eq!(edges.len(), 2, "{edges:?}");
             let mut passes: Vec<_> = edges.iter().map(|e| e.from).collect();
