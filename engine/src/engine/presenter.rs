@@ -20,6 +20,9 @@ pub(crate) enum Output {
     Window(taos_renderer::WindowSurface),
 }
 
+/// A hook run on the frame data before the graph is built.
+pub(crate) type BeforeRender = Box<dyn FnMut(&mut FrameData) + Send>;
+
 /// Renders the scene through a [`Renderer`]; installed in the engine's game loop.
 pub(crate) struct RenderPresenter {
     pub(crate) renderer: Renderer,
@@ -28,7 +31,7 @@ pub(crate) struct RenderPresenter {
     draws: Vec<MeshDraw>,
     camera: Option<GameObject>,
     pub(crate) last: Result<RenderStats, String>,
-    pub(crate) before_render: Vec<Box<dyn FnMut(&mut FrameData) + Send>>,
+    pub(crate) before_render: Vec<BeforeRender>,
 }
 
 impl RenderPresenter {
