@@ -108,6 +108,50 @@ impl Renderer {
         data: &mut FrameData,
         output: &wgpu::Texture,
     ) -> Result<RenderStats, RenderError> {
+        self.with_compiled_graph(data, output, |graph, compiled, gpu, pool| {
+            let stats = RenderStats {
+                passes: compiled.order().len(),
+                culled: compiled.culled().len(),
+                bytes_saved: compiled.bytes_saved(),
+            };
+            graph.execute(compiled, gpu.device(), gpu.queue(), pool)?;
+            Ok(stats)
+        })?
+    }
+
+    /// Builds and compiles the frame's graph like [`render`](Self::render),
+    /// without executing it, and returns it as a Mermaid flowchart (or
+    /// Graphviz DOT with `dot = true`): what the features would run, in order,
+    /// with culled passes and aliased resources marked.
+    ///
+    /// # Errors
+    /// [`RenderError::Compile`] when the graph does not compile.
+    pub fn dump_graph(
+        &mut self,
+        data: &mut FrameData,
+        output: &wgpu::Texture,
+        dot: bool,
+    ) -> Result<String, RenderError> {
+        self.with_compiled_graph(data, output, |graph, compiled, _, _| {
+            if dot {
+                compiled.to_dot(&graph)
+            } else {
+                compiled.to_mermaid(&graph)
+            }
+        })
+    }
+
+    fn with_compiled_graph<R>(
+        &mut self,
+        data: &mut FrameData,
+        output: &wgpu::Texture,
+        finish: impl FnOnce(
+            RenderGraph<'_>,
+            &crate::graph::CompiledGraph,
+            &GpuContext,
+            &mut ResourcePool,
+        ) -> R,
+    ) -> Result<R, RenderError> {
         let Self {
             gpu,
             assets,
@@ -139,13 +183,7 @@ impl Renderer {
         }
         let graph = frame.graph;
         let compiled = compiler.compile(&graph)?;
-        let stats = RenderStats {
-            passes: compiled.order().len(),
-            culled: compiled.culled().len(),
-            bytes_saved: compiled.bytes_saved(),
-        };
-        graph.execute(compiled, gpu.device(), gpu.queue(), pool)?;
-        Ok(stats)
+        Ok(finish(graph, compiled, gpu, pool))
     }
 }
 

@@ -145,3 +145,33 @@ fn forward_preset_renders_the_reference_scene() {
 fn reference_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
 }
+
+#[test]
+fn forward_preset_graph_matches_its_golden_dump() {
+    let gpu = GpuContext::headless().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let target = OffscreenTarget::new(&gpu, SIZE, SIZE, format).unwrap();
+    let mut renderer = Renderer::new(gpu, format);
+    forward_preset(PresetOptions::default())(&mut renderer);
+    let items = scene(&mut renderer);
+    let mut data = frame_data(&renderer, &items);
+    let dump = renderer
+        .dump_graph(&mut data, target.texture(), false)
+        .unwrap();
+    let golden_path = reference_dir().join("forward_preset_graph.mmd");
+    if std::env::var_os("TAOS_UPDATE_REFERENCES").is_some() {
+        std::fs::write(&golden_path, &dump).unwrap();
+    }
+    let golden = std::fs::read_to_string(&golden_path)
+        .unwrap_or_else(|e| panic!("missing golden {}: {e}", golden_path.display()));
+    assert_eq!(
+        dump, golden,
+        "the forward preset's compiled graph changed; if on purpose, rerun with TAOS_UPDATE_REFERENCES=1"
+    );
+    assert!(
+        renderer
+            .dump_graph(&mut data, target.texture(), true)
+            .unwrap()
+            .starts_with("digraph")
+    );
+}

@@ -163,6 +163,17 @@ impl Engine {
         &mut self.presenter().renderer
     }
 
+    /// Runs `hook` at the top of every frame, before the scene updates.
+    pub fn before_frame(&mut self, hook: impl FnMut(&mut Scene) + Send + 'static) {
+        self.game.before_frame(hook);
+    }
+
+    /// Runs `hook` after every frame has been submitted, with the loop's
+    /// [`FrameInfo`](crate::game_loop::FrameInfo) (ticks, size, timings, warnings).
+    pub fn after_frame(&mut self, hook: impl FnMut(&crate::game_loop::FrameInfo) + Send + 'static) {
+        self.game.after_frame(hook);
+    }
+
     /// Runs `hook` on the frame data (camera, lights, buckets) after the scene
     /// walk and before the graph is built: one-off tweaks and debug draws.
     pub fn before_render(&mut self, hook: impl FnMut(&mut FrameData) + Send + 'static) {
