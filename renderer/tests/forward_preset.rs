@@ -5,7 +5,7 @@ use std::path::Path;
 
 use glam::{Affine3A, Vec3};
 use taos_renderer::features::SkyOption;
-use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SunLight};
+use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SpotLightData, SunLight};
 use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
@@ -80,6 +80,15 @@ fn frame_data(renderer: &Renderer, items: &[DrawItem]) -> FrameData {
         color: Vec3::new(0.2, 0.4, 1.0),
         intensity: 8.0,
         range: 6.0,
+    });
+    data.lights.spots.push(SpotLightData {
+        position: Vec3::new(2.5, 3.0, 0.5),
+        direction: Vec3::new(-0.3, -1.0, 0.2).normalize(),
+        color: Vec3::new(1.0, 0.8, 0.2),
+        intensity: 30.0,
+        range: 8.0,
+        inner_cos: 20f32.to_radians().cos(),
+        outer_cos: 30f32.to_radians().cos(),
     });
     let camera = data.camera;
     data.buckets.fill(
