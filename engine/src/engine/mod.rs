@@ -128,6 +128,21 @@ impl Engine {
         Ok(Self { game })
     }
 
+    /// Opens a window titled `title`, builds an engine on it with `preset`,
+    /// lets `setup` fill the scene, and runs the winit event loop until the
+    /// window closes (see [`run_windowed`]).
+    ///
+    /// # Errors
+    /// [`RunError`] (no display: the message says how to run headless).
+    pub fn run(
+        title: &str,
+        config: EngineConfig,
+        preset: impl FnOnce(&mut Renderer) + 'static,
+        setup: impl FnOnce(&mut Engine) + 'static,
+    ) -> Result<(), RunError> {
+        run_windowed(title, config, preset, setup)
+    }
+
     pub(crate) fn windowed(
         config: EngineConfig,
         renderer: Renderer,
