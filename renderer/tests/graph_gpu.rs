@@ -8,7 +8,8 @@
 //! passes, unless `TAOS_REQUIRE_GPU=1`, which CI sets where lavapipe is.
 
 use taos_renderer::graph::{
-    GraphCompiler, ImportedBuffer, ImportedTexture, RenderGraph, ResourcePool, TextureDesc,
+    ExecuteError, GraphCompiler, ImportedBuffer, ImportedTexture, RenderGraph, ResourcePool,
+    TextureDesc,
 };
 use wgpu::{BufferUsages as BU, Color, LoadOp, TextureFormat as TF, TextureUsages as TU};
 
@@ -261,4 +262,47 @@ fn mrt_targets_are_cleared_sampled_and_read_back_in_one_submit() {
     let pixel = frame(&device, &queue, &combine, &mut compiler, &mut pool);
     assert_eq!(pixel, [255, 0, 255, 255]);
     assert_eq!(pool.created(), created);
+}
+
+#[test]
+fn execute_refuses_a_foreign_compilation_and_unbound_imports() {
+    let Some((device, queue)) = device() else {
+        return;
+    };
+    let usage = TU::RENDER_ATTACHMENT | TU::COPY_SRC;
+    let desc = TextureDesc::new_2d(8, 8, TF::Rgba8Unorm, usage);
+    let make = |texture: Option<wgpu::Texture>| {
+        let mut graph = RenderGraph::new();
+        let import = match texture {
+            Some(t) => ImportedTexture::new(t),
+            None => ImportedTexture::declared(desc),
+        };
+        let out = graph.import_texture("output", import);
+        graph.add_render_pass("clear", |pass| {
+            let _ = pass.write_color(out, LoadOp::Clear(Color::WHITE));
+        });
+        graph
+    };
+    let mut pool = ResourcePool::new();
+    let mut compiler = GraphCompiler::new();
+
+    let declared = make(None);
+    let compiled = compiler.compile(&declared).expect("compiles").clone();
+    assert_eq!(
+        declared
+            .execute(&compiled, &device, &queue, &mut pool)
+            .unwrap_err(),
+        ExecuteError::UnboundImport { resource: "output" }
+    );
+
+    let texture = device.create_texture(&desc.to_descriptor(Some("output")));
+    let other = make(Some(texture.clone()));
+    let err = other
+        .execute(&compiled, &device, &queue, &mut pool)
+        .unwrap_err();
+    assert!(matches!(err, ExecuteError::GraphMismatch { .. }), "{err}");
+
+    let good = make(Some(texture));
+    let compiled = compiler.compile(&good).expect("compiles");
+    assert!(good.execute(compiled, &device, &queue, &mut pool).is_ok());
 }
