@@ -84,4 +84,6 @@ pub use handle::{Buffer, BufferHandle, GraphId, Handle, PassId, Texture, Texture
 pub use pool::ResourcePool;
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod tests;
