@@ -70,7 +70,8 @@ fn build(formats: &[bool], passes: &[PassPlan]) -> RenderGraph<'static> {
                 };
                 p.read_texture(v[pick]);
             }
-            let mut seen = Vec::new();
+            // A render pass may not read what it renders to.
+            let mut seen: Vec<usize> = plan.reads.iter().map(|&(r, _)| r % formats.len()).collect();
             for &(r, load) in plan.writes.iter().take(MAX_COLOR_TARGETS) {
                 let r = r % formats.len();
                 if seen.contains(&r) {
