@@ -145,6 +145,9 @@ fn forward6() -> RenderGraph<'static> {
     g
 }
 
+/// Makes a graph of `n` passes.
+type Shape = fn(usize) -> RenderGraph<'static>;
+
 fn render_graph(c: &mut Criterion) {
     // Sanity: every shape compiles and has the pass count it claims.
     for n in [10, 50, 100, 500] {
@@ -154,8 +157,7 @@ fn render_graph(c: &mut Criterion) {
             assert_eq!(compiled, Ok(n));
         }
     }
-    let shapes: [(&str, fn(usize) -> RenderGraph<'static>); 2] =
-        [("chain", chain), ("diamond", diamond)];
+    let shapes: [(&str, Shape); 2] = [("chain", chain), ("diamond", diamond)];
     for (name, make) in shapes {
         let mut group = c.benchmark_group(format!("render_graph/{name}"));
         for n in [10, 50, 100, 500] {

@@ -4,42 +4,22 @@
 //! encoder pass copies one pixel into an imported read-back buffer. All of
 //! it is one command encoder and one submit.
 //!
-//! Without an adapter (no Vulkan driver installed) the test says so and
-//! passes, unless `TAOS_REQUIRE_GPU=1`, which CI sets where lavapipe is.
+//! Without an adapter the test fails, naming the package to install: GPU
+//! tests never skip (`.ci/run` installs lavapipe where there is no GPU).
 
 use taos_renderer::graph::{
-    GraphCompiler, ImportedBuffer, ImportedTexture, RenderGraph, ResourcePool, TextureDesc,
+    ExecuteError, GraphCompiler, ImportedBuffer, ImportedTexture, RenderGraph, ResourcePool,
+    TextureDesc,
 };
 use wgpu::{BufferUsages as BU, Color, LoadOp, TextureFormat as TF, TextureUsages as TU};
 
 const SIZE: u32 = 64;
 
-fn device() -> Option<(wgpu::Device, wgpu::Queue)> {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-        power_preference: wgpu::PowerPreference::LowPower,
-        force_fallback_adapter: false,
-        compatible_surface: None,
-        apply_limit_buckets: false,
-    }));
-    let adapter = match adapter {
-        Ok(a) => a,
-        Err(e) => {
-            assert!(
-                std::env::var_os("TAOS_REQUIRE_GPU").is_none(),
-                "TAOS_REQUIRE_GPU is set but there is no adapter: {e}"
-            );
-            eprintln!("skipped: no wgpu adapter ({e}); install mesa-vulkan-drivers");
-            return None;
-        }
-    };
-    eprintln!("adapter: {:?}", adapter.get_info());
-    let desc = wgpu::DeviceDescriptor {
-        label: Some("graph test"),
-        ..Default::default()
-    };
-    Some(pollster::block_on(adapter.request_device(&desc)).expect("device"))
+fn device() -> (wgpu::Device, wgpu::Queue) {
+    let gpu = taos_renderer::GpuContext::headless()
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    eprintln!("adapter: {:?}", gpu.adapter_info());
+    (gpu.device().clone(), gpu.queue().clone())
 }
 
 const SHADER: &str = r"
@@ -247,9 +227,7 @@ fn frame(
 
 #[test]
 fn mrt_targets_are_cleared_sampled_and_read_back_in_one_submit() {
-    let Some((device, queue)) = device() else {
-        return;
-    };
+    let (device, queue) = device();
     let combine = combine_pipeline(&device);
     let mut compiler = GraphCompiler::new();
     let mut pool = ResourcePool::new();
@@ -261,4 +239,45 @@ fn mrt_targets_are_cleared_sampled_and_read_back_in_one_submit() {
     let pixel = frame(&device, &queue, &combine, &mut compiler, &mut pool);
     assert_eq!(pixel, [255, 0, 255, 255]);
     assert_eq!(pool.created(), created);
+}
+
+#[test]
+fn execute_refuses_a_foreign_compilation_and_unbound_imports() {
+    let (device, queue) = device();
+    let usage = TU::RENDER_ATTACHMENT | TU::COPY_SRC;
+    let desc = TextureDesc::new_2d(8, 8, TF::Rgba8Unorm, usage);
+    let make = |texture: Option<wgpu::Texture>| {
+        let mut graph = RenderGraph::new();
+        let import = match texture {
+            Some(t) => ImportedTexture::new(t),
+            None => ImportedTexture::declared(desc),
+        };
+        let out = graph.import_texture("output", import);
+        graph.add_render_pass("clear", |pass| {
+            let _ = pass.write_color(out, LoadOp::Clear(Color::WHITE));
+        });
+        graph
+    };
+    let mut pool = ResourcePool::new();
+    let mut compiler = GraphCompiler::new();
+
+    let declared = make(None);
+    let compiled = compiler.compile(&declared).expect("compiles").clone();
+    assert_eq!(
+        declared
+            .execute(&compiled, &device, &queue, &mut pool)
+            .unwrap_err(),
+        ExecuteError::UnboundImport { resource: "output" }
+    );
+
+    let texture = device.create_texture(&desc.to_descriptor(Some("output")));
+    let other = make(Some(texture.clone()));
+    let err = other
+        .execute(&compiled, &device, &queue, &mut pool)
+        .unwrap_err();
+    assert!(matches!(err, ExecuteError::GraphMismatch { .. }), "{err}");
+
+    let good = make(Some(texture));
+    let compiled = compiler.compile(&good).expect("compiles");
+    assert!(good.execute(compiled, &device, &queue, &mut pool).is_ok());
 }

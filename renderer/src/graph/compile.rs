@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::builder::{Access, Needs, RenderGraph, VersionNode};
+use super::builder::{Access, AccessKind, Needs, RenderGraph, VersionNode};
 use super::desc::ResourceDesc;
 use super::error::{CompileError, CycleEdge};
 use super::handle::{GraphId, Handle, PassId};
@@ -485,6 +485,20 @@ fn validate(graph: &RenderGraph<'_>) -> Result<(), CompileError> {
                     });
                 }
                 _ => {}
+            }
+            if a.kind == AccessKind::Read
+                && let Needs::Texture(_) = a.needs
+            {
+                let target = accesses(graph, pass.accesses.clone()).iter().any(|b| {
+                    matches!(b.kind, AccessKind::Color(_) | AccessKind::Depth(_))
+                        && graph.nodes[b.node as usize].resource == node.resource
+                });
+                if target {
+                    return Err(CompileError::ReadsOwnTarget {
+                        pass: pass.name,
+                        resource: res.label,
+                    });
+                }
             }
             if let Some(read) = a.reads(&graph.nodes) {
                 let read = graph.nodes[read as usize];

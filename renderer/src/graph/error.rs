@@ -88,6 +88,15 @@ pub enum CompileError {
         /// The second depth resource.
         resource: &'static str,
     },
+    /// A render pass reads a texture it also renders to (as a colour or
+    /// depth target); the GPU cannot do both at once.
+    #[error("pass `{pass}` reads `{resource}` while rendering to it")]
+    ReadsOwnTarget {
+        /// The pass.
+        pass: &'static str,
+        /// The texture.
+        resource: &'static str,
+    },
     /// A render pass declares more colour targets than wgpu allows.
     #[error("pass `{pass}` declares more than {max} colour targets (`{resource}` is one too many)")]
     TooManyColorTargets {

@@ -9,8 +9,9 @@
 //!
 //! [`GraphCompiler::compile`] then, on the CPU alone:
 //! 1. **validates**: reads of transients nobody wrote, write conflicts,
-//!    cycles, handles from another graph, missing usage flags, each a
-//!    [`CompileError`] naming the pass and resource;
+//!    cycles, handles from another graph, missing usage flags, a render pass
+//!    reading its own target, each a [`CompileError`] naming the pass and
+//!    resource;
 //! 2. **culls** passes whose outputs reach no imported resource (the surface,
 //!    a read-back target, a history texture) and no pass marked
 //!    [`keep`](PassBuilder::keep);
@@ -83,5 +84,7 @@ pub use execute::PassResources;
 pub use handle::{Buffer, BufferHandle, GraphId, Handle, PassId, Texture, TextureHandle};
 pub use pool::ResourcePool;
 
+#[cfg(test)]
+mod proptests;
 #[cfg(test)]
 mod tests;

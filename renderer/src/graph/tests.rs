@@ -135,10 +135,13 @@ fn two_writes_of_one_version_conflict() {
 #[test]
 fn a_pass_reading_its_own_output_is_a_cycle() {
     let mut g = RenderGraph::new();
-    let out = surface(&mut g);
-    g.add_render_pass("feedback", |p| {
-        let o = p.write_color(out, CLEAR);
-        p.read_texture(o);
+    let counts = g.import_buffer(
+        "counts",
+        ImportedBuffer::declared(BufferDesc::new(64, BU::STORAGE)),
+    );
+    g.add_compute_pass("feedback", |p| {
+        let next = p.write_buffer(counts, BU::STORAGE);
+        p.read_buffer(next, BU::STORAGE);
     });
     let err = compile(&g).unwrap_err();
     assert_eq!(
@@ -147,13 +150,13 @@ fn a_pass_reading_its_own_output_is_a_cycle() {
             edges: vec![CycleEdge {
                 from: "feedback",
                 to: "feedback",
-                resource: "surface"
+                resource: "counts"
             }]
         }
     );
     assert_eq!(
         err.to_string(),
-        "the passes form a cycle: `feedback` -(surface)-> `feedback`"
+        "the passes form a cycle: `feedback` -(counts)-> `feedback`"
     );
 }
 
@@ -255,6 +258,45 @@ fn missing_usage_flags_are_named() {
             needed: BU::STORAGE
         }
     );
+}
+
+#[test]
+fn reading_a_texture_while_rendering_to_it_is_refused() {
+    let mut g = RenderGraph::new();
+    let out = surface(&mut g);
+    g.add_render_pass("blend", |p| {
+        p.read_texture(out);
+        let _ = p.write_color(out, LoadOp::Load);
+    });
+    assert_eq!(
+        compile(&g).unwrap_err(),
+        CompileError::ReadsOwnTarget {
+            pass: "blend",
+            resource: "surface"
+        }
+    );
+    // A read-only depth target next to a sampled depth is fine, and so is
+    // a compute pass updating a texture in place.
+    let mut g = RenderGraph::new();
+    let out = surface(&mut g);
+    let depth = g.create_texture("depth", rt(TF::Depth32Float));
+    let depth = g.add_render_pass("prepass", |p| p.write_depth(depth, LoadOp::Clear(1.0)));
+    g.add_render_pass("fog", |p| {
+        p.read_texture(depth);
+        p.read_depth(depth);
+        let _ = p.write_color(out, CLEAR);
+    });
+    let storage = TU::STORAGE_BINDING | TU::TEXTURE_BINDING;
+    let img = g.import_texture(
+        "image",
+        ImportedTexture::declared(TextureDesc::new_2d(8, 8, TF::Rgba8Unorm, storage)),
+    );
+    g.add_compute_pass("sharpen", |p| {
+        p.read_texture(img);
+        let _ = p.write_texture(img, TU::STORAGE_BINDING);
+    });
+    let c = compile(&g).unwrap();
+    assert_eq!(names(&g, c.order()), ["prepass", "fog", "sharpen"]);
 }
 
 #[test]
