@@ -4,6 +4,7 @@
 
 use glam::{Mat4, Vec4};
 
+use super::gpu_util::{sampler_entry, texture_entry, uniform_buffer, uniform_entry};
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
 use crate::frame::SortedDraw;
@@ -113,23 +114,6 @@ impl ForwardLitFeature {
     }
 }
 
-fn uniform_entry(
-    binding: u32,
-    dynamic: bool,
-    visibility: wgpu::ShaderStages,
-) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: dynamic,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 impl RenderFeature for ForwardLitFeature {
     fn name(&self) -> &'static str {
         "ForwardLit"
@@ -150,43 +134,15 @@ impl RenderFeature for ForwardLitFeature {
             label: Some("forward material"),
             entries: &[
                 uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
+                texture_entry(1, wgpu::TextureSampleType::Float { filterable: true }),
+                sampler_entry(2, wgpu::SamplerBindingType::Filtering),
             ],
         });
         let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("forward shadow"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Depth,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
-                    count: None,
-                },
+                texture_entry(0, wgpu::TextureSampleType::Depth),
+                sampler_entry(1, wgpu::SamplerBindingType::Comparison),
             ],
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -245,12 +201,11 @@ impl RenderFeature for ForwardLitFeature {
             Some(wgpu::BlendState::ALPHA_BLENDING),
             false,
         );
-        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("forward frame uniform"),
-            size: std::mem::size_of::<FrameUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let frame_buffer = uniform_buffer(
+            device,
+            "forward frame uniform",
+            std::mem::size_of::<FrameUniform>(),
+        );
         let frame_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("forward frame"),
             layout: &frame_layout,
@@ -493,12 +448,11 @@ fn material_binding(
     assets: &Assets,
     texture: Option<crate::resources::TextureId>,
 ) -> MaterialBinding {
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("material uniform"),
-        size: std::mem::size_of::<crate::resources::MaterialUniform>() as u64,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let buffer = uniform_buffer(
+        device,
+        "material uniform",
+        std::mem::size_of::<crate::resources::MaterialUniform>(),
+    );
     let view = texture
         .and_then(|t| assets.texture(t))
         .map_or(&gpu.white, |t| t.view());

@@ -1,6 +1,7 @@
 //! The render features that ship with Taos.
 
 pub(crate) mod forward_lit;
+mod gpu_util;
 mod shadow;
 mod sky;
 mod tonemap;

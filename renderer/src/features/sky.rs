@@ -3,6 +3,9 @@
 
 use glam::Vec3;
 
+use super::gpu_util::{
+    fullscreen_pipeline, sampler_entry, texture_entry, uniform_buffer, uniform_entry,
+};
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
 use crate::features::forward_lit::HDR_FORMAT;
@@ -67,74 +70,17 @@ impl RenderFeature for SkyFeature {
 
     fn setup(&mut self, setup: FeatureSetup<'_>) {
         let device = setup.gpu.device();
-        let fragment = wgpu::ShaderStages::FRAGMENT;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("sky"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: fragment,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: fragment,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: fragment,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
+                uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT),
+                texture_entry(1, wgpu::TextureSampleType::Float { filterable: true }),
+                sampler_entry(2, wgpu::SamplerBindingType::Filtering),
             ],
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sky"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("sky.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("sky.wgsl").into()),
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("sky"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(HDR_FORMAT.into())],
-            }),
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            multiview_mask: None,
-            cache: None,
-        });
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("sky uniform"),
-            size: std::mem::size_of::<SkyUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let pipeline =
+            fullscreen_pipeline(device, "sky", include_str!("sky.wgsl"), &layout, HDR_FORMAT);
+        let uniform = uniform_buffer(device, "sky uniform", std::mem::size_of::<SkyUniform>());
         let panorama = match &self.sky {
             SkyOption::Texture { image, .. } => {
                 Texture::from_rgba8(setup.gpu, "sky panorama", image, ColorSpace::Srgb)
