@@ -4,7 +4,9 @@
 
 use glam::{Mat4, Vec4};
 
-use super::gpu_util::{sampler_entry, texture_entry, uniform_buffer, uniform_entry};
+use super::gpu_util::{
+    ONE_TEXEL, sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry,
+};
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
 use crate::frame::SortedDraw;
@@ -215,20 +217,12 @@ impl RenderFeature for ForwardLitFeature {
             }],
         });
         let (draw_buffer, draw_group) = draw_storage(device, &draw_layout, 64);
-        let white = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("white"),
-            size: wgpu::Extent3d {
-                width: 1,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8UnormSrgb,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let white = single_texel(
+            device,
+            "white",
+            wgpu::TextureFormat::Rgba8UnormSrgb,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        );
         setup.gpu.queue().write_texture(
             white.as_image_copy(),
             &[255; 4],
@@ -237,26 +231,14 @@ impl RenderFeature for ForwardLitFeature {
                 bytes_per_row: Some(4),
                 rows_per_image: Some(1),
             },
-            wgpu::Extent3d {
-                width: 1,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
+            ONE_TEXEL,
         );
-        let no_shadow = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("no shadow"),
-            size: wgpu::Extent3d {
-                width: 1,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
+        let no_shadow = single_texel(
+            device,
+            "no shadow",
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::TEXTURE_BINDING,
+        );
         self.gpu = Some(Gpu {
             shadow_layout,
             shadow_sampler: SamplerKind::ShadowCompare.create(device),

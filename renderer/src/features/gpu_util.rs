@@ -99,3 +99,30 @@ pub(crate) fn fullscreen_pipeline(
         cache: None,
     })
 }
+
+/// A 1 x 1 texture: the stand-in bound where a feature has nothing real to
+/// sample (no base-colour texture, no shadow map).
+pub(crate) fn single_texel(
+    device: &wgpu::Device,
+    label: &str,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: ONE_TEXEL,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
+}
+
+/// The extent of one texel.
+pub(crate) const ONE_TEXEL: wgpu::Extent3d = wgpu::Extent3d {
+    width: 1,
+    height: 1,
+    depth_or_array_layers: 1,
+};
