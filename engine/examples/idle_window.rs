@@ -16,6 +16,7 @@
 
 use std::time::{Duration, Instant};
 
+use taos_engine::control_flow_for;
 use taos_engine::game_loop::{
     AutoPauseConfig, FixedStep, GameLoop, InputEvent, Key, LoopConfig, LoopPolicy, PresentOn, Rate,
     RealClock, Wake,
@@ -54,15 +55,9 @@ struct App {
 impl App {
     fn follow(&self, wake: Wake, event_loop: &ActiveEventLoop) {
         let end = self.started.map(|(at, _)| at + self.measure);
-        let flow = match wake {
-            Wake::Now => {
-                if let Some(window) = &self.window {
-                    window.request_redraw();
-                }
-                ControlFlow::Poll
-            }
-            Wake::At(at) => ControlFlow::WaitUntil(self.clock.instant_at(at)),
-            Wake::OnEvent => end.map_or(ControlFlow::Wait, ControlFlow::WaitUntil),
+        let flow = match control_flow_for(wake, &self.clock, self.window.as_ref()) {
+            ControlFlow::Wait => end.map_or(ControlFlow::Wait, ControlFlow::WaitUntil),
+            flow => flow,
         };
         // Never sleep past the end of the measurement.
         let flow = match (flow, end) {

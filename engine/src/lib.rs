@@ -60,7 +60,7 @@ pub use components::{
     Projection, SpotLight,
 };
 #[cfg(not(target_arch = "wasm32"))]
-pub use engine::{Engine, EngineConfig, EngineError, RunError, run_windowed};
+pub use engine::{Engine, EngineConfig, EngineError, RunError, control_flow_for, run_windowed};
 pub use error::SceneError;
 pub use object::{GameObject, ObjectId, ObjectInfo};
 pub use object_mut::ObjectMut;

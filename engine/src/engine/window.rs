@@ -117,17 +117,7 @@ impl App {
     }
 
     fn follow(&self, wake: Wake, event_loop: &ActiveEventLoop) {
-        let flow = match wake {
-            Wake::Now => {
-                if let Some(window) = &self.window {
-                    window.request_redraw();
-                }
-                ControlFlow::Poll
-            }
-            Wake::At(at) => ControlFlow::WaitUntil(self.clock.instant_at(at)),
-            Wake::OnEvent => ControlFlow::Wait,
-        };
-        event_loop.set_control_flow(flow);
+        event_loop.set_control_flow(control_flow_for(wake, &self.clock, self.window.as_deref()));
     }
 }
 
@@ -211,6 +201,22 @@ fn map_button(button: WinitButton) -> Option<MouseButton> {
         WinitButton::Forward => MouseButton::Forward,
         WinitButton::Other(_) => return None,
     })
+}
+
+/// Turns the loop's [`Wake`] into winit's control flow: redraw now (and
+/// poll), sleep until the deadline on `clock`, or sleep until an event.
+#[must_use]
+pub fn control_flow_for(wake: Wake, clock: &RealClock, window: Option<&Window>) -> ControlFlow {
+    match wake {
+        Wake::Now => {
+            if let Some(window) = window {
+                window.request_redraw();
+            }
+            ControlFlow::Poll
+        }
+        Wake::At(at) => ControlFlow::WaitUntil(clock.instant_at(at)),
+        Wake::OnEvent => ControlFlow::Wait,
+    }
 }
 
 #[rustfmt::skip]
