@@ -1,0 +1,260 @@
+//! [`World`]: generated chunks with the player's edits layered on top.
+
+use std::collections::HashMap;
+
+use glam::IVec3;
+
+use super::{BlockEdit, BlockType, CHUNK_SIZE, Chunk, ChunkPos, Terrain};
+
+/// Chunks stacked in y.
+pub const WORLD_CHUNKS_Y: i32 = 4;
+/// Blocks in y: `0..WORLD_HEIGHT`.
+pub const WORLD_HEIGHT: i32 = WORLD_CHUNKS_Y * CHUNK_SIZE as i32;
+
+/// An edit outside `0..WORLD_HEIGHT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("block {0} is outside the world (y must be in 0..{WORLD_HEIGHT})")]
+pub struct OutsideWorld(pub IVec3);
+
+/// The voxel world of one seed: chunks generated on demand, edits applied on
+/// top, and the ordered edit history that reproduces it.
+#[derive(Debug, Clone)]
+pub struct World {
+    terrain: Terrain,
+    chunks: HashMap<ChunkPos, Chunk>,
+    overrides: HashMap<IVec3, BlockType>,
+    edits: Vec<BlockEdit>,
+}
+
+impl World {
+    /// An unedited world for `seed`, with no chunk generated yet.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Self {
+            terrain: Terrain::new(seed),
+            chunks: HashMap::new(),
+            overrides: HashMap::new(),
+            edits: Vec::new(),
+        }
+    }
+
+    /// The world for `seed` with `edits` replayed in order (the load path).
+    /// Edits outside the world are skipped with a warning.
+    #[must_use]
+    pub fn with_edits(seed: u64, edits: impl IntoIterator<Item = BlockEdit>) -> Self {
+        let mut world = Self::new(seed);
+        world.replay(edits);
+        world
+    }
+
+    /// Replays `edits` in order on top of this world.
+    pub fn replay(&mut self, edits: impl IntoIterator<Item = BlockEdit>) {
+        for edit in edits {
+            if let Err(error) = self.set_block(edit.pos(), edit.block) {
+                log::warn!("skipping a saved edit: {error}");
+            }
+        }
+    }
+
+    /// The terrain generator.
+    #[must_use]
+    pub fn terrain(&self) -> &Terrain {
+        &self.terrain
+    }
+
+    /// The seed.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.terrain.seed()
+    }
+
+    /// Every edit so far, oldest first.
+    #[must_use]
+    pub fn edits(&self) -> &[BlockEdit] {
+        &self.edits
+    }
+
+    /// True when `pos` is inside the world's height range.
+    #[must_use]
+    pub fn contains(pos: IVec3) -> bool {
+        (0..WORLD_HEIGHT).contains(&pos.y)
+    }
+
+    /// Generates (and applies edits to) the chunk at `pos` if it is not loaded.
+    pub fn ensure_chunk(&mut self, pos: ChunkPos) -> &Chunk {
+        let Self {
+            terrain,
+            chunks,
+            overrides,
+            ..
+        } = self;
+        chunks.entry(pos).or_insert_with(|| {
+            let mut chunk = terrain.generate(pos);
+            let origin = pos.origin();
+            let size = CHUNK_SIZE as i32;
+            // Few chunks are edited: scanning the overrides beats probing
+            // 32k positions, until the edit history outgrows the chunk.
+            if overrides.len() < CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE {
+                for (&p, &block) in overrides.iter() {
+                    let local = p - origin;
+                    if local.cmpge(IVec3::ZERO).all() && local.cmplt(IVec3::splat(size)).all() {
+                        chunk.set(local.x as usize, local.y as usize, local.z as usize, block);
+                    }
+                }
+            } else {
+                for y in 0..size {
+                    for z in 0..size {
+                        for x in 0..size {
+                            let local = IVec3::new(x, y, z);
+                            if let Some(&block) = overrides.get(&(origin + local)) {
+                                chunk.set(x as usize, y as usize, z as usize, block);
+                            }
+                        }
+                    }
+                }
+            }
+            chunk
+        })
+    }
+
+    /// Loads every chunk within `radius` chunks (in x and z) of `center`, all
+    /// the way up; returns the newly generated ones.
+    pub fn load_around(&mut self, center: IVec3, radius: i32) -> Vec<ChunkPos> {
+        let (middle, _) = ChunkPos::of_block(center);
+        let mut fresh = Vec::new();
+        for dz in -radius..=radius {
+            for dx in -radius..=radius {
+                for y in 0..WORLD_CHUNKS_Y {
+                    let pos = ChunkPos::new(middle.0.x + dx, y, middle.0.z + dz);
+                    if !self.chunks.contains_key(&pos) {
+                        self.ensure_chunk(pos);
+                        fresh.push(pos);
+                    }
+                }
+            }
+        }
+        fresh
+    }
+
+    /// Drops chunks further than `radius` chunks from `center`; returns them.
+    /// Edits survive: they live in the overlay, not in the chunk.
+    pub fn unload_beyond(&mut self, center: IVec3, radius: i32) -> Vec<ChunkPos> {
+        let (middle, _) = ChunkPos::of_block(center);
+        let far = |pos: &ChunkPos| {
+            (pos.0.x - middle.0.x).abs() > radius || (pos.0.z - middle.0.z).abs() > radius
+        };
+        let gone: Vec<ChunkPos> = self.chunks.keys().copied().filter(far).collect();
+        for pos in &gone {
+            self.chunks.remove(pos);
+        }
+        gone
+    }
+
+    /// The chunk at `pos`, if loaded.
+    #[must_use]
+    pub fn chunk(&self, pos: ChunkPos) -> Option<&Chunk> {
+        self.chunks.get(&pos)
+    }
+
+    /// Positions of every loaded chunk (in no particular order).
+    pub fn loaded_chunks(&self) -> impl Iterator<Item = ChunkPos> + '_ {
+        self.chunks.keys().copied()
+    }
+
+    /// The block at `pos`: air above and below the world; for a chunk that
+    /// is not loaded, the bare terrain (no trees) with edits applied.
+    #[must_use]
+    pub fn block(&self, pos: IVec3) -> BlockType {
+        if !Self::contains(pos) {
+            return BlockType::Air;
+        }
+        let (chunk, local) = ChunkPos::of_block(pos);
+        if let Some(chunk) = self.chunks.get(&chunk) {
+            return chunk.get(local.x as usize, local.y as usize, local.z as usize);
+        }
+        if let Some(&block) = self.overrides.get(&pos) {
+            return block;
+        }
+        let surface = self.terrain.surface_height(pos.x, pos.z);
+        self.terrain.ground_block(pos, surface)
+    }
+
+    /// Sets the block at `pos` and records the edit. Returns the chunks whose
+    /// meshes it changes: its own, plus the neighbours it borders.
+    ///
+    /// # Errors
+    /// [`OutsideWorld`] when `pos.y` is outside `0..WORLD_HEIGHT`.
+    pub fn set_block(
+        &mut self,
+        pos: IVec3,
+        block: BlockType,
+    ) -> Result<Vec<ChunkPos>, OutsideWorld> {
+        if !Self::contains(pos) {
+            return Err(OutsideWorld(pos));
+        }
+        let (chunk_pos, local) = ChunkPos::of_block(pos);
+        if let Some(chunk) = self.chunks.get_mut(&chunk_pos) {
+            chunk.set(local.x as usize, local.y as usize, local.z as usize, block);
+        }
+        self.overrides.insert(pos, block);
+        self.edits.push(BlockEdit::new(pos, block));
+        Ok(affected_chunks(chunk_pos, local))
+    }
+}
+
+/// The chunk holding local block `local` of `chunk`, and each neighbour whose
+/// mesh sees that block (it lies on their shared border).
+fn affected_chunks(chunk: ChunkPos, local: IVec3) -> Vec<ChunkPos> {
+    let last = CHUNK_SIZE as i32 - 1;
+    let mut out = vec![chunk];
+    for axis in 0..3 {
+        let step = IVec3::AXES[axis];
+        if local[axis] == 0 {
+            out.push(chunk.offset(-step));
+        } else if local[axis] == last {
+            out.push(chunk.offset(step));
+        }
+    }
+    out.retain(|c| (0..WORLD_CHUNKS_Y).contains(&c.0.y));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_change_blocks_and_report_border_neighbours() {
+        let mut world = World::new(3);
+        world.load_around(IVec3::ZERO, 1);
+        let pos = IVec3::new(31, 70, 5);
+        let affected = world.set_block(pos, BlockType::Glass).unwrap();
+        assert_eq!(world.block(pos), BlockType::Glass);
+        assert_eq!(
+            affected,
+            vec![ChunkPos::new(0, 2, 0), ChunkPos::new(1, 2, 0)]
+        );
+        let inner = world
+            .set_block(IVec3::new(5, 70, 5), BlockType::Air)
+            .unwrap();
+        assert_eq!(inner, vec![ChunkPos::new(0, 2, 0)]);
+        assert!(
+            world
+                .set_block(IVec3::new(0, WORLD_HEIGHT, 0), BlockType::Stone)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn edits_survive_unload_and_apply_to_chunks_generated_later() {
+        let mut world = World::new(9);
+        let far = IVec3::new(1000, 100, -1000);
+        world.set_block(far, BlockType::Planks).unwrap();
+        world.load_around(far, 0);
+        assert_eq!(world.block(far), BlockType::Planks);
+        world.unload_beyond(IVec3::ZERO, 1);
+        assert!(world.chunk(ChunkPos::of_block(far).0).is_none());
+        world.load_around(far, 0);
+        assert_eq!(world.block(far), BlockType::Planks);
+    }
+}
