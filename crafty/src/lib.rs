@@ -7,9 +7,13 @@
 //! What this crate is:
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
 //! - [`mesh`]: chunk meshing into packed quads.
+//! - [`player`]: body and collision, view, targeting, break/place, inventory and hotbar.
+//! - [`time_of_day`]: the sun angle and the moon phase.
 //!
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 
 pub mod mesh;
+pub mod player;
+pub mod time_of_day;
 pub mod world;
