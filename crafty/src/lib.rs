@@ -5,6 +5,7 @@
 //! the engine's storage trait as a seed plus an append-only edit log.
 //!
 //! What this crate is:
+//! - [`game`]: the session state the engine's fixed ticks advance.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
 //! - [`mesh`]: chunk meshing into packed quads.
 //! - [`player`]: body and collision, view, targeting, break/place, inventory and hotbar.
@@ -13,6 +14,7 @@
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 
+pub mod game;
 pub mod mesh;
 pub mod player;
 pub mod time_of_day;

@@ -1,0 +1,155 @@
+//! [`Game`]: one crafty session's simulation state, stepped by the engine's
+//! fixed ticks from action flags.
+//!
+//! The game lives in the engine [`Scene`] as a resource and is advanced by a
+//! bevy system on every tick, so the [`GameLoop`](taos_engine::game_loop::GameLoop)
+//! paces it, records its input and replays it like any other scene.
+
+use std::collections::BTreeSet;
+
+use bevy_ecs::prelude::{Res, ResMut, Resource};
+use glam::IVec3;
+use taos_engine::Scene;
+use taos_engine::Time;
+use taos_engine::game_loop::Actions;
+
+use crate::player::{Player, RayHit};
+use crate::time_of_day::TimeOfDay;
+use crate::world::{ChunkPos, World};
+
+/// Chunks kept loaded around the player, in each direction (x and z).
+pub const DEFAULT_VIEW_RADIUS: i32 = 4;
+
+/// The state of one crafty session.
+#[derive(Resource, Debug, Clone)]
+pub struct Game {
+    /// Terrain plus edits.
+    pub world: World,
+    /// The player.
+    pub player: Player,
+    /// Sun and moon.
+    pub time: TimeOfDay,
+    /// Chunks kept loaded around the player.
+    pub view_radius: i32,
+    /// The block the player looks at, refreshed every tick.
+    pub target: Option<RayHit>,
+    /// Ticks simulated.
+    pub ticks: u64,
+    dirty: BTreeSet<(i32, i32, i32)>,
+    unloaded: Vec<ChunkPos>,
+}
+
+impl Game {
+    /// A session on `world` with `player` at `time`; loads the chunks around
+    /// the player and marks them all for meshing.
+    #[must_use]
+    pub fn new(world: World, player: Player, time: TimeOfDay) -> Self {
+        let mut game = Self {
+            world,
+            player,
+            time,
+            view_radius: DEFAULT_VIEW_RADIUS,
+            target: None,
+            ticks: 0,
+            dirty: BTreeSet::new(),
+            unloaded: Vec::new(),
+        };
+        game.stream_chunks();
+        game.target = game.player.target(&game.world);
+        game
+    }
+
+    /// One tick of `dt` game seconds with this tick's and the previous tick's actions.
+    pub fn tick(&mut self, actions: &Actions, dt: f32) {
+        let now = actions.current.decode();
+        let previous = actions.previous.decode();
+        let outcome = self.player.tick(&mut self.world, &now, &previous, dt);
+        for pos in outcome.dirty_chunks {
+            self.mark_dirty(pos);
+        }
+        self.time.advance(dt);
+        self.stream_chunks();
+        self.target = self.player.target(&self.world);
+        self.ticks += 1;
+    }
+
+    /// Marks a chunk for re-meshing.
+    pub fn mark_dirty(&mut self, pos: ChunkPos) {
+        self.dirty.insert(pos.0.into());
+    }
+
+    /// Takes the chunks whose meshes are out of date (sorted, no repeats).
+    pub fn take_dirty(&mut self) -> Vec<ChunkPos> {
+        std::mem::take(&mut self.dirty)
+            .into_iter()
+            .map(|c| ChunkPos(IVec3::from(c)))
+            .collect()
+    }
+
+    /// Takes the chunks unloaded since the last call (their meshes can go).
+    pub fn take_unloaded(&mut self) -> Vec<ChunkPos> {
+        std::mem::take(&mut self.unloaded)
+    }
+
+    /// Loads chunks within the view radius (marking them for meshing, with
+    /// their already-meshed neighbours, whose borders change) and unloads
+    /// those beyond it plus one.
+    fn stream_chunks(&mut self) {
+        let center = self.player.body.position.floor().as_ivec3();
+        let fresh = self.world.load_around(center, self.view_radius);
+        for pos in fresh {
+            self.mark_dirty(pos);
+            for offset in [IVec3::X, IVec3::NEG_X, IVec3::Z, IVec3::NEG_Z] {
+                let next = pos.offset(offset);
+                if self.world.chunk(next).is_some() {
+                    self.mark_dirty(next);
+                }
+            }
+        }
+        let gone = self.world.unload_beyond(center, self.view_radius + 1);
+        for pos in &gone {
+            self.dirty.remove(&pos.0.into());
+        }
+        self.unloaded.extend(gone);
+    }
+}
+
+/// Puts `game` into `scene` and registers the system that ticks it.
+pub fn install(scene: &mut Scene, game: Game) {
+    scene.world_mut().insert_resource(game);
+    scene.add_systems(tick_game);
+}
+
+fn tick_game(actions: Option<Res<'_, Actions>>, time: Res<'_, Time>, mut game: ResMut<'_, Game>) {
+    let actions = actions.map(|a| *a).unwrap_or_default();
+    game.tick(&actions, time.delta());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::GameMode;
+    use glam::Vec3;
+    use taos_engine::game_loop::{ActionFlags, GameLoop, LoopConfig, ManualClock};
+
+    #[test]
+    fn the_loop_ticks_the_game_from_action_flags() {
+        let world = World::new(7);
+        let player = Player::new(Vec3::new(64.0, 110.0, 64.0), 0.0, 0.0, GameMode::Creative);
+        let mut scene = Scene::new();
+        let mut game = Game::new(world, player, TimeOfDay::default());
+        game.view_radius = 1;
+        install(&mut scene, game);
+        let mut game_loop =
+            GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap();
+        let forward = ActionFlags(1 << 15);
+        for _ in 0..30 {
+            game_loop.step_with(forward);
+        }
+        let game = game_loop.scene().world().resource::<Game>();
+        assert_eq!(game.ticks, 30);
+        // Facing -z at walking speed for half a second.
+        assert!(game.player.body.position.z < 64.0 - 1.5, "{}", game.player.body.position.z);
+        assert!(game.time.sun_angle > TimeOfDay::default().sun_angle);
+    }
+}
