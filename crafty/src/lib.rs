@@ -6,6 +6,8 @@
 //!
 //! What this crate is:
 //! - [`game`]: the session state the engine's fixed ticks advance.
+//! - [`cli`]: the command line (window or headless).
+//! - [`view`]: the player's eye as the renderer's camera.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
 //! - [`mesh`]: chunk meshing into packed quads.
 //! - [`player`]: body and collision, view, targeting, break/place, inventory and hotbar.
@@ -14,8 +16,10 @@
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 
+pub mod cli;
 pub mod game;
 pub mod mesh;
 pub mod player;
 pub mod time_of_day;
+pub mod view;
 pub mod world;
