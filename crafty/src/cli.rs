@@ -161,9 +161,14 @@ fn parse_world(text: &str) -> Result<WorldChoice, ArgsError> {
 fn parse_size(text: &str) -> Result<(u32, u32), ArgsError> {
     let bad = || ArgsError(format!("--size must look like 640x360, not {text:?}"));
     let (w, h) = text.split_once('x').ok_or_else(bad)?;
-    let (w, h) = (w.parse::<u32>().map_err(|_| bad())?, h.parse::<u32>().map_err(|_| bad())?);
+    let (w, h) = (
+        w.parse::<u32>().map_err(|_| bad())?,
+        h.parse::<u32>().map_err(|_| bad())?,
+    );
     if w == 0 || h == 0 || w > 8192 || h > 8192 {
-        return Err(ArgsError(format!("--size {text} is outside 1x1..8192x8192")));
+        return Err(ArgsError(format!(
+            "--size {text} is outside 1x1..8192x8192"
+        )));
     }
     Ok((w, h))
 }

@@ -149,7 +149,11 @@ mod tests {
         let game = game_loop.scene().world().resource::<Game>();
         assert_eq!(game.ticks, 30);
         // Facing -z at walking speed for half a second.
-        assert!(game.player.body.position.z < 64.0 - 1.5, "{}", game.player.body.position.z);
+        assert!(
+            game.player.body.position.z < 64.0 - 1.5,
+            "{}",
+            game.player.body.position.z
+        );
         assert!(game.time.sun_angle > TimeOfDay::default().sun_angle);
     }
 }

@@ -6,6 +6,7 @@
 //!
 //! What this crate is:
 //! - [`game`]: the session state the engine's fixed ticks advance.
+//! - [`app`]: the window: launcher, play, HUD (native).
 //! - [`cli`]: the command line (window or headless).
 //! - [`view`]: the player's eye as the renderer's camera.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
@@ -16,6 +17,8 @@
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod app;
 pub mod cli;
 pub mod game;
 pub mod mesh;
