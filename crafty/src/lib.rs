@@ -13,6 +13,8 @@
 //! - [`mesh`]: chunk meshing into packed quads.
 //! - [`player`]: body and collision, view, targeting, break/place, inventory and hotbar.
 //! - [`time_of_day`]: the sun angle and the moon phase.
+//! - [`save`]: saved worlds: records, append-only edit logs, thumbnails, autosave.
+//! - [`inventory`]: game mode, survival inventory and hotbar types.
 //!
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
@@ -21,8 +23,10 @@
 pub mod app;
 pub mod cli;
 pub mod game;
+pub mod inventory;
 pub mod mesh;
 pub mod player;
+pub mod save;
 pub mod time_of_day;
 pub mod view;
 pub mod world;

@@ -1,22 +1,7 @@
 //! Survival inventory (counted blocks in acquisition order) and the 9-slot hotbar.
 
+use crate::inventory::{HOTBAR_SLOTS, InventoryState, ItemStack};
 use crate::world::BlockType;
-
-/// Slots on the hotbar.
-pub const HOTBAR_SLOTS: usize = 9;
-
-/// Creative (unlimited blocks, flying) or survival (gather what you place).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum GameMode {
-    /// Unlimited blocks; flying allowed.
-    #[default]
-    Creative,
-    /// Breaking collects blocks; placing spends them.
-    Survival,
-}
 
 /// Counted blocks, kept in the order they were first picked up.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -165,6 +150,27 @@ impl Hotbar {
     }
 }
 
+/// The saved form of a survival player's belongings.
+#[must_use]
+pub fn inventory_state(inventory: &Inventory, hotbar: &Hotbar) -> InventoryState {
+    InventoryState {
+        stacks: inventory
+            .stacks()
+            .iter()
+            .map(|&(block_type, count)| ItemStack { block_type, count })
+            .collect(),
+        hotbar: *hotbar.slots(),
+    }
+}
+
+/// Belongings restored from their saved form: the counts in their order and
+/// the bar exactly as it was laid out.
+#[must_use]
+pub fn restore_inventory(state: &InventoryState) -> (Inventory, Hotbar) {
+    let inventory = Inventory::from_stacks(state.stacks.iter().map(|s| (s.block_type, s.count)));
+    (inventory, Hotbar::from_slots(state.hotbar))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +189,18 @@ mod tests {
         assert!(inv.take_one(BlockType::Cobblestone));
         assert!(!inv.take_one(BlockType::Cobblestone));
         assert_eq!(inv.stacks(), &[(BlockType::Dirt, 3)]);
+    }
+
+    #[test]
+    fn saved_form_round_trips_order_and_layout() {
+        let inventory = Inventory::from_stacks([(BlockType::Sand, 4), (BlockType::Dirt, 1)]);
+        let mut slots = [None; HOTBAR_SLOTS];
+        slots[3] = Some(BlockType::Dirt);
+        slots[7] = Some(BlockType::Sand);
+        let hotbar = Hotbar::from_slots(slots);
+        let (back, bar) = restore_inventory(&inventory_state(&inventory, &hotbar));
+        assert_eq!(back, inventory);
+        assert_eq!(bar.slots(), hotbar.slots());
     }
 
     #[test]

@@ -6,12 +6,13 @@ mod controls;
 mod inventory;
 mod raycast;
 
+pub use crate::inventory::{GameMode, HOTBAR_SLOTS};
 pub use body::{
     Body, EYE_HEIGHT, FLY_SPEED, GRAVITY, HALF_WIDTH, HEIGHT, JUMP_SPEED, MoveIntent, SPRINT_SPEED,
     WALK_SPEED,
 };
 pub use controls::CraftyMapper;
-pub use inventory::{GameMode, HOTBAR_SLOTS, Hotbar, Inventory};
+pub use inventory::{Hotbar, Inventory, inventory_state, restore_inventory};
 pub use raycast::{RayHit, raycast};
 
 use glam::{IVec3, Vec3};

@@ -1,0 +1,70 @@
+//! Saved worlds: records, edit logs, thumbnails and autosave.
+//!
+//! A world is stored as its seed plus the ordered edits the player made,
+//! through the engine's [storage traits](taos_engine::storage) (redb natively,
+//! IndexedDB in the browser, memory in tests), in three stores of one database:
+//!
+//! | store | key | value |
+//! | --- | --- | --- |
+//! | [`WORLDS_STORE`] | world id | [`SavedWorld`]: metadata and the list of edit segments (JSON) |
+//! | [`SEGMENTS_STORE`] | [`segment_key`]`(id, n)` | a run of edits, binary, length and CRC-32 checked |
+//! | [`THUMBNAILS_STORE`] | world id | a 160×90 JPEG |
+//!
+//! The edit log is append-only: each autosave writes the edits made since
+//! the last one as one new segment, together with the updated record, in one
+//! transaction, so saving costs the new edits, not the whole history. When a
+//! world has more than [`MAX_SEGMENTS`] segments the newest small ones are
+//! merged. On load a segment that is torn or fails its checksum is dropped
+//! with a [`LoadWarning`] and the rest of the world loads.
+//!
+//! Records carry a format version ([`CURRENT_VERSION`]); older ones (the
+//! original game's, with no version or game mode and inline edits) are
+//! upgraded on load and written back, newer ones are refused untouched.
+//!
+//! ```
+//! use crafty::inventory::GameMode;
+//! use crafty::save::{PlaySnapshot, SaveSession, SavedWorld, WorldStore};
+//! use crafty::world::{BlockType, World};
+//! use glam::IVec3;
+//! use taos_engine::storage::{MemoryBackend, block_on};
+//!
+//! let store = block_on(WorldStore::open(&MemoryBackend::new()))?;
+//! let record = SavedWorld::create("Home", 42, GameMode::Creative, 1_000);
+//! let id = record.id.clone();
+//! let mut world = World::new(record.seed);
+//! let mut session = SaveSession::new(record);
+//!
+//! world.set_block(IVec3::new(1, 70, 2), BlockType::Glass).unwrap();
+//! session.note_change(2_000);
+//! let snapshot = PlaySnapshot::of(session.record());
+//! assert!(!session.due(6_999));
+//! assert!(block_on(session.autosave_if_due(&store, &world, &snapshot, 7_000))?.is_some());
+//!
+//! let loaded = block_on(store.load(&id))?;
+//! assert_eq!(loaded.edits, world.edits());
+//! # Ok::<(), crafty::save::SaveError>(())
+//! ```
+
+mod autosave;
+mod record;
+mod segment;
+mod store;
+mod thumbnail;
+
+pub use autosave::{AUTOSAVE_DELAY_MS, AutosaveTimer, PlaySnapshot, SaveSession};
+pub use record::{
+    CURRENT_VERSION, EditLog, PlayerState, SPAWN, START_SUN_ANGLE, SavedWorld, SegmentInfo,
+    random_id,
+};
+pub use segment::{
+    EDIT_BYTES, SEGMENT_HEADER_BYTES, SegmentError, decode_segment_into, encode_segment,
+    segment_len,
+};
+pub use store::{
+    AppendReport, DATABASE, LoadWarning, LoadedWorld, MAX_SEGMENT_EDITS, MAX_SEGMENTS,
+    SCHEMA_VERSION, SEGMENTS_STORE, SaveError, THUMBNAILS_STORE, UnreadableWorld, WORLDS_STORE,
+    WorldListing, WorldStore, segment_key,
+};
+pub use thumbnail::{
+    THUMBNAIL_HEIGHT, THUMBNAIL_QUALITY, THUMBNAIL_WIDTH, decode_thumbnail, encode_thumbnail,
+};
