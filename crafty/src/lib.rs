@@ -8,6 +8,7 @@
 //! - [`game`]: the session state the engine's fixed ticks advance.
 //! - [`app`]: the window: launcher, play, HUD (native).
 //! - [`cli`]: the command line (window or headless).
+//! - [`session`]: one world being played: loop, mesher, renderer, saves.
 //! - [`view`]: the player's eye as the renderer's camera.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
 //! - [`mesh`]: chunk meshing into packed quads.
@@ -27,6 +28,7 @@ pub mod inventory;
 pub mod mesh;
 pub mod player;
 pub mod save;
+pub mod session;
 pub mod time_of_day;
 pub mod view;
 pub mod world;

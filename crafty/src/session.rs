@@ -1,0 +1,240 @@
+//! [`Session`]: one world being played, shared by the window and headless
+//! mode. It owns the engine loop (whose scene holds the [`Game`]), the
+//! background mesher, the render handle and the save bookkeeping.
+
+use glam::Vec3;
+use taos_engine::Scene;
+use taos_engine::game_loop::{Clock, GameLoop, LoopConfig, Recording, RecordingError};
+use taos_engine::storage::StorageBackend;
+use taos_renderer::FrameData;
+
+use crate::game::{Game, install};
+use crate::inventory::GameMode;
+use crate::mesh::MeshScheduler;
+use crate::player::{CraftyMapper, Player, inventory_state, restore_inventory};
+use crate::render::CraftyRenderHandle;
+use crate::save::{
+    AppendReport, LoadedWorld, PlaySnapshot, PlayerState, SaveError, SaveSession, SavedWorld,
+    WorldStore,
+};
+use crate::time_of_day::TimeOfDay;
+use crate::view::player_camera;
+use crate::world::World;
+
+/// Simulation ticks per second.
+pub const TICK_HZ: u32 = 60;
+/// Chunks meshed (gathered and handed to the workers) per frame at most.
+pub const MESH_JOBS_PER_FRAME: usize = 4;
+/// Finished chunk meshes uploaded per frame at most.
+pub const MESH_UPLOADS_PER_FRAME: usize = 8;
+
+/// A world being played.
+pub struct Session {
+    game_loop: GameLoop,
+    meshes: MeshScheduler,
+    render: CraftyRenderHandle,
+    saves: SaveSession,
+    saved_edit_count: usize,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("world", &self.saves.record().name)
+            .field("ticks", &self.game().ticks)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// Starts playing a loaded world: the seed regenerated, the edit log
+    /// replayed, the player, time, mode and belongings restored.
+    #[must_use]
+    pub fn start(loaded: LoadedWorld, clock: impl Clock + 'static, render: CraftyRenderHandle) -> Self {
+        let (world, saves) = SaveSession::start(loaded);
+        Self::assemble(world, saves, clock, render)
+    }
+
+    /// Starts playing a world that has never been saved (no edits yet).
+    #[must_use]
+    pub fn fresh(record: SavedWorld, clock: impl Clock + 'static, render: CraftyRenderHandle) -> Self {
+        let world = World::new(record.seed);
+        Self::assemble(world, SaveSession::new(record), clock, render)
+    }
+
+    fn assemble(
+        world: World,
+        saves: SaveSession,
+        clock: impl Clock + 'static,
+        render: CraftyRenderHandle,
+    ) -> Self {
+        let record = saves.record();
+        let p = record.player;
+        let mode = record.mode();
+        let mut player = Player::new(Vec3::new(p.x, p.y, p.z), p.yaw, p.pitch, mode);
+        if let (GameMode::Survival, Some(state)) = (mode, &record.inventory) {
+            (player.inventory, player.hotbar) = restore_inventory(state);
+        }
+        let time = TimeOfDay::new(record.sun_angle, record.moon_phase.unwrap_or(0.0));
+        let saved_edit_count = world.edits().len();
+        let mut scene = Scene::new();
+        install(&mut scene, Game::new(world, player, time));
+        let config = LoopConfig::fixed(TICK_HZ).expect("60 Hz is a valid tick rate");
+        let mut game_loop =
+            GameLoop::new(scene, config, clock).expect("the fixed 60 Hz configuration is valid");
+        game_loop.set_action_mapper(CraftyMapper);
+        let mut session = Self {
+            game_loop,
+            meshes: MeshScheduler::new(),
+            render,
+            saves,
+            saved_edit_count,
+        };
+        session.sync_render(MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+        session
+    }
+
+    /// The engine loop (feed it input, call `on_clock`, step, replay).
+    pub fn game_loop(&mut self) -> &mut GameLoop {
+        &mut self.game_loop
+    }
+
+    /// The game state.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        self.game_loop.scene().world().resource::<Game>()
+    }
+
+    /// The game state, mutable (mouse look, hotbar keys).
+    pub fn game_mut(&mut self) -> bevy_ecs::change_detection::Mut<'_, Game> {
+        self.game_loop.scene_mut().world_mut().resource_mut::<Game>()
+    }
+
+    /// The saved record as last written.
+    #[must_use]
+    pub fn record(&self) -> &SavedWorld {
+        self.saves.record()
+    }
+
+    /// Feeds `recording`'s action flags to the coming ticks.
+    ///
+    /// # Errors
+    /// [`RecordingError`] when it was made at another tick rate or version.
+    pub fn replay(&mut self, recording: Recording) -> Result<(), RecordingError> {
+        self.game_loop.replay(recording)
+    }
+
+    /// Notes edits made since the last call (starting the autosave debounce).
+    pub fn note_progress(&mut self, now_ms: u64) {
+        let edits = self.game().world.edits().len();
+        if edits != self.saved_edit_count {
+            self.saved_edit_count = edits;
+            self.saves.note_change(now_ms);
+        }
+    }
+
+    /// Hands dirty chunks to the mesher (at most `jobs` new jobs, nearest
+    /// first), uploads at most `uploads` finished meshes, drops meshes of
+    /// unloaded chunks, and passes sun, moon and highlight to the renderer.
+    pub fn sync_render(&mut self, jobs: usize, uploads: usize) {
+        let (dirty, unloaded) = {
+            let mut game = self.game_mut();
+            (game.take_dirty(), game.take_unloaded())
+        };
+        for pos in unloaded {
+            self.meshes.forget(pos);
+            self.render.remove_chunk(pos);
+        }
+        self.meshes.request_all(dirty);
+        let game = self.game_loop.scene().world().resource::<Game>();
+        self.meshes
+            .gather_jobs(&game.world, game.player.body.position, jobs);
+        for (pos, mesh) in self.meshes.poll_finished(uploads) {
+            self.render.set_chunk(pos, &mesh);
+        }
+        self.render.set_sun_angle(game.time.sun_angle);
+        self.render.set_moon_phase(game.time.moon_phase);
+        self.render.set_highlight(game.target.map(|hit| hit.block));
+    }
+
+    /// Meshes every chunk still waiting, blocking until all are uploaded
+    /// (headless runs and screenshots).
+    pub fn finish_meshing(&mut self) {
+        loop {
+            self.sync_render(usize::MAX, usize::MAX);
+            if self.meshes.is_idle() {
+                break;
+            }
+            let game = self.game_loop.scene().world().resource::<Game>();
+            self.meshes
+                .gather_jobs(&game.world, game.player.body.position, usize::MAX);
+            for (pos, mesh) in self.meshes.wait_finished(usize::MAX) {
+                self.render.set_chunk(pos, &mesh);
+            }
+        }
+    }
+
+    /// The renderer's input for an output of `size` pixels: the player's camera.
+    pub fn frame_data(&self, data: &mut FrameData, size: (u32, u32)) {
+        data.camera = player_camera(&self.game().player, size.0, size.1);
+        data.size = size;
+    }
+
+    /// What an autosave records besides the edits.
+    #[must_use]
+    pub fn snapshot(&self) -> PlaySnapshot {
+        let game = self.game();
+        let player = &game.player;
+        let position = player.body.position;
+        PlaySnapshot {
+            player: PlayerState {
+                x: position.x,
+                y: position.y,
+                z: position.z,
+                yaw: player.yaw,
+                pitch: player.pitch,
+            },
+            sun_angle: game.time.sun_angle,
+            moon_phase: Some(game.time.moon_phase),
+            game_mode: player.mode,
+            inventory: (player.mode == GameMode::Survival)
+                .then(|| inventory_state(&player.inventory, &player.hotbar)),
+        }
+    }
+
+    /// Saves if the debounce says it is time; `None` when nothing was due.
+    ///
+    /// # Errors
+    /// [`SaveError`] from the store; the edits stay unsaved and are retried.
+    pub async fn autosave_if_due<B: StorageBackend>(
+        &mut self,
+        store: &WorldStore<B>,
+        now_ms: u64,
+    ) -> Result<Option<AppendReport>, SaveError> {
+        let snapshot = self.snapshot();
+        let world = &self.game_loop.scene().world().resource::<Game>().world;
+        self.saves
+            .autosave_if_due(store, world, &snapshot, now_ms)
+            .await
+    }
+
+    /// Saves now (quitting, or leaving for the launcher), and stores
+    /// `thumbnail` (a JPEG) when given.
+    ///
+    /// # Errors
+    /// [`SaveError`] from the store.
+    pub async fn save_now<B: StorageBackend>(
+        &mut self,
+        store: &WorldStore<B>,
+        now_ms: u64,
+        thumbnail: Option<&[u8]>,
+    ) -> Result<AppendReport, SaveError> {
+        let snapshot = self.snapshot();
+        let world = &self.game_loop.scene().world().resource::<Game>().world;
+        let report = self.saves.autosave(store, world, &snapshot, now_ms).await?;
+        if let Some(jpeg) = thumbnail {
+            store.set_thumbnail(&self.saves.record().id, Some(jpeg)).await?;
+        }
+        Ok(report)
+    }
+}
