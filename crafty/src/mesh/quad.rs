@@ -68,6 +68,32 @@ impl PackedQuad {
         (self.hi >> 3) & 0xFF
     }
 
+    /// The chunk-local axes `(u, v)` of `face`: 0 = x, 1 = y, 2 = z.
+    #[must_use]
+    pub const fn face_axes(face: Face) -> (usize, usize) {
+        match face {
+            Face::East | Face::West => (2, 1),
+            Face::Top | Face::Bottom => (0, 2),
+            Face::South | Face::North => (0, 1),
+        }
+    }
+
+    /// The chunk-local block behind every unit face the quad covers, in
+    /// `v`-major order.
+    pub fn blocks(self) -> impl Iterator<Item = [u32; 3]> {
+        let (ua, va) = Self::face_axes(self.face());
+        let pos = self.pos();
+        let [w, h] = self.size();
+        (0..h).flat_map(move |dv| {
+            (0..w).map(move |du| {
+                let mut p = pos;
+                p[ua] += du;
+                p[va] += dv;
+                p
+            })
+        })
+    }
+
     /// Ambient occlusion per corner, 0 (darkest) to 3 (open).
     #[must_use]
     pub const fn ao(self) -> [u8; 4] {

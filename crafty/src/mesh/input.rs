@@ -1,0 +1,261 @@
+//! The mesher's input: an n³ chunk plus a one-block border of neighbour
+//! data, with per-row bit masks kept up to date as blocks are written.
+
+use glam::IVec3;
+
+use crate::world::{BlockType, CHUNK_SIZE, Chunk, ChunkPos, World};
+
+/// The largest chunk edge the mesher takes: 62, so that a padded row of
+/// `n + 2` blocks fits one `u64` and quad coordinates fit 6 bits.
+pub const MAX_MESH_SIZE: usize = 62;
+
+/// A chunk edge the mesher cannot take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("chunk edge {0} is outside 1..={MAX_MESH_SIZE}")]
+pub struct BadMeshSize(pub usize);
+
+/// Bit flags per block type, indexed by `BlockType as usize`.
+const FLAG_SOLID: u8 = 1;
+const FLAG_OPAQUE: u8 = 2;
+const FLAG_WATER: u8 = 4;
+const FLAG_GLASS: u8 = 8;
+
+const fn block_flags() -> [u8; 16] {
+    let mut out = [0u8; 16];
+    let mut i = 0;
+    while i < BlockType::ALL.len() {
+        let block = BlockType::ALL[i];
+        let mut flags = 0;
+        if !block.is_air() {
+            flags |= FLAG_SOLID;
+        }
+        if block.is_opaque() {
+            flags |= FLAG_OPAQUE;
+        }
+        if matches!(block, BlockType::Water) {
+            flags |= FLAG_WATER;
+        }
+        if matches!(block, BlockType::Glass) {
+            flags |= FLAG_GLASS;
+        }
+        out[block as usize] = flags;
+        i += 1;
+    }
+    out
+}
+
+const FLAGS: [u8; 16] = block_flags();
+
+/// An `n³` chunk with a one-block border: `(n + 2)³` blocks, indexed in
+/// padded coordinates `(y * p + z) * p + x` with `p = n + 2` (x fastest,
+/// like [`Chunk`]). Padded `(1, 1, 1)` is chunk-local `(0, 0, 0)`.
+///
+/// Alongside the blocks it keeps one `u64` per padded `(y, z)` row with bit
+/// `x` set for non-air, opaque, water and glass blocks; [`set`](Self::set)
+/// keeps them current, so the mesher starts from bits, never bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PaddedChunk {
+    size: usize,
+    blocks: Vec<BlockType>,
+    pub(super) solid: Vec<u64>,
+    pub(super) opaque: Vec<u64>,
+    pub(super) water: Vec<u64>,
+    pub(super) glass: Vec<u64>,
+}
+
+impl std::fmt::Debug for PaddedChunk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaddedChunk")
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PaddedChunk {
+    /// An all-air input for an `size³` chunk.
+    ///
+    /// # Errors
+    /// [`BadMeshSize`] unless `1 <= size <= 62`.
+    pub fn new(size: usize) -> Result<Self, BadMeshSize> {
+        if !(1..=MAX_MESH_SIZE).contains(&size) {
+            return Err(BadMeshSize(size));
+        }
+        let p = size + 2;
+        Ok(Self {
+            size,
+            blocks: vec![BlockType::Air; p * p * p],
+            solid: vec![0; p * p],
+            opaque: vec![0; p * p],
+            water: vec![0; p * p],
+            glass: vec![0; p * p],
+        })
+    }
+
+    /// An input filled from `block(local)`, called for every chunk-local
+    /// position in `-1..=size` on each axis (border included).
+    ///
+    /// # Errors
+    /// [`BadMeshSize`] unless `1 <= size <= 62`.
+    pub fn from_fn(
+        size: usize,
+        mut block: impl FnMut(IVec3) -> BlockType,
+    ) -> Result<Self, BadMeshSize> {
+        let mut out = Self::new(size)?;
+        let p = out.padded_size();
+        let mut i = 0;
+        for y in 0..p {
+            for z in 0..p {
+                for x in 0..p {
+                    out.blocks[i] = block(IVec3::new(x as i32 - 1, y as i32 - 1, z as i32 - 1));
+                    i += 1;
+                }
+            }
+        }
+        out.rebuild_masks();
+        Ok(out)
+    }
+
+    /// The input for the world chunk at `pos` (32³): its blocks plus the
+    /// border from its neighbours. Loaded neighbours are copied; where one is
+    /// not loaded, [`World::block`] supplies bare terrain.
+    #[must_use]
+    pub fn gather(world: &World, pos: ChunkPos) -> Self {
+        let mut out = Self::new(CHUNK_SIZE).unwrap_or_else(|_| unreachable!("32 is in range"));
+        out.gather_into(world, pos);
+        out
+    }
+
+    /// [`gather`](Self::gather) into this input, reusing its storage (it is
+    /// resized to 32³ first if needed).
+    pub fn gather_into(&mut self, world: &World, pos: ChunkPos) {
+        const N: usize = CHUNK_SIZE;
+        const P: usize = N + 2;
+        if self.size != N {
+            *self = Self::new(N).unwrap_or_else(|_| unreachable!("32 is in range"));
+        }
+        let mut near: [Option<&Chunk>; 27] = [None; 27];
+        for (i, slot) in near.iter_mut().enumerate() {
+            let d = IVec3::new(i as i32 % 3, i as i32 / 3 % 3, i as i32 / 9) - IVec3::ONE;
+            *slot = world.chunk(pos.offset(d));
+        }
+        let origin = pos.origin();
+        // Padded coordinate -> (neighbour offset index 0..3, local coordinate).
+        let split = |p: usize| -> (usize, usize) {
+            if p == 0 {
+                (0, N - 1)
+            } else if p == P - 1 {
+                (2, 0)
+            } else {
+                (1, p - 1)
+            }
+        };
+        for py in 0..P {
+            let (cy, ly) = split(py);
+            for pz in 0..P {
+                let (cz, lz) = split(pz);
+                let row = (py * P + pz) * P;
+                let dst = &mut self.blocks[row..row + P];
+                for (cx, range, lx0) in [(0, 0..1, N - 1), (1, 1..P - 1, 0), (2, P - 1..P, 0)] {
+                    let len = range.len();
+                    let out = &mut dst[range.clone()];
+                    if let Some(chunk) = near[(cz * 3 + cy) * 3 + cx] {
+                        let start = Chunk::index(lx0, ly, lz);
+                        out.copy_from_slice(&chunk.blocks()[start..start + len]);
+                    } else {
+                        for (k, slot) in out.iter_mut().enumerate() {
+                            let padded = IVec3::new((range.start + k) as i32, py as i32, pz as i32);
+                            *slot = world.block(origin + padded - IVec3::ONE);
+                        }
+                    }
+                }
+            }
+        }
+        self.rebuild_masks();
+    }
+
+    /// The chunk edge `n`.
+    #[must_use]
+    pub const fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The padded edge `n + 2`.
+    #[must_use]
+    pub const fn padded_size(&self) -> usize {
+        self.size + 2
+    }
+
+    /// Index of padded `(x, y, z)` (each in `0..n + 2`) in [`blocks`](Self::blocks).
+    #[must_use]
+    pub const fn index(&self, x: usize, y: usize, z: usize) -> usize {
+        let p = self.padded_size();
+        (y * p + z) * p + x
+    }
+
+    /// Every block, padded, in index order.
+    #[must_use]
+    pub fn blocks(&self) -> &[BlockType] {
+        &self.blocks
+    }
+
+    /// The block at chunk-local `local`, each coordinate in `-1..=n`; `None`
+    /// outside that.
+    #[must_use]
+    pub fn get(&self, local: IVec3) -> Option<BlockType> {
+        let p = self.padded_size() as i32;
+        let padded = local + IVec3::ONE;
+        let inside = padded.cmpge(IVec3::ZERO).all() && padded.cmplt(IVec3::splat(p)).all();
+        inside.then(|| {
+            self.blocks[self.index(padded.x as usize, padded.y as usize, padded.z as usize)]
+        })
+    }
+
+    /// Sets the block at chunk-local `local` (each coordinate in `-1..=n`),
+    /// keeping the row masks current. Returns `false` (and changes nothing)
+    /// outside that range.
+    pub fn set(&mut self, local: IVec3, block: BlockType) -> bool {
+        let p = self.padded_size() as i32;
+        let padded = local + IVec3::ONE;
+        if !(padded.cmpge(IVec3::ZERO).all() && padded.cmplt(IVec3::splat(p)).all()) {
+            return false;
+        }
+        let (x, y, z) = (padded.x as usize, padded.y as usize, padded.z as usize);
+        let i = self.index(x, y, z);
+        self.blocks[i] = block;
+        let row = y * self.padded_size() + z;
+        let bit = 1u64 << x;
+        let flags = FLAGS[block as usize];
+        for (masks, flag) in [
+            (&mut self.solid, FLAG_SOLID),
+            (&mut self.opaque, FLAG_OPAQUE),
+            (&mut self.water, FLAG_WATER),
+            (&mut self.glass, FLAG_GLASS),
+        ] {
+            if flags & flag != 0 {
+                masks[row] |= bit;
+            } else {
+                masks[row] &= !bit;
+            }
+        }
+        true
+    }
+
+    /// Recomputes every row mask from the blocks.
+    fn rebuild_masks(&mut self) {
+        let p = self.padded_size();
+        for (row, blocks) in self.blocks.chunks_exact(p).enumerate() {
+            let (mut solid, mut opaque, mut water, mut glass) = (0u64, 0u64, 0u64, 0u64);
+            for (x, &block) in blocks.iter().enumerate() {
+                let f = u64::from(FLAGS[block as usize]);
+                solid |= (f & 1) << x;
+                opaque |= ((f >> 1) & 1) << x;
+                water |= ((f >> 2) & 1) << x;
+                glass |= ((f >> 3) & 1) << x;
+            }
+            self.solid[row] = solid;
+            self.opaque[row] = opaque;
+            self.water[row] = water;
+            self.glass[row] = glass;
+        }
+    }
+}
