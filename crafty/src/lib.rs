@@ -7,9 +7,12 @@
 //! What this crate is:
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
 //! - [`mesh`]: chunk meshing into packed quads.
+//! - [`render`]: the GPU pipeline (sky, instanced chunk quads, water,
+//!   block highlight, tonemap) as one render feature, fed through a handle.
 //!
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 
 pub mod mesh;
+pub mod render;
 pub mod world;
