@@ -16,6 +16,8 @@
 //! - [`time_of_day`]: the sun angle and the moon phase.
 //! - [`save`]: saved worlds: records, append-only edit logs, thumbnails, autosave.
 //! - [`inventory`]: game mode, survival inventory and hotbar types.
+//! - [`render`]: the GPU pipeline (sky, instanced chunk quads, water,
+//!   block highlight, tonemap) as one render feature, fed through a handle.
 //!
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
@@ -27,6 +29,7 @@ pub mod game;
 pub mod inventory;
 pub mod mesh;
 pub mod player;
+pub mod render;
 pub mod save;
 pub mod session;
 pub mod time_of_day;

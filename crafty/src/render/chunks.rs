@@ -1,0 +1,247 @@
+//! Chunk geometry on the GPU: one instance buffer per chunk (opaque quads,
+//! then transparent quads) and one slot per chunk in a uniform buffer of
+//! chunk origins, bound with a dynamic offset.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Vec3, Vec4};
+
+use crate::mesh::{ChunkMesh, PackedQuad};
+use crate::world::{CHUNK_SIZE, ChunkPos};
+
+/// Stride between chunk origins: the dynamic-offset alignment every device
+/// accepts.
+pub(crate) const ORIGIN_STRIDE: u64 = 256;
+const QUAD_BYTES: u64 = std::mem::size_of::<PackedQuad>() as u64;
+
+/// One resident chunk.
+#[derive(Debug)]
+pub(crate) struct GpuChunk {
+    pub(crate) pos: ChunkPos,
+    pub(crate) buffer: wgpu::Buffer,
+    /// Quads the buffer holds room for.
+    capacity: u64,
+    pub(crate) opaque: u32,
+    pub(crate) transparent: u32,
+}
+
+impl GpuChunk {
+    /// The opaque quads.
+    pub(crate) fn opaque_slice(&self) -> wgpu::BufferSlice<'_> {
+        self.buffer.slice(..u64::from(self.opaque) * QUAD_BYTES)
+    }
+
+    /// The transparent quads.
+    pub(crate) fn transparent_slice(&self) -> wgpu::BufferSlice<'_> {
+        let start = u64::from(self.opaque) * QUAD_BYTES;
+        self.buffer
+            .slice(start..start + u64::from(self.transparent) * QUAD_BYTES)
+    }
+}
+
+/// Every resident chunk, by slot.
+#[derive(Debug)]
+pub(crate) struct ChunkStore {
+    slots: Vec<Option<GpuChunk>>,
+    index: HashMap<ChunkPos, u32>,
+    free: Vec<u32>,
+    layout: wgpu::BindGroupLayout,
+    origins: wgpu::Buffer,
+    origin_capacity: u32,
+    pub(crate) group: wgpu::BindGroup,
+    staging: Vec<PackedQuad>,
+}
+
+fn origin_storage(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    capacity: u32,
+) -> (wgpu::Buffer, wgpu::BindGroup) {
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("crafty chunk origins"),
+        size: u64::from(capacity) * ORIGIN_STRIDE,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("crafty chunk origin"),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &buffer,
+                offset: 0,
+                size: wgpu::BufferSize::new(16),
+            }),
+        }],
+    });
+    (buffer, group)
+}
+
+impl ChunkStore {
+    pub(crate) fn new(device: &wgpu::Device, layout: wgpu::BindGroupLayout) -> Self {
+        let origin_capacity = 64;
+        let (origins, group) = origin_storage(device, &layout, origin_capacity);
+        Self {
+            slots: Vec::new(),
+            index: HashMap::new(),
+            free: Vec::new(),
+            layout,
+            origins,
+            origin_capacity,
+            group,
+            staging: Vec::new(),
+        }
+    }
+
+    /// Uploads `mesh` as chunk `pos`, reusing its buffer when it is big
+    /// enough; an empty mesh removes the chunk.
+    pub(crate) fn set(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        pos: ChunkPos,
+        mesh: &ChunkMesh,
+    ) {
+        if mesh.is_empty() {
+            self.remove(pos);
+            return;
+        }
+        self.staging.clear();
+        self.staging.extend_from_slice(&mesh.opaque);
+        self.staging.extend_from_slice(&mesh.transparent);
+        let quads = self.staging.len() as u64;
+        let slot = match self.index.get(&pos) {
+            Some(&slot) => slot,
+            None => self.allocate(device, queue, pos),
+        };
+        let entry = &mut self.slots[slot as usize];
+        let reuse = entry.as_ref().is_some_and(|c| c.capacity >= quads);
+        if !reuse {
+            let capacity = quads.next_power_of_two().max(64);
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("crafty chunk quads"),
+                size: capacity * QUAD_BYTES,
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            *entry = Some(GpuChunk {
+                pos,
+                buffer,
+                capacity,
+                opaque: 0,
+                transparent: 0,
+            });
+        }
+        if let Some(chunk) = entry {
+            queue.write_buffer(&chunk.buffer, 0, bytemuck::cast_slice(&self.staging));
+            chunk.opaque = mesh.opaque.len() as u32;
+            chunk.transparent = mesh.transparent.len() as u32;
+        }
+    }
+
+    /// Frees chunk `pos`'s slot and buffer.
+    pub(crate) fn remove(&mut self, pos: ChunkPos) {
+        if let Some(slot) = self.index.remove(&pos) {
+            self.slots[slot as usize] = None;
+            self.free.push(slot);
+        }
+    }
+
+    fn allocate(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pos: ChunkPos) -> u32 {
+        let slot = self.free.pop().unwrap_or_else(|| {
+            self.slots.push(None);
+            (self.slots.len() - 1) as u32
+        });
+        self.index.insert(pos, slot);
+        if slot >= self.origin_capacity {
+            self.origin_capacity = (slot + 1).next_power_of_two();
+            (self.origins, self.group) = origin_storage(device, &self.layout, self.origin_capacity);
+            for (i, chunk) in self.slots.iter().enumerate() {
+                if let Some(chunk) = chunk {
+                    self.write_origin(queue, i as u32, chunk.pos);
+                }
+            }
+        }
+        self.write_origin(queue, slot, pos);
+        slot
+    }
+
+    fn write_origin(&self, queue: &wgpu::Queue, slot: u32, pos: ChunkPos) {
+        let origin = pos.origin().as_vec3().extend(0.0);
+        queue.write_buffer(
+            &self.origins,
+            u64::from(slot) * ORIGIN_STRIDE,
+            bytemuck::bytes_of(&origin.to_array()),
+        );
+    }
+
+    /// The chunk in `slot`.
+    pub(crate) fn get(&self, slot: u32) -> Option<&GpuChunk> {
+        self.slots.get(slot as usize).and_then(Option::as_ref)
+    }
+
+    /// The dynamic offset of `slot`'s origin.
+    pub(crate) fn origin_offset(slot: u32) -> u32 {
+        (u64::from(slot) * ORIGIN_STRIDE) as u32
+    }
+
+    /// Resident chunks with their slots.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &GpuChunk)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, chunk)| chunk.as_ref().map(|c| (slot as u32, c)))
+    }
+
+    /// Number of resident chunks.
+    pub(crate) fn len(&self) -> usize {
+        self.index.len()
+    }
+}
+
+/// Whether the chunk at `pos` may be visible through `view_proj` (false only
+/// when all eight corners of its box lie outside one clip plane).
+pub(crate) fn chunk_visible(view_proj: &Mat4, pos: ChunkPos) -> bool {
+    let min = pos.origin().as_vec3();
+    let size = CHUNK_SIZE as f32;
+    let corners: [Vec4; 8] = std::array::from_fn(|i| {
+        let corner = min + Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32) * size;
+        *view_proj * corner.extend(1.0)
+    });
+    let outside = |test: &dyn Fn(&Vec4) -> bool| corners.iter().all(test);
+    !(outside(&|c| c.x < -c.w)
+        || outside(&|c| c.x > c.w)
+        || outside(&|c| c.y < -c.w)
+        || outside(&|c| c.y > c.w)
+        || outside(&|c| c.z < 0.0)
+        || outside(&|c| c.z > c.w))
+}
+
+/// The centre of chunk `pos` in world space.
+pub(crate) fn chunk_center(pos: ChunkPos) -> Vec3 {
+    pos.origin().as_vec3() + Vec3::splat(CHUNK_SIZE as f32 * 0.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn culling_keeps_chunks_in_front_and_drops_those_behind() {
+        let eye = Vec3::new(16.0, 40.0, 16.0);
+        let view = glam::camera::rh::view::look_at_mat4(eye, eye + Vec3::NEG_Z, Vec3::Y);
+        let proj = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 200.0);
+        let vp = proj * view;
+        assert!(
+            chunk_visible(&vp, ChunkPos::new(0, 1, 0)),
+            "the camera's own chunk"
+        );
+        assert!(chunk_visible(&vp, ChunkPos::new(0, 1, -2)), "ahead");
+        assert!(!chunk_visible(&vp, ChunkPos::new(0, 1, 3)), "behind");
+        assert!(
+            !chunk_visible(&vp, ChunkPos::new(0, 1, -10)),
+            "beyond the far plane"
+        );
+    }
+}

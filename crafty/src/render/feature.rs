@@ -1,0 +1,647 @@
+//! [`CraftyPipelineFeature`]: crafty's whole frame as one render feature.
+
+use glam::{Mat4, Vec3};
+use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT, TonemapFeature};
+use taos_renderer::frame::SunLight;
+use taos_renderer::graph::TextureDesc;
+use taos_renderer::resources::{Assets, ColorSpace, Texture};
+use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
+
+use super::atlas::block_atlas;
+use super::chunks::{ChunkStore, chunk_center, chunk_visible};
+use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+use super::light::{SkyLighting, sky_lighting};
+use crate::mesh::PackedQuad;
+
+/// Where an extra stage's passes go in crafty's frame.
+///
+/// The built-in passes run in this order, each chaining the frame's `hdr`
+/// handle: sky, **`AfterSky`**, opaque chunks (which create `frame.depth`),
+/// **`AfterOpaque`**, transparent chunks, **`AfterTransparent`**, block
+/// highlight, **`BeforeTonemap`**, tonemap into `frame.output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StagePoint {
+    /// Behind all geometry, no depth yet (distant sky layers: aurora, far
+    /// clouds).
+    AfterSky,
+    /// After opaque blocks, with `frame.depth` holding the scene depth
+    /// (volumetric clouds, which blocks hide).
+    AfterOpaque,
+    /// After water and glass (weather particles: rain, snow).
+    AfterTransparent,
+    /// The last HDR work before tonemapping (godrays, bloom, screen-space
+    /// effects).
+    BeforeTonemap,
+}
+
+/// The per-frame uniform; mirrors `FrameUniform` in `shaders/common.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct FrameUniform {
+    view_proj: [[f32; 4]; 4],
+    inverse_view_proj: [[f32; 4]; 4],
+    camera: [f32; 4],
+    light_dir: [f32; 4],
+    light_color: [f32; 4],
+    ambient: [f32; 4],
+    zenith: [f32; 4],
+    horizon: [f32; 4],
+    glow: [f32; 4],
+    sun_dir: [f32; 4],
+    sun_disc: [f32; 4],
+    moon_disc: [f32; 4],
+    fog: [f32; 4],
+    highlight: [f32; 4],
+}
+
+#[derive(Debug)]
+struct Gpu {
+    frame_buffer: wgpu::Buffer,
+    frame_group: wgpu::BindGroup,
+    sky: wgpu::RenderPipeline,
+    opaque: wgpu::RenderPipeline,
+    transparent: wgpu::RenderPipeline,
+    outline: wgpu::RenderPipeline,
+    chunks: ChunkStore,
+    _atlas: Texture,
+}
+
+/// Crafty's pipeline in one [`RenderFeature`]: a gradient sky with sun, moon
+/// and stars; chunk quads instanced from [`PackedQuad`]s, textured from the
+/// procedural [atlas](super::block_atlas), lit by the sun or moon with
+/// per-corner ambient occlusion and distance fog; water, glass and leaves
+/// blended back to front by chunk; the targeted block outlined; and the
+/// renderer's [`TonemapFeature`] into the output.
+///
+/// Add it alone to a [`Renderer`](taos_renderer::Renderer) (no preset), and
+/// drive it through the [`CraftyRenderHandle`] that
+/// [`new`](Self::new) returns. Each frame it also sets
+/// `FrameData::lights.sun` from its [light model](super::sky_lighting), so
+/// stages and later features see the same sun.
+///
+/// # Extending
+/// Weather particles, clouds and godrays slot in as extra stages
+/// ([`with_stage`](Self::with_stage)): ordinary [`RenderFeature`]s run at a
+/// [`StagePoint`], whose `setup`, `early_update`, `update` and `destroy` the
+/// pipeline forwards, and whose `add_passes` see the same [`Frame`]: read
+/// `frame.hdr` (and `frame.depth` from `AfterOpaque` on), declare a pass,
+/// put the new `hdr` version back.
+pub struct CraftyPipelineFeature {
+    handle: CraftyRenderHandle,
+    tonemap: TonemapFeature,
+    stages: Vec<(StagePoint, Box<dyn RenderFeature>)>,
+    gpu: Option<Gpu>,
+    opaque_draws: Vec<u32>,
+    transparent_draws: Vec<u32>,
+    sort_scratch: Vec<(f32, u32)>,
+    highlight: bool,
+}
+
+impl std::fmt::Debug for CraftyPipelineFeature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let stages: Vec<_> = self
+            .stages
+            .iter()
+            .map(|(at, stage)| (*at, stage.name()))
+            .collect();
+        f.debug_struct("CraftyPipelineFeature")
+            .field("stages", &stages)
+            .field("tonemap", &self.tonemap)
+            .field("ready", &self.gpu.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl CraftyPipelineFeature {
+    /// The pipeline (ACES tonemapping at exposure 1) and the handle the game
+    /// keeps to feed it.
+    #[must_use]
+    pub fn new() -> (Self, CraftyRenderHandle) {
+        let handle = CraftyRenderHandle::new();
+        let feature = Self {
+            handle: handle.clone(),
+            tonemap: TonemapFeature::new(1.0, true),
+            stages: Vec::new(),
+            gpu: None,
+            opaque_draws: Vec::new(),
+            transparent_draws: Vec::new(),
+            sort_scratch: Vec::new(),
+            highlight: false,
+        };
+        (feature, handle)
+    }
+
+    /// Adds an extra stage at `at`, after any stage already there. Add
+    /// stages before the feature goes into the renderer (that is when their
+    /// `setup` runs).
+    #[must_use]
+    pub fn with_stage(mut self, at: StagePoint, stage: impl RenderFeature + 'static) -> Self {
+        self.stages.push((at, Box::new(stage)));
+        self
+    }
+
+    /// Another handle to this pipeline.
+    #[must_use]
+    pub fn handle(&self) -> CraftyRenderHandle {
+        self.handle.clone()
+    }
+
+    /// The inner tonemapper (exposure, curve).
+    pub fn tonemap_mut(&mut self) -> &mut TonemapFeature {
+        &mut self.tonemap
+    }
+
+    fn add_stage_passes<'a>(&'a self, at: StagePoint, frame: &mut Frame<'a>) {
+        for (_, stage) in self
+            .stages
+            .iter()
+            .filter(|(point, stage)| *point == at && stage.enabled())
+        {
+            stage.add_passes(frame);
+        }
+    }
+}
+
+impl Default for CraftyPipelineFeature {
+    fn default() -> Self {
+        Self::new().0
+    }
+}
+
+fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("crafty frame"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+        ],
+    })
+}
+
+fn chunk_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("crafty chunk"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(16),
+            },
+            count: None,
+        }],
+    })
+}
+
+/// How one pipeline differs from the others.
+struct PipelineSpec<'a> {
+    label: &'a str,
+    module: &'a wgpu::ShaderModule,
+    layout: &'a wgpu::PipelineLayout,
+    fragment: &'a str,
+    instanced_quads: bool,
+    topology: wgpu::PrimitiveTopology,
+    blend: Option<wgpu::BlendState>,
+    /// Depth write and compare; `None` for no depth at all.
+    depth: Option<(bool, wgpu::CompareFunction)>,
+}
+
+fn pipeline(device: &wgpu::Device, spec: &PipelineSpec<'_>) -> wgpu::RenderPipeline {
+    const QUAD_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Uint32x2];
+    let quads = wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<PackedQuad>() as u64,
+        step_mode: wgpu::VertexStepMode::Instance,
+        attributes: &QUAD_ATTRIBUTES,
+    };
+    let buffers = if spec.instanced_quads {
+        vec![Some(quads)]
+    } else {
+        Vec::new()
+    };
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(spec.label),
+        layout: Some(spec.layout),
+        vertex: wgpu::VertexState {
+            module: spec.module,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &buffers,
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: spec.module,
+            entry_point: Some(spec.fragment),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: HDR_FORMAT,
+                blend: spec.blend,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        primitive: wgpu::PrimitiveState {
+            topology: spec.topology,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: spec.instanced_quads.then_some(wgpu::Face::Back),
+            ..Default::default()
+        },
+        depth_stencil: spec.depth.map(|(write, compare)| wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(write),
+            depth_compare: Some(compare),
+            stencil: wgpu::StencilState::default(),
+            bias: wgpu::DepthBiasState::default(),
+        }),
+        multisample: wgpu::MultisampleState::default(),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+fn shader(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    })
+}
+
+fn v4(v: Vec3, w: f32) -> [f32; 4] {
+    v.extend(w).to_array()
+}
+
+fn frame_uniform(
+    data: &FrameData,
+    light: &SkyLighting,
+    moon_phase: f32,
+    fog: Fog,
+    highlight: Option<glam::IVec3>,
+) -> FrameUniform {
+    let camera = &data.camera;
+    let view_proj = camera.projection * camera.view;
+    let inverse = view_proj.inverse();
+    let inverse = if inverse.is_finite() {
+        inverse
+    } else {
+        Mat4::IDENTITY
+    };
+    let fog_start = if fog.start.is_finite() {
+        fog.start
+    } else {
+        1e6
+    };
+    let fog_end = if fog.end.is_finite() && fog.end > fog_start {
+        fog.end
+    } else {
+        fog_start + 1.0
+    };
+    FrameUniform {
+        view_proj: view_proj.to_cols_array_2d(),
+        inverse_view_proj: inverse.to_cols_array_2d(),
+        camera: v4(camera.position, 1.0),
+        light_dir: v4(light.light_direction, 0.0),
+        light_color: v4(light.light_color, 0.0),
+        ambient: v4(light.ambient, 0.0),
+        zenith: v4(light.zenith, 0.0),
+        horizon: v4(light.horizon, 0.0),
+        glow: v4(light.glow, 0.0),
+        sun_dir: v4(light.sun_direction, 0.0),
+        sun_disc: v4(light.sun_disc, 0.0),
+        moon_disc: v4(light.moon_disc, moon_phase.rem_euclid(1.0)),
+        fog: [
+            fog_start,
+            fog_end,
+            light.daylight,
+            (data.time.elapsed % 3600.0) as f32,
+        ],
+        highlight: match highlight {
+            Some(block) => v4(block.as_vec3(), 1.0),
+            None => [0.0; 4],
+        },
+    }
+}
+
+impl RenderFeature for CraftyPipelineFeature {
+    fn name(&self) -> &'static str {
+        "CraftyPipeline"
+    }
+
+    fn setup(&mut self, setup: FeatureSetup<'_>) {
+        let gpu = setup.gpu;
+        let device = gpu.device();
+        let atlas = match Texture::from_rgba8(gpu, "crafty atlas", &block_atlas(), ColorSpace::Srgb)
+        {
+            Ok(atlas) => atlas,
+            Err(error) => {
+                log::error!("crafty atlas not uploaded, the pipeline draws nothing: {error}");
+                return;
+            }
+        };
+        let frame_layout = frame_layout(device);
+        let chunk_layout = chunk_layout(device);
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("crafty frame uniform"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("crafty frame"),
+            layout: &frame_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: frame_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(atlas.view()),
+                },
+            ],
+        });
+        let frame_only = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("crafty frame only"),
+            bind_group_layouts: &[Some(&frame_layout)],
+            immediate_size: 0,
+        });
+        let with_chunk = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("crafty chunks"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&chunk_layout)],
+            immediate_size: 0,
+        });
+        let common = include_str!("shaders/common.wgsl");
+        let sky_module = shader(
+            device,
+            "crafty sky",
+            &[common, include_str!("shaders/sky.wgsl")].concat(),
+        );
+        let chunk_module = shader(
+            device,
+            "crafty chunk",
+            &[common, include_str!("shaders/chunk.wgsl")].concat(),
+        );
+        let outline_module = shader(
+            device,
+            "crafty outline",
+            &[common, include_str!("shaders/outline.wgsl")].concat(),
+        );
+        let chunk_spec = |label, fragment, blend, write| PipelineSpec {
+            label,
+            module: &chunk_module,
+            layout: &with_chunk,
+            fragment,
+            instanced_quads: true,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            blend,
+            depth: Some((write, wgpu::CompareFunction::Less)),
+        };
+        let opaque = pipeline(
+            device,
+            &chunk_spec("crafty opaque chunks", "fs_opaque", None, true),
+        );
+        let transparent = pipeline(
+            device,
+            &chunk_spec(
+                "crafty transparent chunks",
+                "fs_transparent",
+                Some(wgpu::BlendState::ALPHA_BLENDING),
+                false,
+            ),
+        );
+        let sky = pipeline(
+            device,
+            &PipelineSpec {
+                label: "crafty sky",
+                module: &sky_module,
+                layout: &frame_only,
+                fragment: "fs_main",
+                instanced_quads: false,
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                blend: None,
+                depth: None,
+            },
+        );
+        let outline = pipeline(
+            device,
+            &PipelineSpec {
+                label: "crafty block outline",
+                module: &outline_module,
+                layout: &frame_only,
+                fragment: "fs_main",
+                instanced_quads: false,
+                topology: wgpu::PrimitiveTopology::LineList,
+                blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                depth: Some((false, wgpu::CompareFunction::LessEqual)),
+            },
+        );
+        self.gpu = Some(Gpu {
+            frame_buffer,
+            frame_group,
+            sky,
+            opaque,
+            transparent,
+            outline,
+            chunks: ChunkStore::new(device, chunk_layout),
+            _atlas: atlas,
+        });
+        self.tonemap.setup(setup);
+        for (_, stage) in &mut self.stages {
+            stage.setup(setup);
+        }
+    }
+
+    fn early_update(&mut self, data: &mut FrameData) {
+        let (angle, phase) = {
+            let shared = self.handle.lock();
+            (shared.sun_angle, shared.moon_phase)
+        };
+        let light = sky_lighting(angle, phase);
+        data.lights.sun = Some(SunLight {
+            direction: -light.light_direction,
+            color: light.light_color,
+            intensity: 1.0,
+            cast_shadows: false,
+        });
+        for (_, stage) in self.stages.iter_mut().filter(|(_, s)| s.enabled()) {
+            stage.early_update(data);
+        }
+    }
+
+    fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
+        let Some(gpu) = &mut self.gpu else { return };
+        let (pending, angle, phase, highlight, fog) = {
+            let mut shared = self.handle.lock();
+            (
+                std::mem::take(&mut shared.pending),
+                shared.sun_angle,
+                shared.moon_phase,
+                shared.highlight,
+                shared.fog,
+            )
+        };
+        let (device, queue) = (gpu_ctx.device(), gpu_ctx.queue());
+        for (pos, mesh) in pending {
+            match mesh {
+                Some(mesh) => gpu.chunks.set(device, queue, pos, &mesh),
+                None => gpu.chunks.remove(pos),
+            }
+        }
+
+        let light = sky_lighting(angle, phase);
+        let uniform = frame_uniform(data, &light, phase, fog, highlight);
+        queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&uniform));
+        self.highlight = highlight.is_some();
+
+        // Visible chunks: opaque front to back (early depth rejects more),
+        // transparent back to front (blending needs it).
+        let view_proj = data.camera.projection * data.camera.view;
+        let eye = data.camera.position;
+        let mut stats = CraftyRenderStats {
+            chunks: gpu.chunks.len(),
+            ..CraftyRenderStats::default()
+        };
+        self.sort_scratch.clear();
+        for (slot, chunk) in gpu.chunks.iter() {
+            stats.opaque_quads += u64::from(chunk.opaque);
+            stats.transparent_quads += u64::from(chunk.transparent);
+            if chunk_visible(&view_proj, chunk.pos) {
+                let distance = chunk_center(chunk.pos).distance_squared(eye);
+                self.sort_scratch.push((distance, slot));
+            } else {
+                stats.culled_chunks += 1;
+            }
+        }
+        self.sort_scratch.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let chunks = &gpu.chunks;
+        self.opaque_draws.clear();
+        self.opaque_draws.extend(
+            self.sort_scratch
+                .iter()
+                .map(|&(_, slot)| slot)
+                .filter(|&slot| chunks.get(slot).is_some_and(|c| c.opaque > 0)),
+        );
+        self.transparent_draws.clear();
+        self.transparent_draws.extend(
+            self.sort_scratch
+                .iter()
+                .rev()
+                .map(|&(_, slot)| slot)
+                .filter(|&slot| chunks.get(slot).is_some_and(|c| c.transparent > 0)),
+        );
+        stats.opaque_draws = self.opaque_draws.len();
+        stats.transparent_draws = self.transparent_draws.len();
+        self.handle.lock().stats = stats;
+
+        self.tonemap.update(data, gpu_ctx, assets);
+        for (_, stage) in self.stages.iter_mut().filter(|(_, s)| s.enabled()) {
+            stage.update(data, gpu_ctx, assets);
+        }
+    }
+
+    fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
+        let Some(gpu) = &self.gpu else { return };
+        let (width, height) = frame.data.size;
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let hdr = frame
+            .graph
+            .create_texture("hdr", TextureDesc::new_2d(width, height, HDR_FORMAT, usage));
+        frame.hdr = Some(frame.graph.add_render_pass("crafty sky", |pass| {
+            let hdr = pass.write_color(hdr, wgpu::LoadOp::Clear(wgpu::Color::BLACK));
+            pass.execute(move |rp, _| {
+                rp.set_pipeline(&gpu.sky);
+                rp.set_bind_group(0, &gpu.frame_group, &[]);
+                rp.draw(0..3, 0..1);
+            });
+            hdr
+        }));
+        self.add_stage_passes(StagePoint::AfterSky, frame);
+
+        let depth = frame.graph.create_texture(
+            "depth",
+            TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),
+        );
+        let Some(hdr) = frame.hdr else { return };
+        let opaque = &self.opaque_draws;
+        let (hdr, depth) = frame.graph.add_render_pass("crafty opaque", |pass| {
+            let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
+            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
+            pass.execute(move |rp, _| {
+                rp.set_pipeline(&gpu.opaque);
+                rp.set_bind_group(0, &gpu.frame_group, &[]);
+                for &slot in opaque {
+                    let Some(chunk) = gpu.chunks.get(slot) else {
+                        continue;
+                    };
+                    rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
+                    rp.set_vertex_buffer(0, chunk.opaque_slice());
+                    rp.draw(0..6, 0..chunk.opaque);
+                }
+            });
+            (hdr, depth)
+        });
+        frame.hdr = Some(hdr);
+        frame.depth = Some(depth);
+        self.add_stage_passes(StagePoint::AfterOpaque, frame);
+
+        let transparent = &self.transparent_draws;
+        if let (Some(hdr), Some(depth), false) = (frame.hdr, frame.depth, transparent.is_empty()) {
+            frame.hdr = Some(frame.graph.add_render_pass("crafty transparent", |pass| {
+                let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
+                pass.read_depth(depth);
+                pass.execute(move |rp, _| {
+                    rp.set_pipeline(&gpu.transparent);
+                    rp.set_bind_group(0, &gpu.frame_group, &[]);
+                    for &slot in transparent {
+                        let Some(chunk) = gpu.chunks.get(slot) else {
+                            continue;
+                        };
+                        rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
+                        rp.set_vertex_buffer(0, chunk.transparent_slice());
+                        rp.draw(0..6, 0..chunk.transparent);
+                    }
+                });
+                hdr
+            }));
+        }
+        self.add_stage_passes(StagePoint::AfterTransparent, frame);
+
+        if let (Some(hdr), Some(depth), true) = (frame.hdr, frame.depth, self.highlight) {
+            frame.hdr = Some(frame.graph.add_render_pass("crafty highlight", |pass| {
+                let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
+                pass.read_depth(depth);
+                pass.execute(move |rp, _| {
+                    rp.set_pipeline(&gpu.outline);
+                    rp.set_bind_group(0, &gpu.frame_group, &[]);
+                    rp.draw(0..24, 0..1);
+                });
+                hdr
+            }));
+        }
+        self.add_stage_passes(StagePoint::BeforeTonemap, frame);
+        self.tonemap.add_passes(frame);
+    }
+
+    fn destroy(&mut self) {
+        self.tonemap.destroy();
+        for (_, stage) in &mut self.stages {
+            stage.destroy();
+        }
+        self.gpu = None;
+    }
+}

@@ -1,0 +1,141 @@
+//! The game's side of the pipeline: a cloneable handle to state the feature
+//! drains every frame.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use glam::IVec3;
+
+use crate::mesh::ChunkMesh;
+use crate::world::ChunkPos;
+
+/// Distance fog: surfaces fade into the sky colour between `start` and `end`
+/// blocks from the camera.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fog {
+    /// Distance where fog begins.
+    pub start: f32,
+    /// Distance where only sky is left.
+    pub end: f32,
+}
+
+impl Default for Fog {
+    fn default() -> Self {
+        Self {
+            start: 48.0,
+            end: 96.0,
+        }
+    }
+}
+
+/// What the pipeline drew in its last frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CraftyRenderStats {
+    /// Chunks resident on the GPU.
+    pub chunks: usize,
+    /// Opaque quads resident on the GPU.
+    pub opaque_quads: u64,
+    /// Transparent quads resident on the GPU.
+    pub transparent_quads: u64,
+    /// Instanced draws in the last opaque pass (one per visible chunk).
+    pub opaque_draws: usize,
+    /// Instanced draws in the last transparent pass.
+    pub transparent_draws: usize,
+    /// Chunks skipped by frustum culling in the last frame.
+    pub culled_chunks: usize,
+}
+
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// Chunk changes not yet uploaded: `None` removes.
+    pub(crate) pending: HashMap<ChunkPos, Option<ChunkMesh>>,
+    pub(crate) sun_angle: f32,
+    pub(crate) moon_phase: f32,
+    pub(crate) highlight: Option<IVec3>,
+    pub(crate) fog: Fog,
+    pub(crate) stats: CraftyRenderStats,
+}
+
+/// A cloneable handle through which the game feeds a
+/// [`CraftyPipelineFeature`](super::CraftyPipelineFeature) after the feature
+/// has moved into the renderer. Every setter is cheap: chunk meshes are
+/// queued and uploaded in the feature's next `update`.
+#[derive(Debug, Clone)]
+pub struct CraftyRenderHandle {
+    shared: Arc<Mutex<Shared>>,
+}
+
+impl CraftyRenderHandle {
+    pub(crate) fn new() -> Self {
+        Self {
+            shared: Arc::new(Mutex::new(Shared {
+                pending: HashMap::new(),
+                sun_angle: std::f32::consts::FRAC_PI_3,
+                moon_phase: 0.5,
+                highlight: None,
+                fog: Fog::default(),
+                stats: CraftyRenderStats::default(),
+            })),
+        }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Shared> {
+        // A panic elsewhere while holding the lock leaves plain data behind:
+        // keep going with it.
+        self.shared
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Uploads (or replaces) the geometry of chunk `pos`. An empty mesh
+    /// removes the chunk.
+    pub fn set_chunk(&self, pos: ChunkPos, mesh: &ChunkMesh) {
+        let change = (!mesh.is_empty()).then(|| mesh.clone());
+        self.lock().pending.insert(pos, change);
+    }
+
+    /// Removes chunk `pos` (nothing happens if it is not there).
+    pub fn remove_chunk(&self, pos: ChunkPos) {
+        self.lock().pending.insert(pos, None);
+    }
+
+    /// Sets the time of day as the sun's angle in radians: 0 sunrise (east,
+    /// +x), π/2 noon, π sunset, 3π/2 midnight (see
+    /// [`sky_lighting`](super::sky_lighting)).
+    pub fn set_sun_angle(&self, angle: f32) {
+        self.lock().sun_angle = if angle.is_finite() { angle } else { 0.0 };
+    }
+
+    /// Sets the moon phase in [0, 1]: 0 and 1 new, 0.5 full.
+    pub fn set_moon_phase(&self, phase: f32) {
+        self.lock().moon_phase = if phase.is_finite() { phase } else { 0.0 };
+    }
+
+    /// Outlines the block at world position `block`, or nothing.
+    pub fn set_highlight(&self, block: Option<IVec3>) {
+        self.lock().highlight = block;
+    }
+
+    /// Sets the distance fog.
+    pub fn set_fog(&self, fog: Fog) {
+        self.lock().fog = fog;
+    }
+
+    /// The sun angle last set.
+    #[must_use]
+    pub fn sun_angle(&self) -> f32 {
+        self.lock().sun_angle
+    }
+
+    /// The moon phase last set.
+    #[must_use]
+    pub fn moon_phase(&self) -> f32 {
+        self.lock().moon_phase
+    }
+
+    /// What the pipeline drew in the last frame it rendered.
+    #[must_use]
+    pub fn stats(&self) -> CraftyRenderStats {
+        self.lock().stats
+    }
+}

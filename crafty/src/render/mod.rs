@@ -1,0 +1,44 @@
+//! Drawing crafty: [`CraftyPipelineFeature`], one render feature for the
+//! whole frame, fed through a [`CraftyRenderHandle`].
+//!
+//! The frame, in order (each pass chains the frame's HDR target):
+//! 1. **sky**: a gradient whose colours follow the sun angle (blue day,
+//!    orange sunset, dark night with stars), the sun disc, and the moon
+//!    opposite it, lit by its phase;
+//! 2. **opaque chunks**: one instanced draw per visible chunk, one instance
+//!    per [`PackedQuad`](crate::mesh::PackedQuad), six vertices made in the
+//!    vertex shader; the chunk origin comes from a dynamic uniform offset;
+//!    textured from the procedural [`block_atlas`] (nearest texels, repeating
+//!    per block across merged quads), lit by [`sky_lighting`] with per-corner
+//!    ambient occlusion, fogged into the sky colour;
+//! 3. **transparent chunks**: water, glass, leaves, blended, depth-tested but
+//!    not written, chunks back to front;
+//! 4. **highlight**: the targeted block's edges as dark lines;
+//! 5. **tonemap**: the renderer's [`TonemapFeature`](taos_renderer::features::TonemapFeature)
+//!    into the output.
+//!
+//! Extra stages (weather particles, clouds, godrays) slot in between these
+//! at a [`StagePoint`] through [`CraftyPipelineFeature::with_stage`].
+//!
+//! ```no_run
+//! use crafty::render::CraftyPipelineFeature;
+//! use crafty::world::ChunkPos;
+//! # fn demo(renderer: &mut taos_renderer::Renderer, mesh: &crafty::mesh::ChunkMesh) {
+//! let (feature, handle) = CraftyPipelineFeature::new();
+//! renderer.add_feature(feature);
+//! handle.set_chunk(ChunkPos::new(0, 0, 0), mesh);
+//! handle.set_sun_angle(std::f32::consts::FRAC_PI_2); // noon
+//! handle.set_highlight(Some(glam::IVec3::new(3, 10, 4)));
+//! # }
+//! ```
+
+mod atlas;
+mod chunks;
+mod feature;
+mod handle;
+mod light;
+
+pub use atlas::{ATLAS_COLUMNS, ATLAS_ROWS, ATLAS_TILE_SIZE, block_atlas, tile_origin};
+pub use feature::{CraftyPipelineFeature, StagePoint};
+pub use handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+pub use light::{SkyLighting, moon_illumination, sky_lighting, sun_direction};

@@ -1,0 +1,126 @@
+// Chunk geometry: one instance per packed quad (see crafty::mesh::PackedQuad),
+// six vertices generated from the vertex index.
+
+struct ChunkUniform { origin: vec4<f32> };
+@group(1) @binding(0) var<uniform> chunk: ChunkUniform;
+
+struct ChunkOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    // Position on the quad in blocks along (u, v).
+    @location(1) uv: vec2<f32>,
+    // Ambient-occlusion brightness, interpolated between corners.
+    @location(2) ao: f32,
+    // x: face, y: atlas tile.
+    @location(3) @interpolate(flat) face_tile: vec2<u32>,
+};
+
+const AO_CURVE = array<f32, 4>(0.38, 0.6, 0.8, 1.0);
+const TILE: u32 = 16u;
+const ATLAS_COLUMNS: u32 = 4u;
+
+@vertex
+fn vs_main(@builtin(vertex_index) vi: u32, @location(0) quad: vec2<u32>) -> ChunkOut {
+    let lo = quad.x;
+    let hi = quad.y;
+    let pos = vec3(f32(lo & 63u), f32((lo >> 6u) & 63u), f32((lo >> 12u) & 63u));
+    let size = vec2(f32((lo >> 18u) & 63u), f32((lo >> 24u) & 63u));
+    let face = hi & 7u;
+    let tile = (hi >> 3u) & 255u;
+    let ao_bits = hi >> 11u;
+    let ao = vec4(ao_bits & 3u, (ao_bits >> 2u) & 3u, (ao_bits >> 4u) & 3u, (ao_bits >> 6u) & 3u);
+
+    // The face plane's origin and its (u, v) axes; `reversed` when u x v
+    // points inwards, so triangles stay counter-clockwise seen from outside.
+    var base = pos;
+    var u_axis = vec3(1.0, 0.0, 0.0);
+    var v_axis = vec3(0.0, 1.0, 0.0);
+    var reversed = false;
+    switch face {
+        case 0u: { base.x += 1.0; u_axis = vec3(0.0, 0.0, 1.0); reversed = true; }
+        case 1u: { u_axis = vec3(0.0, 0.0, 1.0); }
+        case 2u: { base.y += 1.0; v_axis = vec3(0.0, 0.0, 1.0); reversed = true; }
+        case 3u: { v_axis = vec3(0.0, 0.0, 1.0); }
+        case 4u: { base.z += 1.0; }
+        default: { reversed = true; }
+    }
+
+    // Corners 0..3 are (0,0), (1,0), (1,1), (0,1) in (u, v). Split along the
+    // diagonal that keeps ambient occlusion from smearing (0fps' rule).
+    var corners = array<u32, 6>(0u, 1u, 2u, 0u, 2u, 3u);
+    let flip = ao.x + ao.z > ao.y + ao.w;
+    if flip && reversed {
+        corners = array<u32, 6>(1u, 3u, 2u, 1u, 0u, 3u);
+    } else if flip {
+        corners = array<u32, 6>(1u, 2u, 3u, 1u, 3u, 0u);
+    } else if reversed {
+        corners = array<u32, 6>(0u, 2u, 1u, 0u, 3u, 2u);
+    }
+    let corner = corners[vi % 6u];
+    let cu = f32(corner == 1u || corner == 2u);
+    let cv = f32(corner >= 2u);
+    let uv = vec2(cu, cv) * size;
+    let world = chunk.origin.xyz + base + u_axis * uv.x + v_axis * uv.y;
+
+    var out: ChunkOut;
+    out.clip = frame.view_proj * vec4(world, 1.0);
+    out.world = world;
+    out.uv = uv;
+    var curve = AO_CURVE;
+    out.ao = curve[ao[corner]];
+    out.face_tile = vec2(face, tile);
+    return out;
+}
+
+fn face_normal(face: u32) -> vec3<f32> {
+    switch face {
+        case 0u: { return vec3(1.0, 0.0, 0.0); }
+        case 1u: { return vec3(-1.0, 0.0, 0.0); }
+        case 2u: { return vec3(0.0, 1.0, 0.0); }
+        case 3u: { return vec3(0.0, -1.0, 0.0); }
+        case 4u: { return vec3(0.0, 0.0, 1.0); }
+        default: { return vec3(0.0, 0.0, -1.0); }
+    }
+}
+
+// Sky light reaching a face: full from above, less on the sides, least below.
+const FACE_SHADE = array<f32, 6>(0.75, 0.75, 1.0, 0.5, 0.85, 0.85);
+
+fn shade(in: ChunkOut) -> vec4<f32> {
+    // Nearest texel of the tile, repeating every block across merged quads.
+    // Texture rows run down the block (v is up on side faces).
+    let f = fract(in.uv);
+    let tx = min(u32(f.x * f32(TILE)), TILE - 1u);
+    let ty = TILE - 1u - min(u32(f.y * f32(TILE)), TILE - 1u);
+    let tile = in.face_tile.y;
+    let texel = vec2((tile % ATLAS_COLUMNS) * TILE + tx, (tile / ATLAS_COLUMNS) * TILE + ty);
+    let albedo = textureLoad(atlas, texel, 0);
+
+    let face = in.face_tile.x;
+    let n = face_normal(face);
+    let direct = max(dot(n, frame.light_dir.xyz), 0.0);
+    var face_shade = FACE_SHADE;
+    let light = frame.ambient.rgb * face_shade[face] * in.ao
+        + frame.light_color.rgb * direct * (0.55 + 0.45 * in.ao);
+    var color = albedo.rgb * light;
+
+    let to_eye = in.world - frame.camera.xyz;
+    let distance = length(to_eye);
+    let fog = smoothstep(frame.fog.x, frame.fog.y, distance);
+    color = mix(color, sky_color(to_eye / max(distance, 1e-4)), fog);
+    return vec4(color, albedo.a);
+}
+
+@fragment
+fn fs_opaque(in: ChunkOut) -> @location(0) vec4<f32> {
+    return vec4(shade(in).rgb, 1.0);
+}
+
+@fragment
+fn fs_transparent(in: ChunkOut) -> @location(0) vec4<f32> {
+    let color = shade(in);
+    if color.a < 0.02 {
+        discard;
+    }
+    return color;
+}

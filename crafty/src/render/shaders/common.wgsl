@@ -1,0 +1,39 @@
+// Shared by every crafty pipeline shader: the per-frame uniform, the block
+// atlas, and the sky colour (the sky pass draws it, chunks fog into it).
+
+struct FrameUniform {
+    view_proj: mat4x4<f32>,
+    inverse_view_proj: mat4x4<f32>,
+    // xyz: camera position.
+    camera: vec4<f32>,
+    // xyz: towards the light that shades blocks (sun by day, moon by night).
+    light_dir: vec4<f32>,
+    light_color: vec4<f32>,
+    ambient: vec4<f32>,
+    zenith: vec4<f32>,
+    horizon: vec4<f32>,
+    glow: vec4<f32>,
+    // xyz: towards the sun.
+    sun_dir: vec4<f32>,
+    sun_disc: vec4<f32>,
+    // rgb: lit moon radiance; w: moon phase.
+    moon_disc: vec4<f32>,
+    // x, y: fog start and end; z: daylight (0 night, 1 day); w: seconds.
+    fog: vec4<f32>,
+    // xyz: the highlighted block; w: 1 when there is one.
+    highlight: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: FrameUniform;
+@group(0) @binding(1) var atlas: texture_2d<f32>;
+
+// Sky radiance seen along unit direction `dir`, without sun and moon discs.
+fn sky_color(dir: vec3<f32>) -> vec3<f32> {
+    let up = clamp(dir.y, 0.0, 1.0);
+    var color = mix(frame.horizon.rgb, frame.zenith.rgb, sqrt(up));
+    // Below the horizon, a darker haze (no ground is drawn there).
+    color = mix(color, frame.horizon.rgb * 0.55, smoothstep(0.0, 0.4, -dir.y));
+    let towards_sun = max(dot(dir, frame.sun_dir.xyz), 0.0);
+    let glow = pow(towards_sun, 8.0) * 0.8 + towards_sun * towards_sun * 0.25;
+    return color + frame.glow.rgb * glow * (1.0 - 0.7 * up);
+}
