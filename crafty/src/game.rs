@@ -11,7 +11,7 @@ use bevy_ecs::prelude::{Res, ResMut, Resource};
 use glam::IVec3;
 use taos_engine::Scene;
 use taos_engine::Time;
-use taos_engine::game_loop::Actions;
+use taos_engine::game_loop::{Actions, StateHash, StateHasher};
 
 use crate::player::{Player, RayHit};
 use crate::time_of_day::TimeOfDay;
@@ -111,6 +111,38 @@ impl Game {
             self.dirty.remove(&pos.0.into());
         }
         self.unloaded.extend(gone);
+    }
+}
+
+impl StateHash for Game {
+    /// Everything the simulation decides: the player's body, view, mode and
+    /// belongings, the time of day, the tick count and every edit.
+    fn hash_state(&self, h: &mut StateHasher) {
+        let player = &self.player;
+        for v in [player.body.position, player.body.velocity] {
+            v.to_array().iter().for_each(|&c| h.write_f32(c));
+        }
+        h.write_u8(u8::from(player.body.on_ground) | u8::from(player.body.flying) << 1);
+        h.write_f32(player.yaw);
+        h.write_f32(player.pitch);
+        h.write_u8(player.mode as u8);
+        for &(block, count) in player.inventory.stacks() {
+            h.write_u8(block.into());
+            h.write_u32(count);
+        }
+        for slot in player.hotbar.slots() {
+            h.write_u8(slot.map_or(255, u8::from));
+        }
+        h.write_u8(player.hotbar.selected() as u8);
+        h.write_f32(self.time.sun_angle);
+        h.write_f32(self.time.moon_phase);
+        h.write_u64(self.ticks);
+        for edit in self.world.edits() {
+            h.write_u32(edit.x as u32);
+            h.write_u32(edit.y as u32);
+            h.write_u32(edit.z as u32);
+            h.write_u8(edit.block.into());
+        }
     }
 }
 

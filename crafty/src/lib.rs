@@ -8,6 +8,7 @@
 //! - [`game`]: the session state the engine's fixed ticks advance.
 //! - [`app`]: the window: launcher, play, HUD (native).
 //! - [`cli`]: the command line (window or headless).
+//! - [`headless`]: deterministic play without a window, for tests, demos and trailers.
 //! - [`session`]: one world being played: loop, mesher, renderer, saves.
 //! - [`view`]: the player's eye as the renderer's camera.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
@@ -26,6 +27,7 @@
 pub mod app;
 pub mod cli;
 pub mod game;
+pub mod headless;
 pub mod inventory;
 pub mod mesh;
 pub mod player;

@@ -28,6 +28,26 @@ pub const MESH_JOBS_PER_FRAME: usize = 4;
 /// Finished chunk meshes uploaded per frame at most.
 pub const MESH_UPLOADS_PER_FRAME: usize = 8;
 
+/// Moves a player whose body is inside solid blocks (a new world's spawn
+/// point under a hill, or a corrupt position) up until it stands free.
+fn lift_out_of_ground(world: &World, player: &mut Player) {
+    if !player.body.position.is_finite() {
+        let spawn = crate::save::SPAWN;
+        player.body.position = Vec3::new(spawn.x, spawn.y, spawn.z);
+    }
+    let stuck = |player: &Player| {
+        let (min, max) = player.body.bounds();
+        let (lo, hi) = (min.floor().as_ivec3(), (max - 1e-3).floor().as_ivec3());
+        (lo.x..=hi.x).any(|x| {
+            (lo.y..=hi.y)
+                .any(|y| (lo.z..=hi.z).any(|z| world.block(glam::IVec3::new(x, y, z)).is_solid()))
+        })
+    };
+    while stuck(player) && player.body.position.y < crate::world::WORLD_HEIGHT as f32 {
+        player.body.position.y = player.body.position.y.floor() + 1.0;
+    }
+}
+
 /// A world being played.
 pub struct Session {
     game_loop: GameLoop,
@@ -50,14 +70,22 @@ impl Session {
     /// Starts playing a loaded world: the seed regenerated, the edit log
     /// replayed, the player, time, mode and belongings restored.
     #[must_use]
-    pub fn start(loaded: LoadedWorld, clock: impl Clock + 'static, render: CraftyRenderHandle) -> Self {
+    pub fn start(
+        loaded: LoadedWorld,
+        clock: impl Clock + 'static,
+        render: CraftyRenderHandle,
+    ) -> Self {
         let (world, saves) = SaveSession::start(loaded);
         Self::assemble(world, saves, clock, render)
     }
 
     /// Starts playing a world that has never been saved (no edits yet).
     #[must_use]
-    pub fn fresh(record: SavedWorld, clock: impl Clock + 'static, render: CraftyRenderHandle) -> Self {
+    pub fn fresh(
+        record: SavedWorld,
+        clock: impl Clock + 'static,
+        render: CraftyRenderHandle,
+    ) -> Self {
         let world = World::new(record.seed);
         Self::assemble(world, SaveSession::new(record), clock, render)
     }
@@ -72,6 +100,7 @@ impl Session {
         let p = record.player;
         let mode = record.mode();
         let mut player = Player::new(Vec3::new(p.x, p.y, p.z), p.yaw, p.pitch, mode);
+        lift_out_of_ground(&world, &mut player);
         if let (GameMode::Survival, Some(state)) = (mode, &record.inventory) {
             (player.inventory, player.hotbar) = restore_inventory(state);
         }
@@ -83,6 +112,7 @@ impl Session {
         let mut game_loop =
             GameLoop::new(scene, config, clock).expect("the fixed 60 Hz configuration is valid");
         game_loop.set_action_mapper(CraftyMapper);
+        game_loop.checksum_mut().resource::<Game>();
         let mut session = Self {
             game_loop,
             meshes: MeshScheduler::new(),
@@ -107,7 +137,10 @@ impl Session {
 
     /// The game state, mutable (mouse look, hotbar keys).
     pub fn game_mut(&mut self) -> bevy_ecs::change_detection::Mut<'_, Game> {
-        self.game_loop.scene_mut().world_mut().resource_mut::<Game>()
+        self.game_loop
+            .scene_mut()
+            .world_mut()
+            .resource_mut::<Game>()
     }
 
     /// The saved record as last written.
@@ -233,7 +266,9 @@ impl Session {
         let world = &self.game_loop.scene().world().resource::<Game>().world;
         let report = self.saves.autosave(store, world, &snapshot, now_ms).await?;
         if let Some(jpeg) = thumbnail {
-            store.set_thumbnail(&self.saves.record().id, Some(jpeg)).await?;
+            store
+                .set_thumbnail(&self.saves.record().id, Some(jpeg))
+                .await?;
         }
         Ok(report)
     }

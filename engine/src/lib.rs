@@ -60,7 +60,10 @@ pub use components::{
     Projection, SpotLight,
 };
 #[cfg(not(target_arch = "wasm32"))]
-pub use engine::{Engine, EngineConfig, EngineError, RunError, control_flow_for, run_windowed};
+pub use engine::{
+    Engine, EngineConfig, EngineError, RunError, control_flow_for, input_from_window_event,
+    run_windowed,
+};
 pub use error::SceneError;
 pub use object::{GameObject, ObjectId, ObjectInfo};
 pub use object_mut::ObjectMut;

@@ -44,13 +44,15 @@ impl Overlay {
         self.state.on_window_event(window, event).consumed
     }
 
-    /// Runs `ui` and paints the result over `target` (loading what is there).
+    /// Runs `ui` and paints the result over `target`: over what is there, or
+    /// over `clear` when given.
     pub(crate) fn paint(
         &mut self,
         window: &Window,
         gpu: &GpuContext,
         target: &wgpu::TextureView,
         size: (u32, u32),
+        clear: Option<wgpu::Color>,
         ui: impl FnMut(&mut egui::Ui),
     ) {
         let input = self.state.take_egui_input(window);
@@ -83,7 +85,7 @@ impl Overlay {
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
+                        load: clear.map_or(wgpu::LoadOp::Load, wgpu::LoadOp::Clear),
                         store: wgpu::StoreOp::Store,
                     },
                 })],

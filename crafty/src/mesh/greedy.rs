@@ -103,7 +103,8 @@ impl Mesher {
         let fi = face as usize;
         self.planes.fill(0);
         let blocks = input.blocks();
-        let (solid, opaque, water, glass) = (&input.solid, &input.opaque, &input.water, &input.glass);
+        let (solid, opaque, water, glass) =
+            (&input.solid, &input.opaque, &input.water, &input.glass);
         let mut any = false;
         for y in 1..=n {
             for z in 1..=n {
@@ -123,10 +124,7 @@ impl Mesher {
                         Face::North => m[i - 1],
                     }
                 };
-                let faces = here
-                    & !nb(opaque)
-                    & !(water[i] & nb(water))
-                    & !(glass[i] & nb(glass));
+                let faces = here & !nb(opaque) & !(water[i] & nb(water)) & !(glass[i] & nb(glass));
                 if faces == 0 {
                     continue;
                 }
@@ -134,7 +132,15 @@ impl Mesher {
                 // g[dv + 1][du + 1]: bit x set when the block at (du, dv) in
                 // the plane in front of the face at x is opaque.
                 let g = ao_grid(opaque, face, i, p);
-                let occluded = faces & (g[0][0] | g[0][1] | g[0][2] | g[1][0] | g[1][2] | g[2][0] | g[2][1] | g[2][2]);
+                let occluded = faces
+                    & (g[0][0]
+                        | g[0][1]
+                        | g[0][2]
+                        | g[1][0]
+                        | g[1][2]
+                        | g[2][0]
+                        | g[2][1]
+                        | g[2][2]);
                 let ao_planes = if occluded != 0 { ao_bits(&g) } else { [0; 8] };
                 let row_base = (y * p + z) * p;
                 let mut bits = faces;
@@ -282,7 +288,11 @@ fn merge_layer(
             while w < run && row_keys[u0 + w] == key {
                 w += 1;
             }
-            let span = if w == 64 { u64::MAX } else { ((1u64 << w) - 1) << u0 };
+            let span = if w == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << w) - 1) << u0
+            };
             bits &= !span;
             let mut h = 1;
             while v + h < n && rows[v + h] & span == span {

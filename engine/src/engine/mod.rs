@@ -25,7 +25,7 @@ use crate::Scene;
 use crate::game_loop::{Clock, GameLoop, LoopConfig, ManualClock, RealClock};
 use presenter::{Output, RenderPresenter};
 
-pub use window::{RunError, control_flow_for, run_windowed};
+pub use window::{RunError, control_flow_for, input_from_window_event, run_windowed};
 
 /// How to build an [`Engine`].
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -161,27 +161,7 @@ impl ApplicationHandler for App {
                 self.follow(outcome.wake, event_loop);
                 return;
             }
-            WindowEvent::KeyboardInput { event, .. } => match event.physical_key {
-                PhysicalKey::Code(code) => map_key(code).map(|key| match event.state {
-                    ElementState::Pressed => InputEvent::KeyDown(key),
-                    ElementState::Released => InputEvent::KeyUp(key),
-                }),
-                PhysicalKey::Unidentified(_) => None,
-            },
-            WindowEvent::MouseInput { state, button, .. } => {
-                map_button(button).map(|b| match state {
-                    ElementState::Pressed => InputEvent::MouseDown(b),
-                    ElementState::Released => InputEvent::MouseUp(b),
-                })
-            }
-            WindowEvent::CursorMoved { position, .. } => Some(InputEvent::CursorMoved(
-                glam::Vec2::new(position.x as f32, position.y as f32),
-            )),
-            WindowEvent::MouseWheel { delta, .. } => Some(InputEvent::Wheel(match delta {
-                MouseScrollDelta::LineDelta(_, y) => y,
-                MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
-            })),
-            _ => None,
+            other => input_from_window_event(&other),
         };
         if let Some(input) = input {
             engine.game_loop().push_input(input);
@@ -189,6 +169,34 @@ impl ApplicationHandler for App {
         if let Some(window) = &self.window {
             window.request_redraw();
         }
+    }
+}
+
+/// The engine's input event for a winit window event (keys, mouse buttons,
+/// cursor, wheel); `None` for events that are not input. Apps driving their
+/// own winit loop feed the result to [`GameLoop::push_input`](crate::game_loop::GameLoop::push_input).
+#[must_use]
+pub fn input_from_window_event(event: &WindowEvent) -> Option<InputEvent> {
+    match event {
+        WindowEvent::KeyboardInput { event, .. } => match event.physical_key {
+            PhysicalKey::Code(code) => map_key(code).map(|key| match event.state {
+                ElementState::Pressed => InputEvent::KeyDown(key),
+                ElementState::Released => InputEvent::KeyUp(key),
+            }),
+            PhysicalKey::Unidentified(_) => None,
+        },
+        WindowEvent::MouseInput { state, button, .. } => map_button(*button).map(|b| match state {
+            ElementState::Pressed => InputEvent::MouseDown(b),
+            ElementState::Released => InputEvent::MouseUp(b),
+        }),
+        WindowEvent::CursorMoved { position, .. } => Some(InputEvent::CursorMoved(
+            glam::Vec2::new(position.x as f32, position.y as f32),
+        )),
+        WindowEvent::MouseWheel { delta, .. } => Some(InputEvent::Wheel(match delta {
+            MouseScrollDelta::LineDelta(_, y) => *y,
+            MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+        })),
+        _ => None,
     }
 }
 

@@ -1,0 +1,207 @@
+//! Headless play: `crafty --headless --world <NAME|new:SEED> [--replay FILE]
+//! --ticks N [--screenshot out.png]` simulates deterministically on the
+//! manual clock, renders the last frame offscreen, saves, and exits.
+
+use std::path::PathBuf;
+
+use taos_engine::game_loop::{ManualClock, Recording, RecordingError};
+use taos_engine::storage::{RedbBackend, StorageBackend, StorageError, block_on};
+use taos_renderer::{
+    ContextError, FrameData, GpuContext, OffscreenTarget, ReadbackError, RenderError, Renderer,
+};
+
+use crate::cli::{HeadlessArgs, WorldChoice};
+use crate::render::CraftyPipelineFeature;
+use crate::save::{AppendReport, LoadWarning, SaveError, SavedWorld, WorldStore, encode_thumbnail};
+use crate::session::Session;
+
+/// A headless run that could not finish.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum HeadlessError {
+    /// No saved world has this name or id.
+    #[error("no saved world is called {name:?}; saved worlds: {known}")]
+    UnknownWorld {
+        /// What was asked for.
+        name: String,
+        /// The names that exist, comma-separated.
+        known: String,
+    },
+    /// The replay file is unreadable or made for another tick rate.
+    #[error("replay {path}: {source}")]
+    Replay {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        source: RecordingError,
+    },
+    /// Loading or saving the world failed.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// The storage directory could not be found.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// No GPU for the screenshot.
+    #[error(transparent)]
+    Gpu(#[from] ContextError),
+    /// The frame could not be read back.
+    #[error(transparent)]
+    Readback(#[from] ReadbackError),
+    /// The frame failed to render.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// The screenshot could not be written.
+    #[error("cannot write screenshot {path}: {source}")]
+    Screenshot {
+        /// The file.
+        path: PathBuf,
+        /// The encoder's error.
+        source: image::ImageError,
+    },
+}
+
+/// What a headless run did.
+#[derive(Debug)]
+pub struct HeadlessReport {
+    /// The world's id.
+    pub world_id: String,
+    /// The world's name.
+    pub world_name: String,
+    /// Ticks simulated.
+    pub ticks: u64,
+    /// Edits in the world's history after the run.
+    pub edits: usize,
+    /// The game state checksum after the last tick (equal runs, equal sums).
+    pub checksum: u64,
+    /// What the final save wrote.
+    pub saved: AppendReport,
+    /// Damage found while loading.
+    pub warnings: Vec<LoadWarning>,
+}
+
+/// Runs headless against the worlds stored by `backend`.
+///
+/// # Errors
+/// [`HeadlessError`] naming what failed; a world is never left half-saved.
+pub fn run_headless<B: StorageBackend>(
+    args: &HeadlessArgs,
+    backend: &B,
+    now_ms: u64,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<HeadlessReport, HeadlessError> {
+    let store = block_on(WorldStore::open(backend))?;
+    let (feature, render) = CraftyPipelineFeature::new();
+    let clock = ManualClock::new();
+    let (mut session, warnings) = match &args.world {
+        WorldChoice::New(seed) => {
+            let record = SavedWorld::create(format!("Seed {seed}"), *seed, args.mode, now_ms);
+            block_on(store.save(&record))?;
+            (Session::fresh(record, clock, render), Vec::new())
+        }
+        WorldChoice::Named(name) => {
+            let listing = block_on(store.list())?;
+            let Some(found) = listing
+                .worlds
+                .iter()
+                .find(|w| w.name == *name || w.id == *name)
+            else {
+                let known: Vec<&str> = listing.worlds.iter().map(|w| w.name.as_str()).collect();
+                return Err(HeadlessError::UnknownWorld {
+                    name: name.clone(),
+                    known: if known.is_empty() {
+                        "(none)".to_owned()
+                    } else {
+                        known.join(", ")
+                    },
+                });
+            };
+            let loaded = block_on(store.load(&found.id))?;
+            let warnings = loaded.warnings.clone();
+            (Session::start(loaded, clock, render), warnings)
+        }
+    };
+    if let Some(path) = &args.replay {
+        let replay_error = |source| HeadlessError::Replay {
+            path: path.clone(),
+            source,
+        };
+        let recording = Recording::load(path).map_err(replay_error)?;
+        session.replay(recording).map_err(replay_error)?;
+    }
+    let report_every = (args.ticks / 10).max(1);
+    for tick in 1..=args.ticks {
+        session.game_loop().step();
+        if tick % report_every == 0 || tick == args.ticks {
+            progress(tick, args.ticks);
+        }
+    }
+    let thumbnail = match &args.screenshot {
+        Some(path) => Some(screenshot(&mut session, feature, args.size, path)?),
+        None => None,
+    };
+    let saved = block_on(session.save_now(&store, now_ms, thumbnail.as_deref()))?;
+    let checksum = session.game_loop().state_checksum();
+    let game = session.game();
+    Ok(HeadlessReport {
+        world_id: session.record().id.clone(),
+        world_name: session.record().name.clone(),
+        ticks: game.ticks,
+        edits: game.world.edits().len(),
+        checksum,
+        saved,
+        warnings,
+    })
+}
+
+/// Renders the session's current view offscreen, writes it as a PNG, and
+/// returns its thumbnail (JPEG).
+fn screenshot(
+    session: &mut Session,
+    feature: CraftyPipelineFeature,
+    size: (u32, u32),
+    path: &std::path::Path,
+) -> Result<Vec<u8>, HeadlessError> {
+    let pixels = render_offscreen(session, feature, size)?;
+    let image = image::RgbaImage::from_raw(size.0, size.1, pixels)
+        .expect("read-back returns width * height RGBA pixels");
+    image
+        .save(path)
+        .map_err(|source| HeadlessError::Screenshot {
+            path: path.to_owned(),
+            source,
+        })?;
+    Ok(encode_thumbnail(image.as_raw(), size.0, size.1)?)
+}
+
+/// Meshes everything loaded and renders one frame of `size` on a headless
+/// GPU; returns RGBA8 pixels.
+///
+/// # Errors
+/// No adapter, a render failure, or a failed read-back.
+pub fn render_offscreen(
+    session: &mut Session,
+    feature: CraftyPipelineFeature,
+    size: (u32, u32),
+) -> Result<Vec<u8>, HeadlessError> {
+    const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let gpu = GpuContext::headless()?;
+    let target = OffscreenTarget::new(&gpu, size.0, size.1, FORMAT)?;
+    let mut renderer = Renderer::new(gpu, FORMAT);
+    renderer.add_feature(feature);
+    session.finish_meshing();
+    let mut data = FrameData::default();
+    session.frame_data(&mut data, size);
+    renderer.render(&mut data, target.texture())?;
+    Ok(target.read_rgba8(renderer.gpu())?)
+}
+
+/// The redb backend in `dir`, or in the default data directory.
+///
+/// # Errors
+/// [`StorageError::NoDataDirectory`] when there is no default.
+pub fn backend(dir: Option<PathBuf>) -> Result<RedbBackend, StorageError> {
+    match dir {
+        Some(dir) => Ok(RedbBackend::new(dir)),
+        None => RedbBackend::from_env(),
+    }
+}

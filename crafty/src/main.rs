@@ -1,0 +1,43 @@
+//! `crafty`: the launcher and the game in a window, or headless play.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context as _;
+use crafty::cli::{Args, Command, USAGE};
+use crafty::headless::{backend, run_headless};
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse(std::env::args().skip(1))?;
+    let backend = backend(args.data_dir.clone()).context("finding where worlds are saved")?;
+    match args.command {
+        Command::Help => println!("{USAGE}"),
+        Command::Headless(headless) => {
+            let report = run_headless(&headless, &backend, now_ms(), |done, total| {
+                eprintln!("tick {done}/{total}");
+            })?;
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            println!(
+                "world {:?} ({}): {} ticks, {} edits, state checksum {:016x}, saved {} new edits",
+                report.world_name,
+                report.world_id,
+                report.ticks,
+                report.edits,
+                report.checksum,
+                report.saved.new_edits
+            );
+            if let Some(path) = &headless.screenshot {
+                println!("screenshot: {}", path.display());
+            }
+        }
+        Command::Window { world } => crafty::app::run(backend, world, now_ms)?,
+    }
+    Ok(())
+}
