@@ -102,5 +102,8 @@ impl Overlay {
         for id in &output.textures_delta.free {
             self.painter.free_texture(id);
         }
+        // Every delta is applied above; say so (egui checks on drop).
+        let mut deltas = output.textures_delta;
+        deltas.clear();
     }
 }
