@@ -72,13 +72,15 @@ pub fn sky_lighting(sun_angle: f32, moon_phase: f32) -> SkyLighting {
     let elevation = sun.y;
     let illumination = moon_illumination(moon_phase);
     let daylight = smoothstep(-0.15, 0.25, elevation);
-    // Strongest with the sun on the horizon, gone by 25 degrees up or down.
-    let sunset = (-(elevation / 0.2).powi(2)).exp();
+    // Strongest with the sun on the horizon, gone by 25 degrees up and,
+    // faster, by 8 degrees down.
+    let width = if elevation >= 0.0 { 0.2 } else { 0.06 };
+    let sunset = (-(elevation / width).powi(2)).exp();
 
     let night_zenith = Vec3::new(0.004, 0.006, 0.02);
-    let day_zenith = Vec3::new(0.16, 0.34, 0.78);
+    let day_zenith = Vec3::new(0.07, 0.22, 0.75);
     let night_horizon = Vec3::new(0.012, 0.016, 0.035);
-    let day_horizon = Vec3::new(0.55, 0.7, 0.9);
+    let day_horizon = Vec3::new(0.42, 0.6, 0.86);
     let orange = Vec3::new(1.0, 0.42, 0.12);
 
     let zenith = night_zenith.lerp(day_zenith, daylight);
@@ -89,7 +91,7 @@ pub fn sky_lighting(sun_angle: f32, moon_phase: f32) -> SkyLighting {
 
     let sun_up = smoothstep(-0.04, 0.12, elevation);
     let sun_tint = Vec3::new(1.0, 0.95, 0.88).lerp(Vec3::new(1.0, 0.55, 0.25), sunset);
-    let sun_light = sun_tint * (2.4 * sun_up);
+    let sun_light = sun_tint * (2.0 * sun_up);
     let moon_up = smoothstep(-0.04, 0.12, -elevation);
     let moon_light = Vec3::new(0.35, 0.45, 0.7) * (0.12 + 0.28 * illumination) * moon_up;
 
