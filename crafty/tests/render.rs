@@ -7,7 +7,7 @@ use std::f32::consts::PI;
 use std::path::{Path, PathBuf};
 
 use crafty::mesh::{ChunkMesh, PackedQuad};
-use crafty::render::{CraftyPipelineFeature, CraftyRenderHandle, StagePoint};
+use crafty::render::{CraftyPipelineFeature, CraftyRenderHandle, Fog, StagePoint};
 use crafty::world::{BlockType, CHUNK_SIZE, ChunkPos, Face};
 use glam::{IVec3, Vec3};
 use taos_renderer::frame::CameraView;
@@ -274,6 +274,28 @@ fn set_then_remove_chunk_leaves_no_chunk_draws() {
     assert_eq!((stats.opaque_draws, stats.transparent_draws), (0, 0));
     assert_eq!((stats.opaque_quads, stats.transparent_quads), (0, 0));
     assert_eq!(after, empty_sky, "only sky is left");
+}
+
+#[test]
+fn fog_hides_chunks_beyond_its_end() {
+    let mut h = Harness::new();
+    let empty_sky = h.render();
+    h.load_scene();
+    h.handle.set_fog(Fog {
+        start: 1.0,
+        end: 2.0,
+    });
+    let fogged = h.render();
+    // Every block is further than 2 blocks away: only sky colour is left.
+    let worst = fogged
+        .iter()
+        .zip(&empty_sky)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap();
+    assert!(worst <= 2, "fogged blocks differ from the sky by {worst}");
+    h.handle.set_fog(Fog::default());
+    assert_ne!(h.render(), empty_sky);
 }
 
 #[test]

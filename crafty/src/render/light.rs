@@ -91,7 +91,7 @@ pub fn sky_lighting(sun_angle: f32, moon_phase: f32) -> SkyLighting {
 
     let sun_up = smoothstep(-0.04, 0.12, elevation);
     let sun_tint = Vec3::new(1.0, 0.95, 0.88).lerp(Vec3::new(1.0, 0.55, 0.25), sunset);
-    let sun_light = sun_tint * (2.0 * sun_up);
+    let sun_light = sun_tint * (1.7 * sun_up);
     let moon_up = smoothstep(-0.04, 0.12, -elevation);
     let moon_light = Vec3::new(0.35, 0.45, 0.7) * (0.12 + 0.28 * illumination) * moon_up;
 

@@ -15,7 +15,7 @@ struct ChunkOut {
     @location(3) @interpolate(flat) face_tile: vec2<u32>,
 };
 
-const AO_CURVE = array<f32, 4>(0.38, 0.6, 0.8, 1.0);
+const AO_CURVE = array<f32, 4>(0.42, 0.6, 0.78, 1.0);
 const TILE: u32 = 16u;
 const ATLAS_COLUMNS: u32 = 4u;
 
@@ -100,8 +100,8 @@ fn shade(in: ChunkOut) -> vec4<f32> {
     let n = face_normal(face);
     let direct = max(dot(n, frame.light_dir.xyz), 0.0);
     var face_shade = FACE_SHADE;
-    let light = frame.ambient.rgb * face_shade[face] * in.ao
-        + frame.light_color.rgb * direct * (0.55 + 0.45 * in.ao);
+    // Occlusion darkens sky and sun light alike (the classic voxel look).
+    let light = (frame.ambient.rgb * face_shade[face] + frame.light_color.rgb * direct) * in.ao;
     var color = albedo.rgb * light;
 
     let to_eye = in.world - frame.camera.xyz;
