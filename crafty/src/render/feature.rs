@@ -60,6 +60,7 @@ struct Gpu {
     frame_group: wgpu::BindGroup,
     sky: wgpu::RenderPipeline,
     opaque: wgpu::RenderPipeline,
+    cutout: wgpu::RenderPipeline,
     transparent: wgpu::RenderPipeline,
     outline: wgpu::RenderPipeline,
     chunks: ChunkStore,
@@ -415,6 +416,10 @@ impl RenderFeature for CraftyPipelineFeature {
             device,
             &chunk_spec("crafty opaque chunks", "fs_opaque", None, true),
         );
+        let cutout = pipeline(
+            device,
+            &chunk_spec("crafty cutout chunks", "fs_cutout", None, true),
+        );
         let transparent = pipeline(
             device,
             &chunk_spec(
@@ -455,6 +460,7 @@ impl RenderFeature for CraftyPipelineFeature {
             frame_group,
             sky,
             opaque,
+            cutout,
             transparent,
             outline,
             chunks: ChunkStore::new(device, chunk_layout),
@@ -527,7 +533,8 @@ impl RenderFeature for CraftyPipelineFeature {
                 stats.culled_chunks += 1;
             }
         }
-        self.sort_scratch.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.sort_scratch
+            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let chunks = &gpu.chunks;
         self.opaque_draws.clear();
         self.opaque_draws.extend(
@@ -578,6 +585,7 @@ impl RenderFeature for CraftyPipelineFeature {
         );
         let Some(hdr) = frame.hdr else { return };
         let opaque = &self.opaque_draws;
+        let cutout = &self.transparent_draws;
         let (hdr, depth) = frame.graph.add_render_pass("crafty opaque", |pass| {
             let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
@@ -591,6 +599,17 @@ impl RenderFeature for CraftyPipelineFeature {
                     rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
                     rp.set_vertex_buffer(0, chunk.opaque_slice());
                     rp.draw(0..6, 0..chunk.opaque);
+                }
+                // The opaque texels of transparent quads (leaves, glass
+                // frames), depth written; front to back like the rest.
+                rp.set_pipeline(&gpu.cutout);
+                for &slot in cutout.iter().rev() {
+                    let Some(chunk) = gpu.chunks.get(slot) else {
+                        continue;
+                    };
+                    rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
+                    rp.set_vertex_buffer(0, chunk.transparent_slice());
+                    rp.draw(0..6, 0..chunk.transparent);
                 }
             });
             (hdr, depth)

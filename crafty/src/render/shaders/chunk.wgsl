@@ -116,10 +116,25 @@ fn fs_opaque(in: ChunkOut) -> @location(0) vec4<f32> {
     return vec4(shade(in).rgb, 1.0);
 }
 
+// Transparent quads are drawn twice. First, in the opaque pass, their fully
+// opaque texels (leaves, glass frames) with depth written, so they hide each
+// other in any order; then, blended, only their translucent texels (water,
+// glass panes).
+const CUTOUT: f32 = 0.99;
+
+@fragment
+fn fs_cutout(in: ChunkOut) -> @location(0) vec4<f32> {
+    let color = shade(in);
+    if color.a < CUTOUT {
+        discard;
+    }
+    return vec4(color.rgb, 1.0);
+}
+
 @fragment
 fn fs_transparent(in: ChunkOut) -> @location(0) vec4<f32> {
     let color = shade(in);
-    if color.a < 0.02 {
+    if color.a < 0.02 || color.a >= CUTOUT {
         discard;
     }
     return color;
