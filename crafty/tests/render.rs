@@ -326,6 +326,43 @@ fn leaves_hide_each_other_in_any_quad_order() {
 }
 
 #[test]
+fn buffers_grow_for_bigger_meshes_and_many_chunks() {
+    let scene = mesh_blocks(&scene());
+    let mut fresh = Harness::new();
+    for (pos, mesh) in &scene {
+        fresh.handle.set_chunk(*pos, mesh);
+    }
+    let expected = fresh.render();
+
+    // 70 one-quad chunks behind the camera fill the first origin slots (64
+    // fit before the origin buffer grows); the scene then lands past them.
+    let mut h = Harness::new();
+    let one = ChunkMesh {
+        opaque: vec![PackedQuad::new([0, 0, 0], [1, 1], Face::Top, 0, [3; 4])],
+        transparent: Vec::new(),
+    };
+    for i in 0..70 {
+        h.handle.set_chunk(ChunkPos::new(i, 0, 20), &one);
+    }
+    h.render();
+    // A chunk first uploaded small, then replaced by its real, bigger mesh.
+    let (&pos, big) = scene.iter().max_by_key(|(_, m)| m.opaque.len()).unwrap();
+    h.handle.set_chunk(pos, &one);
+    h.render();
+    for (pos, mesh) in &scene {
+        h.handle.set_chunk(*pos, mesh);
+    }
+    let pixels = h.render();
+    let stats = h.handle.stats();
+    assert_eq!(stats.chunks, 72);
+    assert_eq!(stats.culled_chunks, 70);
+    assert!(big.opaque.len() > 64);
+    let quads: usize = scene.values().map(|m| m.opaque.len()).sum();
+    assert_eq!(stats.opaque_quads, (quads + 70) as u64);
+    assert!(pixels == expected, "same picture from higher slots");
+}
+
+#[test]
 fn chunks_behind_the_camera_are_culled() {
     let mut h = Harness::new();
     let mesh = &mesh_blocks(&scene())[&ChunkPos::new(0, 0, 0)];
