@@ -89,10 +89,12 @@ pub fn sky_lighting(sun_angle: f32, moon_phase: f32) -> SkyLighting {
         .lerp(orange * 0.9, sunset * 0.75);
     let glow = orange * (1.2 * sunset);
 
-    let sun_up = smoothstep(-0.04, 0.12, elevation);
+    // Both direct lights fade to zero at the horizon, so the switch from sun
+    // to moon is seamless.
+    let sun_up = smoothstep(0.0, 0.12, elevation);
     let sun_tint = Vec3::new(1.0, 0.95, 0.88).lerp(Vec3::new(1.0, 0.55, 0.25), sunset);
     let sun_light = sun_tint * (1.7 * sun_up);
-    let moon_up = smoothstep(-0.04, 0.12, -elevation);
+    let moon_up = smoothstep(0.0, 0.12, -elevation);
     let moon_light = Vec3::new(0.35, 0.45, 0.7) * (0.12 + 0.28 * illumination) * moon_up;
 
     let (light_direction, light_color) = if elevation >= 0.0 {
@@ -177,6 +179,16 @@ mod tests {
         let full = sky_lighting(PI + FRAC_PI_2, 0.5);
         let new = sky_lighting(PI + FRAC_PI_2, 0.0);
         assert!(full.light_color.length() > new.light_color.length());
+    }
+
+    #[test]
+    fn direct_light_is_continuous_across_the_horizon() {
+        for angle in [0.0, PI] {
+            let before = sky_lighting(angle - 1e-3, 0.5);
+            let after = sky_lighting(angle + 1e-3, 0.5);
+            assert!(before.light_color.length() < 0.01);
+            assert!(after.light_color.length() < 0.01);
+        }
     }
 
     #[test]
