@@ -11,7 +11,10 @@ use super::atlas::block_atlas;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
 use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
 use super::light::{SkyLighting, sky_lighting};
-use crate::mesh::PackedQuad;
+use std::collections::HashMap;
+
+use crate::mesh::{ChunkMesh, PackedQuad};
+use crate::world::ChunkPos;
 
 /// Where an extra stage's passes go in crafty's frame.
 ///
@@ -95,6 +98,9 @@ pub struct CraftyPipelineFeature {
     opaque_draws: Vec<u32>,
     transparent_draws: Vec<u32>,
     sort_scratch: Vec<(f32, u32)>,
+    /// Swapped with the handle's pending map each frame, so neither side
+    /// reallocates.
+    incoming: HashMap<ChunkPos, Option<ChunkMesh>>,
     highlight: bool,
 }
 
@@ -127,6 +133,7 @@ impl CraftyPipelineFeature {
             opaque_draws: Vec::new(),
             transparent_draws: Vec::new(),
             sort_scratch: Vec::new(),
+            incoming: HashMap::new(),
             highlight: false,
         };
         (feature, handle)
@@ -491,10 +498,10 @@ impl RenderFeature for CraftyPipelineFeature {
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let Some(gpu) = &mut self.gpu else { return };
-        let (pending, angle, phase, highlight, fog) = {
+        let (angle, phase, highlight, fog) = {
             let mut shared = self.handle.lock();
+            std::mem::swap(&mut shared.pending, &mut self.incoming);
             (
-                std::mem::take(&mut shared.pending),
                 shared.sun_angle,
                 shared.moon_phase,
                 shared.highlight,
@@ -502,7 +509,7 @@ impl RenderFeature for CraftyPipelineFeature {
             )
         };
         let (device, queue) = (gpu_ctx.device(), gpu_ctx.queue());
-        for (pos, mesh) in pending {
+        for (pos, mesh) in self.incoming.drain() {
             match mesh {
                 Some(mesh) => gpu.chunks.set(device, queue, pos, &mesh),
                 None => gpu.chunks.remove(pos),
