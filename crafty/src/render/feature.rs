@@ -1,5 +1,7 @@
 //! [`CraftyPipelineFeature`]: crafty's whole frame as one render feature.
 
+use std::collections::HashMap;
+
 use glam::{Mat4, Vec3};
 use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT, TonemapFeature};
 use taos_renderer::frame::SunLight;
@@ -11,8 +13,6 @@ use super::atlas::block_atlas;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
 use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
 use super::light::{SkyLighting, sky_lighting};
-use std::collections::HashMap;
-
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::world::ChunkPos;
 
