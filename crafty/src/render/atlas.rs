@@ -64,7 +64,7 @@ fn texel(tile: u32, x: u32, y: u32) -> Rgba<u8> {
         4 => shade([219, 207, 163], 0.9 + 0.15 * n, 255),
         // Water: translucent blue with faint ripples.
         5 => {
-            let ripple = if (x + 2 * y + (n * 2.0) as u32) % 7 == 0 {
+            let ripple = if (x + 2 * y + (n * 2.0) as u32).is_multiple_of(7) {
                 1.15
             } else {
                 1.0
@@ -73,7 +73,7 @@ fn texel(tile: u32, x: u32, y: u32) -> Rgba<u8> {
         }
         // Log side: vertical bark stripes.
         6 => {
-            let stripe = if (x + (noise(0, y / 4, 6) * 2.0) as u32) % 4 == 0 {
+            let stripe = if (x + (noise(0, y / 4, 6) * 2.0) as u32).is_multiple_of(4) {
                 0.7
             } else {
                 1.0
@@ -86,7 +86,7 @@ fn texel(tile: u32, x: u32, y: u32) -> Rgba<u8> {
             let r = (dx * dx + dy * dy).sqrt();
             if r > 7.0 {
                 shade([102, 81, 51], 0.9 + 0.2 * n, 255)
-            } else if (r as u32) % 2 == 0 {
+            } else if (r as u32).is_multiple_of(2) {
                 shade([176, 143, 92], 0.95 + 0.1 * n, 255)
             } else {
                 shade([150, 118, 74], 0.95 + 0.1 * n, 255)
@@ -121,7 +121,7 @@ fn texel(tile: u32, x: u32, y: u32) -> Rgba<u8> {
         // Cobblestone: rounded stones in darker mortar.
         11 => {
             let cell = noise(x / 4 + (y / 4) % 2, y / 4, 11);
-            let mortar = (x + 2 * ((y / 4) % 2)) % 4 == 0 || y % 4 == 0;
+            let mortar = (x + 2 * ((y / 4) % 2)).is_multiple_of(4) || y.is_multiple_of(4);
             if mortar {
                 shade([80, 80, 80], 0.85 + 0.2 * n, 255)
             } else {
@@ -175,7 +175,7 @@ mod tests {
         let atlas = block_atlas();
         assert_eq!(atlas, block_atlas());
         assert_eq!(atlas.dimensions(), (64, 64));
-        assert!(TILE_COUNT <= ATLAS_COLUMNS * ATLAS_ROWS);
+        const { assert!(TILE_COUNT <= ATLAS_COLUMNS * ATLAS_ROWS) };
         for tile in 0..TILE_COUNT {
             let (ox, oy) = tile_origin(tile);
             assert_ne!(atlas.get_pixel(ox + 5, oy + 9).0[..3], [255, 0, 255]);

@@ -1,5 +1,7 @@
 //! [`CraftyPipelineFeature`]: crafty's whole frame as one render feature.
 
+use std::collections::HashMap;
+
 use glam::{Mat4, Vec3};
 use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT, TonemapFeature};
 use taos_renderer::frame::SunLight;
@@ -11,7 +13,8 @@ use super::atlas::block_atlas;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
 use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
 use super::light::{SkyLighting, sky_lighting};
-use crate::mesh::PackedQuad;
+use crate::mesh::{ChunkMesh, PackedQuad};
+use crate::world::ChunkPos;
 
 /// Where an extra stage's passes go in crafty's frame.
 ///
@@ -60,6 +63,7 @@ struct Gpu {
     frame_group: wgpu::BindGroup,
     sky: wgpu::RenderPipeline,
     opaque: wgpu::RenderPipeline,
+    cutout: wgpu::RenderPipeline,
     transparent: wgpu::RenderPipeline,
     outline: wgpu::RenderPipeline,
     chunks: ChunkStore,
@@ -94,6 +98,9 @@ pub struct CraftyPipelineFeature {
     opaque_draws: Vec<u32>,
     transparent_draws: Vec<u32>,
     sort_scratch: Vec<(f32, u32)>,
+    /// Swapped with the handle's pending map each frame, so neither side
+    /// reallocates.
+    incoming: HashMap<ChunkPos, Option<ChunkMesh>>,
     highlight: bool,
 }
 
@@ -126,6 +133,7 @@ impl CraftyPipelineFeature {
             opaque_draws: Vec::new(),
             transparent_draws: Vec::new(),
             sort_scratch: Vec::new(),
+            incoming: HashMap::new(),
             highlight: false,
         };
         (feature, handle)
@@ -415,6 +423,10 @@ impl RenderFeature for CraftyPipelineFeature {
             device,
             &chunk_spec("crafty opaque chunks", "fs_opaque", None, true),
         );
+        let cutout = pipeline(
+            device,
+            &chunk_spec("crafty cutout chunks", "fs_cutout", None, true),
+        );
         let transparent = pipeline(
             device,
             &chunk_spec(
@@ -455,6 +467,7 @@ impl RenderFeature for CraftyPipelineFeature {
             frame_group,
             sky,
             opaque,
+            cutout,
             transparent,
             outline,
             chunks: ChunkStore::new(device, chunk_layout),
@@ -485,10 +498,10 @@ impl RenderFeature for CraftyPipelineFeature {
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let Some(gpu) = &mut self.gpu else { return };
-        let (pending, angle, phase, highlight, fog) = {
+        let (angle, phase, highlight, fog) = {
             let mut shared = self.handle.lock();
+            std::mem::swap(&mut shared.pending, &mut self.incoming);
             (
-                std::mem::take(&mut shared.pending),
                 shared.sun_angle,
                 shared.moon_phase,
                 shared.highlight,
@@ -496,7 +509,7 @@ impl RenderFeature for CraftyPipelineFeature {
             )
         };
         let (device, queue) = (gpu_ctx.device(), gpu_ctx.queue());
-        for (pos, mesh) in pending {
+        for (pos, mesh) in self.incoming.drain() {
             match mesh {
                 Some(mesh) => gpu.chunks.set(device, queue, pos, &mesh),
                 None => gpu.chunks.remove(pos),
@@ -527,7 +540,8 @@ impl RenderFeature for CraftyPipelineFeature {
                 stats.culled_chunks += 1;
             }
         }
-        self.sort_scratch.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.sort_scratch
+            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let chunks = &gpu.chunks;
         self.opaque_draws.clear();
         self.opaque_draws.extend(
@@ -578,6 +592,7 @@ impl RenderFeature for CraftyPipelineFeature {
         );
         let Some(hdr) = frame.hdr else { return };
         let opaque = &self.opaque_draws;
+        let cutout = &self.transparent_draws;
         let (hdr, depth) = frame.graph.add_render_pass("crafty opaque", |pass| {
             let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
@@ -591,6 +606,17 @@ impl RenderFeature for CraftyPipelineFeature {
                     rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
                     rp.set_vertex_buffer(0, chunk.opaque_slice());
                     rp.draw(0..6, 0..chunk.opaque);
+                }
+                // The opaque texels of transparent quads (leaves, glass
+                // frames), depth written; front to back like the rest.
+                rp.set_pipeline(&gpu.cutout);
+                for &slot in cutout.iter().rev() {
+                    let Some(chunk) = gpu.chunks.get(slot) else {
+                        continue;
+                    };
+                    rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
+                    rp.set_vertex_buffer(0, chunk.transparent_slice());
+                    rp.draw(0..6, 0..chunk.transparent);
                 }
             });
             (hdr, depth)

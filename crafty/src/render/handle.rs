@@ -39,7 +39,8 @@ pub struct CraftyRenderStats {
     pub transparent_quads: u64,
     /// Instanced draws in the last opaque pass (one per visible chunk).
     pub opaque_draws: usize,
-    /// Instanced draws in the last transparent pass.
+    /// Chunks with transparent quads drawn in the last frame (each is drawn
+    /// twice: its opaque texels with the opaque pass, then the rest blended).
     pub transparent_draws: usize,
     /// Chunks skipped by frustum culling in the last frame.
     pub culled_chunks: usize,

@@ -72,13 +72,15 @@ pub fn sky_lighting(sun_angle: f32, moon_phase: f32) -> SkyLighting {
     let elevation = sun.y;
     let illumination = moon_illumination(moon_phase);
     let daylight = smoothstep(-0.15, 0.25, elevation);
-    // Strongest with the sun on the horizon, gone by 25 degrees up or down.
-    let sunset = (-(elevation / 0.2).powi(2)).exp();
+    // Strongest with the sun on the horizon, gone by 25 degrees up and,
+    // faster, by 8 degrees down.
+    let width = if elevation >= 0.0 { 0.2 } else { 0.06 };
+    let sunset = (-(elevation / width).powi(2)).exp();
 
     let night_zenith = Vec3::new(0.004, 0.006, 0.02);
-    let day_zenith = Vec3::new(0.16, 0.34, 0.78);
+    let day_zenith = Vec3::new(0.07, 0.22, 0.75);
     let night_horizon = Vec3::new(0.012, 0.016, 0.035);
-    let day_horizon = Vec3::new(0.55, 0.7, 0.9);
+    let day_horizon = Vec3::new(0.42, 0.6, 0.86);
     let orange = Vec3::new(1.0, 0.42, 0.12);
 
     let zenith = night_zenith.lerp(day_zenith, daylight);
@@ -87,10 +89,12 @@ pub fn sky_lighting(sun_angle: f32, moon_phase: f32) -> SkyLighting {
         .lerp(orange * 0.9, sunset * 0.75);
     let glow = orange * (1.2 * sunset);
 
-    let sun_up = smoothstep(-0.04, 0.12, elevation);
+    // Both direct lights fade to zero at the horizon, so the switch from sun
+    // to moon is seamless.
+    let sun_up = smoothstep(0.0, 0.12, elevation);
     let sun_tint = Vec3::new(1.0, 0.95, 0.88).lerp(Vec3::new(1.0, 0.55, 0.25), sunset);
-    let sun_light = sun_tint * (2.4 * sun_up);
-    let moon_up = smoothstep(-0.04, 0.12, -elevation);
+    let sun_light = sun_tint * (1.7 * sun_up);
+    let moon_up = smoothstep(0.0, 0.12, -elevation);
     let moon_light = Vec3::new(0.35, 0.45, 0.7) * (0.12 + 0.28 * illumination) * moon_up;
 
     let (light_direction, light_color) = if elevation >= 0.0 {
@@ -175,6 +179,16 @@ mod tests {
         let full = sky_lighting(PI + FRAC_PI_2, 0.5);
         let new = sky_lighting(PI + FRAC_PI_2, 0.0);
         assert!(full.light_color.length() > new.light_color.length());
+    }
+
+    #[test]
+    fn direct_light_is_continuous_across_the_horizon() {
+        for angle in [0.0, PI] {
+            let before = sky_lighting(angle - 1e-3, 0.5);
+            let after = sky_lighting(angle + 1e-3, 0.5);
+            assert!(before.light_color.length() < 0.01);
+            assert!(after.light_color.length() < 0.01);
+        }
     }
 
     #[test]

@@ -10,9 +10,11 @@
 //!    vertex shader; the chunk origin comes from a dynamic uniform offset;
 //!    textured from the procedural [`block_atlas`] (nearest texels, repeating
 //!    per block across merged quads), lit by [`sky_lighting`] with per-corner
-//!    ambient occlusion, fogged into the sky colour;
-//! 3. **transparent chunks**: water, glass, leaves, blended, depth-tested but
-//!    not written, chunks back to front;
+//!    ambient occlusion, fogged into the sky colour; the fully opaque texels
+//!    of transparent quads (leaves, glass frames) are drawn here too, alpha
+//!    tested with depth written, so they hide each other in any order;
+//! 3. **transparent chunks**: the translucent texels of water, glass and
+//!    leaves, blended, depth-tested but not written, chunks back to front;
 //! 4. **highlight**: the targeted block's edges as dark lines;
 //! 5. **tonemap**: the renderer's [`TonemapFeature`](taos_renderer::features::TonemapFeature)
 //!    into the output.

@@ -15,7 +15,7 @@ struct ChunkOut {
     @location(3) @interpolate(flat) face_tile: vec2<u32>,
 };
 
-const AO_CURVE = array<f32, 4>(0.38, 0.6, 0.8, 1.0);
+const AO_CURVE = array<f32, 4>(0.42, 0.6, 0.78, 1.0);
 const TILE: u32 = 16u;
 const ATLAS_COLUMNS: u32 = 4u;
 
@@ -100,8 +100,8 @@ fn shade(in: ChunkOut) -> vec4<f32> {
     let n = face_normal(face);
     let direct = max(dot(n, frame.light_dir.xyz), 0.0);
     var face_shade = FACE_SHADE;
-    let light = frame.ambient.rgb * face_shade[face] * in.ao
-        + frame.light_color.rgb * direct * (0.55 + 0.45 * in.ao);
+    // Occlusion darkens sky and sun light alike (the classic voxel look).
+    let light = (frame.ambient.rgb * face_shade[face] + frame.light_color.rgb * direct) * in.ao;
     var color = albedo.rgb * light;
 
     let to_eye = in.world - frame.camera.xyz;
@@ -116,10 +116,25 @@ fn fs_opaque(in: ChunkOut) -> @location(0) vec4<f32> {
     return vec4(shade(in).rgb, 1.0);
 }
 
+// Transparent quads are drawn twice. First, in the opaque pass, their fully
+// opaque texels (leaves, glass frames) with depth written, so they hide each
+// other in any order; then, blended, only their translucent texels (water,
+// glass panes).
+const CUTOUT: f32 = 0.99;
+
+@fragment
+fn fs_cutout(in: ChunkOut) -> @location(0) vec4<f32> {
+    let color = shade(in);
+    if color.a < CUTOUT {
+        discard;
+    }
+    return vec4(color.rgb, 1.0);
+}
+
 @fragment
 fn fs_transparent(in: ChunkOut) -> @location(0) vec4<f32> {
     let color = shade(in);
-    if color.a < 0.02 {
+    if color.a < 0.02 || color.a >= CUTOUT {
         discard;
     }
     return color;

@@ -30,7 +30,7 @@ fn fs_main(in: SkyOut) -> @location(0) vec4<f32> {
     let above = smoothstep(-0.02, 0.03, dir.y);
 
     // Stars, fading in as the day goes.
-    let night = 1.0 - frame.fog.z;
+    let night = pow(1.0 - frame.fog.z, 4.0) * smoothstep(0.0, 0.15, dir.y);
     let star = hash3(floor(dir * 110.0));
     color += vec3(0.5, 0.55, 0.65) * night * above * smoothstep(0.9965, 1.0, star) * 4.0;
 
