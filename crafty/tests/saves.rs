@@ -727,3 +727,16 @@ fn storage_errors_pass_through() {
         SaveError::Storage(StorageError::VersionTooOld { .. })
     ));
 }
+
+#[test]
+fn the_record_stays_small_however_long_the_history() {
+    let store = open(&MemoryBackend::new());
+    let record = SavedWorld::create("Sizes", 8, GameMode::Survival, 0);
+    let id = record.id.clone();
+    let mut world = World::new(8);
+    let mut session = SaveSession::new(record);
+    play(&mut world, 0, 20_000);
+    block_on(session.autosave(&store, &world, &survival_snapshot(), 1)).unwrap();
+    let bytes = raw_get(&store, WORLDS_STORE, &id).unwrap();
+    assert!(bytes.len() < 700, "{}", String::from_utf8_lossy(&bytes));
+}
