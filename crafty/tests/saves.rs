@@ -740,3 +740,56 @@ fn the_record_stays_small_however_long_the_history() {
     let bytes = raw_get(&store, WORLDS_STORE, &id).unwrap();
     assert!(bytes.len() < 700, "{}", String::from_utf8_lossy(&bytes));
 }
+
+#[test]
+fn a_version_one_survival_record_keeps_its_mode_and_inventory() {
+    let store = open(&MemoryBackend::new());
+    // The original game's current format: versioned, survival, edits inline.
+    let record = json!({
+        "id": "v1",
+        "name": "Survivor",
+        "seed": 4242,
+        "createdAt": 1,
+        "lastPlayedAt": 2,
+        "edits": [{"x": 3, "y": 60, "z": 4, "blockType": 10}],
+        "player": {"x": 64, "y": 80, "z": 64, "yaw": 0, "pitch": 0},
+        "sunAngle": 0.9,
+        "gameMode": "survival",
+        "inventory": {
+            "stacks": [{"blockType": 2, "count": 5}, {"blockType": 10, "count": 1}],
+            "hotbar": [10, null, null, 2, null, null, null, null, null]
+        },
+        "moonPhase": 0.25,
+        "version": 1
+    });
+    raw_put(
+        &store,
+        WORLDS_STORE,
+        "v1",
+        &serde_json::to_vec(&record).unwrap(),
+    );
+    let loaded = block_on(store.load("v1")).unwrap();
+    assert_eq!(loaded.record.mode(), GameMode::Survival);
+    assert_eq!(loaded.record.moon_phase, Some(0.25));
+    let inventory = loaded.record.inventory.clone().unwrap();
+    assert_eq!(
+        inventory.stacks,
+        [
+            ItemStack {
+                block_type: BlockType::Dirt,
+                count: 5
+            },
+            ItemStack {
+                block_type: BlockType::Cobblestone,
+                count: 1
+            }
+        ]
+    );
+    assert_eq!(inventory.hotbar[0], Some(BlockType::Cobblestone));
+    assert_eq!(inventory.hotbar[3], Some(BlockType::Dirt));
+    assert_eq!(inventory.hotbar.iter().flatten().count(), 2);
+    assert_eq!(loaded.edits.len(), 1);
+    let data = raw_record(&store, "v1");
+    assert_eq!(data["gameMode"], json!("survival"));
+    assert_eq!(data["inventory"]["hotbar"][0], json!(10));
+}
