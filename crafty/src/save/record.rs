@@ -202,21 +202,16 @@ impl Record for SavedWorld {
 
 /// A random id shaped like a version-4 UUID.
 ///
-/// The bits come from the standard library's randomly keyed hasher, mixed
-/// with `now_ms` and a process-wide counter, so ids are unique within a
-/// process even where the platform has no randomness to offer.
+/// The bits come from the standard library's randomly keyed hasher (keyed
+/// from the OS natively), mixed with `now_ms` and a process-wide counter, so
+/// ids stay unique within a process even where the platform offers no
+/// randomness (`wasm32-unknown-unknown`, where they depend on time and count).
 #[must_use]
 pub fn random_id(now_ms: u64) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let word = |lane: u8| {
-        std::collections::hash_map::RandomState::new().hash_one((
-            lane,
-            now_ms,
-            count,
-            std::process::id(),
-        ))
-    };
+    let word =
+        |lane: u8| std::collections::hash_map::RandomState::new().hash_one((lane, now_ms, count));
     let bits = (u128::from(word(0)) << 64) | u128::from(word(1));
     // Version 4, RFC 4122 variant.
     let bits = (bits & !(0xF << 76) & !(0x3 << 62)) | (0x4 << 76) | (0x2 << 62);

@@ -169,6 +169,28 @@ pub fn decode_segment_into(
 mod tests {
     use super::*;
     use glam::IVec3;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_edits_round_trip_and_any_cut_is_refused(
+            raw in proptest::collection::vec((any::<i32>(), any::<i32>(), any::<i32>(), 0..12_u8), 0..64),
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let edits: Vec<BlockEdit> = raw
+                .iter()
+                .map(|&(x, y, z, b)| BlockEdit { x, y, z, block: BlockType::try_from(b).unwrap() })
+                .collect();
+            let bytes = encode_segment(&edits);
+            let mut out = Vec::new();
+            decode_segment_into(&bytes, Some(edits.len() as u32), &mut out).unwrap();
+            prop_assert_eq!(&out, &edits);
+            let cut = cut.index(bytes.len());
+            let mut none = Vec::new();
+            prop_assert!(decode_segment_into(&bytes[..cut], None, &mut none).is_err());
+            prop_assert!(none.is_empty());
+        }
+    }
 
     fn sample() -> Vec<BlockEdit> {
         vec![

@@ -614,9 +614,8 @@ impl<B: StorageBackend> WorldStore<B> {
                     let mut record = world.clone();
                     record.edit_log = log;
                     record.version = CURRENT_VERSION;
-                    record.screenshot = None;
+                    // The thumbnail is not part of the stored record (serde skips it).
                     tx.put(WORLDS_STORE, &world.id, &record).await?;
-                    record.screenshot.clone_from(&world.screenshot);
                     Ok::<_, SaveError>((record, report))
                 },
             )

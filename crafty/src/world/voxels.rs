@@ -49,8 +49,10 @@ impl World {
 
     /// Replays `edits` in order on top of this world.
     pub fn replay(&mut self, edits: impl IntoIterator<Item = BlockEdit>) {
+        let edits = edits.into_iter();
+        self.edits.reserve(edits.size_hint().0);
         for edit in edits {
-            if let Err(error) = self.set_block(edit.pos(), edit.block) {
+            if let Err(error) = self.apply(edit.pos(), edit.block) {
                 log::warn!("skipping a saved edit: {error}");
             }
         }
@@ -189,6 +191,12 @@ impl World {
         pos: IVec3,
         block: BlockType,
     ) -> Result<Vec<ChunkPos>, OutsideWorld> {
+        let (chunk_pos, local) = self.apply(pos, block)?;
+        Ok(affected_chunks(chunk_pos, local))
+    }
+
+    /// Sets and records one edit; returns its chunk and local position.
+    fn apply(&mut self, pos: IVec3, block: BlockType) -> Result<(ChunkPos, IVec3), OutsideWorld> {
         if !Self::contains(pos) {
             return Err(OutsideWorld(pos));
         }
@@ -198,7 +206,7 @@ impl World {
         }
         self.overrides.insert(pos, block);
         self.edits.push(BlockEdit::new(pos, block));
-        Ok(affected_chunks(chunk_pos, local))
+        Ok((chunk_pos, local))
     }
 }
 
