@@ -29,10 +29,40 @@ const FACE_KEYS: [[u32; 6]; 16] = face_keys();
 /// All four corners open (AO 3 each), packed 2 bits a corner.
 const AO_OPEN: u32 = 0xFF;
 
+/// Packed AO of the four corners from the 3×3 opaque neighbourhood in front
+/// of a face: bit `3 * (dv + 1) + (du + 1)` of the index is the block at
+/// `(du, dv)` in (u, v).
+const fn ao_table() -> [u8; 512] {
+    let mut out = [0u8; 512];
+    let mut idx = 0;
+    while idx < 512 {
+        let corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)];
+        let mut packed = 0u8;
+        let mut c = 0;
+        while c < 4 {
+            let (du, dv) = corners[c];
+            let (s1, s2, k) = (occ(idx, du, 0), occ(idx, 0, dv), occ(idx, du, dv));
+            let ao = if s1 == 1 && s2 == 1 { 0 } else { 3 - (s1 + s2 + k) };
+            packed |= ao << (2 * c);
+            c += 1;
+        }
+        out[idx] = packed;
+        idx += 1;
+    }
+    out
+}
+
+const AO_TABLE: [u8; 512] = ao_table();
+
+/// Whether bit `(du, dv)` of an AO table index is set.
+const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
+    ((idx >> (3 * (dv + 1) + (du + 1))) & 1) as u8
+}
+
 /// Turns padded chunks into [`ChunkMesh`]es.
 ///
-/// Keeps its scratch space between calls: after the first chunk of a size,
-/// meshing allocates nothing (beyond growing the output lists).
+/// Keeps its scratch space between calls: after the first chunk, meshing
+/// allocates nothing (beyond growing the output lists).
 ///
 /// What it emits, per face of every non-air block:
 /// - nothing when the neighbour across it is opaque;
@@ -45,42 +75,48 @@ const AO_OPEN: u32 = 0xFF;
 /// ambient occlusion from the opaque blocks in the plane in front of it,
 /// and coplanar faces with the same tile and the same four AO values are
 /// merged into rectangles.
-#[derive(Debug, Clone, Default)]
+///
+/// How: each face direction is a stack of layers; a layer is `n` rows of
+/// `u64` face bits along the face's u axis, culled with whole-row mask
+/// operations (the x faces use the input's transposed masks, so every
+/// direction works on rows along u). Only exposed faces get a merge key
+/// (tile, pass, AO from a 512-entry table, or "all open" when a row test
+/// finds no occluder near them), then each layer is merged greedily over
+/// its bit rows.
+#[derive(Debug, Clone)]
 pub struct Mesher {
-    /// Face bits per (layer, v) row, bits along u.
-    planes: Vec<u64>,
-    /// Merge key per visible face at `(layer * n + v) * 64 + u`.
+    /// The current layer's face bits per v row, bits along u.
+    rows: [u64; 64],
+    /// Merge key per face of the current layer at `v * 64 + u`.
     keys: Vec<u32>,
 }
 
-/// How one face direction maps padded `(x, y, z)` rows onto layers.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Axis {
-    /// East / West: layer x, u = z, v = y.
-    X,
-    /// Top / Bottom: layer y, u = x, v = z.
-    Y,
-    /// South / North: layer z, u = x, v = y.
-    Z,
+impl Default for Mesher {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Mesher {
-    /// A mesher with no scratch space yet.
+    /// A mesher; its scratch space is allocated once, here.
     #[must_use]
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            rows: [0; 64],
+            keys: vec![0; 64 * 64],
+        }
     }
 
     /// Meshes `input` into `out`, replacing what `out` held (its capacity is
     /// kept).
     pub fn mesh(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
         out.clear();
-        let n = input.size();
-        self.planes.resize(n * n, 0);
-        self.keys.resize(n * n * 64, 0);
-        for face in Face::ALL {
-            self.mesh_face(input, face, out);
-        }
+        self.mesh_face::<0>(input, out);
+        self.mesh_face::<1>(input, out);
+        self.mesh_face::<2>(input, out);
+        self.mesh_face::<3>(input, out);
+        self.mesh_face::<4>(input, out);
+        self.mesh_face::<5>(input, out);
     }
 
     /// Meshes `input` into a fresh [`ChunkMesh`].
@@ -91,104 +127,76 @@ impl Mesher {
         out
     }
 
-    fn mesh_face(&mut self, input: &PaddedChunk, face: Face, out: &mut ChunkMesh) {
+    /// One face direction, `F` the [`Face`] index.
+    fn mesh_face<const F: usize>(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
+        let face = Face::from_index(F);
         let n = input.size();
         let p = n + 2;
         let inner: u64 = ((1u64 << n) - 1) << 1;
-        let axis = match face {
-            Face::East | Face::West => Axis::X,
-            Face::Top | Face::Bottom => Axis::Y,
-            Face::South | Face::North => Axis::Z,
+        // Rows are (y, z) with bits x, or for the x faces (y, x) with bits z.
+        let (solid, opaque, water, glass) = if F < 2 {
+            (&input.solid_t, &input.opaque_t, &input.water_t, &input.glass_t)
+        } else {
+            (&input.solid, &input.opaque, &input.water, &input.glass)
         };
-        let fi = face as usize;
-        self.planes.fill(0);
+        // Row steps to the next layer, the next v, and across the face.
+        let (layer_step, v_step) = match F {
+            2 | 3 => (p, 1),
+            _ => (1, p),
+        };
+        let front = if F == 2 || F == 3 { p } else { 1 };
+        let ahead = |i: usize| if F % 2 == 0 { i + front } else { i - front };
         let blocks = input.blocks();
-        let (solid, opaque, water, glass) =
-            (&input.solid, &input.opaque, &input.water, &input.glass);
-        let mut any = false;
-        for y in 1..=n {
-            for z in 1..=n {
-                let i = y * p + z;
-                let here = solid[i] & inner;
-                if here == 0 {
-                    continue;
-                }
-                // The neighbour row across the face, aligned to bit x.
-                let nb = |m: &[u64]| -> u64 {
-                    match face {
-                        Face::East => m[i] >> 1,
-                        Face::West => m[i] << 1,
-                        Face::Top => m[i + p],
-                        Face::Bottom => m[i - p],
-                        Face::South => m[i + 1],
-                        Face::North => m[i - 1],
-                    }
-                };
-                let faces = here & !nb(opaque) & !(water[i] & nb(water)) & !(glass[i] & nb(glass));
+        let keys = &mut self.keys[..n * 64];
+        for layer in 0..n {
+            let mut any = 0u64;
+            for v in 0..n {
+                let i = (layer + 1) * layer_step + (v + 1) * v_step;
+                let j = ahead(i);
+                let faces = solid[i]
+                    & inner
+                    & !opaque[j]
+                    & !(water[i] & water[j])
+                    & !(glass[i] & glass[j]);
+                self.rows[v] = faces >> 1;
+                any |= faces;
                 if faces == 0 {
                     continue;
                 }
-                any = true;
-                // g[dv + 1][du + 1]: bit x set when the block at (du, dv) in
-                // the plane in front of the face at x is opaque.
-                let g = ao_grid(opaque, face, i, p);
-                let occluded = faces
-                    & (g[0][0]
-                        | g[0][1]
-                        | g[0][2]
-                        | g[1][0]
-                        | g[1][2]
-                        | g[2][0]
-                        | g[2][1]
-                        | g[2][2]);
-                let ao_planes = if occluded != 0 { ao_bits(&g) } else { [0; 8] };
-                let row_base = (y * p + z) * p;
+                // The opaque rows in front of the face, at v - 1, v, v + 1.
+                let (r0, r1, r2) = (opaque[j - v_step], opaque[j], opaque[j + v_step]);
+                let near = |r: u64| r | r << 1 | r >> 1;
+                let occluded = faces & (near(r0) | near(r1) | near(r2));
+                // Block index of bit b: base + b * stride.
+                let (base, stride) = if F < 2 {
+                    ((v + 1) * p * p + layer + 1, p)
+                } else {
+                    (i * p, 1)
+                };
+                let row_keys = &mut keys[v * 64..v * 64 + 64];
                 let mut bits = faces;
                 while bits != 0 {
-                    let x = bits.trailing_zeros() as usize;
+                    let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let block = blocks[row_base + x] as usize;
-                    let ao = if occluded >> x & 1 == 0 {
+                    let block = blocks[base + b * stride] as usize;
+                    let ao = if occluded >> b & 1 == 0 {
                         AO_OPEN
                     } else {
-                        let mut ao = 0u32;
-                        for (k, plane) in ao_planes.iter().enumerate() {
-                            ao |= ((plane >> x & 1) as u32) << k;
-                        }
-                        ao
+                        let s = b - 1;
+                        let idx = (r0 >> s & 7) | (r1 >> s & 7) << 3 | (r2 >> s & 7) << 6;
+                        u32::from(AO_TABLE[idx as usize])
                     };
-                    let key = FACE_KEYS[block][fi] | ao << 9;
-                    let (layer, v, u) = match axis {
-                        Axis::X => (x - 1, y - 1, z - 1),
-                        Axis::Y => (y - 1, z - 1, x - 1),
-                        Axis::Z => (z - 1, y - 1, x - 1),
-                    };
-                    self.keys[(layer * n + v) * 64 + u] = key;
-                    if axis == Axis::X {
-                        self.planes[layer * n + v] |= 1 << u;
-                    }
-                }
-                match axis {
-                    Axis::X => {}
-                    Axis::Y => self.planes[(y - 1) * n + (z - 1)] = faces >> 1,
-                    Axis::Z => self.planes[(z - 1) * n + (y - 1)] = faces >> 1,
+                    row_keys[b - 1] = FACE_KEYS[block][F] | ao << 9;
                 }
             }
-        }
-        if !any {
-            return;
-        }
-        for layer in 0..n {
-            let rows = &mut self.planes[layer * n..(layer + 1) * n];
-            if rows.iter().all(|&r| r == 0) {
+            if any == 0 {
                 continue;
             }
-            let keys = &self.keys[layer * n * 64..(layer + 1) * n * 64];
-            merge_layer(rows, keys, n, |u, v, w, h, key| {
-                let pos = match axis {
-                    Axis::X => [layer, v, u],
-                    Axis::Y => [u, layer, v],
-                    Axis::Z => [u, v, layer],
+            merge_layer(&mut self.rows[..n], keys, |u, v, w, h, key| {
+                let pos = match F {
+                    0 | 1 => [layer, v, u],
+                    2 | 3 => [u, layer, v],
+                    _ => [u, v, layer],
                 };
                 let ao = key >> 9;
                 let quad = PackedQuad::new(
@@ -213,69 +221,12 @@ impl Mesher {
     }
 }
 
-/// The 3×3 opaque neighbourhood in front of every face of row `i`, as
-/// masks aligned to the face's bit x: `g[dv + 1][du + 1]`.
-#[inline]
-fn ao_grid(opaque: &[u64], face: Face, i: usize, p: usize) -> [[u64; 3]; 3] {
-    // Shift so that bit x holds the block at x + du.
-    let sh = |r: u64, du: usize| -> u64 {
-        match du {
-            0 => r << 1,
-            1 => r,
-            _ => r >> 1,
-        }
-    };
-    let mut g = [[0u64; 3]; 3];
-    for (dv, row) in g.iter_mut().enumerate() {
-        for (du, cell) in row.iter_mut().enumerate() {
-            *cell = match face {
-                // u = x, v = z, plane y ± 1.
-                Face::Top => sh(opaque[i + p + dv - 1], du),
-                Face::Bottom => sh(opaque[i - p + dv - 1], du),
-                // u = x, v = y, plane z ± 1.
-                Face::South => sh(opaque[i + 1 + dv * p - p], du),
-                Face::North => sh(opaque[i - 1 + dv * p - p], du),
-                // u = z, v = y, plane x ± 1.
-                Face::East => opaque[i + dv * p - p + du - 1] >> 1,
-                Face::West => opaque[i + dv * p - p + du - 1] << 1,
-            };
-        }
-    }
-    g
-}
-
-/// Bit planes of the packed 8-bit AO: plane `2c` is the low bit of corner
-/// `c`, plane `2c + 1` the high bit. Corners (0,0), (1,0), (1,1), (0,1).
-#[inline]
-fn ao_bits(g: &[[u64; 3]; 3]) -> [u64; 8] {
-    // (du, dv) signs of the corners, as grid indices.
-    const CORNERS: [(usize, usize); 4] = [(0, 0), (2, 0), (2, 2), (0, 2)];
-    let mut out = [0u64; 8];
-    for (c, &(du, dv)) in CORNERS.iter().enumerate() {
-        let side1 = g[1][du];
-        let side2 = g[dv][1];
-        let corner = g[dv][du];
-        // count = side1 + side2 + corner, as two bit planes.
-        let lo = side1 ^ side2 ^ corner;
-        let hi = (side1 & side2) | (corner & (side1 ^ side2));
-        // AO = 3 - count, or 0 when both sides are occluded (then count >= 2
-        // and the high bit of 3 - count is already clear).
-        out[2 * c] = !lo & !(side1 & side2);
-        out[2 * c + 1] = !hi;
-    }
-    out
-}
-
 /// Greedy merge of one layer: `rows[v]` has bit u set for each face, keyed by
 /// `keys[v * 64 + u]`. Calls `emit(u, v, w, h, key)` per rectangle. `rows`
 /// is consumed (cleared as faces are taken).
 #[inline]
-fn merge_layer(
-    rows: &mut [u64],
-    keys: &[u32],
-    n: usize,
-    mut emit: impl FnMut(usize, usize, usize, usize, u32),
-) {
+fn merge_layer(rows: &mut [u64], keys: &[u32], mut emit: impl FnMut(usize, usize, usize, usize, u32)) {
+    let n = rows.len();
     for v in 0..n {
         let mut bits = rows[v];
         while bits != 0 {
@@ -288,11 +239,7 @@ fn merge_layer(
             while w < run && row_keys[u0 + w] == key {
                 w += 1;
             }
-            let span = if w == 64 {
-                u64::MAX
-            } else {
-                ((1u64 << w) - 1) << u0
-            };
+            let span = if w == 64 { u64::MAX } else { ((1u64 << w) - 1) << u0 };
             bits &= !span;
             let mut h = 1;
             while v + h < n && rows[v + h] & span == span {

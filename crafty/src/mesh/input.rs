@@ -9,10 +9,21 @@ use crate::world::{BlockType, CHUNK_SIZE, Chunk, ChunkPos, World};
 /// `n + 2` blocks fits one `u64` and quad coordinates fit 6 bits.
 pub const MAX_MESH_SIZE: usize = 62;
 
-/// A chunk edge the mesher cannot take.
+/// Input the mesher cannot take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("chunk edge {0} is outside 1..={MAX_MESH_SIZE}")]
-pub struct BadMeshSize(pub usize);
+pub enum MeshInputError {
+    /// A chunk edge outside `1..=62`.
+    #[error("chunk edge {0} is outside 1..={MAX_MESH_SIZE}")]
+    BadSize(usize),
+    /// A padded block slice of the wrong length.
+    #[error("expected {expected} padded blocks, got {got}")]
+    BadLength {
+        /// `(n + 2)³`.
+        expected: usize,
+        /// What was passed.
+        got: usize,
+    },
+}
 
 /// Bit flags per block type, indexed by `BlockType as usize`.
 const FLAG_SOLID: u8 = 1;
@@ -61,6 +72,12 @@ pub struct PaddedChunk {
     pub(super) opaque: Vec<u64>,
     pub(super) water: Vec<u64>,
     pub(super) glass: Vec<u64>,
+    /// The same four masks transposed: one `u64` per padded `(y, x)` row
+    /// (index `y * p + x`), bit `z`.
+    pub(super) solid_t: Vec<u64>,
+    pub(super) opaque_t: Vec<u64>,
+    pub(super) water_t: Vec<u64>,
+    pub(super) glass_t: Vec<u64>,
 }
 
 impl std::fmt::Debug for PaddedChunk {
@@ -75,10 +92,10 @@ impl PaddedChunk {
     /// An all-air input for an `size³` chunk.
     ///
     /// # Errors
-    /// [`BadMeshSize`] unless `1 <= size <= 62`.
-    pub fn new(size: usize) -> Result<Self, BadMeshSize> {
+    /// [`MeshInputError::BadSize`] unless `1 <= size <= 62`.
+    pub fn new(size: usize) -> Result<Self, MeshInputError> {
         if !(1..=MAX_MESH_SIZE).contains(&size) {
-            return Err(BadMeshSize(size));
+            return Err(MeshInputError::BadSize(size));
         }
         let p = size + 2;
         Ok(Self {
@@ -88,6 +105,10 @@ impl PaddedChunk {
             opaque: vec![0; p * p],
             water: vec![0; p * p],
             glass: vec![0; p * p],
+            solid_t: vec![0; p * p],
+            opaque_t: vec![0; p * p],
+            water_t: vec![0; p * p],
+            glass_t: vec![0; p * p],
         })
     }
 
@@ -95,11 +116,11 @@ impl PaddedChunk {
     /// position in `-1..=size` on each axis (border included).
     ///
     /// # Errors
-    /// [`BadMeshSize`] unless `1 <= size <= 62`.
+    /// [`MeshInputError::BadSize`] unless `1 <= size <= 62`.
     pub fn from_fn(
         size: usize,
         mut block: impl FnMut(IVec3) -> BlockType,
-    ) -> Result<Self, BadMeshSize> {
+    ) -> Result<Self, MeshInputError> {
         let mut out = Self::new(size)?;
         let p = out.padded_size();
         let mut i = 0;
@@ -173,6 +194,23 @@ impl PaddedChunk {
         self.rebuild_masks();
     }
 
+    /// Replaces every block with `blocks`, padded and in index order (see
+    /// [`index`](Self::index)), and recomputes the row masks.
+    ///
+    /// # Errors
+    /// [`MeshInputError::BadLength`] unless `blocks.len() == (n + 2)³`.
+    pub fn load_padded(&mut self, blocks: &[BlockType]) -> Result<(), MeshInputError> {
+        if blocks.len() != self.blocks.len() {
+            return Err(MeshInputError::BadLength {
+                expected: self.blocks.len(),
+                got: blocks.len(),
+            });
+        }
+        self.blocks.copy_from_slice(blocks);
+        self.rebuild_masks();
+        Ok(())
+    }
+
     /// The chunk edge `n`.
     #[must_use]
     pub const fn size(&self) -> usize {
@@ -222,19 +260,22 @@ impl PaddedChunk {
         let (x, y, z) = (padded.x as usize, padded.y as usize, padded.z as usize);
         let i = self.index(x, y, z);
         self.blocks[i] = block;
-        let row = y * self.padded_size() + z;
-        let bit = 1u64 << x;
+        let p = self.padded_size();
+        let (row, bit) = (y * p + z, 1u64 << x);
+        let (row_t, bit_t) = (y * p + x, 1u64 << z);
         let flags = FLAGS[block as usize];
-        for (masks, flag) in [
-            (&mut self.solid, FLAG_SOLID),
-            (&mut self.opaque, FLAG_OPAQUE),
-            (&mut self.water, FLAG_WATER),
-            (&mut self.glass, FLAG_GLASS),
+        for (masks, masks_t, flag) in [
+            (&mut self.solid, &mut self.solid_t, FLAG_SOLID),
+            (&mut self.opaque, &mut self.opaque_t, FLAG_OPAQUE),
+            (&mut self.water, &mut self.water_t, FLAG_WATER),
+            (&mut self.glass, &mut self.glass_t, FLAG_GLASS),
         ] {
             if flags & flag != 0 {
                 masks[row] |= bit;
+                masks_t[row_t] |= bit_t;
             } else {
                 masks[row] &= !bit;
+                masks_t[row_t] &= !bit_t;
             }
         }
         true
@@ -257,5 +298,83 @@ impl PaddedChunk {
             self.water[row] = water;
             self.glass[row] = glass;
         }
+        for (masks, masks_t) in [
+            (&self.solid, &mut self.solid_t),
+            (&self.opaque, &mut self.opaque_t),
+            (&self.water, &mut self.water_t),
+            (&self.glass, &mut self.glass_t),
+        ] {
+            let mut square = [0u64; 64];
+            for (slice, slice_t) in masks.chunks_exact(p).zip(masks_t.chunks_exact_mut(p)) {
+                square[..p].copy_from_slice(slice);
+                square[p..].fill(0);
+                transpose64(&mut square);
+                slice_t.copy_from_slice(&square[..p]);
+            }
+        }
+    }
+}
+
+/// Transposes a 64×64 bit matrix in place: bit `c` of row `r` becomes bit
+/// `r` of row `c`.
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k + j] ^= t;
+            a[k] ^= t << j;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose64_matches_the_naive_transpose() {
+        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut a = [0u64; 64];
+        for row in &mut a {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            *row = state;
+        }
+        let mut t = a;
+        transpose64(&mut t);
+        for r in 0..64 {
+            for c in 0..64 {
+                assert_eq!(a[r] >> c & 1, t[c] >> r & 1, "({r}, {c})");
+            }
+        }
+    }
+
+    #[test]
+    fn masks_follow_set_and_rebuild_alike() {
+        let mut state = 99u64;
+        let mut built = PaddedChunk::from_fn(9, |_| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            BlockType::ALL[(state >> 60) as usize % BlockType::ALL.len()]
+        })
+        .unwrap();
+        let mut set = PaddedChunk::new(9).unwrap();
+        for y in -1..=9 {
+            for z in -1..=9 {
+                for x in -1..=9 {
+                    let p = IVec3::new(x, y, z);
+                    set.set(p, built.get(p).unwrap());
+                }
+            }
+        }
+        assert!(set == built);
+        built.rebuild_masks();
+        assert!(set == built);
     }
 }

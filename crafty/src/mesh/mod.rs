@@ -13,7 +13,7 @@ mod quad;
 mod scheduler;
 
 pub use greedy::Mesher;
-pub use input::{BadMeshSize, MAX_MESH_SIZE, PaddedChunk};
+pub use input::{MAX_MESH_SIZE, MeshInputError, PaddedChunk};
 pub use quad::{ChunkMesh, PackedQuad};
 pub use scheduler::MeshScheduler;
 
