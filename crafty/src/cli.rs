@@ -5,6 +5,7 @@
 //! crafty --world NAME                      straight into a saved world, in a window
 //! crafty --headless --world <NAME|new:SEED> [--mode creative|survival]
 //!        [--replay FILE] --ticks N [--screenshot out.png] [--size WxH]
+//! crafty --make-replay FILE --script "walk 60, look-down 15, break"
 //! ```
 //!
 //! Every form accepts `--data-dir DIR` (default: the platform data dir, or
@@ -50,6 +51,13 @@ pub enum Command {
     },
     /// Run headless.
     Headless(HeadlessArgs),
+    /// Compile an input script (see [`crate::script`]) into a replay file.
+    MakeReplay {
+        /// Where to write the replay.
+        out: PathBuf,
+        /// The script.
+        script: String,
+    },
     /// Print usage.
     Help,
 }
@@ -72,7 +80,8 @@ pub struct ArgsError(String);
 pub const USAGE: &str = "usage:
   crafty [--world NAME] [--data-dir DIR]
   crafty --headless --world <NAME|new:SEED> [--mode creative|survival] [--replay FILE]
-         --ticks N [--screenshot out.png] [--size WxH] [--data-dir DIR]";
+         --ticks N [--screenshot out.png] [--size WxH] [--data-dir DIR]
+  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"";
 
 impl Args {
     /// Parses arguments (without the program name).
@@ -88,6 +97,8 @@ impl Args {
         let mut screenshot = None;
         let mut size = (640, 360);
         let mut data_dir = None;
+        let mut make_replay = None;
+        let mut script = None;
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             let mut value = |name: &str| {
@@ -118,6 +129,8 @@ impl Args {
                 "--screenshot" => screenshot = Some(PathBuf::from(value("--screenshot")?)),
                 "--size" => size = parse_size(&value("--size")?)?,
                 "--data-dir" => data_dir = Some(PathBuf::from(value("--data-dir")?)),
+                "--make-replay" => make_replay = Some(PathBuf::from(value("--make-replay")?)),
+                "--script" => script = Some(value("--script")?),
                 "-h" | "--help" => {
                     return Ok(Self {
                         command: Command::Help,
@@ -127,7 +140,11 @@ impl Args {
                 other => return Err(ArgsError(format!("unknown argument {other:?}"))),
             }
         }
-        let command = if headless {
+        let command = if let Some(out) = make_replay {
+            let script =
+                script.ok_or_else(|| ArgsError("--make-replay needs --script \"...\"".into()))?;
+            Command::MakeReplay { out, script }
+        } else if headless {
             let world = world.ok_or_else(|| {
                 ArgsError("--headless needs --world NAME or --world new:SEED".into())
             })?;
@@ -216,5 +233,6 @@ mod tests {
         assert!(message("--size 0x5").contains("--size"));
         assert!(message("--ticks").contains("needs a value"));
         assert!(message("--bogus").contains("--bogus"));
+        assert!(message("--make-replay r.bin").contains("--script"));
     }
 }

@@ -9,6 +9,7 @@
 //! - [`app`]: the window: launcher, play, HUD (native).
 //! - [`cli`]: the command line (window or headless).
 //! - [`headless`]: deterministic play without a window, for tests, demos and trailers.
+//! - [`script`]: input scripts compiled into replays.
 //! - [`session`]: one world being played: loop, mesher, renderer, saves.
 //! - [`view`]: the player's eye as the renderer's camera.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
@@ -33,6 +34,7 @@ pub mod mesh;
 pub mod player;
 pub mod render;
 pub mod save;
+pub mod script;
 pub mod session;
 pub mod time_of_day;
 pub mod view;

@@ -17,6 +17,13 @@ fn main() -> anyhow::Result<()> {
     let backend = backend(args.data_dir.clone()).context("finding where worlds are saved")?;
     match args.command {
         Command::Help => println!("{USAGE}"),
+        Command::MakeReplay { out, script } => {
+            let recording = crafty::script::compile(&script, 0)?;
+            recording
+                .save(&out)
+                .with_context(|| format!("writing {}", out.display()))?;
+            println!("{} ticks written to {}", recording.flags.len(), out.display());
+        }
         Command::Headless(headless) => {
             let report = run_headless(&headless, &backend, now_ms(), |done, total| {
                 eprintln!("tick {done}/{total}");
