@@ -129,11 +129,20 @@ pub fn run_headless<B: StorageBackend>(
         session.replay(recording).map_err(replay_error)?;
     }
     let report_every = (args.ticks / 10).max(1);
-    for tick in 1..=args.ticks {
+    let start = session.game().ticks;
+    let mut done = 0;
+    // A step normally runs one tick; the step that finds the replay finished
+    // runs none (the loop pauses), so count ticks, not steps.
+    while done < args.ticks {
         session.game_loop().step();
-        if tick % report_every == 0 || tick == args.ticks {
-            progress(tick, args.ticks);
+        let now = session.game().ticks - start;
+        if now == done && session.game_loop().replay_remaining().is_some() {
+            break;
         }
+        if now != done && (now % report_every == 0 || now == args.ticks) {
+            progress(now, args.ticks);
+        }
+        done = now;
     }
     let thumbnail = match &args.screenshot {
         Some(path) => Some(screenshot(&mut session, feature, args.size, path)?),

@@ -22,7 +22,11 @@ fn main() -> anyhow::Result<()> {
             recording
                 .save(&out)
                 .with_context(|| format!("writing {}", out.display()))?;
-            println!("{} ticks written to {}", recording.flags.len(), out.display());
+            println!(
+                "{} ticks written to {}",
+                recording.flags.len(),
+                out.display()
+            );
         }
         Command::Headless(headless) => {
             let report = run_headless(&headless, &backend, now_ms(), |done, total| {

@@ -25,7 +25,8 @@ fn seed_42_from_a_fixed_camera_matches_the_reference() {
     let (feature, render) = CraftyPipelineFeature::new();
     let mut session = Session::fresh(record, ManualClock::new(), render);
     let (width, height) = (320, 180);
-    let pixels = render_offscreen(&mut session, feature, (width, height)).expect("a GPU (lavapipe)");
+    let pixels =
+        render_offscreen(&mut session, feature, (width, height)).expect("a GPU (lavapipe)");
     // Software rasterisers differ by a step or two per channel at edges and
     // in the atlas's nearest-filtered texels: allow 3 steps and 1% outliers.
     assert_matches_reference(

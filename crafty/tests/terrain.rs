@@ -11,7 +11,11 @@ const GOLDEN: [(u64, ChunkPos, u64); 5] = [
     (42, ChunkPos::new(2, 2, 2), GOLDEN_42_2_2_2),
     (42, ChunkPos::new(-3, 1, 5), GOLDEN_42_M3_1_5),
     (7, ChunkPos::new(1, 1, -1), GOLDEN_7_1_1_M1),
-    (123_456_789, ChunkPos::new(10, 2, -10), GOLDEN_123456789_10_2_M10),
+    (
+        123_456_789,
+        ChunkPos::new(10, 2, -10),
+        GOLDEN_123456789_10_2_M10,
+    ),
 ];
 
 const GOLDEN_42_0_1_0: u64 = 0x0cb4_cd07_6b43_9fee;
@@ -39,7 +43,10 @@ fn generation_is_repeatable_and_seed_dependent() {
     let pos = ChunkPos::new(1, 1, 1);
     let a = Terrain::new(99).generate(pos);
     assert_eq!(a, Terrain::new(99).generate(pos));
-    assert_ne!(a.content_hash(), Terrain::new(100).generate(pos).content_hash());
+    assert_ne!(
+        a.content_hash(),
+        Terrain::new(100).generate(pos).content_hash()
+    );
 }
 
 #[test]
@@ -59,7 +66,10 @@ fn the_world_has_every_kind_of_ground() {
         BlockType::Log,
         BlockType::Leaves,
     ] {
-        assert!(seen.contains(&block), "no {block:?} in 9x9 chunks of seed 42");
+        assert!(
+            seen.contains(&block),
+            "no {block:?} in 9x9 chunks of seed 42"
+        );
     }
     // Water never floats above sea level.
     for pos in world.loaded_chunks().collect::<Vec<_>>() {

@@ -42,7 +42,11 @@ const fn ao_table() -> [u8; 512] {
         while c < 4 {
             let (du, dv) = corners[c];
             let (s1, s2, k) = (occ(idx, du, 0), occ(idx, 0, dv), occ(idx, du, dv));
-            let ao = if s1 == 1 && s2 == 1 { 0 } else { 3 - (s1 + s2 + k) };
+            let ao = if s1 == 1 && s2 == 1 {
+                0
+            } else {
+                3 - (s1 + s2 + k)
+            };
             packed |= ao << (2 * c);
             c += 1;
         }
@@ -135,7 +139,12 @@ impl Mesher {
         let inner: u64 = ((1u64 << n) - 1) << 1;
         // Rows are (y, z) with bits x, or for the x faces (y, x) with bits z.
         let (solid, opaque, water, glass) = if F < 2 {
-            (&input.solid_t, &input.opaque_t, &input.water_t, &input.glass_t)
+            (
+                &input.solid_t,
+                &input.opaque_t,
+                &input.water_t,
+                &input.glass_t,
+            )
         } else {
             (&input.solid, &input.opaque, &input.water, &input.glass)
         };
@@ -153,11 +162,8 @@ impl Mesher {
             for v in 0..n {
                 let i = (layer + 1) * layer_step + (v + 1) * v_step;
                 let j = ahead(i);
-                let faces = solid[i]
-                    & inner
-                    & !opaque[j]
-                    & !(water[i] & water[j])
-                    & !(glass[i] & glass[j]);
+                let faces =
+                    solid[i] & inner & !opaque[j] & !(water[i] & water[j]) & !(glass[i] & glass[j]);
                 self.rows[v] = faces >> 1;
                 any |= faces;
                 if faces == 0 {
@@ -225,7 +231,11 @@ impl Mesher {
 /// `keys[v * 64 + u]`. Calls `emit(u, v, w, h, key)` per rectangle. `rows`
 /// is consumed (cleared as faces are taken).
 #[inline]
-fn merge_layer(rows: &mut [u64], keys: &[u32], mut emit: impl FnMut(usize, usize, usize, usize, u32)) {
+fn merge_layer(
+    rows: &mut [u64],
+    keys: &[u32],
+    mut emit: impl FnMut(usize, usize, usize, usize, u32),
+) {
     let n = rows.len();
     for v in 0..n {
         let mut bits = rows[v];
@@ -239,7 +249,11 @@ fn merge_layer(rows: &mut [u64], keys: &[u32], mut emit: impl FnMut(usize, usize
             while w < run && row_keys[u0 + w] == key {
                 w += 1;
             }
-            let span = if w == 64 { u64::MAX } else { ((1u64 << w) - 1) << u0 };
+            let span = if w == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << w) - 1) << u0
+            };
             bits &= !span;
             let mut h = 1;
             while v + h < n && rows[v + h] & span == span {

@@ -360,7 +360,9 @@ mod tests {
     fn masks_follow_set_and_rebuild_alike() {
         let mut state = 99u64;
         let mut built = PaddedChunk::from_fn(9, |_| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
             BlockType::ALL[(state >> 60) as usize % BlockType::ALL.len()]
         })
         .unwrap();
