@@ -1,5 +1,6 @@
 //! `crafty`: the launcher and the game in a window, or headless play.
 
+use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
@@ -12,7 +13,17 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("crafty: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
     let args = Args::parse(std::env::args().skip(1))?;
     let backend = backend(args.data_dir.clone()).context("finding where worlds are saved")?;
     match args.command {
