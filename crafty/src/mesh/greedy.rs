@@ -26,8 +26,7 @@ const fn face_keys() -> [[u32; 6]; 16] {
 
 const FACE_KEYS: [[u32; 6]; 16] = face_keys();
 
-/// All four corners open (AO 3 each), packed 2 bits a corner.
-const AO_OPEN: u32 = 0xFF;
+
 
 /// Packed AO of the four corners from the 3×3 opaque neighbourhood in front
 /// of a face: bit `3 * (dv + 1) + (du + 1)` of the index is the block at
@@ -129,7 +128,6 @@ impl Mesher {
 
     /// One face direction, `F` the [`Face`] index.
     fn mesh_face<const F: usize>(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
-        let face = Face::from_index(F);
         let n = input.size();
         let p = n + 2;
         let inner: u64 = ((1u64 << n) - 1) << 1;
@@ -148,16 +146,22 @@ impl Mesher {
         let ahead = |i: usize| if F % 2 == 0 { i + front } else { i - front };
         let blocks = input.blocks();
         let keys = &mut self.keys[..n * 64];
+        // Water-water and glass-glass culling only matters when there is some.
+        let clear_pairs = input.has_water_or_glass();
         for layer in 0..n {
             let mut any = 0u64;
             for v in 0..n {
                 let i = (layer + 1) * layer_step + (v + 1) * v_step;
+                let here = solid[i] & inner;
+                if here == 0 {
+                    self.rows[v] = 0;
+                    continue;
+                }
                 let j = ahead(i);
-                let faces = solid[i]
-                    & inner
-                    & !opaque[j]
-                    & !(water[i] & water[j])
-                    & !(glass[i] & glass[j]);
+                let mut faces = here & !opaque[j];
+                if clear_pairs {
+                    faces &= !(water[i] & water[j]) & !(glass[i] & glass[j]);
+                }
                 self.rows[v] = faces >> 1;
                 any |= faces;
                 if faces == 0 {
@@ -165,8 +169,6 @@ impl Mesher {
                 }
                 // The opaque rows in front of the face, at v - 1, v, v + 1.
                 let (r0, r1, r2) = (opaque[j - v_step], opaque[j], opaque[j + v_step]);
-                let near = |r: u64| r | r << 1 | r >> 1;
-                let occluded = faces & (near(r0) | near(r1) | near(r2));
                 // Block index of bit b: base + b * stride.
                 let (base, stride) = if F < 2 {
                     ((v + 1) * p * p + layer + 1, p)
@@ -179,13 +181,11 @@ impl Mesher {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let block = blocks[base + b * stride] as usize;
-                    let ao = if occluded >> b & 1 == 0 {
-                        AO_OPEN
-                    } else {
-                        let s = b - 1;
-                        let idx = (r0 >> s & 7) | (r1 >> s & 7) << 3 | (r2 >> s & 7) << 6;
-                        u32::from(AO_TABLE[idx as usize])
-                    };
+                    // Branch-free: with no opaque block around, the index is
+                    // 0 and the table says "all open".
+                    let s = b - 1;
+                    let idx = (r0 >> s & 7) | (r1 >> s & 7) << 3 | (r2 >> s & 7) << 6;
+                    let ao = u32::from(AO_TABLE[idx as usize]);
                     row_keys[b - 1] = FACE_KEYS[block][F] | ao << 9;
                 }
             }
@@ -198,19 +198,16 @@ impl Mesher {
                     2 | 3 => [u, layer, v],
                     _ => [u, v, layer],
                 };
-                let ao = key >> 9;
-                let quad = PackedQuad::new(
-                    [pos[0] as u32, pos[1] as u32, pos[2] as u32],
-                    [w as u32, h as u32],
-                    face,
-                    key & 0xFF,
-                    [
-                        (ao & 3) as u8,
-                        (ao >> 2 & 3) as u8,
-                        (ao >> 4 & 3) as u8,
-                        (ao >> 6 & 3) as u8,
-                    ],
-                );
+                // The key holds the tile (bits 0-7) and the AO (bits 9-16)
+                // in the order PackedQuad wants them.
+                let quad = PackedQuad {
+                    lo: pos[0] as u32
+                        | (pos[1] as u32) << 6
+                        | (pos[2] as u32) << 12
+                        | (w as u32) << 18
+                        | (h as u32) << 24,
+                    hi: F as u32 | (key & 0xFF) << 3 | (key >> 9) << 11,
+                };
                 if key & (1 << 8) != 0 {
                     out.transparent.push(quad);
                 } else {
