@@ -31,7 +31,8 @@ fn brute_force(input: &PaddedChunk) -> Faces {
                 for face in Face::ALL {
                     let front = p + face.normal();
                     let next = at(front);
-                    let same_clear = next == block && matches!(block, BlockType::Water | BlockType::Glass);
+                    let same_clear =
+                        next == block && matches!(block, BlockType::Water | BlockType::Glass);
                     if next.is_opaque() || same_clear {
                         continue;
                     }
@@ -41,7 +42,11 @@ fn brute_force(input: &PaddedChunk) -> Faces {
                     };
                     let ao = [(-1, -1), (1, -1), (1, 1), (-1, 1)].map(|(du, dv)| {
                         let (s1, s2, c) = (occ(du, 0), occ(0, dv), occ(du, dv));
-                        if s1 == 1 && s2 == 1 { 0 } else { 3 - (s1 + s2 + c) }
+                        if s1 == 1 && s2 == 1 {
+                            0
+                        } else {
+                            3 - (s1 + s2 + c)
+                        }
                     });
                     out.insert(
                         (p.to_array(), face as u8),
@@ -76,8 +81,16 @@ fn check(input: &PaddedChunk) -> ChunkMesh {
     let got = unit_faces(&mesh);
     let want = brute_force(input);
     if got != want {
-        let missing: Vec<_> = want.iter().filter(|(k, v)| got.get(*k) != Some(v)).take(5).collect();
-        let extra: Vec<_> = got.iter().filter(|(k, v)| want.get(*k) != Some(v)).take(5).collect();
+        let missing: Vec<_> = want
+            .iter()
+            .filter(|(k, v)| got.get(*k) != Some(v))
+            .take(5)
+            .collect();
+        let extra: Vec<_> = got
+            .iter()
+            .filter(|(k, v)| want.get(*k) != Some(v))
+            .take(5)
+            .collect();
         panic!("mesh differs from brute force: missing/wrong {missing:?}, extra/wrong {extra:?}");
     }
     for quad in mesh.opaque.iter().chain(&mesh.transparent) {
@@ -201,7 +214,7 @@ fn opaque_next_to_transparent_shows_only_the_opaque_face() {
     input.set(IVec3::new(2, 1, 1), BlockType::Glass);
     let mesh = check(&input);
     let faces = unit_faces(&mesh);
-    assert_eq!(faces[&([1, 1, 1], Face::East as u8)].1, false);
+    assert!(!faces[&([1, 1, 1], Face::East as u8)].1);
     assert!(!faces.contains_key(&([2, 1, 1], Face::West as u8)));
     assert_eq!(mesh.opaque.len(), 6);
     assert_eq!(mesh.transparent.len(), 5);
@@ -221,7 +234,11 @@ fn leaves_next_to_leaves_keep_their_faces() {
 fn a_flat_floor_is_one_quad_per_side_and_ao_darkens_at_a_wall() {
     let n = 32;
     let mut input = PaddedChunk::from_fn(n, |p| {
-        if p.y == 0 { BlockType::Stone } else { BlockType::Air }
+        if p.y == 0 {
+            BlockType::Stone
+        } else {
+            BlockType::Air
+        }
     })
     .unwrap();
     let mesh = check(&input);
@@ -244,7 +261,11 @@ fn a_flat_floor_is_one_quad_per_side_and_ao_darkens_at_a_wall() {
 fn a_mesher_reused_across_sizes_gives_the_same_meshes() {
     let mut mesher = Mesher::new();
     let mut out = ChunkMesh::default();
-    let inputs = [random_volume(32, 1, 50), random_volume(7, 2, 30), random_volume(62, 3, 70)];
+    let inputs = [
+        random_volume(32, 1, 50),
+        random_volume(7, 2, 30),
+        random_volume(62, 3, 70),
+    ];
     for input in inputs.iter().chain(inputs.iter()) {
         mesher.mesh(input, &mut out);
         assert_eq!(out, Mesher::new().mesh_new(input));
@@ -301,7 +322,9 @@ fn an_edit_remeshes_its_chunk_and_a_border_edit_its_neighbour() {
     let player = Vec3::new(16.0, 70.0, 16.0);
 
     // Inside chunk (0, 2, 0): only it changes.
-    let inner = world.set_block(IVec3::new(10, 70, 10), BlockType::Glass).unwrap();
+    let inner = world
+        .set_block(IVec3::new(10, 70, 10), BlockType::Glass)
+        .unwrap();
     assert_eq!(inner, vec![ChunkPos::new(0, 2, 0)]);
     scheduler.request_all(inner);
     scheduler.gather_jobs(&world, player, usize::MAX);
@@ -344,7 +367,9 @@ fn stale_results_are_dropped() {
     assert_eq!(scheduler.gather_jobs(&world, Vec3::ZERO, 8), 1);
     let old = mesh_now(&world, pos);
     // The chunk changes after its snapshot was taken.
-    let changed = world.set_block(IVec3::new(8, 80, 8), BlockType::Planks).unwrap();
+    let changed = world
+        .set_block(IVec3::new(8, 80, 8), BlockType::Planks)
+        .unwrap();
     scheduler.request_all(changed);
     let new = mesh_now(&world, pos);
     assert_ne!(old, new);

@@ -26,8 +26,6 @@ const fn face_keys() -> [[u32; 6]; 16] {
 
 const FACE_KEYS: [[u32; 6]; 16] = face_keys();
 
-
-
 /// Packed AO of the four corners from the 3×3 opaque neighbourhood in front
 /// of a face: bit `3 * (dv + 1) + (du + 1)` of the index is the block at
 /// `(du, dv)` in (u, v).
@@ -41,7 +39,11 @@ const fn ao_table() -> [u8; 512] {
         while c < 4 {
             let (du, dv) = corners[c];
             let (s1, s2, k) = (occ(idx, du, 0), occ(idx, 0, dv), occ(idx, du, dv));
-            let ao = if s1 == 1 && s2 == 1 { 0 } else { 3 - (s1 + s2 + k) };
+            let ao = if s1 == 1 && s2 == 1 {
+                0
+            } else {
+                3 - (s1 + s2 + k)
+            };
             packed |= ao << (2 * c);
             c += 1;
         }
@@ -133,7 +135,12 @@ impl Mesher {
         let inner: u64 = ((1u64 << n) - 1) << 1;
         // Rows are (y, z) with bits x, or for the x faces (y, x) with bits z.
         let (solid, opaque, water, glass) = if F < 2 {
-            (&input.solid_t, &input.opaque_t, &input.water_t, &input.glass_t)
+            (
+                &input.solid_t,
+                &input.opaque_t,
+                &input.water_t,
+                &input.glass_t,
+            )
         } else {
             (&input.solid, &input.opaque, &input.water, &input.glass)
         };
@@ -143,7 +150,13 @@ impl Mesher {
             _ => (1, p),
         };
         let front = if F == 2 || F == 3 { p } else { 1 };
-        let ahead = |i: usize| if F % 2 == 0 { i + front } else { i - front };
+        let ahead = |i: usize| {
+            if F.is_multiple_of(2) {
+                i + front
+            } else {
+                i - front
+            }
+        };
         let blocks = input.blocks();
         let keys = &mut self.keys[..n * 64];
         // Water-water and glass-glass culling only matters when there is some.
@@ -222,7 +235,11 @@ impl Mesher {
 /// `keys[v * 64 + u]`. Calls `emit(u, v, w, h, key)` per rectangle. `rows`
 /// is consumed (cleared as faces are taken).
 #[inline]
-fn merge_layer(rows: &mut [u64], keys: &[u32], mut emit: impl FnMut(usize, usize, usize, usize, u32)) {
+fn merge_layer(
+    rows: &mut [u64],
+    keys: &[u32],
+    mut emit: impl FnMut(usize, usize, usize, usize, u32),
+) {
     let n = rows.len();
     for v in 0..n {
         let mut bits = rows[v];
@@ -236,7 +253,11 @@ fn merge_layer(rows: &mut [u64], keys: &[u32], mut emit: impl FnMut(usize, usize
             while w < run && row_keys[u0 + w] == key {
                 w += 1;
             }
-            let span = if w == 64 { u64::MAX } else { ((1u64 << w) - 1) << u0 };
+            let span = if w == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << w) - 1) << u0
+            };
             bits &= !span;
             let mut h = 1;
             while v + h < n && rows[v + h] & span == span {

@@ -399,9 +399,9 @@ mod tests {
         }
         let mut t = a;
         transpose64(&mut t);
-        for r in 0..64 {
-            for c in 0..64 {
-                assert_eq!(a[r] >> c & 1, t[c] >> r & 1, "({r}, {c})");
+        for (r, row) in a.iter().enumerate() {
+            for (c, column) in t.iter().enumerate() {
+                assert_eq!(row >> c & 1, column >> r & 1, "({r}, {c})");
             }
         }
     }
@@ -410,7 +410,9 @@ mod tests {
     fn masks_follow_set_and_rebuild_alike() {
         let mut state = 99u64;
         let mut built = PaddedChunk::from_fn(9, |_| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
             BlockType::ALL[(state >> 60) as usize % BlockType::ALL.len()]
         })
         .unwrap();

@@ -123,7 +123,10 @@ impl Drop for Backend {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn worker(jobs: &std::sync::Mutex<std::sync::mpsc::Receiver<Job>>, done: &std::sync::mpsc::Sender<Done>) {
+fn worker(
+    jobs: &std::sync::Mutex<std::sync::mpsc::Receiver<Job>>,
+    done: &std::sync::mpsc::Sender<Done>,
+) {
     let mut mesher = Mesher::new();
     loop {
         let job = {

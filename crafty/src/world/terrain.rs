@@ -59,7 +59,7 @@ impl Terrain {
     #[must_use]
     pub fn ground_block(&self, pos: IVec3, surface: i32) -> BlockType {
         let y = pos.y;
-        if y < 0 || y >= WORLD_HEIGHT {
+        if !(0..WORLD_HEIGHT).contains(&y) {
             return BlockType::Air;
         }
         let beach = surface <= SEA_LEVEL + 1;
