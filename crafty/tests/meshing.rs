@@ -390,3 +390,22 @@ fn stale_results_are_dropped() {
     assert!(scheduler.wait_finished(usize::MAX).is_empty());
     assert!(scheduler.is_idle());
 }
+
+#[test]
+fn meshing_again_into_the_same_lists_does_not_reallocate() {
+    let input = random_volume(32, 9, 60);
+    let mut mesher = Mesher::new();
+    let mut out = ChunkMesh::default();
+    mesher.mesh(&input, &mut out);
+    let (opaque, transparent) = (out.opaque.as_ptr(), out.transparent.as_ptr());
+    let capacity = (out.opaque.capacity(), out.transparent.capacity());
+    mesher.mesh(&input, &mut out);
+    assert_eq!(
+        (out.opaque.as_ptr(), out.transparent.as_ptr()),
+        (opaque, transparent)
+    );
+    assert_eq!(
+        (out.opaque.capacity(), out.transparent.capacity()),
+        capacity
+    );
+}

@@ -62,8 +62,10 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 
 /// Turns padded chunks into [`ChunkMesh`]es.
 ///
-/// Keeps its scratch space between calls: after the first chunk, meshing
-/// allocates nothing (beyond growing the output lists).
+/// Its scratch space (about 1 MiB, sized for the largest chunk) is
+/// allocated once in [`new`](Self::new) and reused: meshing allocates
+/// nothing beyond growing the output lists, and with a reused
+/// [`ChunkMesh`] not even that once they have grown.
 ///
 /// What it emits, per face of every non-air block:
 /// - nothing when the neighbour across it is opaque;
@@ -84,7 +86,7 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 /// (tile, pass, AO from a 512-entry table, or "all open" when a row test
 /// finds no occluder near them), then each layer is merged greedily over
 /// its bit rows.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Mesher {
     /// Face bits per (layer, v) row, bits along u: one layer's rows, or for
     /// the x faces every layer's at `layer * n + v`.
@@ -92,6 +94,12 @@ pub struct Mesher {
     /// Merge key per face at `(layer * n + v) * 64 + u` (one layer's at
     /// `v * 64 + u` for the y and z faces).
     keys: Vec<u32>,
+}
+
+impl std::fmt::Debug for Mesher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mesher").finish_non_exhaustive()
+    }
 }
 
 impl Default for Mesher {
