@@ -34,9 +34,9 @@ use block_mesh::ndshape::{ConstShape, ConstShape3u32};
 use block_mesh::{
     GreedyQuadsBuffer, MergeVoxel, RIGHT_HANDED_Y_UP_CONFIG, Voxel, VoxelVisibility, greedy_quads,
 };
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use crafty::mesh::{ChunkMesh, Mesher, PaddedChunk};
 use crafty::world::{BlockType, ChunkPos, World};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::IVec3;
 
 /// `block-mesh`'s view of a crafty block.
@@ -83,7 +83,11 @@ fn volume(kind: &str, n: i32) -> impl Fn(IVec3) -> BlockType {
             let height = height as i32;
             let water = (n as f32 * 0.4) as i32;
             if p.y > height {
-                if p.y <= water { BlockType::Water } else { BlockType::Air }
+                if p.y <= water {
+                    BlockType::Water
+                } else {
+                    BlockType::Air
+                }
             } else if p.y == height {
                 BlockType::Grass
             } else if p.y > height - 3 {
@@ -95,10 +99,18 @@ fn volume(kind: &str, n: i32) -> impl Fn(IVec3) -> BlockType {
         "sphere" => {
             let c = (n - 1) as f32 / 2.0;
             let d = p.as_vec3() - glam::Vec3::splat(c);
-            if d.length() < n as f32 / 2.0 { BlockType::Stone } else { BlockType::Air }
+            if d.length() < n as f32 / 2.0 {
+                BlockType::Stone
+            } else {
+                BlockType::Air
+            }
         }
         _ => {
-            if hash(p) & 1 == 0 { BlockType::Stone } else { BlockType::Air }
+            if hash(p) & 1 == 0 {
+                BlockType::Stone
+            } else {
+                BlockType::Air
+            }
         }
     }
 }
@@ -143,7 +155,14 @@ fn bench_size<const N: usize, const P: u32>(c: &mut Criterion) {
         }
         let mut buffer = GreedyQuadsBuffer::new(voxels.len());
         let max = [P - 1; 3];
-        greedy_quads(&voxels, &shape, [0; 3], max, &RIGHT_HANDED_Y_UP_CONFIG.faces, &mut buffer);
+        greedy_quads(
+            &voxels,
+            &shape,
+            [0; 3],
+            max,
+            &RIGHT_HANDED_Y_UP_CONFIG.faces,
+            &mut buffer,
+        );
         let theirs = buffer.quads.num_quads();
         group.bench_function(BenchmarkId::new("block-mesh", kind), |b| {
             b.iter(|| {

@@ -214,7 +214,7 @@ fn opaque_next_to_transparent_shows_only_the_opaque_face() {
     input.set(IVec3::new(2, 1, 1), BlockType::Glass);
     let mesh = check(&input);
     let faces = unit_faces(&mesh);
-    assert_eq!(faces[&([1, 1, 1], Face::East as u8)].1, false);
+    assert!(!faces[&([1, 1, 1], Face::East as u8)].1);
     assert!(!faces.contains_key(&([2, 1, 1], Face::West as u8)));
     assert_eq!(mesh.opaque.len(), 6);
     assert_eq!(mesh.transparent.len(), 5);
@@ -389,4 +389,23 @@ fn stale_results_are_dropped() {
     scheduler.forget(pos);
     assert!(scheduler.wait_finished(usize::MAX).is_empty());
     assert!(scheduler.is_idle());
+}
+
+#[test]
+fn meshing_again_into_the_same_lists_does_not_reallocate() {
+    let input = random_volume(32, 9, 60);
+    let mut mesher = Mesher::new();
+    let mut out = ChunkMesh::default();
+    mesher.mesh(&input, &mut out);
+    let (opaque, transparent) = (out.opaque.as_ptr(), out.transparent.as_ptr());
+    let capacity = (out.opaque.capacity(), out.transparent.capacity());
+    mesher.mesh(&input, &mut out);
+    assert_eq!(
+        (out.opaque.as_ptr(), out.transparent.as_ptr()),
+        (opaque, transparent)
+    );
+    assert_eq!(
+        (out.opaque.capacity(), out.transparent.capacity()),
+        capacity
+    );
 }

@@ -4,7 +4,7 @@
 
 use crate::world::{BlockType, Face};
 
-use super::{ChunkMesh, PackedQuad, PaddedChunk};
+use super::{ChunkMesh, MAX_MESH_SIZE, PackedQuad, PaddedChunk};
 
 /// Per block type and face: the atlas tile, with bit 8 set for the
 /// transparent pass.
@@ -25,9 +25,6 @@ const fn face_keys() -> [[u32; 6]; 16] {
 }
 
 const FACE_KEYS: [[u32; 6]; 16] = face_keys();
-
-/// All four corners open (AO 3 each), packed 2 bits a corner.
-const AO_OPEN: u32 = 0xFF;
 
 /// Packed AO of the four corners from the 3×3 opaque neighbourhood in front
 /// of a face: bit `3 * (dv + 1) + (du + 1)` of the index is the block at
@@ -65,8 +62,10 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 
 /// Turns padded chunks into [`ChunkMesh`]es.
 ///
-/// Keeps its scratch space between calls: after the first chunk, meshing
-/// allocates nothing (beyond growing the output lists).
+/// Its scratch space (about 1 MiB, sized for the largest chunk) is
+/// allocated once in [`new`](Self::new) and reused: meshing allocates
+/// nothing beyond growing the output lists, and with a reused
+/// [`ChunkMesh`] not even that once they have grown.
 ///
 /// What it emits, per face of every non-air block:
 /// - nothing when the neighbour across it is opaque;
@@ -87,12 +86,20 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 /// (tile, pass, AO from a 512-entry table, or "all open" when a row test
 /// finds no occluder near them), then each layer is merged greedily over
 /// its bit rows.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Mesher {
-    /// The current layer's face bits per v row, bits along u.
-    rows: [u64; 64],
-    /// Merge key per face of the current layer at `v * 64 + u`.
+    /// Face bits per (layer, v) row, bits along u: one layer's rows, or for
+    /// the x faces every layer's at `layer * n + v`.
+    planes: Vec<u64>,
+    /// Merge key per face at `(layer * n + v) * 64 + u` (one layer's at
+    /// `v * 64 + u` for the y and z faces).
     keys: Vec<u32>,
+}
+
+impl std::fmt::Debug for Mesher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mesher").finish_non_exhaustive()
+    }
 }
 
 impl Default for Mesher {
@@ -106,8 +113,8 @@ impl Mesher {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            rows: [0; 64],
-            keys: vec![0; 64 * 64],
+            planes: vec![0; MAX_MESH_SIZE * MAX_MESH_SIZE],
+            keys: vec![0; MAX_MESH_SIZE * MAX_MESH_SIZE * 64],
         }
     }
 
@@ -133,97 +140,181 @@ impl Mesher {
 
     /// One face direction, `F` the [`Face`] index.
     fn mesh_face<const F: usize>(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
-        let face = Face::from_index(F);
         let n = input.size();
-        let p = n + 2;
-        let inner: u64 = ((1u64 << n) - 1) << 1;
+        let cull = Cull::<F>::new(input);
+        if F < 2 {
+            // x faces: layer x, v = y, u = z. Their blocks sit `p` bytes
+            // apart along u, so walk y outermost (one y slice of blocks stays
+            // in cache) and keep every layer's rows and keys until merging.
+            let planes = &mut self.planes[..n * n];
+            let keys = &mut self.keys[..n * n * 64];
+            for v in 0..n {
+                for layer in 0..n {
+                    let at = layer * n + v;
+                    planes[at] = cull.row(layer, v, &mut keys[at * 64..at * 64 + 64]);
+                }
+            }
+            for layer in 0..n {
+                let rows = &mut planes[layer * n..(layer + 1) * n];
+                if rows.iter().all(|&r| r == 0) {
+                    continue;
+                }
+                let layer_keys = &keys[layer * n * 64..(layer + 1) * n * 64];
+                merge_layer(rows, layer_keys, |u, v, w, h, key| {
+                    emit::<F>(out, layer, u, v, w, h, key);
+                });
+            }
+        } else {
+            let keys = &mut self.keys[..n * 64];
+            for layer in 0..n {
+                let mut any = 0u64;
+                for v in 0..n {
+                    let row = cull.row(layer, v, &mut keys[v * 64..v * 64 + 64]);
+                    self.planes[v] = row;
+                    any |= row;
+                }
+                if any == 0 {
+                    continue;
+                }
+                merge_layer(&mut self.planes[..n], keys, |u, v, w, h, key| {
+                    emit::<F>(out, layer, u, v, w, h, key);
+                });
+            }
+        }
+    }
+}
+
+/// Pushes one merged rectangle of face `F`.
+#[inline]
+#[allow(clippy::too_many_arguments)] // reason: a hot inlined helper, not an API
+fn emit<const F: usize>(
+    out: &mut ChunkMesh,
+    layer: usize,
+    u: usize,
+    v: usize,
+    w: usize,
+    h: usize,
+    key: u32,
+) {
+    let pos = match F {
+        0 | 1 => [layer, v, u],
+        2 | 3 => [u, layer, v],
+        _ => [u, v, layer],
+    };
+    // The key holds the tile (bits 0-7) and the AO (bits 9-16) in the order
+    // PackedQuad wants them.
+    let quad = PackedQuad {
+        lo: pos[0] as u32
+            | (pos[1] as u32) << 6
+            | (pos[2] as u32) << 12
+            | (w as u32) << 18
+            | (h as u32) << 24,
+        hi: F as u32 | (key & 0xFF) << 3 | (key >> 9) << 11,
+    };
+    if key & (1 << 8) != 0 {
+        out.transparent.push(quad);
+    } else {
+        out.opaque.push(quad);
+    }
+}
+
+/// Face culling and merge keys for face direction `F`, a row at a time.
+struct Cull<'a, const F: usize> {
+    n: usize,
+    p: usize,
+    inner: u64,
+    solid: &'a [u64],
+    opaque: &'a [u64],
+    water: &'a [u64],
+    glass: &'a [u64],
+    blocks: &'a [BlockType],
+    /// Water-water and glass-glass culling only matters when there is some.
+    clear_pairs: bool,
+}
+
+impl<'a, const F: usize> Cull<'a, F> {
+    fn new(input: &'a PaddedChunk) -> Self {
+        let n = input.size();
         // Rows are (y, z) with bits x, or for the x faces (y, x) with bits z.
         let (solid, opaque, water, glass) = if F < 2 {
             (
-                &input.solid_t,
-                &input.opaque_t,
-                &input.water_t,
-                &input.glass_t,
+                &input.solid_t[..],
+                &input.opaque_t[..],
+                &input.water_t[..],
+                &input.glass_t[..],
             )
         } else {
-            (&input.solid, &input.opaque, &input.water, &input.glass)
+            (
+                &input.solid[..],
+                &input.opaque[..],
+                &input.water[..],
+                &input.glass[..],
+            )
         };
-        // Row steps to the next layer, the next v, and across the face.
-        let (layer_step, v_step) = match F {
-            2 | 3 => (p, 1),
-            _ => (1, p),
-        };
-        let front = if F == 2 || F == 3 { p } else { 1 };
-        let ahead = |i: usize| if F % 2 == 0 { i + front } else { i - front };
-        let blocks = input.blocks();
-        let keys = &mut self.keys[..n * 64];
-        for layer in 0..n {
-            let mut any = 0u64;
-            for v in 0..n {
-                let i = (layer + 1) * layer_step + (v + 1) * v_step;
-                let j = ahead(i);
-                let faces =
-                    solid[i] & inner & !opaque[j] & !(water[i] & water[j]) & !(glass[i] & glass[j]);
-                self.rows[v] = faces >> 1;
-                any |= faces;
-                if faces == 0 {
-                    continue;
-                }
-                // The opaque rows in front of the face, at v - 1, v, v + 1.
-                let (r0, r1, r2) = (opaque[j - v_step], opaque[j], opaque[j + v_step]);
-                let near = |r: u64| r | r << 1 | r >> 1;
-                let occluded = faces & (near(r0) | near(r1) | near(r2));
-                // Block index of bit b: base + b * stride.
-                let (base, stride) = if F < 2 {
-                    ((v + 1) * p * p + layer + 1, p)
-                } else {
-                    (i * p, 1)
-                };
-                let row_keys = &mut keys[v * 64..v * 64 + 64];
-                let mut bits = faces;
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let block = blocks[base + b * stride] as usize;
-                    let ao = if occluded >> b & 1 == 0 {
-                        AO_OPEN
-                    } else {
-                        let s = b - 1;
-                        let idx = (r0 >> s & 7) | (r1 >> s & 7) << 3 | (r2 >> s & 7) << 6;
-                        u32::from(AO_TABLE[idx as usize])
-                    };
-                    row_keys[b - 1] = FACE_KEYS[block][F] | ao << 9;
-                }
-            }
-            if any == 0 {
-                continue;
-            }
-            merge_layer(&mut self.rows[..n], keys, |u, v, w, h, key| {
-                let pos = match F {
-                    0 | 1 => [layer, v, u],
-                    2 | 3 => [u, layer, v],
-                    _ => [u, v, layer],
-                };
-                let ao = key >> 9;
-                let quad = PackedQuad::new(
-                    [pos[0] as u32, pos[1] as u32, pos[2] as u32],
-                    [w as u32, h as u32],
-                    face,
-                    key & 0xFF,
-                    [
-                        (ao & 3) as u8,
-                        (ao >> 2 & 3) as u8,
-                        (ao >> 4 & 3) as u8,
-                        (ao >> 6 & 3) as u8,
-                    ],
-                );
-                if key & (1 << 8) != 0 {
-                    out.transparent.push(quad);
-                } else {
-                    out.opaque.push(quad);
-                }
-            });
+        Self {
+            n,
+            p: n + 2,
+            inner: ((1u64 << n) - 1) << 1,
+            solid,
+            opaque,
+            water,
+            glass,
+            blocks: input.blocks(),
+            clear_pairs: input.has_water_or_glass(),
         }
+    }
+
+    /// The visible faces of row `v` of `layer` as bits along u (unpadded),
+    /// with each one's merge key written to `row_keys[u]`.
+    #[inline]
+    fn row(&self, layer: usize, v: usize, row_keys: &mut [u32]) -> u64 {
+        let p = self.p;
+        // Row steps to the next layer, the next v, and across the face.
+        let (layer_step, v_step) = if F == 2 || F == 3 { (p, 1) } else { (1, p) };
+        let front = if F == 2 || F == 3 { p } else { 1 };
+        let i = (layer + 1) * layer_step + (v + 1) * v_step;
+        let here = self.solid[i] & self.inner;
+        if here == 0 {
+            return 0;
+        }
+        let j = if F.is_multiple_of(2) {
+            i + front
+        } else {
+            i - front
+        };
+        let mut faces = here & !self.opaque[j];
+        if self.clear_pairs {
+            faces &= !(self.water[i] & self.water[j]) & !(self.glass[i] & self.glass[j]);
+        }
+        if faces == 0 {
+            return 0;
+        }
+        // The opaque rows in front of the face, at v - 1, v, v + 1.
+        let (r0, r1, r2) = (
+            self.opaque[j - v_step],
+            self.opaque[j],
+            self.opaque[j + v_step],
+        );
+        // Block index of bit b: base + b * stride.
+        let (base, stride) = if F < 2 {
+            ((v + 1) * p * p + layer + 1, p)
+        } else {
+            (i * p, 1)
+        };
+        let mut bits = faces;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let block = self.blocks[base + b * stride] as usize;
+            // Branch-free: with no opaque block around, the index is 0 and
+            // the table says "all open".
+            let s = b - 1;
+            let idx = (r0 >> s & 7) | (r1 >> s & 7) << 3 | (r2 >> s & 7) << 6;
+            let ao = u32::from(AO_TABLE[idx as usize]);
+            row_keys[s] = FACE_KEYS[block][F] | ao << 9;
+        }
+        debug_assert!(self.n < 64);
+        faces >> 1
     }
 }
 

@@ -211,6 +211,12 @@ impl PaddedChunk {
         Ok(())
     }
 
+    /// True when some block (border included) is water or glass.
+    #[must_use]
+    pub fn has_water_or_glass(&self) -> bool {
+        self.water.iter().chain(&self.glass).any(|&row| row != 0)
+    }
+
     /// The chunk edge `n`.
     #[must_use]
     pub const fn size(&self) -> usize {
@@ -281,37 +287,81 @@ impl PaddedChunk {
         true
     }
 
-    /// Recomputes every row mask from the blocks.
+    /// Recomputes every row mask from the blocks, eight blocks at a time.
     fn rebuild_masks(&mut self) {
         let p = self.padded_size();
+        let (mut any_water, mut any_glass) = (0u64, 0u64);
         for (row, blocks) in self.blocks.chunks_exact(p).enumerate() {
             let (mut solid, mut opaque, mut water, mut glass) = (0u64, 0u64, 0u64, 0u64);
-            for (x, &block) in blocks.iter().enumerate() {
+            let mut eights = blocks.chunks_exact(8);
+            let mut x = 0;
+            for eight in &mut eights {
+                let word = u64::from_le_bytes(std::array::from_fn(|k| eight[k] as u8));
+                let non_air = movemask(non_zero_bytes(word));
+                let w = movemask(!non_zero_bytes(word ^ bytes_of(BlockType::Water)));
+                let g = movemask(!non_zero_bytes(word ^ bytes_of(BlockType::Glass)));
+                let l = movemask(!non_zero_bytes(word ^ bytes_of(BlockType::Leaves)));
+                solid |= non_air << x;
+                opaque |= (non_air & !(w | g | l)) << x;
+                water |= w << x;
+                glass |= g << x;
+                x += 8;
+            }
+            for &block in eights.remainder() {
                 let f = u64::from(FLAGS[block as usize]);
                 solid |= (f & 1) << x;
                 opaque |= ((f >> 1) & 1) << x;
                 water |= ((f >> 2) & 1) << x;
                 glass |= ((f >> 3) & 1) << x;
+                x += 1;
             }
             self.solid[row] = solid;
             self.opaque[row] = opaque;
             self.water[row] = water;
             self.glass[row] = glass;
+            any_water |= water;
+            any_glass |= glass;
         }
-        for (masks, masks_t) in [
-            (&self.solid, &mut self.solid_t),
-            (&self.opaque, &mut self.opaque_t),
-            (&self.water, &mut self.water_t),
-            (&self.glass, &mut self.glass_t),
+        transpose_slices(&self.solid, &mut self.solid_t, p);
+        transpose_slices(&self.opaque, &mut self.opaque_t, p);
+        for (any, masks, masks_t) in [
+            (any_water, &self.water, &mut self.water_t),
+            (any_glass, &self.glass, &mut self.glass_t),
         ] {
-            let mut square = [0u64; 64];
-            for (slice, slice_t) in masks.chunks_exact(p).zip(masks_t.chunks_exact_mut(p)) {
-                square[..p].copy_from_slice(slice);
-                square[p..].fill(0);
-                transpose64(&mut square);
-                slice_t.copy_from_slice(&square[..p]);
+            if any == 0 {
+                masks_t.fill(0);
+            } else {
+                transpose_slices(masks, masks_t, p);
             }
         }
+    }
+}
+
+/// `block` in every byte of a word.
+const fn bytes_of(block: BlockType) -> u64 {
+    0x0101_0101_0101_0101 * block as u64
+}
+
+/// The high bit of every byte of `word` that is not zero (bytes < 128).
+const fn non_zero_bytes(word: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    (((word & LOW7).wrapping_add(LOW7)) | word) & 0x8080_8080_8080_8080
+}
+
+/// Bit `k` set when the high bit of byte `k` is set.
+const fn movemask(high_bits: u64) -> u64 {
+    ((high_bits & 0x8080_8080_8080_8080) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Transposes each `p × p` slice of row masks (rows `(y, z)`, bit x) into
+/// rows `(y, x)`, bit z.
+fn transpose_slices(masks: &[u64], masks_t: &mut [u64], p: usize) {
+    let mut square = [0u64; 64];
+    for (slice, slice_t) in masks.chunks_exact(p).zip(masks_t.chunks_exact_mut(p)) {
+        square[..p].copy_from_slice(slice);
+        square[p..].fill(0);
+        transpose64(&mut square);
+        slice_t.copy_from_slice(&square[..p]);
     }
 }
 
@@ -349,9 +399,9 @@ mod tests {
         }
         let mut t = a;
         transpose64(&mut t);
-        for r in 0..64 {
-            for c in 0..64 {
-                assert_eq!(a[r] >> c & 1, t[c] >> r & 1, "({r}, {c})");
+        for (r, row) in a.iter().enumerate() {
+            for (c, column) in t.iter().enumerate() {
+                assert_eq!(row >> c & 1, column >> r & 1, "({r}, {c})");
             }
         }
     }
