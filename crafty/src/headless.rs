@@ -136,19 +136,19 @@ pub fn run_headless<B: StorageBackend>(
     while done < args.ticks {
         session.game_loop().step();
         let now = session.game().ticks - start;
-        if now == done && session.game_loop().replay_remaining().is_some() {
-            break;
-        }
         if now != done && (now % report_every == 0 || now == args.ticks) {
             progress(now, args.ticks);
         }
         done = now;
     }
-    let thumbnail = match &args.screenshot {
-        Some(path) => Some(screenshot(&mut session, feature, args.size, path)?),
-        None => None,
+    // The world is saved even when the screenshot fails; then the error is reported.
+    let shot = match &args.screenshot {
+        Some(path) => screenshot(&mut session, feature, args.size, path).map(Some),
+        None => Ok(None),
     };
-    let saved = block_on(session.save_now(&store, now_ms, thumbnail.as_deref()))?;
+    let thumbnail = shot.as_ref().ok().and_then(Option::as_deref);
+    let saved = block_on(session.save_now(&store, now_ms, thumbnail))?;
+    shot?;
     let checksum = session.game_loop().state_checksum();
     let game = session.game();
     Ok(HeadlessReport {

@@ -31,10 +31,6 @@ pub const MESH_UPLOADS_PER_FRAME: usize = 8;
 /// Moves a player whose body is inside solid blocks (a new world's spawn
 /// point under a hill, or a corrupt position) up until it stands free.
 fn lift_out_of_ground(world: &World, player: &mut Player) {
-    if !player.body.position.is_finite() {
-        let spawn = crate::save::SPAWN;
-        player.body.position = Vec3::new(spawn.x, spawn.y, spawn.z);
-    }
     let stuck = |player: &Player| {
         let (min, max) = player.body.bounds();
         let (lo, hi) = (min.floor().as_ivec3(), (max - 1e-3).floor().as_ivec3());
@@ -48,6 +44,23 @@ fn lift_out_of_ground(world: &World, player: &mut Player) {
     }
 }
 
+/// Puts a player whose saved position is not a number, or far outside the
+/// world (a damaged save), back at the spawn point.
+fn sanitize_position(player: &mut Player) {
+    let p = player.body.position;
+    let height = crate::world::WORLD_HEIGHT as f32;
+    // Far beyond any reachable place (or not a number): a damaged save.
+    let sane = p.is_finite()
+        && p.x.abs() < 3.0e7
+        && p.z.abs() < 3.0e7
+        && (-64.0..height + 64.0).contains(&p.y);
+    if !sane {
+        log::warn!("player position {p} is outside the world; moving to the spawn point");
+        let spawn = crate::save::SPAWN;
+        player.body.position = Vec3::new(spawn.x, spawn.y, spawn.z);
+    }
+}
+
 /// A world being played.
 pub struct Session {
     game_loop: GameLoop,
@@ -55,6 +68,7 @@ pub struct Session {
     render: CraftyRenderHandle,
     saves: SaveSession,
     saved_edit_count: usize,
+    noted_position: Vec3,
 }
 
 impl std::fmt::Debug for Session {
@@ -100,14 +114,18 @@ impl Session {
         let p = record.player;
         let mode = record.mode();
         let mut player = Player::new(Vec3::new(p.x, p.y, p.z), p.yaw, p.pitch, mode);
-        lift_out_of_ground(&world, &mut player);
+        // Sane coordinates before any chunk is generated around them.
+        sanitize_position(&mut player);
         if let (GameMode::Survival, Some(state)) = (mode, &record.inventory) {
             (player.inventory, player.hotbar) = restore_inventory(state);
         }
         let time = TimeOfDay::new(record.sun_angle, record.moon_phase.unwrap_or(0.0));
         let saved_edit_count = world.edits().len();
         let mut scene = Scene::new();
-        install(&mut scene, Game::new(world, player, time));
+        let mut game = Game::new(world, player, time);
+        // Now with trees and edits loaded around the player.
+        lift_out_of_ground(&game.world, &mut game.player);
+        install(&mut scene, game);
         let config = LoopConfig::fixed(TICK_HZ).expect("60 Hz is a valid tick rate");
         let mut game_loop =
             GameLoop::new(scene, config, clock).expect("the fixed 60 Hz configuration is valid");
@@ -119,6 +137,7 @@ impl Session {
             render,
             saves,
             saved_edit_count,
+            noted_position: Vec3::NAN,
         };
         session.sync_render(MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
         session
@@ -157,12 +176,22 @@ impl Session {
         self.game_loop.replay(recording)
     }
 
-    /// Notes edits made since the last call (starting the autosave debounce).
+    /// Notes edits made, or a walk of more than a block, since the last
+    /// call (starting the autosave debounce).
     pub fn note_progress(&mut self, now_ms: u64) {
         let edits = self.game().world.edits().len();
-        if edits != self.saved_edit_count {
+        let position = self.game().player.body.position;
+        // NaN (nothing noted yet) counts as moved.
+        let moved = position
+            .distance(self.noted_position)
+            .partial_cmp(&1.0)
+            .is_none_or(std::cmp::Ordering::is_gt);
+        if edits != self.saved_edit_count || moved {
+            if self.noted_position.is_finite() {
+                self.saves.note_change(now_ms);
+            }
             self.saved_edit_count = edits;
-            self.saves.note_change(now_ms);
+            self.noted_position = position;
         }
     }
 

@@ -152,6 +152,23 @@ fn survival_play_round_trips_inventory_hotbar_and_view() {
 }
 
 #[test]
+fn a_damaged_position_and_view_are_repaired_on_load() {
+    let mut record = SavedWorld::create("Far", 3, GameMode::Creative, 0);
+    record.player.x = 1e30;
+    record.player.yaw = f32::INFINITY;
+    record.player.pitch = f32::NAN;
+    let (_, render) = CraftyPipelineFeature::new();
+    let mut session = Session::fresh(record, ManualClock::new(), render);
+    let player = &session.game().player;
+    assert!(player.body.position.x.abs() < 1000.0, "{}", player.body.position);
+    assert_eq!((player.yaw, player.pitch), (0.0, 0.0));
+    for _ in 0..10 {
+        session.game_loop().step();
+    }
+    assert!(session.game().player.body.position.is_finite());
+}
+
+#[test]
 fn an_unknown_world_is_named_with_the_ones_that_exist() {
     let backend = MemoryBackend::new();
     let store = block_on(WorldStore::open(&backend)).unwrap();

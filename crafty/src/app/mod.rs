@@ -284,9 +284,14 @@ impl App {
                 event_loop.set_control_flow(ControlFlow::Wait);
             }
             Screen::Playing(play) => {
-                play.frame(&self.store, now, graphics);
-                event_loop.set_control_flow(ControlFlow::Poll);
-                graphics.window.request_redraw();
+                if play.frame(&self.store, now, graphics) {
+                    event_loop.set_control_flow(ControlFlow::Poll);
+                    graphics.window.request_redraw();
+                } else {
+                    // Minimised or occluded: look again in a moment, without spinning.
+                    let later = std::time::Instant::now() + std::time::Duration::from_millis(100);
+                    event_loop.set_control_flow(ControlFlow::WaitUntil(later));
+                }
             }
         }
         if let Some(action) = launcher_action {
@@ -296,6 +301,14 @@ impl App {
 }
 
 impl ApplicationHandler for App {
+    fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: winit::event::StartCause) {
+        if let (winit::event::StartCause::ResumeTimeReached { .. }, Some(graphics)) =
+            (cause, &self.graphics)
+        {
+            graphics.window.request_redraw();
+        }
+    }
+
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.graphics.is_none()
             && let Err(error) = self.open_window(event_loop)
@@ -311,8 +324,11 @@ impl ApplicationHandler for App {
         };
         match &event {
             WindowEvent::CloseRequested => {
-                if let Screen::Playing(_) = self.screen {
-                    self.leave_play();
+                if let Screen::Playing(play) = std::mem::replace(&mut self.screen, Screen::Starting)
+                    && let Err(error) = play.finish(&self.store, (self.now_ms)(), graphics)
+                {
+                    log::error!("saving on quit failed: {error}");
+                    self.error = Some(AppError::Save(error));
                 }
                 event_loop.exit();
                 return;

@@ -1,10 +1,10 @@
 //! One world being played in the window: input, the frame, autosave, and
 //! saving with a thumbnail on the way out.
 
-use taos_engine::game_loop::{InputEvent, Key, RealClock};
+use taos_engine::game_loop::{Input, InputEvent, Key, MouseButton, RealClock};
 use taos_engine::storage::{RedbBackend, block_on};
 use taos_renderer::{FrameData, OffscreenTarget};
-use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event::{ElementState, MouseButton as WinitButton, WindowEvent};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Window};
 
@@ -25,6 +25,8 @@ pub(super) struct Play {
     data: FrameData,
     fps: FpsCounter,
     notice: Option<String>,
+    /// After a failed autosave, no new attempt before this time.
+    retry_autosave_at: u64,
 }
 
 impl Play {
@@ -46,31 +48,40 @@ impl Play {
             data: FrameData::default(),
             fps: FpsCounter::default(),
             notice: (!warnings.is_empty()).then(|| warnings.join("\n")),
+            retry_autosave_at: 0,
         }
     }
 
-    /// One frame: ticks due on the real clock, autosave, meshing, render, HUD.
+    /// One frame: ticks due on the real clock, autosave, meshing, render,
+    /// HUD. Returns false when there was nothing to draw on (minimised).
     pub(super) fn frame(
         &mut self,
         store: &WorldStore<RedbBackend>,
         now_ms: u64,
         graphics: &mut Graphics,
-    ) {
+    ) -> bool {
         self.session.game_loop().on_clock();
         self.session.note_progress(now_ms);
-        if let Err(e) = block_on(self.session.autosave_if_due(store, now_ms)) {
-            log::warn!("autosave failed (will retry): {e}");
-            self.notice = Some(format!("autosave failed (will retry): {e}"));
+        if now_ms >= self.retry_autosave_at {
+            match block_on(self.session.autosave_if_due(store, now_ms)) {
+                Ok(Some(_)) => self.notice = None,
+                Ok(None) => {}
+                Err(e) => {
+                    log::warn!("autosave failed (retrying in 5 s): {e}");
+                    self.notice = Some(format!("autosave failed (retrying in 5 s): {e}"));
+                    self.retry_autosave_at = now_ms + crate::save::AUTOSAVE_DELAY_MS;
+                }
+            }
         }
         self.session
             .sync_render(MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
         let size = graphics.surface.size();
         let gpu_frame = match graphics.surface.acquire(graphics.renderer.gpu()) {
             Ok(Some(frame)) => frame,
-            Ok(None) => return,
+            Ok(None) => return false,
             Err(e) => {
                 log::warn!("skipping a frame: {e}");
-                return;
+                return false;
             }
         };
         self.session.frame_data(&mut self.data, size);
@@ -98,6 +109,7 @@ impl Play {
             },
         );
         gpu_frame.present(graphics.renderer.gpu());
+        true
     }
 
     /// Handles a window event; true when the player asked to leave (F10).
@@ -110,13 +122,16 @@ impl Play {
         match event {
             WindowEvent::MouseInput {
                 state: ElementState::Pressed,
-                button: MouseButton::Left,
+                button: WinitButton::Left,
                 ..
             } if !self.captured => {
                 self.capture(window, true);
                 return false;
             }
-            WindowEvent::Focused(false) => self.capture(window, false),
+            WindowEvent::Focused(false) => {
+                self.capture(window, false);
+                self.release_held_input();
+            }
             WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
                 match event.physical_key {
                     PhysicalKey::Code(KeyCode::Escape) => self.capture(window, false),
@@ -145,6 +160,25 @@ impl Play {
                 -dy as f32 * MOUSE_SENSITIVITY,
             );
             self.session.game_mut().player.look(yaw, pitch);
+        }
+    }
+
+    /// Lets go of every held key and button (focus moved elsewhere, so
+    /// their releases will not arrive).
+    fn release_held_input(&mut self) {
+        let game_loop = self.session.game_loop();
+        let input = game_loop.scene().world().resource::<Input>();
+        let keys: Vec<Key> = input.held_keys().collect();
+        let buttons: Vec<MouseButton> =
+            [MouseButton::Left, MouseButton::Right, MouseButton::Middle]
+                .into_iter()
+                .filter(|&b| input.mouse_pressed(b))
+                .collect();
+        for key in keys {
+            game_loop.push_input(InputEvent::KeyUp(key));
+        }
+        for button in buttons {
+            game_loop.push_input(InputEvent::MouseUp(button));
         }
     }
 

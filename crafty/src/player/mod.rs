@@ -61,8 +61,16 @@ impl Player {
     pub fn new(position: Vec3, yaw: f32, pitch: f32, mode: GameMode) -> Self {
         Self {
             body: Body::at(position),
-            yaw,
-            pitch: pitch.clamp(-PITCH_LIMIT, PITCH_LIMIT),
+            yaw: if yaw.is_finite() {
+                yaw.rem_euclid(std::f32::consts::TAU)
+            } else {
+                0.0
+            },
+            pitch: if pitch.is_finite() {
+                pitch.clamp(-PITCH_LIMIT, PITCH_LIMIT)
+            } else {
+                0.0
+            },
             mode,
             inventory: Inventory::default(),
             hotbar: match mode {
@@ -176,6 +184,10 @@ impl Player {
         let Some(hit) = self.target(world) else {
             return;
         };
+        // The bottom layer is bedrock: nobody digs out of the world.
+        if hit.block.y <= 0 {
+            return;
+        }
         let block = world.block(hit.block);
         let Ok(dirty) = world.set_block(hit.block, BlockType::Air) else {
             return;
@@ -195,7 +207,10 @@ impl Player {
             return;
         };
         let pos = hit.place_position();
-        if hit.normal == IVec3::ZERO || self.body.overlaps_block(pos) || world.block(pos).is_solid()
+        if hit.normal == IVec3::ZERO
+            || !World::contains(pos)
+            || self.body.overlaps_block(pos)
+            || world.block(pos).is_solid()
         {
             return;
         }

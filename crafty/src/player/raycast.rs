@@ -30,7 +30,9 @@ impl RayHit {
 #[must_use]
 pub fn raycast(world: &World, origin: Vec3, direction: Vec3, reach: f32) -> Option<RayHit> {
     let direction = direction.normalize_or_zero();
-    if direction == Vec3::ZERO || !origin.is_finite() || !reach.is_finite() {
+    // Beyond ±2^24 f32 has no fraction left, so cell arithmetic breaks down.
+    let sane = origin.abs().max_element() < 16_000_000.0;
+    if direction == Vec3::ZERO || !origin.is_finite() || !sane || !reach.is_finite() {
         return None;
     }
     let mut cell = origin.floor().as_ivec3();
@@ -56,7 +58,12 @@ pub fn raycast(world: &World, origin: Vec3, direction: Vec3, reach: f32) -> Opti
     }
     let mut normal = IVec3::ZERO;
     let mut distance = 0.0;
-    while distance <= reach {
+    // A ray crosses at most three cell boundaries per unit of length.
+    let max_steps = 3 * (reach.max(0.0).ceil() as usize) + 3;
+    for _ in 0..max_steps {
+        if distance > reach {
+            break;
+        }
         if world.block(cell).is_targetable() {
             return Some(RayHit {
                 block: cell,
@@ -109,5 +116,12 @@ mod tests {
         let hit = raycast(&world, Vec3::new(0.5, 120.5, 0.5), Vec3::ONE, 8.0).unwrap();
         assert_eq!(hit.block, IVec3::new(3, 123, 3));
         assert!(raycast(&world, Vec3::new(0.5, 120.5, 0.5), Vec3::NAN, 8.0).is_none());
+    }
+
+    #[test]
+    fn absurd_origins_end_at_once() {
+        let world = World::new(1);
+        assert!(raycast(&world, Vec3::new(3e9, 50.0, 0.0), Vec3::Y, 5.0).is_none());
+        assert!(raycast(&world, Vec3::new(0.5, 1e30, 0.5), Vec3::NEG_Y, 1e30).is_none());
     }
 }
