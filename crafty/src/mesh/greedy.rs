@@ -62,7 +62,7 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 
 /// Turns padded chunks into [`ChunkMesh`]es.
 ///
-/// Its scratch space (about 1 MiB, sized for the largest chunk) is
+/// Its scratch space (about 2 MiB, sized for the largest chunk) is
 /// allocated once in [`new`](Self::new) and reused: meshing allocates
 /// nothing beyond growing the output lists, and with a reused
 /// [`ChunkMesh`] not even that once they have grown.
@@ -88,11 +88,12 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 /// its bit rows.
 #[derive(Clone)]
 pub struct Mesher {
-    /// Face bits per (layer, v) row, bits along u: one layer's rows, or for
-    /// the x faces every layer's at `layer * n + v`.
+    /// Face bits per (layer, v) row, bits along u, for two directions (one
+    /// per half): one layer's rows, or for the x faces every layer's at
+    /// `layer * n + v`.
     planes: Vec<u64>,
     /// Merge key per face at `(layer * n + v) * 64 + u` (one layer's at
-    /// `v * 64 + u` for the y and z faces).
+    /// `v * 64 + u` for the y and z faces), for two directions.
     keys: Vec<u32>,
 }
 
@@ -113,8 +114,8 @@ impl Mesher {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            planes: vec![0; MAX_MESH_SIZE * MAX_MESH_SIZE],
-            keys: vec![0; MAX_MESH_SIZE * MAX_MESH_SIZE * 64],
+            planes: vec![0; 2 * PLANES],
+            keys: vec![0; 2 * KEYS],
         }
     }
 
@@ -122,12 +123,9 @@ impl Mesher {
     /// kept).
     pub fn mesh(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
         out.clear();
-        self.mesh_face::<0>(input, out);
-        self.mesh_face::<1>(input, out);
-        self.mesh_face::<2>(input, out);
-        self.mesh_face::<3>(input, out);
-        self.mesh_face::<4>(input, out);
-        self.mesh_face::<5>(input, out);
+        self.mesh_pair::<0, 1>(input, out);
+        self.mesh_pair::<2, 3>(input, out);
+        self.mesh_pair::<4, 5>(input, out);
     }
 
     /// Meshes `input` into a fresh [`ChunkMesh`].
@@ -138,51 +136,79 @@ impl Mesher {
         out
     }
 
-    /// One face direction, `F` the [`Face`] index.
-    fn mesh_face<const F: usize>(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
+    /// The two opposite face directions `A` and `B` ([`Face`] indices) of
+    /// one axis, culled row by row together so each row of blocks is read
+    /// from memory once for both.
+    fn mesh_pair<const A: usize, const B: usize>(
+        &mut self,
+        input: &PaddedChunk,
+        out: &mut ChunkMesh,
+    ) {
         let n = input.size();
-        let cull = Cull::<F>::new(input);
-        if F < 2 {
+        let (cull_a, cull_b) = (Cull::<A>::new(input), Cull::<B>::new(input));
+        let (planes_a, planes_b) = self.planes.split_at_mut(PLANES);
+        let (keys_a, keys_b) = self.keys.split_at_mut(KEYS);
+        if A < 2 {
             // x faces: layer x, v = y, u = z. Their blocks sit `p` bytes
             // apart along u, so walk y outermost (one y slice of blocks stays
             // in cache) and keep every layer's rows and keys until merging.
-            let planes = &mut self.planes[..n * n];
-            let keys = &mut self.keys[..n * n * 64];
             for v in 0..n {
                 for layer in 0..n {
                     let at = layer * n + v;
-                    planes[at] = cull.row(layer, v, &mut keys[at * 64..at * 64 + 64]);
+                    let keys = at * 64..at * 64 + 64;
+                    planes_a[at] = cull_a.row(layer, v, &mut keys_a[keys.clone()]);
+                    planes_b[at] = cull_b.row(layer, v, &mut keys_b[keys]);
                 }
             }
             for layer in 0..n {
-                let rows = &mut planes[layer * n..(layer + 1) * n];
-                if rows.iter().all(|&r| r == 0) {
-                    continue;
+                let rows = layer * n..(layer + 1) * n;
+                let keys = layer * n * 64..(layer + 1) * n * 64;
+                if planes_a[rows.clone()].iter().any(|&r| r != 0) {
+                    merge_layer(
+                        &mut planes_a[rows.clone()],
+                        &keys_a[keys.clone()],
+                        |u, v, w, h, key| {
+                            emit::<A>(out, layer, u, v, w, h, key);
+                        },
+                    );
                 }
-                let layer_keys = &keys[layer * n * 64..(layer + 1) * n * 64];
-                merge_layer(rows, layer_keys, |u, v, w, h, key| {
-                    emit::<F>(out, layer, u, v, w, h, key);
-                });
+                if planes_b[rows.clone()].iter().any(|&r| r != 0) {
+                    merge_layer(&mut planes_b[rows], &keys_b[keys], |u, v, w, h, key| {
+                        emit::<B>(out, layer, u, v, w, h, key);
+                    });
+                }
             }
         } else {
-            let keys = &mut self.keys[..n * 64];
             for layer in 0..n {
-                let mut any = 0u64;
+                let (mut any_a, mut any_b) = (0u64, 0u64);
                 for v in 0..n {
-                    let row = cull.row(layer, v, &mut keys[v * 64..v * 64 + 64]);
-                    self.planes[v] = row;
-                    any |= row;
+                    let keys = v * 64..v * 64 + 64;
+                    let row_a = cull_a.row(layer, v, &mut keys_a[keys.clone()]);
+                    let row_b = cull_b.row(layer, v, &mut keys_b[keys]);
+                    planes_a[v] = row_a;
+                    planes_b[v] = row_b;
+                    any_a |= row_a;
+                    any_b |= row_b;
                 }
-                if any == 0 {
-                    continue;
+                if any_a != 0 {
+                    merge_layer(&mut planes_a[..n], &keys_a[..n * 64], |u, v, w, h, key| {
+                        emit::<A>(out, layer, u, v, w, h, key);
+                    });
                 }
-                merge_layer(&mut self.planes[..n], keys, |u, v, w, h, key| {
-                    emit::<F>(out, layer, u, v, w, h, key);
-                });
+                if any_b != 0 {
+                    merge_layer(&mut planes_b[..n], &keys_b[..n * 64], |u, v, w, h, key| {
+                        emit::<B>(out, layer, u, v, w, h, key);
+                    });
+                }
             }
         }
     }
 }
+
+/// Rows of one direction's scratch: every layer's, for the largest chunk.
+const PLANES: usize = MAX_MESH_SIZE * MAX_MESH_SIZE;
+/// Keys of one direction's scratch: 64 per row.
+const KEYS: usize = PLANES * 64;
 
 /// Pushes one merged rectangle of face `F`.
 #[inline]
