@@ -6,17 +6,15 @@ use crate::world::{BlockType, Face};
 
 use super::{ChunkMesh, MAX_MESH_SIZE, PackedQuad, PaddedChunk};
 
-/// Per block type and face: the atlas tile, with bit 8 set for the
-/// transparent pass.
-const fn face_keys() -> [[u32; 6]; 16] {
-    let mut out = [[0u32; 6]; 16];
+/// Per block type and face: the atlas tile (the low byte of a merge key).
+const fn face_keys() -> [[u16; 6]; 16] {
+    let mut out = [[0u16; 6]; 16];
     let mut i = 0;
     while i < BlockType::ALL.len() {
         let block = BlockType::ALL[i];
         let mut f = 0;
         while f < 6 {
-            let transparent = if block.is_transparent() { 1 << 8 } else { 0 };
-            out[block as usize][f] = block.tile(Face::from_index(f)) | transparent;
+            out[block as usize][f] = block.tile(Face::from_index(f)) as u16;
             f += 1;
         }
         i += 1;
@@ -24,7 +22,36 @@ const fn face_keys() -> [[u32; 6]; 16] {
     out
 }
 
-const FACE_KEYS: [[u32; 6]; 16] = face_keys();
+/// Per atlas tile: drawn in the transparent pass. Panics at compile time if
+/// an opaque and a transparent block ever share a tile.
+const fn transparent_tiles() -> [bool; 256] {
+    let mut out = [false; 256];
+    let mut opaque = [false; 256];
+    let mut i = 0;
+    while i < BlockType::ALL.len() {
+        let block = BlockType::ALL[i];
+        let mut f = 0;
+        while f < 6 {
+            let tile = block.tile(Face::from_index(f)) as usize;
+            if block.is_transparent() {
+                out[tile] = true;
+            } else if !block.is_air() {
+                opaque[tile] = true;
+            }
+            assert!(
+                !(out[tile] && opaque[tile]),
+                "a tile is both opaque and transparent"
+            );
+            f += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+const TRANSPARENT_TILES: [bool; 256] = transparent_tiles();
+
+const FACE_KEYS: [[u16; 6]; 16] = face_keys();
 
 /// Packed AO of the four corners from the 3×3 opaque neighbourhood in front
 /// of a face: bit `3 * (dv + 1) + (du + 1)` of the index is the block at
@@ -62,7 +89,7 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 
 /// Turns padded chunks into [`ChunkMesh`]es.
 ///
-/// Its scratch space (about 2 MiB, sized for the largest chunk) is
+/// Its scratch space (about 1 MiB, sized for the largest chunk) is
 /// allocated once in [`new`](Self::new) and reused: meshing allocates
 /// nothing beyond growing the output lists, and with a reused
 /// [`ChunkMesh`] not even that once they have grown.
@@ -94,7 +121,7 @@ pub struct Mesher {
     planes: Vec<u64>,
     /// Merge key per face at `(layer * n + v) * 64 + u` (one layer's at
     /// `v * 64 + u` for the y and z faces), for two directions.
-    keys: Vec<u32>,
+    keys: Vec<u16>,
 }
 
 impl std::fmt::Debug for Mesher {
@@ -220,14 +247,14 @@ fn emit<const F: usize>(
     v: usize,
     w: usize,
     h: usize,
-    key: u32,
+    key: u16,
 ) {
     let pos = match F {
         0 | 1 => [layer, v, u],
         2 | 3 => [u, layer, v],
         _ => [u, v, layer],
     };
-    // The key holds the tile (bits 0-7) and the AO (bits 9-16) in the order
+    // The key holds the tile (bits 0-7) and the AO (bits 8-15) in the order
     // PackedQuad wants them.
     let quad = PackedQuad {
         lo: pos[0] as u32
@@ -235,9 +262,9 @@ fn emit<const F: usize>(
             | (pos[2] as u32) << 12
             | (w as u32) << 18
             | (h as u32) << 24,
-        hi: F as u32 | (key & 0xFF) << 3 | (key >> 9) << 11,
+        hi: F as u32 | u32::from(key & 0xFF) << 3 | u32::from(key >> 8) << 11,
     };
-    if key & (1 << 8) != 0 {
+    if TRANSPARENT_TILES[usize::from(key & 0xFF)] {
         out.transparent.push(quad);
     } else {
         out.opaque.push(quad);
@@ -293,7 +320,7 @@ impl<'a, const F: usize> Cull<'a, F> {
     /// The visible faces of row `v` of `layer` as bits along u (unpadded),
     /// with each one's merge key written to `row_keys[u]`.
     #[inline]
-    fn row(&self, layer: usize, v: usize, row_keys: &mut [u32]) -> u64 {
+    fn row(&self, layer: usize, v: usize, row_keys: &mut [u16]) -> u64 {
         let p = self.p;
         // Row steps to the next layer, the next v, and across the face.
         let (layer_step, v_step) = if F == 2 || F == 3 { (p, 1) } else { (1, p) };
@@ -336,8 +363,8 @@ impl<'a, const F: usize> Cull<'a, F> {
             // the table says "all open".
             let s = b - 1;
             let idx = (r0 >> s & 7) | (r1 >> s & 7) << 3 | (r2 >> s & 7) << 6;
-            let ao = u32::from(AO_TABLE[idx as usize]);
-            row_keys[s] = FACE_KEYS[block][F] | ao << 9;
+            let ao = u16::from(AO_TABLE[idx as usize]);
+            row_keys[s] = FACE_KEYS[block][F] | ao << 8;
         }
         debug_assert!(self.n < 64);
         faces >> 1
@@ -350,8 +377,8 @@ impl<'a, const F: usize> Cull<'a, F> {
 #[inline]
 fn merge_layer(
     rows: &mut [u64],
-    keys: &[u32],
-    mut emit: impl FnMut(usize, usize, usize, usize, u32),
+    keys: &[u16],
+    mut emit: impl FnMut(usize, usize, usize, usize, u16),
 ) {
     let n = rows.len();
     for v in 0..n {
