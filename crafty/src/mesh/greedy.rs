@@ -6,17 +6,15 @@ use crate::world::{BlockType, Face};
 
 use super::{ChunkMesh, MAX_MESH_SIZE, PackedQuad, PaddedChunk};
 
-/// Per block type and face: the atlas tile, with bit 8 set for the
-/// transparent pass.
-const fn face_keys() -> [[u32; 6]; 16] {
-    let mut out = [[0u32; 6]; 16];
+/// Per block type and face: the atlas tile (the low byte of a merge key).
+const fn face_keys() -> [[u16; 6]; 16] {
+    let mut out = [[0u16; 6]; 16];
     let mut i = 0;
     while i < BlockType::ALL.len() {
         let block = BlockType::ALL[i];
         let mut f = 0;
         while f < 6 {
-            let transparent = if block.is_transparent() { 1 << 8 } else { 0 };
-            out[block as usize][f] = block.tile(Face::from_index(f)) | transparent;
+            out[block as usize][f] = block.tile(Face::from_index(f)) as u16;
             f += 1;
         }
         i += 1;
@@ -24,7 +22,36 @@ const fn face_keys() -> [[u32; 6]; 16] {
     out
 }
 
-const FACE_KEYS: [[u32; 6]; 16] = face_keys();
+/// Per atlas tile: drawn in the transparent pass. Panics at compile time if
+/// an opaque and a transparent block ever share a tile.
+const fn transparent_tiles() -> [bool; 256] {
+    let mut out = [false; 256];
+    let mut opaque = [false; 256];
+    let mut i = 0;
+    while i < BlockType::ALL.len() {
+        let block = BlockType::ALL[i];
+        let mut f = 0;
+        while f < 6 {
+            let tile = block.tile(Face::from_index(f)) as usize;
+            if block.is_transparent() {
+                out[tile] = true;
+            } else if !block.is_air() {
+                opaque[tile] = true;
+            }
+            assert!(
+                !(out[tile] && opaque[tile]),
+                "a tile is both opaque and transparent"
+            );
+            f += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+const TRANSPARENT_TILES: [bool; 256] = transparent_tiles();
+
+const FACE_KEYS: [[u16; 6]; 16] = face_keys();
 
 /// Packed AO of the four corners from the 3×3 opaque neighbourhood in front
 /// of a face: bit `3 * (dv + 1) + (du + 1)` of the index is the block at
@@ -88,12 +115,13 @@ const fn occ(idx: usize, du: i32, dv: i32) -> u8 {
 /// its bit rows.
 #[derive(Clone)]
 pub struct Mesher {
-    /// Face bits per (layer, v) row, bits along u: one layer's rows, or for
-    /// the x faces every layer's at `layer * n + v`.
+    /// Face bits per (layer, v) row, bits along u, for two directions (one
+    /// per half): one layer's rows, or for the x faces every layer's at
+    /// `layer * n + v`.
     planes: Vec<u64>,
     /// Merge key per face at `(layer * n + v) * 64 + u` (one layer's at
-    /// `v * 64 + u` for the y and z faces).
-    keys: Vec<u32>,
+    /// `v * 64 + u` for the y and z faces), for two directions.
+    keys: Vec<u16>,
 }
 
 impl std::fmt::Debug for Mesher {
@@ -113,8 +141,8 @@ impl Mesher {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            planes: vec![0; MAX_MESH_SIZE * MAX_MESH_SIZE],
-            keys: vec![0; MAX_MESH_SIZE * MAX_MESH_SIZE * 64],
+            planes: vec![0; 2 * PLANES],
+            keys: vec![0; 2 * KEYS],
         }
     }
 
@@ -122,12 +150,9 @@ impl Mesher {
     /// kept).
     pub fn mesh(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
         out.clear();
-        self.mesh_face::<0>(input, out);
-        self.mesh_face::<1>(input, out);
-        self.mesh_face::<2>(input, out);
-        self.mesh_face::<3>(input, out);
-        self.mesh_face::<4>(input, out);
-        self.mesh_face::<5>(input, out);
+        self.mesh_pair::<0, 1>(input, out);
+        self.mesh_pair::<2, 3>(input, out);
+        self.mesh_pair::<4, 5>(input, out);
     }
 
     /// Meshes `input` into a fresh [`ChunkMesh`].
@@ -138,51 +163,79 @@ impl Mesher {
         out
     }
 
-    /// One face direction, `F` the [`Face`] index.
-    fn mesh_face<const F: usize>(&mut self, input: &PaddedChunk, out: &mut ChunkMesh) {
+    /// The two opposite face directions `A` and `B` ([`Face`] indices) of
+    /// one axis, culled row by row together so each row of blocks is read
+    /// from memory once for both.
+    fn mesh_pair<const A: usize, const B: usize>(
+        &mut self,
+        input: &PaddedChunk,
+        out: &mut ChunkMesh,
+    ) {
         let n = input.size();
-        let cull = Cull::<F>::new(input);
-        if F < 2 {
+        let (cull_a, cull_b) = (Cull::<A>::new(input), Cull::<B>::new(input));
+        let (planes_a, planes_b) = self.planes.split_at_mut(PLANES);
+        let (keys_a, keys_b) = self.keys.split_at_mut(KEYS);
+        if A < 2 {
             // x faces: layer x, v = y, u = z. Their blocks sit `p` bytes
             // apart along u, so walk y outermost (one y slice of blocks stays
             // in cache) and keep every layer's rows and keys until merging.
-            let planes = &mut self.planes[..n * n];
-            let keys = &mut self.keys[..n * n * 64];
             for v in 0..n {
                 for layer in 0..n {
                     let at = layer * n + v;
-                    planes[at] = cull.row(layer, v, &mut keys[at * 64..at * 64 + 64]);
+                    let keys = at * 64..at * 64 + 64;
+                    planes_a[at] = cull_a.row(layer, v, &mut keys_a[keys.clone()]);
+                    planes_b[at] = cull_b.row(layer, v, &mut keys_b[keys]);
                 }
             }
             for layer in 0..n {
-                let rows = &mut planes[layer * n..(layer + 1) * n];
-                if rows.iter().all(|&r| r == 0) {
-                    continue;
+                let rows = layer * n..(layer + 1) * n;
+                let keys = layer * n * 64..(layer + 1) * n * 64;
+                if planes_a[rows.clone()].iter().any(|&r| r != 0) {
+                    merge_layer(
+                        &mut planes_a[rows.clone()],
+                        &keys_a[keys.clone()],
+                        |u, v, w, h, key| {
+                            emit::<A>(out, layer, u, v, w, h, key);
+                        },
+                    );
                 }
-                let layer_keys = &keys[layer * n * 64..(layer + 1) * n * 64];
-                merge_layer(rows, layer_keys, |u, v, w, h, key| {
-                    emit::<F>(out, layer, u, v, w, h, key);
-                });
+                if planes_b[rows.clone()].iter().any(|&r| r != 0) {
+                    merge_layer(&mut planes_b[rows], &keys_b[keys], |u, v, w, h, key| {
+                        emit::<B>(out, layer, u, v, w, h, key);
+                    });
+                }
             }
         } else {
-            let keys = &mut self.keys[..n * 64];
             for layer in 0..n {
-                let mut any = 0u64;
+                let (mut any_a, mut any_b) = (0u64, 0u64);
                 for v in 0..n {
-                    let row = cull.row(layer, v, &mut keys[v * 64..v * 64 + 64]);
-                    self.planes[v] = row;
-                    any |= row;
+                    let keys = v * 64..v * 64 + 64;
+                    let row_a = cull_a.row(layer, v, &mut keys_a[keys.clone()]);
+                    let row_b = cull_b.row(layer, v, &mut keys_b[keys]);
+                    planes_a[v] = row_a;
+                    planes_b[v] = row_b;
+                    any_a |= row_a;
+                    any_b |= row_b;
                 }
-                if any == 0 {
-                    continue;
+                if any_a != 0 {
+                    merge_layer(&mut planes_a[..n], &keys_a[..n * 64], |u, v, w, h, key| {
+                        emit::<A>(out, layer, u, v, w, h, key);
+                    });
                 }
-                merge_layer(&mut self.planes[..n], keys, |u, v, w, h, key| {
-                    emit::<F>(out, layer, u, v, w, h, key);
-                });
+                if any_b != 0 {
+                    merge_layer(&mut planes_b[..n], &keys_b[..n * 64], |u, v, w, h, key| {
+                        emit::<B>(out, layer, u, v, w, h, key);
+                    });
+                }
             }
         }
     }
 }
+
+/// Rows of one direction's scratch: every layer's, for the largest chunk.
+const PLANES: usize = MAX_MESH_SIZE * MAX_MESH_SIZE;
+/// Keys of one direction's scratch: 64 per row.
+const KEYS: usize = PLANES * 64;
 
 /// Pushes one merged rectangle of face `F`.
 #[inline]
@@ -194,14 +247,14 @@ fn emit<const F: usize>(
     v: usize,
     w: usize,
     h: usize,
-    key: u32,
+    key: u16,
 ) {
     let pos = match F {
         0 | 1 => [layer, v, u],
         2 | 3 => [u, layer, v],
         _ => [u, v, layer],
     };
-    // The key holds the tile (bits 0-7) and the AO (bits 9-16) in the order
+    // The key holds the tile (bits 0-7) and the AO (bits 8-15) in the order
     // PackedQuad wants them.
     let quad = PackedQuad {
         lo: pos[0] as u32
@@ -209,9 +262,9 @@ fn emit<const F: usize>(
             | (pos[2] as u32) << 12
             | (w as u32) << 18
             | (h as u32) << 24,
-        hi: F as u32 | (key & 0xFF) << 3 | (key >> 9) << 11,
+        hi: F as u32 | u32::from(key & 0xFF) << 3 | u32::from(key >> 8) << 11,
     };
-    if key & (1 << 8) != 0 {
+    if TRANSPARENT_TILES[usize::from(key & 0xFF)] {
         out.transparent.push(quad);
     } else {
         out.opaque.push(quad);
@@ -267,7 +320,7 @@ impl<'a, const F: usize> Cull<'a, F> {
     /// The visible faces of row `v` of `layer` as bits along u (unpadded),
     /// with each one's merge key written to `row_keys[u]`.
     #[inline]
-    fn row(&self, layer: usize, v: usize, row_keys: &mut [u32]) -> u64 {
+    fn row(&self, layer: usize, v: usize, row_keys: &mut [u16]) -> u64 {
         let p = self.p;
         // Row steps to the next layer, the next v, and across the face.
         let (layer_step, v_step) = if F == 2 || F == 3 { (p, 1) } else { (1, p) };
@@ -310,8 +363,8 @@ impl<'a, const F: usize> Cull<'a, F> {
             // the table says "all open".
             let s = b - 1;
             let idx = (r0 >> s & 7) | (r1 >> s & 7) << 3 | (r2 >> s & 7) << 6;
-            let ao = u32::from(AO_TABLE[idx as usize]);
-            row_keys[s] = FACE_KEYS[block][F] | ao << 9;
+            let ao = u16::from(AO_TABLE[idx as usize]);
+            row_keys[s] = FACE_KEYS[block][F] | ao << 8;
         }
         debug_assert!(self.n < 64);
         faces >> 1
@@ -324,8 +377,8 @@ impl<'a, const F: usize> Cull<'a, F> {
 #[inline]
 fn merge_layer(
     rows: &mut [u64],
-    keys: &[u32],
-    mut emit: impl FnMut(usize, usize, usize, usize, u32),
+    keys: &[u16],
+    mut emit: impl FnMut(usize, usize, usize, usize, u16),
 ) {
     let n = rows.len();
     for v in 0..n {
