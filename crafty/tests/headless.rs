@@ -160,7 +160,11 @@ fn a_damaged_position_and_view_are_repaired_on_load() {
     let (_, render) = CraftyPipelineFeature::new();
     let mut session = Session::fresh(record, ManualClock::new(), render);
     let player = &session.game().player;
-    assert!(player.body.position.x.abs() < 1000.0, "{}", player.body.position);
+    assert!(
+        player.body.position.x.abs() < 1000.0,
+        "{}",
+        player.body.position
+    );
     assert_eq!((player.yaw, player.pitch), (0.0, 0.0));
     for _ in 0..10 {
         session.game_loop().step();
