@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use glam::{Mat4, Vec3, Vec4};
+use taos_renderer::resources::uniform_slab;
 
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::world::{CHUNK_SIZE, ChunkPos};
@@ -57,25 +58,14 @@ fn origin_storage(
     layout: &wgpu::BindGroupLayout,
     capacity: u32,
 ) -> (wgpu::Buffer, wgpu::BindGroup) {
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("crafty chunk origins"),
-        size: u64::from(capacity) * ORIGIN_STRIDE,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("crafty chunk origin"),
+    uniform_slab(
+        device,
         layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: &buffer,
-                offset: 0,
-                size: wgpu::BufferSize::new(16),
-            }),
-        }],
-    });
-    (buffer, group)
+        "crafty chunk origins",
+        ORIGIN_STRIDE,
+        u64::from(capacity),
+        16,
+    )
 }
 
 impl ChunkStore {

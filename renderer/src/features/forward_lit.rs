@@ -403,25 +403,15 @@ fn draw_storage(
     layout: &wgpu::BindGroupLayout,
     capacity: usize,
 ) -> (wgpu::Buffer, wgpu::BindGroup) {
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("forward draw uniforms"),
-        size: capacity as u64 * DRAW_STRIDE,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("forward draw"),
+    let window = std::mem::size_of::<DrawUniform>() as u64;
+    crate::resources::uniform_slab(
+        device,
         layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: &buffer,
-                offset: 0,
-                size: wgpu::BufferSize::new(std::mem::size_of::<DrawUniform>() as u64),
-            }),
-        }],
-    });
-    (buffer, group)
+        "forward draw uniforms",
+        DRAW_STRIDE,
+        capacity as u64,
+        window,
+    )
 }
 
 fn material_binding(
