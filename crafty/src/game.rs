@@ -13,6 +13,8 @@ use taos_engine::Scene;
 use taos_engine::Time;
 use taos_engine::game_loop::{Actions, StateHash, StateHasher};
 
+use crate::player::ActionFlagsExt as _;
+
 use crate::player::{Player, RayHit};
 use crate::time_of_day::TimeOfDay;
 use crate::world::{ChunkPos, World};

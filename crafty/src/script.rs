@@ -19,9 +19,8 @@
 //! | `fly` | 1 | toggle flying (creative) |
 //! | `wait N` | N | nothing |
 
-use taos_engine::game_loop::{
-    ActionFlags, Buttons, Movement, Pitch, PlayerActions, Rate, Recording, Yaw,
-};
+use crate::player::{Buttons, Movement, Pitch, PlayerActions, Yaw};
+use taos_engine::game_loop::{ActionFlags, Rate, Recording};
 
 use crate::session::TICK_HZ;
 
@@ -128,6 +127,7 @@ fn set_motion(actions: &mut PlayerActions, verb: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::ActionFlagsExt as _;
 
     #[test]
     fn steps_become_ticks() {

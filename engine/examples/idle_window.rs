@@ -8,6 +8,9 @@
 //! Modes (`--mode`):
 //! - `paused` (default): auto-pause stops the loop after its first tick (the
 //!   scene has nothing to run); the window sleeps until an event.
+//! - `timer`: auto-pause on, a scene with a behaviour that does nothing and a
+//!   game timer 5 s out: the loop settles, sleeps until the timer's tick,
+//!   fires it, then pauses.
 //! - `ticking`: a scene that moves every tick at 60 Hz, presenting on ticks;
 //!   the window sleeps between ticks.
 //! - `uncapped`: variable steps, redrawing continuously (the busy baseline).
@@ -31,6 +34,7 @@ use winit::window::{Window, WindowId};
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
     Paused,
+    Timer,
     Ticking,
     Uncapped,
 }
@@ -38,8 +42,9 @@ enum Mode {
 struct Spin;
 
 impl Behaviour for Spin {
-    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
         *cx.rotation_mut() *= Quat::from_rotation_y(dt);
+        Ok(())
     }
 }
 
@@ -50,6 +55,8 @@ struct App {
     measure: Duration,
     started: Option<(Instant, Duration)>,
     callbacks: u64,
+    /// Times the event loop woke up (every `new_events`).
+    wakeups: u64,
 }
 
 impl App {
@@ -74,10 +81,11 @@ impl App {
         let wall = at.elapsed();
         let cpu = cpu_time().saturating_sub(cpu_start);
         println!(
-            "idle_window: {:.1} s wall, {:.3} s CPU = {:.2}% of one core; {} callbacks, {} ticks, {} frames, paused: {:?}",
+            "idle_window: {:.1} s wall, {:.3} s CPU = {:.2}% of one core; {} wake-ups, {} callbacks, {} ticks, {} frames, paused: {:?}",
             wall.as_secs_f64(),
             cpu.as_secs_f64(),
             100.0 * cpu.as_secs_f64() / wall.as_secs_f64(),
+            self.wakeups,
             self.callbacks,
             self.game.tick_count(),
             self.game.frame_count(),
@@ -109,6 +117,7 @@ impl ApplicationHandler for App {
     }
 
     fn new_events(&mut self, event_loop: &ActiveEventLoop, cause: StartCause) {
+        self.wakeups += 1;
         if let Some((at, _)) = self.started
             && at.elapsed() >= self.measure
         {
@@ -152,6 +161,18 @@ impl ApplicationHandler for App {
     }
 }
 
+/// Fixed 60 Hz ticks, a frame only when a tick ran: between ticks the window
+/// sleeps (a fixed loop presenting every callback redraws continuously to
+/// interpolate, which is a display-rate cost, not an idle one).
+fn present_on_tick() -> Result<LoopConfig, Box<dyn std::error::Error>> {
+    let mut step = FixedStep::new(Rate::hz(60)?);
+    step.present = PresentOn::Tick;
+    Ok(LoopConfig {
+        policy: LoopPolicy::Fixed(step),
+        ..LoopConfig::default()
+    })
+}
+
 /// User plus system CPU time of this process, from `/proc/self/stat`
 /// (fields 14 and 15, in clock ticks of 1/100 s).
 fn cpu_time() -> Duration {
@@ -178,6 +199,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--mode" => {
                 mode = match args.next().as_deref() {
                     Some("paused") => Mode::Paused,
+                    Some("timer") => Mode::Timer,
                     Some("ticking") => Mode::Ticking,
                     Some("uncapped") => Mode::Uncapped,
                     other => return Err(format!("unknown mode {other:?}").into()),
@@ -190,8 +212,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = match mode {
         Mode::Paused => LoopConfig {
             auto_pause: Some(AutoPauseConfig::default()),
-            ..LoopConfig::fixed(60)?
+            ..present_on_tick()?
         },
+        Mode::Timer => {
+            struct Idle;
+            impl Behaviour for Idle {}
+            let waiter = scene.spawn("Waiter");
+            scene.add_behaviour(waiter, Idle)?;
+            scene
+                .world_mut()
+                .resource_mut::<taos_engine::game_loop::Timers>()
+                .after(
+                    taos_engine::game_loop::Delay::Seconds(5.0),
+                    taos_engine::game_loop::TimerAction::Event(1),
+                )?;
+            LoopConfig {
+                auto_pause: Some(AutoPauseConfig::default()),
+                ..present_on_tick()?
+            }
+        }
         Mode::Ticking => {
             let cube = scene.spawn("Cube");
             scene.add_behaviour(cube, Spin)?;
@@ -216,6 +255,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         measure: Duration::from_secs_f64(seconds),
         started: None,
         callbacks: 0,
+        wakeups: 0,
     };
     event_loop.run_app(&mut app)?;
     Ok(())

@@ -26,3 +26,32 @@ pub enum SceneError {
         holder: GameObject,
     },
 }
+
+/// Something that went wrong while the scene updated, reported through
+/// [`Scene::take_errors`](crate::Scene::take_errors) and, under a loop, the
+/// loop's error path ([`GameLoop::take_errors`](crate::game_loop::GameLoop::take_errors),
+/// [`Engine::frame`](crate::Engine)'s `Err`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum UpdateError {
+    /// A behaviour's lifecycle method returned an error.
+    #[error("behaviour {behaviour} on {object:?} failed in {stage}")]
+    Behaviour {
+        /// The behaviour's [`name`](crate::Behaviour::name).
+        behaviour: &'static str,
+        /// The object it is attached to.
+        object: GameObject,
+        /// Which method: `on_attach`, `update`, `update_render` or `on_detach`.
+        stage: &'static str,
+        /// What the behaviour returned.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A queued [`SceneCommands`](crate::SceneCommands) command was refused.
+    #[error("a queued scene command was refused")]
+    Command(#[source] SceneError),
+    /// A quick save or quick load asked for through
+    /// [`LoopControl`](crate::game_loop::LoopControl) failed.
+    #[error("quick save or load failed")]
+    Snapshot(#[source] crate::game_loop::SnapshotError),
+}

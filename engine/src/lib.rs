@@ -54,39 +54,50 @@ pub mod storage;
 mod time;
 pub mod transform;
 
-pub use behaviour::{Behaviour, BehaviourContext};
+pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult};
 pub use components::{
-    Camera, CameraError, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer, PointLight,
-    Projection, SpotLight,
+    Camera, CameraError, Cascades, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer,
+    PointLight, Projection, SpotLight,
 };
 #[cfg(not(target_arch = "wasm32"))]
 pub use engine::{
-    Engine, EngineConfig, EngineError, RunError, control_flow_for, input_from_window_event,
-    run_windowed,
+    Engine, EngineConfig, EngineError, RunError, SetupError, control_flow_for,
+    input_from_window_event, run_windowed,
 };
-pub use error::SceneError;
-pub use object::{GameObject, ObjectId, ObjectInfo};
+pub use error::{SceneError, UpdateError};
+pub use object::{GameObject, Inactive, ObjectId, ObjectInfo};
 pub use object_mut::ObjectMut;
-pub use scene::{MeshDraw, Scene, SceneUpdate};
+pub use scene::{CommandQueue, MeshDraw, Scene, SceneCommands, SceneUpdate};
 pub use time::{InvalidTimeScale, MAX_FRAME_DELTA, Time};
 pub use transform::{Transform, TransformStats};
 
-/// Re-exports of the crates whose types appear in this API.
+/// Re-exports of the crates whose types appear in this API, so a game needs
+/// no direct dependency on them.
+///
+/// To derive serde's traits through this re-export (for storage records),
+/// name it on the type: `#[serde(crate = "taos_engine::deps::serde")]`.
 pub mod deps {
     pub use bevy_ecs;
     pub use glam;
+    pub use serde;
 }
 
 /// The names a game needs: `use taos_engine::prelude::*;`.
 pub mod prelude {
     pub use crate::game_loop::{
-        ActionFlags, Actions, Delay, GameLoop, GameRng, Input, InputEvent, Key, LoopConfig,
-        ManualClock, MouseButton, RealClock, TimerAction, Timers,
+        ActionFlags, Actions, Delay, FiredTimers, GameLoop, GameRng, Input, InputEvent, Key,
+        LoopConfig, ManualClock, MouseButton, RealClock, TimerAction, Timers,
     };
     pub use crate::{
-        Behaviour, BehaviourContext, Camera, DirectionalLight, GameObject, MaterialHandle,
-        MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight, Projection, Scene, SceneError,
-        SpotLight, Time, Transform,
+        Behaviour, BehaviourContext, BehaviourResult, Camera, DirectionalLight, GameObject,
+        Inactive, MaterialHandle, MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight,
+        Projection, Scene, SceneCommands, SceneError, SpotLight, Time, Transform, UpdateError,
     };
+    /// `bevy_ecs` by name, so `#[derive(Component)]` and `#[derive(Resource)]`
+    /// (whose expansions name `bevy_ecs::`) compile in a game that depends
+    /// only on `taos_engine`.
+    pub use bevy_ecs;
+    pub use bevy_ecs::component::Component;
+    pub use bevy_ecs::resource::Resource;
     pub use glam::{Affine3A, Mat4, Quat, Vec2, Vec3};
 }

@@ -39,6 +39,36 @@ impl From<GameObject> for Entity {
     }
 }
 
+/// Marks a GameObject that is not active: disabled with
+/// [`Scene::set_enabled`](crate::Scene::set_enabled), or below a disabled
+/// ancestor. The scene keeps it current before every update, so plain bevy
+/// systems skip inactive objects with a `Without<Inactive>` filter, exactly
+/// as behaviours are skipped.
+///
+/// ```
+/// use taos_engine::prelude::*;
+/// use taos_engine::deps::bevy_ecs::prelude::*;
+///
+/// #[derive(Resource, Default)]
+/// struct Seen(usize);
+///
+/// fn count(objects: Query<&Transform, Without<Inactive>>, mut seen: ResMut<Seen>) {
+///     seen.0 = objects.iter().count();
+/// }
+///
+/// let mut scene = Scene::new();
+/// scene.world_mut().init_resource::<Seen>();
+/// scene.add_systems(count);
+/// let parent = scene.spawn("Parent");
+/// scene.spawn_child(parent, "Child")?;
+/// scene.set_enabled(parent, false)?;
+/// scene.tick(0.016);
+/// assert_eq!(scene.world().resource::<Seen>().0, 0);
+/// # Ok::<(), SceneError>(())
+/// ```
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Inactive;
+
 /// A stable identity for a GameObject, unlike the [`Entity`], which is recycled.
 ///
 /// New objects get a fresh id; a loader restoring a saved scene overwrites it with
@@ -79,7 +109,9 @@ impl ObjectInfo {
         };
         if let Some(mut ids) = world.get_resource_mut::<ObjectIds>() {
             ids.by_id.insert(id, ctx.entity);
-            ids.next = ids.next.max(id.0.saturating_add(1));
+            if let Some(after) = id.0.checked_add(1) {
+                ids.next = ids.next.max(after);
+            }
         }
     }
 
@@ -112,10 +144,26 @@ impl Default for ObjectIds {
 }
 
 impl ObjectIds {
+    /// An id no live object has. Counts up from the highest id seen; once the
+    /// counter reaches the top of the range (an id of `u64::MAX` loaded from a
+    /// save) it wraps and skips the ids in use, so it never overflows or repeats.
     pub(crate) fn fresh(&mut self) -> ObjectId {
-        let id = ObjectId(self.next);
-        self.next += 1;
-        id
+        loop {
+            let id = ObjectId(self.next);
+            self.next = self.next.checked_add(1).unwrap_or(1);
+            if !self.by_id.contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// The id counter (what the next fresh id starts from).
+    pub(crate) fn counter(&self) -> u64 {
+        self.next
+    }
+
+    pub(crate) fn set_counter(&mut self, next: u64) {
+        self.next = next.max(1);
     }
 
     pub(crate) fn get(&self, id: ObjectId) -> Option<Entity> {

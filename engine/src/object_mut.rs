@@ -12,8 +12,7 @@ use crate::transform::{Transform, TransformStore, read};
 /// Local accessors (`position_mut`, ...) hand out the transform's own fields for
 /// in-place mutation. World getters are compare-on-read: they walk the parent
 /// chain comparing scalars and versions, and multiply only where something moved.
-/// Every getter returns by value, which never allocates; the `*_into` variants
-/// write into caller storage for loops that fill preallocated buffers.
+/// Every getter returns a `Copy` value, which never allocates.
 pub struct ObjectMut<'w> {
     world: &'w mut World,
     object: GameObject,
@@ -114,11 +113,6 @@ impl<'w> ObjectMut<'w> {
         Mat4::from(self.world_matrix())
     }
 
-    /// Writes the local-to-world matrix into `out`.
-    pub fn local_to_world_into(&mut self, out: &mut Mat4) {
-        *out = self.local_to_world();
-    }
-
     /// The world-to-local matrix (inverse of the world matrix), cached against the
     /// world version: inverted at most once per change.
     pub fn world_to_local(&mut self) -> Mat4 {
@@ -131,20 +125,10 @@ impl<'w> ObjectMut<'w> {
         Vec3::from(self.world_matrix().translation)
     }
 
-    /// Writes the world position into `out`.
-    pub fn world_position_into(&mut self, out: &mut Vec3) {
-        *out = self.world_position();
-    }
-
     /// World rotation, decomposed from the world matrix (cached against its version).
     pub fn world_rotation(&mut self) -> Quat {
         let slot = self.slot;
         self.store().rotation_scale(slot).0
-    }
-
-    /// Writes the world rotation into `out`.
-    pub fn world_rotation_into(&mut self, out: &mut Quat) {
-        *out = self.world_rotation();
     }
 
     /// World scale, decomposed from the world matrix; a mirrored world matrix
@@ -152,11 +136,6 @@ impl<'w> ObjectMut<'w> {
     pub fn world_scale(&mut self) -> Vec3 {
         let slot = self.slot;
         self.store().rotation_scale(slot).1
-    }
-
-    /// Writes the world scale into `out`.
-    pub fn world_scale_into(&mut self, out: &mut Vec3) {
-        *out = self.world_scale();
     }
 
     /// Version stamp of the current world matrix; changes exactly when it is recomputed.

@@ -18,7 +18,7 @@ const FPS_SMOOTHING: f32 = 0.1;
 ///
 /// Behaviours read it from their context (`cx.time()`); bevy systems read it as
 /// the resource `Res<Time>`.
-#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+#[derive(Resource, Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Time {
     scale: f32,
     delta: f32,
@@ -53,30 +53,57 @@ pub struct InvalidTimeScale {
 }
 
 impl Time {
-    /// Advances the clock by one frame of `raw_delta` real seconds.
+    /// Advances the clock by one frame of `raw_delta` real seconds: what
+    /// [`Scene::tick`](crate::Scene::tick) does when a scene runs without a loop.
     ///
-    /// The raw delta is clamped to [`MAX_FRAME_DELTA`] (a negative or NaN delta
-    /// counts as 0), then scaled. Returns the scaled delta, the `dt` for this frame.
+    /// The simulation step is the raw delta clamped to [`MAX_FRAME_DELTA`] (a
+    /// negative or NaN delta counts as 0), then scaled; `unscaled_elapsed`
+    /// and `fps` follow the real, unclamped seconds. Returns the scaled
+    /// delta, the `dt` for this frame.
     pub fn advance(&mut self, raw_delta: f32) -> f32 {
-        let raw = if raw_delta.is_nan() {
-            0.0
+        let real = if raw_delta.is_finite() {
+            raw_delta.max(0.0)
         } else {
-            raw_delta.clamp(0.0, MAX_FRAME_DELTA)
+            0.0
         };
-        self.unscaled_delta = raw;
-        self.delta = raw * self.scale;
-        self.unscaled_elapsed += f64::from(raw);
+        let dt = self.advance_step(real.min(MAX_FRAME_DELTA));
+        self.present_frame(self.unscaled_elapsed + f64::from(real), real);
+        dt
+    }
+
+    /// One simulation step of `dt` unscaled seconds, not clamped (a fixed
+    /// tick is exact, however long): sets the deltas and advances `elapsed`.
+    /// Frame count, fps and `unscaled_elapsed` are per presented frame; see
+    /// [`present_frame`](Self::present_frame). Returns the scaled delta.
+    pub fn advance_step(&mut self, dt: f32) -> f32 {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        self.unscaled_delta = dt;
+        self.delta = dt * self.scale;
         self.elapsed += f64::from(self.delta);
+        self.delta
+    }
+
+    /// Sets the real seconds since start (the loop's clock), without counting a frame.
+    pub fn set_unscaled_elapsed(&mut self, seconds: f64) {
+        if seconds.is_finite() && seconds >= self.unscaled_elapsed {
+            self.unscaled_elapsed = seconds;
+        }
+    }
+
+    /// Counts one presented frame: `unscaled_elapsed` becomes `real_elapsed`
+    /// (real seconds since start) and `fps` follows `real_frame_delta` (real
+    /// seconds since the previous presented frame).
+    pub fn present_frame(&mut self, real_elapsed: f64, real_frame_delta: f32) {
+        self.set_unscaled_elapsed(real_elapsed);
         self.frame_count += 1;
-        if raw > 0.0 {
-            let instant = 1.0 / raw;
+        if real_frame_delta > 0.0 && real_frame_delta.is_finite() {
+            let instant = 1.0 / real_frame_delta;
             self.fps = if self.fps == 0.0 {
                 instant
             } else {
                 self.fps + (instant - self.fps) * FPS_SMOOTHING
             };
         }
-        self.delta
     }
 
     /// Multiplier from real time to game time: 1 real time, 0 paused.
@@ -103,7 +130,8 @@ impl Time {
         self.delta
     }
 
-    /// Real seconds since the last frame (after the 100 ms clamp), ignoring scale.
+    /// Unscaled seconds of the current step (after the 100 ms clamp of frame
+    /// deltas; a fixed tick's exact interval), ignoring scale.
     #[must_use]
     pub fn unscaled_delta(&self) -> f32 {
         self.unscaled_delta
@@ -115,19 +143,20 @@ impl Time {
         self.elapsed
     }
 
-    /// Real seconds since start.
+    /// Real seconds since start: the clock's seconds, never clamped.
     #[must_use]
     pub fn unscaled_elapsed(&self) -> f64 {
         self.unscaled_elapsed
     }
 
-    /// Frames advanced since start.
+    /// Frames presented since start (under a loop, frames, not ticks: the
+    /// loop counts ticks in [`GameLoop::tick_count`](crate::game_loop::GameLoop::tick_count)).
     #[must_use]
     pub fn frame_count(&self) -> u64 {
         self.frame_count
     }
 
-    /// Smoothed frames per second (real time); 0 until a frame with a positive delta.
+    /// Smoothed presented frames per second (real time); 0 until a frame with a positive delta.
     #[must_use]
     pub fn fps(&self) -> f32 {
         self.fps
@@ -158,6 +187,8 @@ mod tests {
         let dt = time.advance(5.0);
         assert_eq!(time.unscaled_delta(), MAX_FRAME_DELTA);
         assert_eq!(dt, MAX_FRAME_DELTA * 2.0);
+        assert_eq!(time.unscaled_elapsed(), 5.0, "real seconds are not clamped");
+        assert!((time.elapsed() - 0.2).abs() < 1e-6);
     }
 
     #[test]

@@ -37,8 +37,9 @@ fn started(scene: Scene, config: LoopConfig) -> (GameLoop, ManualClock) {
 struct Drift;
 
 impl Behaviour for Drift {
-    fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
         cx.position_mut().x += 1.0;
+        Ok(())
     }
 }
 
@@ -206,9 +207,10 @@ fn fixed_ticks_see_current_world_transforms() {
         seen: Arc<Mutex<Vec<f32>>>,
     }
     impl Behaviour for Follow {
-        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
+        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
             let x = cx.world_position().x;
             self.seen.lock().unwrap().push(x);
+            Ok(())
         }
     }
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -267,11 +269,12 @@ fn event_timers_are_visible_for_the_tick_they_fire_in() {
         ticks_seen: Arc<Mutex<Vec<u64>>>,
     }
     impl Behaviour for Watch {
-        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
+        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
             if cx.world().resource::<FiredTimers>().contains(9) {
-                let frame = cx.time().frame_count();
-                self.ticks_seen.lock().unwrap().push(frame);
+                let tick = cx.resource::<LoopControl>().tick();
+                self.ticks_seen.lock().unwrap().push(tick);
             }
+            Ok(())
         }
     }
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -289,8 +292,11 @@ fn event_timers_are_visible_for_the_tick_they_fire_in() {
     for _ in 0..4 {
         game.step();
     }
-    // Time's frame count includes the first (zero-length) callback's frame.
-    assert_eq!(seen.lock().unwrap().len(), 1);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [2],
+        "fires in tick 2 and is seen there only"
+    );
 }
 
 #[test]
@@ -346,7 +352,7 @@ fn input_edges_are_neither_lost_nor_doubled() {
     }
     struct CountEdges(Arc<Mutex<Counts>>);
     impl Behaviour for CountEdges {
-        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
+        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
             let input = cx.world().resource::<Input>();
             let (p, r) = (
                 input.press_count(Key::Space),
@@ -356,6 +362,7 @@ fn input_edges_are_neither_lost_nor_doubled() {
             counts.presses += p;
             counts.releases += r;
             counts.ticks += 1;
+            Ok(())
         }
     }
     let counts = Arc::new(Mutex::new(Counts::default()));
@@ -485,34 +492,49 @@ fn auto_pause_when_nothing_is_left_to_run() {
 }
 
 #[test]
-fn a_pending_timer_keeps_the_loop_awake_until_it_fires() {
+fn a_settled_loop_sleeps_until_its_next_timer_then_fires_it_on_time() {
     let (mut game, clock) = auto_paused(scene_with(Idle));
     game.scene_mut()
         .world_mut()
         .resource_mut::<Timers>()
-        .after(Delay::Ticks(30), TimerAction::Event(1))
+        .after(Delay::Seconds(5.0), TimerAction::Event(1))
         .unwrap();
-    clock.advance(ms(1_000));
-    game.on_clock();
+    let mut wakes = 0;
+    clock.advance(ms(200));
+    let outcome = game.on_clock();
+    wakes += 1;
+    assert_eq!(outcome.ticks, 12);
+    assert!(!game.is_paused(), "a pending timer is not a settled game");
+    // 12 ticks simulated 0.2 s; the tick that reaches 5.0 s is due at 5.0 s.
+    assert_eq!(outcome.wake, Wake::At(ms(5_000)), "sleeps until the timer");
+    // A stray callback before then runs nothing.
+    clock.set(ms(3_000));
+    let early = game.on_clock();
+    wakes += 1;
+    assert_eq!((early.ticks, early.wake), (0, Wake::At(ms(5_000))));
+    clock.set(ms(5_000));
+    let due = game.on_clock();
+    wakes += 1;
+    assert_eq!(due.ticks, 288, "the slept span is simulated, not dropped");
+    assert_eq!(game.tick_count(), 300);
+    assert_eq!(game.scene().world().resource::<Timers>().pending(), 0);
     assert_eq!(game.pause_reason(), Some(PauseReason::Settled));
-    assert_eq!(
-        game.tick_count(),
-        30 + 10,
-        "idle tracking starts once the timer has fired"
-    );
+    assert_eq!(wakes, 3, "three callbacks for five idle seconds");
 }
 
 #[test]
 fn halt_pauses_and_resume_clears_it() {
-    struct HaltAt(u64);
+    struct HaltAt(u64, u64);
     impl Behaviour for HaltAt {
-        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
-            if cx.time().frame_count() == self.0 {
+        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
+            self.1 += 1;
+            if self.1 == self.0 {
                 cx.world_mut().resource_mut::<LoopControl>().halt();
             }
+            Ok(())
         }
     }
-    let (mut game, clock) = started(scene_with(HaltAt(5)), fixed(60, PresentOn::Tick));
+    let (mut game, clock) = started(scene_with(HaltAt(5, 0)), fixed(60, PresentOn::Tick));
     clock.advance(ms(500));
     game.on_clock();
     assert_eq!(game.pause_reason(), Some(PauseReason::Halted));
@@ -547,8 +569,9 @@ fn a_hidden_window_stops_ticking_and_drops_the_stall() {
 fn watchdog_names_the_slowest_stage_of_a_slow_frame() {
     struct Slow(ManualClock);
     impl Behaviour for Slow {
-        fn update(&mut self, _cx: &mut BehaviourContext<'_>, _dt: f32) {
+        fn update(&mut self, _cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
             self.0.advance(ms(40)); // simulates 40 ms of work on the loop's clock
+            Ok(())
         }
         fn name(&self) -> &'static str {
             "Slow"
@@ -613,7 +636,7 @@ fn watchdog_warns_when_consecutive_inputs_change_nothing() {
     // The same clicks on a scene that reacts raise nothing.
     struct React;
     impl Behaviour for React {
-        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
+        fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
             if cx
                 .world()
                 .resource::<Input>()
@@ -621,6 +644,7 @@ fn watchdog_warns_when_consecutive_inputs_change_nothing() {
             {
                 cx.position_mut().y += 1.0;
             }
+            Ok(())
         }
     }
     let mut game = GameLoop::new(scene_with(React), config, clock).unwrap();

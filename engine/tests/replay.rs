@@ -9,9 +9,8 @@ use std::time::Duration;
 
 use taos_engine::deps::bevy_ecs::prelude::{Component, Query, Res, Resource};
 use taos_engine::game_loop::{
-    ActionFlags, Buttons, Delay, FiredTimers, GameLoop, GameRng, LoopConfig, ManualClock, Movement,
-    PauseReason, Pitch, PlayerActions, Recording, StateHash, StateHasher, SyncTest, TimerAction,
-    Timers, Yaw, yaw_radians,
+    ActionFlags, Delay, FiredTimers, GameAction, GameLoop, GameRng, LoopConfig, LoopControl,
+    ManualClock, PauseReason, Recording, StateHash, StateHasher, SyncTest, TimerAction, Timers,
 };
 use taos_engine::prelude::*;
 
@@ -47,41 +46,51 @@ const SPAWN_EVENT: u64 = 1;
 /// Steers the player from the tick's action flags and fires bullets.
 struct Pilot;
 
+/// The test game's own action set: one bit each, plus a 7-bit absolute
+/// heading in bits 8-14 that counts when `Heading` is on.
+#[derive(Clone, Copy)]
+enum Steer {
+    TurnLeft,
+    TurnRight,
+    Forward,
+    Backward,
+    Run,
+    StrafeLeft,
+    StrafeRight,
+    Fire,
+    Heading = 15,
+}
+
+impl GameAction for Steer {
+    fn bit(self) -> u8 {
+        self as u8
+    }
+}
+
+fn heading(flags: ActionFlags) -> f32 {
+    ((flags.0 >> 8) & 0x7F) as f32 / 128.0 * std::f32::consts::TAU
+}
+
 impl Behaviour for Pilot {
-    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) {
-        let actions = cx.world().resource::<Actions>().decoded();
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
+        let actions = *cx.world().resource::<Actions>();
+        let on = |a: Steer| f32::from(u8::from(actions.held(a)));
         let mut transform = cx.transform_mut();
-        match actions.yaw {
-            Yaw::Absolute(step) => transform.rotation = Quat::from_rotation_y(yaw_radians(step)),
-            Yaw::Relative {
-                turn_left,
-                turn_right,
-                ..
-            } => {
-                let turn = f32::from(u8::from(turn_left)) - f32::from(u8::from(turn_right));
-                transform.rotation *= Quat::from_rotation_y(turn * 2.0 * dt);
-            }
+        if actions.held(Steer::Heading) {
+            transform.rotation = Quat::from_rotation_y(heading(actions.current));
+        } else {
+            let turn = on(Steer::TurnLeft) - on(Steer::TurnRight);
+            transform.rotation *= Quat::from_rotation_y(turn * 2.0 * dt);
         }
-        let speed = match actions.movement {
-            Movement::Absolute(v) => f32::from(v) / 127.0 * 6.0,
-            Movement::Relative {
-                forward,
-                backward,
-                run,
-                ..
-            } => {
-                let dir = f32::from(u8::from(forward)) - f32::from(u8::from(backward));
-                dir * if run { 8.0 } else { 4.0 }
-            }
-        };
+        let dir = on(Steer::Forward) - on(Steer::Backward);
+        let speed = dir * if actions.held(Steer::Run) { 8.0 } else { 4.0 };
         let forward = transform.rotation * Vec3::NEG_Z;
         transform.position += forward * (speed * dt);
-        let strafe = f32::from(u8::from(actions.buttons.sidestep_right))
-            - f32::from(u8::from(actions.buttons.sidestep_left));
+        let strafe = on(Steer::StrafeRight) - on(Steer::StrafeLeft);
         let right = transform.rotation * Vec3::X;
         transform.position += right * strafe * 3.0 * dt;
         let (origin, aim) = (transform.position, forward);
-        if actions.buttons.primary {
+        if actions.held(Steer::Fire) {
             let world = cx.world_mut();
             let bullet = world
                 .spawn((Transform::from_position(origin), Velocity(aim * 20.0)))
@@ -98,6 +107,7 @@ impl Behaviour for Pilot {
                 )
                 .unwrap();
         }
+        Ok(())
     }
 }
 
@@ -105,7 +115,7 @@ impl Behaviour for Pilot {
 struct Wander;
 
 impl Behaviour for Wander {
-    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
         let (dx, dz) = {
             let mut rng = cx.world_mut().resource_mut::<GameRng>();
             (rng.range_f32(-1.0, 1.0), rng.range_f32(-1.0, 1.0))
@@ -129,6 +139,7 @@ impl Behaviour for Wander {
                 )
                 .unwrap();
         }
+        Ok(())
     }
 }
 
@@ -136,9 +147,9 @@ impl Behaviour for Wander {
 struct Spawner;
 
 impl Behaviour for Spawner {
-    fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
         if !cx.world().resource::<FiredTimers>().contains(SPAWN_EVENT) {
-            return;
+            return Ok(());
         }
         let (x, z, hp, next) = {
             let mut rng = cx.world_mut().resource_mut::<GameRng>();
@@ -168,6 +179,7 @@ impl Behaviour for Spawner {
             .resource_mut::<Timers>()
             .after(Delay::Seconds(next), TimerAction::Event(SPAWN_EVENT))
             .unwrap();
+        Ok(())
     }
 }
 
@@ -186,11 +198,12 @@ struct Glitch {
 static GLITCH_RUNS: AtomicU64 = AtomicU64::new(0);
 
 impl Behaviour for Glitch {
-    fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) {
-        if cx.time().frame_count() == self.at_tick {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
+        if cx.resource::<LoopControl>().tick() == self.at_tick {
             let runs = GLITCH_RUNS.fetch_add(1, Ordering::SeqCst);
             cx.position_mut().y += runs as f32;
         }
+        Ok(())
     }
 }
 
@@ -228,38 +241,24 @@ fn build(glitch_at: Option<u64>, clock: ManualClock) -> GameLoop {
 
 /// A player mashing keys and moving the mouse: random flags in every mode.
 fn random_flags(rng: &mut GameRng) -> ActionFlags {
-    let bit = |rng: &mut GameRng, p: f32| rng.chance(p);
-    PlayerActions {
-        yaw: if bit(rng, 0.3) {
-            Yaw::Absolute(rng.below(128) as u8)
-        } else {
-            Yaw::Relative {
-                turn_left: bit(rng, 0.3),
-                turn_right: bit(rng, 0.3),
-                sidestep_dont_turn: false,
-                look_left: false,
-                look_right: false,
-            }
-        },
-        pitch: Pitch::Absolute(rng.below(32) as u8),
-        movement: if bit(rng, 0.2) {
-            Movement::Absolute(rng.below(128) as u8)
-        } else {
-            Movement::Relative {
-                forward: bit(rng, 0.6),
-                backward: bit(rng, 0.1),
-                run: bit(rng, 0.3),
-                look_dont_turn: false,
-            }
-        },
-        buttons: Buttons {
-            sidestep_left: bit(rng, 0.2),
-            sidestep_right: bit(rng, 0.2),
-            primary: bit(rng, 0.1),
-            ..Buttons::default()
-        },
+    let mut flags = 0;
+    let mut set = |rng: &mut GameRng, action: Steer, p: f32| {
+        if rng.chance(p) {
+            flags |= action.mask();
+        }
+    };
+    set(rng, Steer::TurnLeft, 0.3);
+    set(rng, Steer::TurnRight, 0.3);
+    set(rng, Steer::Forward, 0.6);
+    set(rng, Steer::Backward, 0.1);
+    set(rng, Steer::Run, 0.3);
+    set(rng, Steer::StrafeLeft, 0.2);
+    set(rng, Steer::StrafeRight, 0.2);
+    set(rng, Steer::Fire, 0.1);
+    if rng.chance(0.3) {
+        flags |= Steer::Heading.mask() | (rng.below(128) as u32) << 8;
     }
-    .encode()
+    ActionFlags(flags)
 }
 
 #[test]
@@ -315,7 +314,7 @@ fn a_recorded_session_replays_bit_for_bit_three_times() {
     }
     // The checksum notices one changed input in the middle of the session.
     let mut tampered = Recording::load(&path).unwrap();
-    tampered.flags[5_000].0 ^= 1 << 15; // toggle "forward" for one tick
+    tampered.flags[5_000].0 ^= Steer::Forward.mask(); // toggle "forward" for one tick
     let mut replay = build(None, ManualClock::new());
     replay.replay(tampered).unwrap();
     while !replay.is_paused() {

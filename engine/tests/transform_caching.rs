@@ -287,29 +287,6 @@ fn a_mirrored_world_matrix_folds_the_sign_into_x() {
 }
 
 #[test]
-fn into_variants_match_the_copying_getters() {
-    let (mut scene, [_, _, leaf, ..]) = small_tree();
-    let mut view = scene.object_mut(leaf).unwrap();
-    let mut m = Mat4::ZERO;
-    let mut p = Vec3::ZERO;
-    let mut r = Quat::IDENTITY;
-    let mut s = Vec3::ZERO;
-    view.local_to_world_into(&mut m);
-    view.world_position_into(&mut p);
-    view.world_rotation_into(&mut r);
-    view.world_scale_into(&mut s);
-    assert_eq!(m, view.local_to_world());
-    assert_eq!(p, view.world_position());
-    assert_eq!(
-        p,
-        m.w_axis.truncate(),
-        "world position is the translation column"
-    );
-    assert_eq!(r, view.world_rotation());
-    assert_eq!(s, view.world_scale());
-}
-
-#[test]
 fn nan_transforms_do_not_panic_or_poison_siblings() {
     let (mut scene, [_, a, leaf, b, _]) = small_tree();
     scene.object_mut(a).unwrap().position_mut().x = f32::NAN;

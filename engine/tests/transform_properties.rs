@@ -196,12 +196,12 @@ proptest! {
         let before = scene.transform_stats();
         for &o in &objects {
             let mut view = scene.object_mut(o).unwrap();
-            let t = view.transform().clone();
+            let t = *view.transform();
             *view.transform_mut() = t;
         }
         scene.refresh_transforms();
         for &o in &objects {
-            scene.world_matrix(o);
+            let _ = scene.world_matrix(o);
         }
         prop_assert_eq!(before, scene.transform_stats());
     }

@@ -30,24 +30,19 @@ impl Default for PresetOptions {
     }
 }
 
-/// Shadow settings shared by the presets.
+/// Shadow settings shared by the presets: the atlas quality. How the sun's
+/// shadow is split (cascade count, split lambda, distance) belongs to the
+/// light ([`SunLight::cascades`](crate::frame::SunLight::cascades), filled
+/// from the engine's `DirectionalLight`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShadowOptions {
-    /// Cascades (1..=4).
-    pub cascades: usize,
     /// Texels per cascade edge.
     pub resolution: u32,
-    /// Shadows end at this view distance.
-    pub max_distance: f32,
 }
 
 impl Default for ShadowOptions {
     fn default() -> Self {
-        Self {
-            cascades: 3,
-            resolution: 1024,
-            max_distance: 80.0,
-        }
+        Self { resolution: 1024 }
     }
 }
 
@@ -59,9 +54,7 @@ pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         if let Some(shadow) = options.shadow {
             let mut feature = ShadowFeature::default();
-            feature.cascades = shadow.cascades;
             feature.resolution = shadow.resolution;
-            feature.max_distance = shadow.max_distance;
             renderer.add_feature(feature);
         }
         renderer

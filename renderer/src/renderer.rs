@@ -108,7 +108,23 @@ impl Renderer {
         data: &mut FrameData,
         output: &wgpu::Texture,
     ) -> Result<RenderStats, RenderError> {
-        self.with_compiled_graph(data, output, |graph, compiled, gpu, pool| {
+        self.render_with(data, output, &mut |_| {})
+    }
+
+    /// [`render`](Self::render), calling `before_render` with the live
+    /// [`Frame`] after every feature's `add_passes` and before the graph is
+    /// compiled: the place for a one-off pass (`frame.graph.add_pass(..)`)
+    /// or a reassigned `frame.hdr`.
+    ///
+    /// # Errors
+    /// As [`render`](Self::render).
+    pub fn render_with(
+        &mut self,
+        data: &mut FrameData,
+        output: &wgpu::Texture,
+        before_render: &mut dyn FnMut(&mut Frame<'_>),
+    ) -> Result<RenderStats, RenderError> {
+        self.with_compiled_graph(data, output, before_render, |graph, compiled, gpu, pool| {
             let stats = RenderStats {
                 passes: compiled.order().len(),
                 culled: compiled.culled().len(),
@@ -132,7 +148,7 @@ impl Renderer {
         output: &wgpu::Texture,
         dot: bool,
     ) -> Result<String, RenderError> {
-        self.with_compiled_graph(data, output, |graph, compiled, _, _| {
+        self.with_compiled_graph(data, output, &mut |_| {}, |graph, compiled, _, _| {
             if dot {
                 compiled.to_dot(&graph)
             } else {
@@ -145,6 +161,7 @@ impl Renderer {
         &mut self,
         data: &mut FrameData,
         output: &wgpu::Texture,
+        before_render: &mut dyn FnMut(&mut Frame<'_>),
         finish: impl FnOnce(
             RenderGraph<'_>,
             &crate::graph::CompiledGraph,
@@ -181,6 +198,7 @@ impl Renderer {
         for feature in features.iter().filter(|f| f.enabled()) {
             feature.add_passes(&mut frame);
         }
+        before_render(&mut frame);
         let graph = frame.graph;
         let compiled = compiler.compile(&graph)?;
         Ok(finish(graph, compiled, gpu, pool))

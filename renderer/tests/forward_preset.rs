@@ -5,7 +5,9 @@ use std::path::Path;
 
 use glam::{Affine3A, Vec3};
 use taos_renderer::features::SkyOption;
-use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SpotLightData, SunLight};
+use taos_renderer::frame::{
+    CameraView, CascadeSettings, DrawItem, PointLightData, SpotLightData, SunLight,
+};
 use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
@@ -74,6 +76,7 @@ fn frame_data(renderer: &Renderer, items: &[DrawItem]) -> FrameData {
         color: Vec3::new(1.0, 0.95, 0.9),
         intensity: 3.0,
         cast_shadows: true,
+        cascades: CascadeSettings::default(),
     });
     data.lights.points.push(PointLightData {
         position: Vec3::new(-2.0, 1.5, 1.5),

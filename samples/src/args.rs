@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use taos_engine::game_loop::LoopConfig;
 use taos_engine::{Engine, EngineConfig, run_windowed};
 use taos_renderer::Renderer;
 
@@ -61,17 +62,22 @@ impl SampleArgs {
 }
 
 /// Runs a sample: headless (render `frames`, optionally save a screenshot) or
-/// in a window titled `title` until it closes.
+/// in a window titled `title` until it closes, with `loop_config` (variable
+/// or fixed steps, auto-pause, watchdog).
 ///
 /// # Errors
-/// Whatever building the engine, rendering or saving reported.
+/// Whatever building the engine, the sample's setup, rendering or saving reported.
 pub fn run_sample(
     title: &str,
     args: &SampleArgs,
+    loop_config: LoopConfig,
     preset: impl FnOnce(&mut Renderer) + 'static,
-    setup: impl Fn(&mut Engine) -> anyhow::Result<()> + 'static,
+    setup: impl FnOnce(&mut Engine) -> anyhow::Result<()> + 'static,
 ) -> anyhow::Result<()> {
-    let config = EngineConfig::new(args.size.0, args.size.1);
+    let config = EngineConfig {
+        loop_config,
+        ..EngineConfig::new(args.size.0, args.size.1)
+    };
     if args.headless {
         let mut engine = Engine::headless(config, preset)?;
         setup(&mut engine)?;
@@ -84,11 +90,8 @@ pub fn run_sample(
         }
         return Ok(());
     }
-    let name = title.to_owned();
     run_windowed(title, config, preset, move |engine| {
-        if let Err(error) = setup(engine) {
-            eprintln!("{name}: setup failed: {error:#}");
-        }
+        setup(engine).map_err(Into::into)
     })?;
     Ok(())
 }

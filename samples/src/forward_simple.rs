@@ -61,10 +61,7 @@ pub fn forward_simple(engine: &mut Engine) -> anyhow::Result<()> {
 
     let scene = engine.scene_mut();
     let ball = scene.spawn("Sphere");
-    scene.add_component(
-        ball,
-        MeshRenderer::new(MeshHandle(sphere.0), MaterialHandle(red.0)),
-    )?;
+    scene.add_component(ball, MeshRenderer::new(sphere, red))?;
     let sun = scene.spawn("Sun");
     let light = DirectionalLight::new(Vec3::new(-0.5, -1.0, -0.4), Vec3::ONE, 3.0);
     scene.add_component(sun, light)?;

@@ -14,6 +14,16 @@
 
 mod args;
 mod forward_simple;
+mod shooter;
 
 pub use args::{SampleArgs, run_sample};
+
+/// The API guide (`docs/api-guide.md`), included so its snippets compile as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/api-guide.md")]
+pub struct ApiGuide;
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
+pub use shooter::{
+    Faller, Play, SHOOTER_HZ, Score, Ship, Shot, Spawner, Target, shooter, shooter_bindings,
+    shooter_demo, shooter_loop, shooter_preset,
+};

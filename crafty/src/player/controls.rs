@@ -18,10 +18,9 @@
 //! Mouse look and the 1-9 hotbar keys act on the player directly (they are
 //! view state, not simulation input).
 
-use taos_engine::game_loop::{
-    ActionFlags, ActionMapper, Buttons, Input, Key, MouseButton, Movement, Pitch, PlayerActions,
-    Yaw,
-};
+use taos_engine::game_loop::{ActionFlags, ActionMapper, Input, Key, MouseButton};
+
+use super::actions::{Buttons, Movement, Pitch, PlayerActions, Yaw};
 
 /// Maps keyboard and mouse to crafty's action flags (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,7 +28,7 @@ pub struct CraftyMapper;
 
 impl ActionMapper for CraftyMapper {
     fn map(&mut self, input: &Input) -> ActionFlags {
-        let k = |key| input.pressed(key);
+        let k = |key| input.down_in_tick(key);
         let wheel = input.wheel();
         PlayerActions {
             yaw: Yaw::Relative {
@@ -53,8 +52,8 @@ impl ActionMapper for CraftyMapper {
             buttons: Buttons {
                 sidestep_left: k(Key::A),
                 sidestep_right: k(Key::D),
-                primary: input.mouse_pressed(MouseButton::Left),
-                secondary: input.mouse_pressed(MouseButton::Right),
+                primary: input.mouse_down_in_tick(MouseButton::Left),
+                secondary: input.mouse_down_in_tick(MouseButton::Right),
                 action: false,
                 next_weapon: wheel < 0.0 || input.just_pressed(Key::E),
                 previous_weapon: wheel > 0.0 || input.just_pressed(Key::Q),

@@ -1,6 +1,7 @@
 //! The player: a body with collision, the view (yaw and pitch), targeting,
 //! breaking and placing, and what it carries.
 
+mod actions;
 mod body;
 mod controls;
 mod inventory;
@@ -15,8 +16,10 @@ pub use controls::CraftyMapper;
 pub use inventory::{Hotbar, Inventory, inventory_state, restore_inventory};
 pub use raycast::{RayHit, raycast};
 
+pub use actions::{
+    ActionFlagsExt, Buttons, Movement, Pitch, PlayerActions, Yaw, quantize_yaw, yaw_radians,
+};
 use glam::{IVec3, Vec3};
-use taos_engine::game_loop::{Movement, Pitch, PlayerActions, Yaw};
 
 use crate::world::{BlockType, ChunkPos, World};
 

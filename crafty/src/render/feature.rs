@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
 use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT, TonemapFeature};
-use taos_renderer::frame::SunLight;
+use taos_renderer::frame::{CascadeSettings, SunLight};
 use taos_renderer::graph::TextureDesc;
 use taos_renderer::resources::{Assets, ColorSpace, Texture};
 use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
@@ -490,6 +490,7 @@ impl RenderFeature for CraftyPipelineFeature {
             color: light.light_color,
             intensity: 1.0,
             cast_shadows: false,
+            cascades: CascadeSettings::default(),
         });
         for (_, stage) in self.stages.iter_mut().filter(|(_, s)| s.enabled()) {
             stage.early_update(data);

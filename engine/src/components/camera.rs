@@ -156,6 +156,7 @@ impl Camera {
                 *aspect = new_aspect;
             }
         }
+        self.projection_matrix = self.compute_projection();
     }
 
     /// World-to-view matrix as of the last `update_render`.

@@ -4,6 +4,29 @@
 use bevy_ecs::component::Component;
 use glam::Vec3;
 
+/// How a [`DirectionalLight`]'s shadow is split into cascades; the renderer's
+/// shadow feature follows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cascades {
+    /// Number of cascades, 1..=4 (more is clamped).
+    pub count: u8,
+    /// Split spacing: 0 uniform, 1 logarithmic (near cascades small and sharp).
+    pub split_lambda: f32,
+    /// Shadows end at this view distance (or the camera's far plane, if nearer).
+    pub max_distance: f32,
+}
+
+impl Default for Cascades {
+    /// Three cascades, lambda 0.7, 80 units.
+    fn default() -> Self {
+        Self {
+            count: 3,
+            split_lambda: 0.7,
+            max_distance: 80.0,
+        }
+    }
+}
+
 /// The sun: parallel light from a direction.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct DirectionalLight {
@@ -15,6 +38,8 @@ pub struct DirectionalLight {
     pub intensity: f32,
     /// Whether the renderer draws cascaded shadow maps for it.
     pub cast_shadows: bool,
+    /// Cascade count, split lambda and shadow distance.
+    pub cascades: Cascades,
 }
 
 impl DirectionalLight {
@@ -26,6 +51,7 @@ impl DirectionalLight {
             color,
             intensity,
             cast_shadows: true,
+            cascades: Cascades::default(),
         }
     }
 }

@@ -3,15 +3,19 @@
 use bevy_ecs::component::Component;
 
 /// Handle to a mesh owned by the renderer's asset store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct MeshHandle(pub u32);
 
 /// Handle to a material owned by the renderer's asset store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct MaterialHandle(pub u32);
 
 /// Draws a mesh with a material at its object's world transform.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MeshRenderer {
     /// The geometry.
     pub mesh: MeshHandle,
@@ -22,12 +26,14 @@ pub struct MeshRenderer {
 }
 
 impl MeshRenderer {
-    /// A shadow-casting mesh renderer.
+    /// A shadow-casting mesh renderer. Takes the ids the renderer's asset
+    /// store hands out (`assets.add_mesh(..)`, `assets.add_material(..)`)
+    /// as they are.
     #[must_use]
-    pub fn new(mesh: MeshHandle, material: MaterialHandle) -> Self {
+    pub fn new(mesh: impl Into<MeshHandle>, material: impl Into<MaterialHandle>) -> Self {
         Self {
-            mesh,
-            material,
+            mesh: mesh.into(),
+            material: material.into(),
             cast_shadows: true,
         }
     }

@@ -5,5 +5,5 @@ mod light;
 mod mesh_renderer;
 
 pub use camera::{Camera, CameraError, Projection};
-pub use light::{DirectionalLight, PointLight, SpotLight};
+pub use light::{Cascades, DirectionalLight, PointLight, SpotLight};
 pub use mesh_renderer::{MaterialHandle, MeshHandle, MeshRenderer};

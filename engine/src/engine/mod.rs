@@ -19,13 +19,13 @@ mod window;
 
 use std::path::Path;
 
-use taos_renderer::{FrameData, GpuContext, OffscreenTarget, RenderStats, Renderer};
+use taos_renderer::{Frame, GpuContext, OffscreenTarget, RenderStats, Renderer};
 
 use crate::Scene;
 use crate::game_loop::{Clock, GameLoop, LoopConfig, ManualClock, RealClock};
 use presenter::{Output, RenderPresenter};
 
-pub use window::{RunError, control_flow_for, input_from_window_event, run_windowed};
+pub use window::{RunError, SetupError, control_flow_for, input_from_window_event, run_windowed};
 
 /// How to build an [`Engine`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,8 +64,12 @@ pub enum EngineError {
     #[error(transparent)]
     Loop(#[from] crate::game_loop::LoopConfigError),
     /// The last frame failed to render.
-    #[error("rendering failed: {0}")]
-    Render(String),
+    #[error("rendering failed")]
+    Render(#[source] taos_renderer::RenderError),
+    /// A behaviour or a queued command failed during the frame (the first
+    /// such error; every one is logged).
+    #[error(transparent)]
+    Update(#[from] crate::UpdateError),
     /// A screenshot could not be written.
     #[error("cannot write screenshot {path}: {source}")]
     Screenshot {
@@ -138,7 +142,7 @@ impl Engine {
         title: &str,
         config: EngineConfig,
         preset: impl FnOnce(&mut Renderer) + 'static,
-        setup: impl FnOnce(&mut Engine) + 'static,
+        setup: impl FnOnce(&mut Engine) -> Result<(), SetupError> + 'static,
     ) -> Result<(), RunError> {
         run_windowed(title, config, preset, setup)
     }
@@ -189,9 +193,11 @@ impl Engine {
         self.game.after_frame(hook);
     }
 
-    /// Runs `hook` on the frame data (camera, lights, buckets) after the scene
-    /// walk and before the graph is built: one-off tweaks and debug draws.
-    pub fn before_render(&mut self, hook: impl FnMut(&mut FrameData) + Send + 'static) {
+    /// Runs `hook` on the live [`Frame`] after every feature added its passes
+    /// and before the graph compiles: add a one-off pass with
+    /// `frame.graph.add_pass(..)`, reassign `frame.hdr`, or read the frame
+    /// data (`frame.data`: camera, lights, buckets).
+    pub fn before_render(&mut self, hook: impl for<'a> FnMut(&mut Frame<'a>) + Send + 'static) {
         self.presenter().before_render.push(Box::new(hook));
     }
 
@@ -200,10 +206,28 @@ impl Engine {
     /// updates, a fresh graph, compile and one submit, then `after_frame` hooks.
     ///
     /// # Errors
-    /// [`EngineError::Render`] if the frame failed to render (it is also logged).
+    /// [`EngineError::Update`] if a behaviour or command failed (the frame
+    /// still rendered), [`EngineError::Render`] if the frame failed to
+    /// render. Both are also logged.
     pub fn frame(&mut self) -> Result<RenderStats, EngineError> {
         self.game.step();
-        self.presenter().last.clone().map_err(EngineError::Render)
+        if let Some(first) = self.game.take_errors().into_iter().next() {
+            return Err(EngineError::Update(first));
+        }
+        let last = std::mem::replace(&mut self.presenter().last, Ok(RenderStats::default()));
+        last.map_err(EngineError::Render)
+    }
+
+    /// The scene clock.
+    #[must_use]
+    pub fn time(&self) -> &crate::Time {
+        self.game.time()
+    }
+
+    /// The scene clock, mutable: `engine.time_mut().set_scale(0.0)` pauses
+    /// gameplay, `0.25` is slow motion.
+    pub fn time_mut(&mut self) -> &mut crate::Time {
+        self.game.time_mut()
     }
 
     /// Writes the last headless frame to a PNG file.

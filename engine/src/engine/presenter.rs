@@ -2,15 +2,29 @@
 //! reference frame: find the camera, bucket the scene, run the features'
 //! updates, build, compile and execute the graph).
 
-use glam::{Affine3A, Vec3};
-use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SpotLightData, SunLight};
+use glam::{Affine3A, Mat4, Vec3};
+use taos_renderer::frame::{
+    CameraView, CascadeSettings, DrawItem, PointLightData, SpotLightData, SunLight,
+};
 use taos_renderer::resources::{MaterialId, MeshId};
-use taos_renderer::{FrameData, RenderError, RenderStats, Renderer};
+use taos_renderer::{Frame, FrameData, RenderError, RenderStats, Renderer};
 
 use crate::game_loop::FramePresenter;
 use crate::scene::MeshDraw;
-use crate::transform::{Transform, TransformStore};
+use crate::transform::{TransformSlot, TransformStore};
 use crate::{Camera, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight};
+
+impl From<MeshId> for crate::MeshHandle {
+    fn from(id: MeshId) -> Self {
+        Self(id.0)
+    }
+}
+
+impl From<MaterialId> for crate::MaterialHandle {
+    fn from(id: MaterialId) -> Self {
+        Self(id.0)
+    }
+}
 
 /// Where frames go.
 pub(crate) enum Output {
@@ -20,8 +34,8 @@ pub(crate) enum Output {
     Window(taos_renderer::WindowSurface),
 }
 
-/// A hook run on the frame data before the graph is built.
-pub(crate) type BeforeRender = Box<dyn FnMut(&mut FrameData) + Send>;
+/// A hook run on the live frame after the features added their passes.
+pub(crate) type BeforeRender = Box<dyn for<'a> FnMut(&mut Frame<'a>) + Send>;
 
 /// Renders the scene through a [`Renderer`]; installed in the engine's game loop.
 pub(crate) struct RenderPresenter {
@@ -30,7 +44,7 @@ pub(crate) struct RenderPresenter {
     pub(crate) data: FrameData,
     draws: Vec<MeshDraw>,
     camera: Option<GameObject>,
-    pub(crate) last: Result<RenderStats, String>,
+    pub(crate) last: Result<RenderStats, RenderError>,
     pub(crate) before_render: Vec<BeforeRender>,
 }
 
@@ -47,16 +61,37 @@ impl RenderPresenter {
         }
     }
 
-    /// The camera in use: found on the first frame (and again if it goes away).
+    /// The camera in use: found on the first frame (and again if it goes
+    /// away). A newly found camera takes the output's aspect ratio, so a
+    /// headless engine's camera matches `EngineConfig`'s size as a window's does.
     fn camera(&mut self, scene: &mut Scene) -> Option<GameObject> {
         let alive = self.camera.filter(|c| {
             scene.get_component::<Camera>(*c).is_some() && scene.is_active(*c) == Some(true)
         });
-        self.camera = alive.or_else(|| scene.find_camera());
+        let found = alive.or_else(|| scene.find_camera());
+        if found != self.camera
+            && let Some(object) = found
+        {
+            let (width, height) = self.output_size();
+            if let Some(mut camera) = scene.get_component_mut::<Camera>(object)
+                && width > 0
+                && height > 0
+            {
+                camera.set_aspect(width as f32 / height as f32);
+            }
+        }
+        self.camera = found;
         self.camera
     }
 
-    fn fill(&mut self, scene: &mut Scene) {
+    fn output_size(&self) -> (u32, u32) {
+        match &self.output {
+            Output::Offscreen(target) => target.size(),
+            Output::Window(surface) => surface.size(),
+        }
+    }
+
+    fn fill(&mut self, scene: &mut Scene, alpha: f32) {
         let camera_object = self.camera(scene);
         let data = &mut self.data;
         if let Some(camera_object) = camera_object
@@ -66,7 +101,11 @@ impl RenderPresenter {
                 Projection::Perspective { near, far, .. }
                 | Projection::Orthographic { near, far, .. } => (near, far),
             };
-            let (view, projection) = (camera.view(), camera.projection_matrix());
+            // Between two fixed ticks, the camera is drawn where it was at `alpha`.
+            let view = scene
+                .interpolated_world_matrix(camera_object, alpha)
+                .map_or(camera.view(), |world| Mat4::from(world.inverse()));
+            let projection = camera.projection_matrix();
             let to_world = view.inverse();
             data.camera = CameraView {
                 view,
@@ -79,6 +118,13 @@ impl RenderPresenter {
         }
         // Collecting first also settles the transform store that `gather_lights` reads.
         scene.collect_mesh_renderers_into(&mut self.draws);
+        if scene.interpolates() {
+            for draw in &mut self.draws {
+                if let Some(world) = scene.interpolated_world_matrix(draw.object, alpha) {
+                    draw.world = world;
+                }
+            }
+        }
         gather_lights(scene, data);
         let items = self.draws.iter().map(|d| DrawItem {
             mesh: MeshId(d.renderer.mesh.0),
@@ -96,14 +142,18 @@ impl RenderPresenter {
     }
 
     fn render(&mut self) -> Result<RenderStats, RenderError> {
-        for hook in &mut self.before_render {
-            hook(&mut self.data);
-        }
+        let hooks = &mut self.before_render;
+        let mut before_render = |frame: &mut Frame<'_>| {
+            for hook in hooks.iter_mut() {
+                hook(frame);
+            }
+        };
         match &mut self.output {
             Output::Offscreen(target) => {
                 self.data.size = target.size();
                 let texture = target.texture().clone();
-                self.renderer.render(&mut self.data, &texture)
+                self.renderer
+                    .render_with(&mut self.data, &texture, &mut before_render)
             }
             Output::Window(surface) => {
                 let Ok(Some(frame)) = surface.acquire(self.renderer.gpu()) else {
@@ -111,7 +161,9 @@ impl RenderPresenter {
                 };
                 self.data.size = surface.size();
                 let texture = frame.texture().clone();
-                let stats = self.renderer.render(&mut self.data, &texture)?;
+                let stats =
+                    self.renderer
+                        .render_with(&mut self.data, &texture, &mut before_render)?;
                 frame.present(self.renderer.gpu());
                 Ok(stats)
             }
@@ -120,11 +172,10 @@ impl RenderPresenter {
 }
 
 impl FramePresenter for RenderPresenter {
-    fn present(&mut self, scene: &mut Scene, _alpha: f32) {
-        self.fill(scene);
-        self.last = self.render().map_err(|error| {
+    fn present(&mut self, scene: &mut Scene, alpha: f32) {
+        self.fill(scene, alpha);
+        self.last = self.render().inspect_err(|error| {
             log::error!("frame not rendered: {error}");
-            error.to_string()
         });
     }
 }
@@ -141,16 +192,21 @@ fn gather_lights(scene: &mut Scene, data: &mut FrameData) {
             color: light.color,
             intensity: light.intensity,
             cast_shadows: light.cast_shadows,
+            cascades: CascadeSettings {
+                count: usize::from(light.cascades.count),
+                split_lambda: light.cascades.split_lambda,
+                max_distance: light.cascades.max_distance,
+            },
         });
     }
     let world = scene.world_mut();
     let Some(store) = world.get_resource::<TransformStore>() else {
         return;
     };
-    let world_of = |t: &Transform| -> Option<Affine3A> {
-        store.is_active(t.slot()).then(|| *store.world(t.slot()))
+    let world_of = |&TransformSlot { slot, .. }: &TransformSlot| -> Option<Affine3A> {
+        store.is_active(slot).then(|| *store.world(slot))
     };
-    if let Some(mut points) = world.try_query::<(&Transform, &PointLight)>() {
+    if let Some(mut points) = world.try_query::<(&TransformSlot, &PointLight)>() {
         for (transform, light) in points.iter(world) {
             if let Some(m) = world_of(transform) {
                 data.lights.points.push(PointLightData {
@@ -162,7 +218,7 @@ fn gather_lights(scene: &mut Scene, data: &mut FrameData) {
             }
         }
     }
-    if let Some(mut spots) = world.try_query::<(&Transform, &SpotLight)>() {
+    if let Some(mut spots) = world.try_query::<(&TransformSlot, &SpotLight)>() {
         for (transform, light) in spots.iter(world) {
             if let Some(m) = world_of(transform) {
                 data.lights.spots.push(SpotLightData {

@@ -15,19 +15,32 @@ use winit::window::{Window, WindowId};
 use super::{Engine, EngineConfig, EngineError};
 use crate::game_loop::{InputEvent, Key, MouseButton, RealClock, Wake};
 
-/// The window could not be opened or the engine not built.
+/// What a windowed game's setup closure may return: any error (`?` works on
+/// `anyhow::Error` and on every `std::error::Error`).
+pub type SetupError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The window could not be opened, the engine not built, or the game failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RunError {
     /// No display (no X11 or Wayland).
     #[error(
-        "cannot open a window: {0}. Without a display, run headless (e.g. `--headless`) or \
-         under Xvfb: `xvfb-run -a <command>`"
+        "cannot open a window (no display). Without a display, run headless (e.g. \
+         `--headless`) or under Xvfb: `xvfb-run -a <command>`"
     )]
-    NoDisplay(String),
+    NoDisplay(#[source] winit::error::EventLoopError),
+    /// The event loop failed while running.
+    #[error("the window's event loop failed")]
+    EventLoop(#[source] winit::error::EventLoopError),
     /// Creating the window failed.
-    #[error("cannot create the window: {0}")]
-    Window(String),
+    #[error("cannot create the window")]
+    Window(#[source] winit::error::OsError),
+    /// The game's setup closure failed.
+    #[error("the game's setup failed")]
+    Setup(#[source] SetupError),
+    /// A behaviour or queued command failed while the game ran; the window closed.
+    #[error(transparent)]
+    Update(#[from] crate::UpdateError),
     /// The GPU surface could not be created or configured.
     #[error(transparent)]
     Surface(#[from] taos_renderer::SurfaceError),
@@ -37,7 +50,7 @@ pub enum RunError {
 }
 
 type Preset = Box<dyn FnOnce(&mut Renderer)>;
-type Setup = Box<dyn FnOnce(&mut Engine)>;
+type Setup = Box<dyn FnOnce(&mut Engine) -> Result<(), SetupError>>;
 
 struct App {
     config: EngineConfig,
@@ -53,16 +66,22 @@ struct App {
 /// Opens a window titled `title`, builds an [`Engine`] on it with `preset`,
 /// lets `setup` fill the scene, and runs until the window closes.
 ///
+/// The window driver follows the loop's [`Wake`]: it sleeps until an event
+/// or the next due frame, tick or timer; paints a paused game on expose and
+/// resize without ticking it; and lets go of held keys when focus leaves.
+///
 /// # Errors
-/// [`RunError::NoDisplay`] with a hint when there is no display, or what
-/// building the window, surface or engine reported.
+/// [`RunError::NoDisplay`] with a hint when there is no display,
+/// [`RunError::Setup`] with what `setup` returned, [`RunError::Update`] when a
+/// behaviour fails while running, or what building the window, surface or
+/// engine reported.
 pub fn run_windowed(
     title: &str,
     config: EngineConfig,
     preset: impl FnOnce(&mut Renderer) + 'static,
-    setup: impl FnOnce(&mut Engine) + 'static,
+    setup: impl FnOnce(&mut Engine) -> Result<(), SetupError> + 'static,
 ) -> Result<(), RunError> {
-    let event_loop = EventLoop::new().map_err(|e| RunError::NoDisplay(e.to_string()))?;
+    let event_loop = EventLoop::new().map_err(RunError::NoDisplay)?;
     let mut app = App {
         config,
         title: title.to_owned(),
@@ -73,9 +92,7 @@ pub fn run_windowed(
         clock: RealClock::new(),
         error: None,
     };
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| RunError::Window(e.to_string()))?;
+    event_loop.run_app(&mut app).map_err(RunError::EventLoop)?;
     app.error.map_or(Ok(()), Err)
 }
 
@@ -90,7 +107,7 @@ impl App {
         let window = Arc::new(
             event_loop
                 .create_window(attributes)
-                .map_err(|e| RunError::Window(e.to_string()))?,
+                .map_err(RunError::Window)?,
         );
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
@@ -107,7 +124,7 @@ impl App {
         }
         let mut engine = Engine::windowed(self.config, renderer, surface)?;
         if let Some(setup) = self.setup.take() {
-            setup(&mut engine);
+            setup(&mut engine).map_err(RunError::Setup)?;
         }
         engine.resize(size.width, size.height);
         window.request_redraw();
@@ -150,14 +167,32 @@ impl ApplicationHandler for App {
             }
             WindowEvent::Resized(size) => {
                 engine.resize(size.width, size.height);
+                // A paused game gets no callback frames: paint it now.
+                if engine.game_loop().is_paused() && size.width > 0 && size.height > 0 {
+                    engine.game_loop().present();
+                }
                 None
             }
             WindowEvent::Occluded(hidden) => {
                 engine.game_loop().set_visible(!hidden);
                 None
             }
+            WindowEvent::Focused(false) => {
+                engine.game_loop().release_held_input();
+                None
+            }
             WindowEvent::RedrawRequested => {
-                let outcome = engine.game_loop().on_clock();
+                let game = engine.game_loop();
+                let outcome = game.on_clock();
+                if !outcome.presented && game.is_paused() {
+                    // Exposed while paused: repaint the current state, no tick.
+                    game.present();
+                }
+                if let Some(error) = game.take_errors().into_iter().next() {
+                    self.error = Some(RunError::Update(error));
+                    event_loop.exit();
+                    return;
+                }
                 self.follow(outcome.wake, event_loop);
                 return;
             }

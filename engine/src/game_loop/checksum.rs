@@ -229,9 +229,9 @@ impl StateChecksum {
         self.hash_objects(scene, &mut h);
         let world = scene.world();
         if let Some(time) = world.get_resource::<Time>() {
+            // Simulation time only: frame counts, fps and real seconds depend
+            // on how ticks were batched into frames, which a replay may not repeat.
             h.write_f64(time.elapsed());
-            h.write_f64(time.unscaled_elapsed());
-            h.write_u64(time.frame_count());
             h.write_f32(time.scale());
         }
         if let Some(timers) = world.get_resource::<Timers>() {

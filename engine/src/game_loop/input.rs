@@ -42,6 +42,56 @@ pub enum MouseButton {
     Forward,
 }
 
+impl Key {
+    /// Every key, in declaration order: `Key::ALL[k as usize] == k`.
+    #[rustfmt::skip]
+    pub const ALL: [Key; 63] = [
+        Key::A, Key::B, Key::C, Key::D, Key::E, Key::F, Key::G, Key::H,
+        Key::I, Key::J, Key::K, Key::L, Key::M, Key::N, Key::O, Key::P,
+        Key::Q, Key::R, Key::S, Key::T, Key::U, Key::V, Key::W, Key::X,
+        Key::Y, Key::Z, Key::Digit0, Key::Digit1, Key::Digit2, Key::Digit3, Key::Digit4, Key::Digit5,
+        Key::Digit6, Key::Digit7, Key::Digit8, Key::Digit9, Key::Space, Key::Enter, Key::Escape, Key::Tab,
+        Key::Backspace, Key::ShiftLeft, Key::ShiftRight, Key::ControlLeft, Key::ControlRight, Key::AltLeft, Key::AltRight, Key::ArrowUp,
+        Key::ArrowDown, Key::ArrowLeft, Key::ArrowRight, Key::F1, Key::F2, Key::F3, Key::F4, Key::F5,
+        Key::F6, Key::F7, Key::F8, Key::F9, Key::F10, Key::F11, Key::F12,
+    ];
+
+    /// The key's index in [`Key::ALL`] (how recordings store it).
+    #[must_use]
+    pub const fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// The key at `index` in [`Key::ALL`].
+    #[must_use]
+    pub fn from_index(index: u8) -> Option<Self> {
+        Self::ALL.get(usize::from(index)).copied()
+    }
+}
+
+impl MouseButton {
+    /// Every button, in declaration order.
+    pub const ALL: [MouseButton; 5] = [
+        MouseButton::Left,
+        MouseButton::Right,
+        MouseButton::Middle,
+        MouseButton::Back,
+        MouseButton::Forward,
+    ];
+
+    /// The button's index in [`MouseButton::ALL`].
+    #[must_use]
+    pub const fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// The button at `index` in [`MouseButton::ALL`].
+    #[must_use]
+    pub fn from_index(index: u8) -> Option<Self> {
+        Self::ALL.get(usize::from(index)).copied()
+    }
+}
+
 /// One raw input event, as a window (or a test) reports it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
@@ -228,6 +278,32 @@ impl Input {
         self.keys.held.contains(&key)
     }
 
+    /// The key is down now, or went down since the previous tick: a tap
+    /// pressed and released between two ticks still counts for the one tick
+    /// that follows it. What action mappers should read for "held" actions.
+    #[must_use]
+    pub fn down_in_tick(&self, key: Key) -> bool {
+        self.pressed(key) || self.just_pressed(key)
+    }
+
+    /// The mouse button is down now, or went down since the previous tick
+    /// (a click shorter than a tick still reaches one tick).
+    #[must_use]
+    pub fn mouse_down_in_tick(&self, button: MouseButton) -> bool {
+        self.mouse_pressed(button) || self.mouse_just_pressed(button)
+    }
+
+    /// Every held key and mouse button, as the release events that would let
+    /// go of them (what a window sends when it loses focus).
+    pub fn releases_of_held(&self) -> Vec<InputEvent> {
+        self.keys
+            .held
+            .iter()
+            .map(|&k| InputEvent::KeyUp(k))
+            .chain(self.mouse.held.iter().map(|&b| InputEvent::MouseUp(b)))
+            .collect()
+    }
+
     /// The key went down since the previous tick.
     #[must_use]
     pub fn just_pressed(&self, key: Key) -> bool {
@@ -313,4 +389,21 @@ impl Input {
 
 fn finite(v: Vec2) -> Option<Vec2> {
     v.is_finite().then_some(v)
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn key_and_button_indices_round_trip() {
+        for (i, key) in Key::ALL.iter().enumerate() {
+            assert_eq!(usize::from(key.index()), i);
+            assert_eq!(Key::from_index(key.index()), Some(*key));
+        }
+        for button in MouseButton::ALL {
+            assert_eq!(MouseButton::from_index(button.index()), Some(button));
+        }
+        assert_eq!(Key::from_index(200), None);
+    }
 }

@@ -41,26 +41,27 @@
 
 mod actions;
 mod auto_pause;
+mod bindings;
 mod checksum;
 mod clock;
 mod config;
 mod control;
 mod frame_info;
 mod input;
+mod input_codec;
 mod pacer;
 mod record;
 mod rng;
 mod runner;
 mod scheduler;
+mod snapshot;
 mod stages;
 mod sync_test;
 mod timers;
 mod watchdog;
 
-pub use actions::{
-    ActionFlags, ActionMapper, Actions, Buttons, KeyboardMapper, Movement, Pitch, PlayerActions,
-    Yaw, quantize_yaw, yaw_radians,
-};
+pub use actions::{ActionFlags, ActionMapper, Actions, NoActions};
+pub use bindings::{Bindings, GameAction};
 pub use checksum::{StateChecksum, StateHash, StateHasher};
 pub use clock::{Clock, ManualClock, RealClock};
 pub use config::{
@@ -70,10 +71,11 @@ pub use config::{
 pub use control::LoopControl;
 pub use frame_info::{Diagnostics, FrameInfo, LoopWarning, PauseReason};
 pub use input::{Input, InputEvent, Key, MouseButton};
-pub use record::{ENGINE_VERSION, Recording, RecordingError};
+pub use record::{ENGINE_VERSION, RecordedInput, Recording, RecordingError};
 pub use rng::GameRng;
-pub use runner::{CallbackOutcome, FramePresenter, GameLoop, Wake};
+pub use runner::{CallbackOutcome, FramePresenter, GameLoop, MIN_WAIT, Wake};
 pub use scheduler::{Scheduler, TimerHandle};
+pub use snapshot::{Snapshot, SnapshotError, SnapshotTypes};
 pub use stages::{Stage, StageTiming, StageTimings};
 pub use sync_test::{Divergence, SyncTest};
 pub use timers::{Delay, FiredTimers, GameTime, TimerAction, TimerError, Timers};

@@ -41,7 +41,10 @@ pub(crate) struct Pacer {
 
 impl Pacer {
     /// Decides what the callback at `now` does and consumes the time it covers.
-    pub(crate) fn plan(&mut self, config: &LoopConfig, now: Duration) -> Plan {
+    /// `min_cap` raises the fixed policy's catch-up cap for this callback (the
+    /// loop uses it after sleeping until a timer, so the slept span is
+    /// simulated rather than dropped).
+    pub(crate) fn plan(&mut self, config: &LoopConfig, now: Duration, min_cap: u32) -> Plan {
         let now = duration_to_nanos(now);
         if let (Some(cap), Some(last)) = (config.frame_cap, self.last_frame) {
             let due = last.saturating_add(cap.interval_nanos());
@@ -67,7 +70,8 @@ impl Pacer {
                 let unit = u128::from(NANOS_PER_SECOND);
                 let available = self.carry + u128::from(elapsed) * hz;
                 let due = available / unit;
-                let ticks = due.min(u128::from(step.max_ticks_per_callback));
+                let cap = step.max_ticks_per_callback.max(min_cap);
+                let ticks = due.min(u128::from(cap));
                 let mut rest = available - ticks * unit;
                 if rest > unit {
                     // A stall longer than the batch cap: drop it rather than
@@ -105,6 +109,35 @@ impl Pacer {
             self.dropped = self.dropped.saturating_add(now.saturating_sub(base));
         }
         self.base = Some(now.max(self.base.unwrap_or(0)));
+    }
+
+    /// The clock reading at which `ticks` more ticks will have come due,
+    /// counting the time already carried (exact, in the accumulator's units).
+    pub(crate) fn when_ticks_due(&self, config: &LoopConfig, ticks: u64) -> Duration {
+        let base = u128::from(self.base.unwrap_or(0));
+        let nanos = match config.policy {
+            LoopPolicy::Fixed(step) => {
+                let units = u128::from(ticks) * u128::from(NANOS_PER_SECOND);
+                units
+                    .saturating_sub(self.carry)
+                    .div_ceil(u128::from(step.rate.get()))
+            }
+            LoopPolicy::Variable => u128::from(ticks) * u128::from(config.tick_interval_nanos()),
+        };
+        Duration::from_nanos(u64::try_from(base + nanos).unwrap_or(u64::MAX))
+    }
+
+    /// The clock reading the next callback measures from (zero before the first).
+    pub(crate) fn base_time(&self) -> Duration {
+        Duration::from_nanos(self.base.unwrap_or(0))
+    }
+
+    /// Counts `nanos` of clock time as simulated outside [`plan`](Self::plan)
+    /// (a `step`): the next callback measures from after them, so mixing
+    /// steps and callbacks never simulates the same time twice.
+    pub(crate) fn consume(&mut self, now: Duration, nanos: u64) {
+        let base = self.base.unwrap_or_else(|| duration_to_nanos(now));
+        self.base = Some(base.saturating_add(nanos));
     }
 
     /// Marks a frame presented outside [`plan`](Self::plan) (`step`, `present`).
@@ -149,7 +182,7 @@ mod tests {
     fn variable_first_dt_is_zero_then_elapsed_clamped() {
         let config = LoopConfig::default();
         let mut pacer = Pacer::default();
-        let first = pacer.plan(&config, ms(500));
+        let first = pacer.plan(&config, ms(500), 0);
         assert_eq!(
             first,
             Plan::Run {
@@ -158,11 +191,11 @@ mod tests {
                 alpha: 1.0
             }
         );
-        let Plan::Run { dt, .. } = pacer.plan(&config, ms(516)) else {
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(516), 0) else {
             panic!()
         };
         assert_eq!(dt, ms(16));
-        let Plan::Run { dt, .. } = pacer.plan(&config, ms(5_000)) else {
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(5_000), 0) else {
             panic!()
         };
         assert_eq!(dt, ms(100));
@@ -177,10 +210,10 @@ mod tests {
             ..LoopConfig::default()
         };
         let mut pacer = Pacer::default();
-        assert_eq!(pacer.plan(&config, ms(0)), Plan::Wait { until: ms(20) });
-        assert_eq!(pacer.plan(&config, ms(15)), Plan::Wait { until: ms(20) });
-        assert_eq!(ticks(pacer.plan(&config, ms(20))), 1);
-        assert_eq!(ticks(pacer.plan(&config, ms(85))), 3);
+        assert_eq!(pacer.plan(&config, ms(0), 0), Plan::Wait { until: ms(20) });
+        assert_eq!(pacer.plan(&config, ms(15), 0), Plan::Wait { until: ms(20) });
+        assert_eq!(ticks(pacer.plan(&config, ms(20), 0)), 1);
+        assert_eq!(ticks(pacer.plan(&config, ms(85), 0)), 3);
         assert_eq!(pacer.carried(&config), ms(5));
     }
 
@@ -191,9 +224,12 @@ mod tests {
             ..LoopConfig::default()
         };
         let mut pacer = Pacer::default();
-        assert_eq!(ticks(pacer.plan(&config, ms(0))), 1);
-        assert_eq!(pacer.plan(&config, ms(40)), Plan::Wait { until: ms(100) });
-        let Plan::Run { dt, .. } = pacer.plan(&config, ms(100)) else {
+        assert_eq!(ticks(pacer.plan(&config, ms(0), 0)), 1);
+        assert_eq!(
+            pacer.plan(&config, ms(40), 0),
+            Plan::Wait { until: ms(100) }
+        );
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(100), 0) else {
             panic!()
         };
         assert_eq!(dt, ms(100), "dt spans the whole capped period");

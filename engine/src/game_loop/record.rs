@@ -14,13 +14,14 @@ use super::checksum::StateHasher;
 use super::config::{LoopConfig, LoopPolicy, Rate};
 
 const MAGIC: &[u8; 8] = b"TAOSREC\0";
-const FORMAT_VERSION: u32 = 1;
+/// Format 2 adds the raw input events; format 1 (flags only) still loads.
+const FORMAT_VERSION: u32 = 2;
 
 /// The engine version written into recordings and required on replay.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A recorded play session.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Recording {
     /// Seed the simulation was built from.
     pub seed: u64,
@@ -30,6 +31,19 @@ pub struct Recording {
     pub engine_version: String,
     /// One entry per tick, in order.
     pub flags: Vec<ActionFlags>,
+    /// The raw input events each tick saw, in order (`tick` indexes `flags`):
+    /// a replay feeds them to the tick's [`Input`](super::Input) instead of
+    /// live input, so behaviours that read `Input` replay bit for bit too.
+    pub inputs: Vec<RecordedInput>,
+}
+
+/// One raw input event and the tick (index into [`Recording::flags`]) it reached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecordedInput {
+    /// The tick that saw it.
+    pub tick: u64,
+    /// The event.
+    pub event: super::InputEvent,
 }
 
 /// Why a recording cannot be read, written or replayed.
@@ -102,6 +116,7 @@ impl Recording {
             tick_rate,
             engine_version: ENGINE_VERSION.to_owned(),
             flags: Vec::new(),
+            inputs: Vec::new(),
         }
     }
 
@@ -151,6 +166,11 @@ impl Recording {
         for flags in &self.flags {
             out.extend_from_slice(&flags.0.to_le_bytes());
         }
+        out.extend_from_slice(&(self.inputs.len() as u64).to_le_bytes());
+        for input in &self.inputs {
+            out.extend_from_slice(&input.tick.to_le_bytes());
+            super::input_codec::encode(&input.event, &mut out);
+        }
         let mut h = StateHasher::default();
         h.write(&out);
         out.extend_from_slice(&h.finish().to_le_bytes());
@@ -168,7 +188,7 @@ impl Recording {
             return Err(RecordingError::BadMagic);
         }
         let format = r.u32()?;
-        if format != FORMAT_VERSION {
+        if format != FORMAT_VERSION && format != 1 {
             return Err(RecordingError::UnsupportedFormat { found: format });
         }
         let seed = r.u64()?;
@@ -199,6 +219,36 @@ impl Recording {
         for _ in 0..ticks {
             flags.push(ActionFlags(r.u32()?));
         }
+        let mut inputs = Vec::new();
+        if format >= 2 {
+            let count = r.u64()?;
+            // Each event takes at least 10 bytes: a count beyond the data is damage.
+            if count > (bytes.len() as u64) / 10 {
+                return Err(RecordingError::Invalid {
+                    field: "input event count",
+                });
+            }
+            for _ in 0..count {
+                let tick = r.u64()?;
+                let (event, used) =
+                    super::input_codec::decode(&bytes[r.at..]).map_err(|e| match e {
+                        super::input_codec::DecodeError::Truncated => RecordingError::Truncated {
+                            needed: r.at + 1,
+                            found: bytes.len(),
+                        },
+                        super::input_codec::DecodeError::Invalid => RecordingError::Invalid {
+                            field: "input event",
+                        },
+                    })?;
+                r.at += used;
+                if tick >= flags.len() as u64 {
+                    return Err(RecordingError::Invalid {
+                        field: "input event tick",
+                    });
+                }
+                inputs.push(RecordedInput { tick, event });
+            }
+        }
         let content_end = r.at;
         let stored = r.u64()?;
         let mut h = StateHasher::default();
@@ -214,6 +264,7 @@ impl Recording {
             tick_rate,
             engine_version,
             flags,
+            inputs,
         })
     }
 
@@ -292,6 +343,20 @@ mod tests {
     fn sample() -> Recording {
         let mut rec = Recording::new(42, Rate::hz(30).unwrap());
         rec.flags = (0..100).map(|i| ActionFlags(i * 7919)).collect();
+        rec.inputs = vec![
+            RecordedInput {
+                tick: 3,
+                event: super::super::InputEvent::KeyDown(super::super::Key::Space),
+            },
+            RecordedInput {
+                tick: 3,
+                event: super::super::InputEvent::CursorMoved(glam::Vec2::new(4.5, 6.0)),
+            },
+            RecordedInput {
+                tick: 90,
+                event: super::super::InputEvent::KeyUp(super::super::Key::Space),
+            },
+        ];
         rec
     }
 

@@ -15,7 +15,7 @@ use super::checksum::{StateHash, StateHasher};
 /// let x = a.range_f32(-1.0, 1.0);
 /// assert!((-1.0..1.0).contains(&x));
 /// ```
-#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameRng {
     state: u64,
 }

@@ -3,9 +3,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::actions::{ActionFlags, ActionMapper, Actions, KeyboardMapper};
+use super::actions::{ActionFlags, ActionMapper, Actions, NoActions};
 use super::auto_pause::IdleTracker;
-use super::checksum::StateChecksum;
+use super::checksum::{StateChecksum, StateHasher};
 use super::clock::{Clock, duration_to_nanos};
 use super::config::{LoopConfig, LoopConfigError, LoopPolicy, PresentOn};
 use super::control::LoopControl;
@@ -14,11 +14,13 @@ use super::input::{Input, InputEvent};
 use super::pacer::{Pacer, Plan};
 use super::record::{Recording, RecordingError};
 use super::rng::GameRng;
+use super::snapshot::{Snapshot, SnapshotError, SnapshotTypes};
 use super::stages::Stage;
 use super::timers::{FiredTimers, TimerAction, Timers};
 use super::watchdog::Watchdog;
 use crate::Scene;
-use crate::time::{MAX_FRAME_DELTA, Time};
+use crate::UpdateError;
+use crate::time::Time;
 
 /// What the driver should do until the next callback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +45,42 @@ pub struct CallbackOutcome {
     pub wake: Wake,
 }
 
+/// A recording being fed to the ticks: the next tick's index and the next
+/// recorded input event.
+struct Replay {
+    recording: Recording,
+    at: usize,
+    next_event: usize,
+}
+
+impl Replay {
+    fn new(recording: Recording, at: usize) -> Self {
+        let next_event = recording
+            .inputs
+            .partition_point(|input| input.tick < at as u64);
+        Self {
+            recording,
+            at,
+            next_event,
+        }
+    }
+
+    /// The recorded events of tick `at`, advancing past them.
+    fn events_for_tick(&mut self) -> impl Iterator<Item = InputEvent> + '_ {
+        let tick = self.at as u64;
+        let start = self.next_event;
+        let end = start
+            + self.recording.inputs[start..]
+                .iter()
+                .take_while(|input| input.tick == tick)
+                .count();
+        self.next_event = end;
+        self.recording.inputs[start..end]
+            .iter()
+            .map(|input| input.event)
+    }
+}
+
 /// Produces a frame from the scene's current state: the seam the renderer plugs
 /// into. Closures `FnMut(&mut Scene, f32)` (the `f32` is the interpolation
 /// alpha) implement it.
@@ -59,6 +97,11 @@ impl<F: FnMut(&mut Scene, f32) + Send + 'static> FramePresenter for F {
 }
 
 type BeforeFrame = Box<dyn FnMut(&mut Scene) + Send>;
+type ProgressSignal = Box<dyn FnMut(&Scene, &mut StateHasher) + Send>;
+
+/// Shortest sleep the loop asks for when a frame or tick is already due:
+/// waiting a little instead of spinning (the step-function loop's rule).
+pub const MIN_WAIT: Duration = Duration::from_millis(1);
 type AfterFrame = Box<dyn FnMut(&FrameInfo) + Send>;
 
 /// Runs a [`Scene`]: turns clock callbacks into ticks and frames.
@@ -86,7 +129,12 @@ pub struct GameLoop {
     clock: Arc<dyn Clock>,
     pacer: Pacer,
     mapper: Box<dyn ActionMapper>,
-    replay: Option<(Recording, usize)>,
+    replay: Option<Replay>,
+    /// Live input that arrived while a replay fed the ticks: it reaches the
+    /// first live tick after the replay.
+    held_input: Vec<InputEvent>,
+    /// Live input pushed since the last tick, for the recording.
+    unrecorded_input: Vec<InputEvent>,
     forced: Option<ActionFlags>,
     recording: Option<Recording>,
     paused: Option<PauseReason>,
@@ -96,6 +144,25 @@ pub struct GameLoop {
     checksum: StateChecksum,
     /// The progress fingerprint after the last tick (`None` before the first).
     progress: Option<u64>,
+    /// What the game declared as progress; `None`: the built-in object hash.
+    progress_signal: Option<ProgressSignal>,
+    /// Settled with a timer pending: sleep until this clock reading.
+    sleep_until: Option<Duration>,
+    /// The last tick found the game settled while a timer is pending.
+    waiting_for_timer: bool,
+    /// Clock reading the loop started from (first callback or step).
+    origin: Option<Duration>,
+    /// Real nanoseconds the loop has run through (clock time, and the
+    /// intervals `step` simulated ahead of it).
+    real_elapsed: u64,
+    /// `real_elapsed` at the last presented frame.
+    last_present: Option<u64>,
+    /// Errors from behaviours and commands, until taken.
+    errors: Vec<UpdateError>,
+    /// What snapshots carry.
+    snapshot_types: SnapshotTypes,
+    /// The last quick save ([`LoopControl::quick_save`]).
+    quick_save: Option<Snapshot>,
     before_frame: Vec<BeforeFrame>,
     after_frame: Vec<AfterFrame>,
     presenter: Option<Box<dyn FramePresenter>>,
@@ -131,11 +198,20 @@ impl GameLoop {
         config.validate()?;
         let clock: Arc<dyn Clock> = Arc::new(clock);
         let world = scene.world_mut();
-        world.insert_resource(Input::default());
-        world.insert_resource(Actions::default());
-        world.insert_resource(Timers::with_tick_interval(config.tick_interval_nanos()));
-        world.insert_resource(FiredTimers::default());
-        world.insert_resource(LoopControl::default());
+        world.init_resource::<Input>();
+        world.init_resource::<Actions>();
+        world.init_resource::<FiredTimers>();
+        world.init_resource::<LoopControl>();
+        // Keep timers a game scheduled before the loop existed.
+        world
+            .get_resource_or_insert_with(Timers::default)
+            .set_tick_interval(config.tick_interval_nanos());
+        // A frame can fall between two ticks only under the fixed policy
+        // presenting every callback: draw rendered objects interpolated there.
+        scene.set_interpolation(matches!(
+            config.policy,
+            LoopPolicy::Fixed(step) if step.present == PresentOn::EveryCallback
+        ));
         if config.watchdog.is_some() || config.stage_timings {
             scene.set_stage_clock(Some(clock.clone()));
         }
@@ -144,8 +220,10 @@ impl GameLoop {
             config,
             clock,
             pacer: Pacer::default(),
-            mapper: Box::new(KeyboardMapper),
+            mapper: Box::new(NoActions),
             replay: None,
+            held_input: Vec::new(),
+            unrecorded_input: Vec::new(),
             forced: None,
             recording: None,
             paused: None,
@@ -154,6 +232,15 @@ impl GameLoop {
             watchdog: config.watchdog.map(Watchdog::new),
             checksum: StateChecksum::default(),
             progress: None,
+            progress_signal: None,
+            sleep_until: None,
+            waiting_for_timer: false,
+            origin: None,
+            real_elapsed: 0,
+            last_present: None,
+            errors: Vec::new(),
+            snapshot_types: SnapshotTypes::default(),
+            quick_save: None,
             before_frame: Vec::new(),
             after_frame: Vec::new(),
             presenter: None,
@@ -228,7 +315,7 @@ impl GameLoop {
         self.pacer.carried(&self.config)
     }
 
-    /// Replaces how live input becomes per-tick [`ActionFlags`] (default: [`KeyboardMapper`]).
+    /// Replaces how live input becomes per-tick [`ActionFlags`] (default: [`NoActions`]).
     pub fn set_action_mapper(&mut self, mapper: impl ActionMapper + 'static) {
         self.mapper = Box::new(mapper);
     }
@@ -272,12 +359,174 @@ impl GameLoop {
 
     /// Forwards a window event to the tick-buffered [`Input`]. Input resumes a
     /// loop auto-paused for [`Settled`](PauseReason::Settled) or
-    /// [`NothingToRun`](PauseReason::NothingToRun).
+    /// [`NothingToRun`](PauseReason::NothingToRun), and wakes one sleeping
+    /// until its next timer.
+    ///
+    /// While a replay feeds the ticks, live input does not reach them (the
+    /// replay carries the recorded input); it is held and reaches the first
+    /// live tick after the replay. While recording, every event is recorded
+    /// with the tick it reaches.
     pub fn push_input(&mut self, event: InputEvent) {
-        self.scene.world_mut().resource_mut::<Input>().push(event);
+        if self.replay.is_some() {
+            self.held_input.push(event);
+        } else {
+            self.scene.world_mut().resource_mut::<Input>().push(event);
+            if self.recording.is_some() {
+                self.unrecorded_input.push(event);
+            }
+        }
+        if self.sleep_until.take().is_some() {
+            self.idle.reset();
+            self.waiting_for_timer = false;
+        }
         if self.paused.is_some_and(PauseReason::resumes_on_input) {
             self.resume();
         }
+    }
+
+    /// Lets go of every held key and button: what the window driver calls
+    /// when the window loses focus (their releases would never arrive).
+    pub fn release_held_input(&mut self) {
+        let releases = self.scene.world().resource::<Input>().releases_of_held();
+        for event in releases {
+            self.push_input(event);
+        }
+    }
+
+    /// Declares what counts as progress for auto-pause's idle settle and the
+    /// watchdog: `signal` hashes the game's progress-only state (a score, a
+    /// counter inside a behaviour, the level), leaving out ambient animation.
+    /// Without it the loop hashes every object (ids, names, flags, parents,
+    /// transforms, the components registered on [`checksum_mut`](Self::checksum_mut)).
+    ///
+    /// ```
+    /// use taos_engine::game_loop::{GameLoop, LoopConfig, ManualClock};
+    /// use taos_engine::prelude::*;
+    ///
+    /// #[derive(Resource, Default)]
+    /// struct Score(u32);
+    ///
+    /// let mut scene = Scene::new();
+    /// scene.world_mut().init_resource::<Score>();
+    /// let mut game = GameLoop::new(scene, LoopConfig::fixed(60)?, ManualClock::new())?;
+    /// game.set_progress_signal(|scene, h| h.write_u32(scene.world().resource::<Score>().0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_progress_signal(
+        &mut self,
+        signal: impl FnMut(&Scene, &mut StateHasher) + Send + 'static,
+    ) {
+        self.progress_signal = Some(Box::new(signal));
+        self.progress = None;
+    }
+
+    /// Errors from behaviours and queued commands since the last call, oldest
+    /// first (each was also logged).
+    pub fn take_errors(&mut self) -> Vec<UpdateError> {
+        self.errors.append(&mut self.scene.take_errors());
+        std::mem::take(&mut self.errors)
+    }
+
+    /// The component, behaviour and resource types snapshots carry.
+    pub fn snapshot_types(&mut self) -> &mut SnapshotTypes {
+        &mut self.snapshot_types
+    }
+
+    /// Saves the live game: objects with their opted-in components and
+    /// behaviours, the clock, tick count, play/pause state, RNG, event timers,
+    /// action flags and opted-in resources (see [`Snapshot`]).
+    ///
+    /// # Errors
+    /// [`SnapshotError`] for an unregistered behaviour, a pending callback
+    /// timer, or a value that does not serialise.
+    pub fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
+        Snapshot::capture(
+            &self.scene,
+            &self.snapshot_types,
+            self.ticks,
+            self.paused.is_none(),
+        )
+    }
+
+    /// Puts the game back to `snapshot`: a game that was playing resumes
+    /// playing, a paused one stays paused ([`PauseReason::Requested`]). The
+    /// time since the last callback is dropped, not simulated.
+    ///
+    /// # Errors
+    /// [`SnapshotError`] for another format or engine version, an unknown
+    /// type name, an inconsistent hierarchy or a value that fails to decode.
+    pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
+        snapshot.apply(&mut self.scene, &self.snapshot_types)?;
+        self.ticks = snapshot.tick;
+        self.scene
+            .world_mut()
+            .resource_mut::<LoopControl>()
+            .set_tick(snapshot.tick);
+        self.paused = (!snapshot.playing).then_some(PauseReason::Requested);
+        self.idle.reset();
+        self.progress = None;
+        self.sleep_until = None;
+        self.waiting_for_timer = false;
+        if let Some(watchdog) = &mut self.watchdog {
+            watchdog.reset();
+        }
+        self.pacer.rebase(self.clock.now());
+        Ok(())
+    }
+
+    /// The last quick save a game asked for with [`LoopControl::quick_save`]
+    /// (write it to storage with [`Snapshot::to_bytes`]).
+    #[must_use]
+    pub fn quick_save(&self) -> Option<&Snapshot> {
+        self.quick_save.as_ref()
+    }
+
+    /// Sets the snapshot [`LoopControl::quick_load`] restores (e.g. one read from disk).
+    pub fn set_quick_save(&mut self, snapshot: Option<Snapshot>) {
+        self.quick_save = snapshot;
+    }
+
+    /// Carries out quick-save and quick-load requests made during a tick.
+    fn serve_quick_requests(&mut self) {
+        let (save, load) = self
+            .scene
+            .world_mut()
+            .resource_mut::<LoopControl>()
+            .take_requests();
+        if save {
+            match self.snapshot() {
+                Ok(snapshot) => self.quick_save = Some(snapshot),
+                Err(error) => {
+                    log::error!("quick save failed: {error}");
+                    self.errors.push(UpdateError::Snapshot(error));
+                }
+            }
+        }
+        if load && let Some(snapshot) = self.quick_save.take() {
+            if let Err(error) = self.restore(&snapshot) {
+                log::error!("quick load failed: {error}");
+                self.errors.push(UpdateError::Snapshot(error));
+            }
+            self.quick_save = Some(snapshot);
+        }
+    }
+
+    /// When the loop sleeps until its next timer (settled with a timer
+    /// pending), the clock reading it wakes at.
+    #[must_use]
+    pub fn sleeping_until(&self) -> Option<Duration> {
+        self.sleep_until
+    }
+
+    /// The scene clock.
+    #[must_use]
+    pub fn time(&self) -> &Time {
+        self.scene.time()
+    }
+
+    /// The scene clock, mutable: `game.time_mut().set_scale(0.0)` pauses gameplay.
+    pub fn time_mut(&mut self) -> &mut Time {
+        self.scene.time_mut()
     }
 
     /// Why the loop is paused, or `None` while it runs.
@@ -302,6 +551,8 @@ impl GameLoop {
     pub fn resume(&mut self) {
         self.paused = None;
         self.idle.reset();
+        self.sleep_until = None;
+        self.waiting_for_timer = false;
         if let Some(watchdog) = &mut self.watchdog {
             watchdog.reset();
         }
@@ -332,6 +583,7 @@ impl GameLoop {
             });
         };
         self.seed(seed);
+        self.unrecorded_input.clear();
         self.recording = Some(Recording::new(seed, step.rate));
         Ok(())
     }
@@ -351,7 +603,20 @@ impl GameLoop {
     pub fn replay(&mut self, recording: Recording) -> Result<(), RecordingError> {
         recording.check_compatible(&self.config)?;
         self.seed(recording.seed);
-        self.replay = Some((recording, 0));
+        self.replay = Some(Replay::new(recording, 0));
+        Ok(())
+    }
+
+    /// Feeds `recording`'s flags from tick `from` on, without reseeding: how
+    /// a replay continues after [`restore`](Self::restore) of a snapshot
+    /// taken at tick `from` of it.
+    ///
+    /// # Errors
+    /// What [`Recording::check_compatible`] reports.
+    pub fn replay_from(&mut self, recording: Recording, from: u64) -> Result<(), RecordingError> {
+        recording.check_compatible(&self.config)?;
+        let at = usize::try_from(from).unwrap_or(usize::MAX);
+        self.replay = Some(Replay::new(recording, at));
         Ok(())
     }
 
@@ -360,13 +625,14 @@ impl GameLoop {
     pub fn replay_remaining(&self) -> Option<usize> {
         self.replay
             .as_ref()
-            .map(|(rec, at)| rec.flags.len().saturating_sub(*at))
+            .map(|replay| replay.recording.flags.len().saturating_sub(replay.at))
     }
 
     /// One clock callback: read the clock, run the ticks the policy asks for,
     /// produce a frame, and say when to call back.
     pub fn on_clock(&mut self) -> CallbackOutcome {
         let now = self.clock.now();
+        self.observe_clock(now);
         if !self.visible || self.paused.is_some() {
             self.pacer.rebase(now);
             return CallbackOutcome {
@@ -375,13 +641,40 @@ impl GameLoop {
                 wake: Wake::OnEvent,
             };
         }
-        match self.pacer.plan(&self.config, now) {
+        let mut min_cap = 0;
+        if let Some(until) = self.sleep_until {
+            if now < until {
+                return CallbackOutcome {
+                    ticks: 0,
+                    presented: false,
+                    wake: Wake::At(until),
+                };
+            }
+            // The slept span is simulated (the scene had settled, so it is
+            // cheap), whatever the catch-up cap: the timer must not fire late.
+            self.sleep_until = None;
+            min_cap = u32::try_from(
+                duration_to_nanos(now.saturating_sub(self.pacer.base_time()))
+                    / self.config.tick_interval_nanos().max(1)
+                    + 1,
+            )
+            .unwrap_or(u32::MAX);
+        }
+        match self.pacer.plan(&self.config, now, min_cap) {
             Plan::Wait { until } => CallbackOutcome {
                 ticks: 0,
                 presented: false,
-                wake: Wake::At(until),
+                wake: Wake::At(until.max(now + MIN_WAIT)),
             },
             Plan::Run { ticks, dt, alpha } => {
+                if ticks == 0 && alpha == self.info.alpha && self.frames > 0 {
+                    // Nothing moved since the last frame: no redraw.
+                    return CallbackOutcome {
+                        ticks: 0,
+                        presented: false,
+                        wake: self.next_wake(now),
+                    };
+                }
                 let ran = self.frame(ticks, dt, alpha);
                 CallbackOutcome {
                     ticks: ran,
@@ -392,16 +685,32 @@ impl GameLoop {
         }
     }
 
+    /// Keeps the loop's real timeline: never behind the clock, and ahead of
+    /// it by what `step` simulated.
+    fn observe_clock(&mut self, now: Duration) {
+        let origin = *self.origin.get_or_insert(now);
+        let since = duration_to_nanos(now.saturating_sub(origin));
+        self.real_elapsed = self.real_elapsed.max(since);
+    }
+
     /// Advances exactly one tick (one fixed interval, or 1/60 s under the
     /// variable policy) and produces a frame, whatever the clock says and even
     /// while paused: for opening frames and single-stepping.
+    ///
+    /// The stepped interval counts as simulated clock time: a later
+    /// [`on_clock`](Self::on_clock) does not simulate it again.
     pub fn step(&mut self) {
-        let dt = Duration::from_nanos(self.config.tick_interval_nanos());
+        let interval = self.config.tick_interval_nanos();
+        let now = self.clock.now();
+        self.observe_clock(now);
+        self.real_elapsed = self.real_elapsed.saturating_add(interval);
+        self.pacer.consume(now, interval);
         let paused = self.paused.take();
-        self.frame(1, dt, 1.0);
+        self.sleep_until = None;
+        self.frame(1, Duration::from_nanos(interval), 1.0);
         // A pause in effect before the step stays; one raised by it wins.
         self.paused = self.paused.or(paused);
-        self.pacer.note_frame(self.clock.now());
+        self.pacer.note_frame(now);
     }
 
     /// [`step`](Self::step) with these action flags instead of live input or
@@ -413,23 +722,33 @@ impl GameLoop {
     }
 
     /// Produces a frame from the current state without ticking.
+    /// What a window driver calls on expose or resize while paused, so the
+    /// window is painted without simulating anything.
     pub fn present(&mut self) {
+        let now = self.clock.now();
+        self.observe_clock(now);
         let alpha = self.info.alpha;
         self.frame(0, Duration::ZERO, alpha);
-        self.pacer.note_frame(self.clock.now());
+        self.pacer.note_frame(now);
     }
 
     fn next_wake(&self, now: Duration) -> Wake {
         if self.paused.is_some() {
             return Wake::OnEvent;
         }
+        if let Some(until) = self.sleep_until {
+            return Wake::At(until.max(now + MIN_WAIT));
+        }
+        // `now` is when this callback started: the period counts from there,
+        // and a frame that overran it still waits MIN_WAIT instead of spinning.
+        let after = self.clock.now().max(now) + MIN_WAIT;
         if let Some(cap) = self.config.frame_cap {
-            return Wake::At(now + cap.interval());
+            return Wake::At((now + cap.interval()).max(after));
         }
         match self.config.policy {
-            LoopPolicy::Fixed(step) if step.present == PresentOn::Tick => {
-                Wake::At(now + step.rate.interval().saturating_sub(self.carried_time()))
-            }
+            LoopPolicy::Fixed(step) if step.present == PresentOn::Tick => Wake::At(
+                (now + step.rate.interval().saturating_sub(self.carried_time())).max(after),
+            ),
             _ => Wake::Now,
         }
     }
@@ -445,12 +764,23 @@ impl GameLoop {
         }
         self.scene.stage_end(Stage::Hooks, start);
         let mut ran = 0;
-        while ran < ticks && self.paused.is_none() {
-            self.tick(dt);
+        while ran < ticks && self.paused.is_none() && self.tick(dt) {
             ran += 1;
+        }
+        let real = self.real_elapsed;
+        let frame_delta = self.last_present.map_or(0.0, |last| {
+            Duration::from_nanos(real.saturating_sub(last)).as_secs_f32()
+        });
+        self.last_present = Some(real);
+        self.scene
+            .time_mut()
+            .present_frame(Duration::from_nanos(real).as_secs_f64(), frame_delta);
+        if self.waiting_for_timer && self.paused.is_none() {
+            self.sleep_until = self.timer_wake_time();
         }
         let start = self.scene.stage_start();
         self.scene.update_render();
+        self.errors.append(&mut self.scene.take_errors());
         if let Some(presenter) = &mut self.presenter {
             presenter.present(&mut self.scene, alpha);
         }
@@ -494,15 +824,23 @@ impl GameLoop {
     }
 
     /// One simulation step: input edges, action flags, timers, behaviours and
-    /// systems, transforms, then the auto-pause and watchdog checks.
-    fn tick(&mut self, dt: Duration) {
+    /// systems, transforms, then the auto-pause and watchdog checks. Returns
+    /// `false`, running nothing and consuming no input, when a replay has
+    /// run out of ticks.
+    fn tick(&mut self, dt: Duration) -> bool {
         let flags = self.next_flags();
         let Some(flags) = flags else {
             self.paused = Some(PauseReason::ReplayFinished);
-            return;
+            return false;
         };
         if let Some(recording) = &mut self.recording {
+            let tick = recording.flags.len() as u64;
             recording.flags.push(flags);
+            recording.inputs.extend(
+                self.unrecorded_input
+                    .drain(..)
+                    .map(|event| super::record::RecordedInput { tick, event }),
+            );
         }
         let world = self.scene.world_mut();
         let had_input = {
@@ -514,16 +852,19 @@ impl GameLoop {
         actions.current = flags;
         let had_input = had_input || flags != ActionFlags::NONE && flags != actions.previous;
         world.resource_mut::<FiredTimers>().fired.clear();
+        world.resource_mut::<LoopControl>().set_tick(self.ticks + 1);
 
-        let raw = dt.as_secs_f32();
-        let scaled = world.resource_mut::<Time>().advance(raw);
-        let scale = world.resource::<Time>().scale();
-        let clamped =
-            duration_to_nanos(dt).min(duration_to_nanos(Duration::from_secs_f32(MAX_FRAME_DELTA)));
+        // The policy already bounded `dt` (variable: clamped frame delta;
+        // fixed: the exact interval, however long), so no clamp here.
+        let mut time = world.resource_mut::<Time>();
+        time.set_unscaled_elapsed(Duration::from_nanos(self.real_elapsed).as_secs_f64());
+        let scaled = time.advance_step(dt.as_secs_f32());
+        let scale = time.scale();
+        let nanos = duration_to_nanos(dt);
         let game_nanos = if scale == 1.0 {
-            clamped
+            nanos
         } else {
-            (clamped as f64 * f64::from(scale)).round() as u64
+            (nanos as f64 * f64::from(scale)).round() as u64
         };
         world.resource_mut::<Timers>().advance(game_nanos);
         self.fire_timers();
@@ -532,26 +873,41 @@ impl GameLoop {
         self.scene.update(scaled);
         self.scene.refresh_transforms();
         self.ticks += 1;
+        self.scene.record_tick_placements();
+        self.errors.append(&mut self.scene.take_errors());
+        self.serve_quick_requests();
         self.after_tick(had_input);
+        true
     }
 
+    /// The flags for the tick about to run, or `None` (touching nothing,
+    /// input edges included) when a replay has run out.
     fn next_flags(&mut self) -> Option<ActionFlags> {
+        let forced = self.forced.take();
         let world = self.scene.world_mut();
-        world.resource_mut::<Input>().begin_tick();
-        if let Some(flags) = self.forced.take() {
-            return Some(flags);
-        }
-        match &mut self.replay {
-            Some((recording, at)) => {
-                let flags = recording.flags.get(*at).copied();
-                *at += 1;
-                if flags.is_none() {
+        let replayed = match (&mut self.replay, forced) {
+            (Some(replay), None) => {
+                let Some(flags) = replay.recording.flags.get(replay.at).copied() else {
                     self.replay = None;
+                    // Live input held back during the replay reaches the next tick.
+                    let mut input = world.resource_mut::<Input>();
+                    for event in self.held_input.drain(..) {
+                        input.push(event);
+                    }
+                    return None;
+                };
+                // The tick sees exactly the input recorded for it.
+                let mut input = world.resource_mut::<Input>();
+                for event in replay.events_for_tick() {
+                    input.push(event);
                 }
-                flags
+                replay.at += 1;
+                Some(flags)
             }
-            None => Some(self.mapper.map(world.resource::<Input>())),
-        }
+            _ => forced,
+        };
+        world.resource_mut::<Input>().begin_tick();
+        Some(replayed.unwrap_or_else(|| self.mapper.map(world.resource::<Input>())))
     }
 
     fn fire_timers(&mut self) {
@@ -580,7 +936,14 @@ impl GameLoop {
         if self.config.auto_pause.is_none() && self.watchdog.is_none() {
             return;
         }
-        let progress = self.checksum.objects(&self.scene);
+        let progress = match &mut self.progress_signal {
+            Some(signal) => {
+                let mut h = StateHasher::default();
+                signal(&self.scene, &mut h);
+                h.finish()
+            }
+            None => self.checksum.objects(&self.scene),
+        };
         let before = self.progress.replace(progress).unwrap_or(progress);
         if let Some(watchdog) = &mut self.watchdog
             && let Some(warning) = watchdog.tick(self.ticks, had_input, before, progress)
@@ -592,19 +955,41 @@ impl GameLoop {
             return;
         };
         let world = self.scene.world();
-        if world.resource::<Timers>().pending() > 0 {
-            // Something is delaying: a timer will make progress.
-            self.idle.reset();
-            return;
-        }
-        if auto.when_nothing_to_run && self.scene.runnable_work() == 0 {
+        let timers = world.resource::<Timers>();
+        let next_timer = timers.until_next();
+        let scale = world.resource::<Time>().scale();
+        let flags = world.resource::<Actions>().current;
+        if next_timer.is_none() && auto.when_nothing_to_run && self.scene.runnable_work() == 0 {
             self.paused = Some(PauseReason::NothingToRun);
             return;
         }
-        let flags = world.resource::<Actions>().current;
         let fingerprint = progress ^ u64::from(flags.0).rotate_left(17);
-        if self.idle.observe(fingerprint, auto.settle_ticks) {
-            self.paused = Some(PauseReason::Settled);
+        self.waiting_for_timer = false;
+        if !self.idle.observe(fingerprint, auto.settle_ticks) {
+            return;
         }
+        match next_timer {
+            // Settled, but a timer will make progress: the frame ends by
+            // sleeping until the tick that fires it (`timer_wake_time`).
+            Some(_) if scale > 0.0 => self.waiting_for_timer = true,
+            // Nothing pending, or game time frozen so nothing can come due.
+            _ => self.paused = Some(PauseReason::Settled),
+        }
+    }
+
+    /// The clock reading at which the tick that fires the next timer is due:
+    /// the ticks needed to reach its game-time deadline, less the time
+    /// already carried towards the next tick.
+    fn timer_wake_time(&self) -> Option<Duration> {
+        let world = self.scene.world();
+        let until = world.resource::<Timers>().until_next()?;
+        let scale = f64::from(world.resource::<Time>().scale());
+        let interval = self.config.tick_interval_nanos().max(1);
+        let game_per_tick = interval as f64 * scale;
+        if game_per_tick <= 0.0 {
+            return None;
+        }
+        let ticks = (until.0 as f64 / game_per_tick).ceil().max(1.0) as u64;
+        Some(self.pacer.when_ticks_due(&self.config, ticks))
     }
 }

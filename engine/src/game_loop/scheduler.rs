@@ -107,6 +107,31 @@ impl<T> Scheduler<T> {
             .map(|(sequence, (deadline, _))| (TimerHandle(*sequence), *deadline))
     }
 
+    /// Every pending `(sequence, deadline, payload)` and the next sequence
+    /// number: what a snapshot keeps.
+    pub(crate) fn entries(&self) -> (impl Iterator<Item = (u64, u64, &T)> + '_, u64) {
+        let entries = self
+            .entries
+            .iter()
+            .map(|(sequence, (deadline, payload))| (*sequence, *deadline, payload));
+        (entries, self.next_sequence)
+    }
+
+    /// A scheduler holding exactly `entries`, numbering new ones from `next_sequence`.
+    pub(crate) fn from_entries(
+        entries: impl IntoIterator<Item = (u64, u64, T)>,
+        next_sequence: u64,
+    ) -> Self {
+        let mut scheduler = Self::new();
+        for (sequence, deadline, payload) in entries {
+            scheduler.heap.push(Reverse((deadline, sequence)));
+            scheduler.entries.insert(sequence, (deadline, payload));
+            scheduler.next_sequence = scheduler.next_sequence.max(sequence + 1);
+        }
+        scheduler.next_sequence = scheduler.next_sequence.max(next_sequence);
+        scheduler
+    }
+
     fn drop_cancelled_top(&mut self) {
         while let Some(&Reverse((_, sequence))) = self.heap.peek() {
             if self.entries.contains_key(&sequence) {

@@ -107,6 +107,11 @@ impl Timers {
         }
     }
 
+    /// Sets how long a [`Delay::Ticks`] tick lasts for timers scheduled from now on.
+    pub(crate) fn set_tick_interval(&mut self, tick_nanos: u64) {
+        self.tick_nanos = tick_nanos;
+    }
+
     /// Schedules `action` after `delay` of game time.
     ///
     /// # Errors
@@ -171,6 +176,55 @@ impl Timers {
     /// Takes the next timer due now, in deadline order (FIFO on ties).
     pub(crate) fn pop_due(&mut self) -> Option<(TimerHandle, TimerAction)> {
         self.queue.pop_due(self.now.0)
+    }
+}
+
+/// The saved form of [`Timers`]: the timeline, the tick length and every
+/// pending event timer (callbacks cannot be saved).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct TimersState {
+    now: u64,
+    tick_nanos: u64,
+    next_sequence: u64,
+    /// `(sequence, deadline, tag)`.
+    events: Vec<(u64, u64, u64)>,
+}
+
+impl Timers {
+    /// Pending callback timers (which a snapshot cannot carry).
+    pub(crate) fn callback_count(&self) -> usize {
+        let (entries, _) = self.queue.entries();
+        entries
+            .filter(|(_, _, action)| matches!(action, TimerAction::Callback(_)))
+            .count()
+    }
+
+    pub(crate) fn state(&self) -> TimersState {
+        let (entries, next_sequence) = self.queue.entries();
+        let events = entries
+            .filter_map(|(sequence, deadline, action)| match action {
+                TimerAction::Event(tag) => Some((sequence, deadline, *tag)),
+                TimerAction::Callback(_) => None,
+            })
+            .collect();
+        TimersState {
+            now: self.now.0,
+            tick_nanos: self.tick_nanos,
+            next_sequence,
+            events,
+        }
+    }
+
+    pub(crate) fn restore(&mut self, state: &TimersState) {
+        self.now = GameTime(state.now);
+        self.tick_nanos = state.tick_nanos;
+        self.queue = Scheduler::from_entries(
+            state
+                .events
+                .iter()
+                .map(|&(sequence, deadline, tag)| (sequence, deadline, TimerAction::Event(tag))),
+            state.next_sequence,
+        );
     }
 }
 

@@ -48,11 +48,11 @@ impl Watchdog {
     ) -> Option<LoopWarning> {
         let mut warning = None;
         if had_input {
-            if self.open.is_some() {
-                // The previous input showed no progress before this one came.
-                warning = self.ignored_input(tick);
-            }
-            self.open = Some((tick, before));
+            // An input arriving while the previous one's window is still open
+            // is part of the same attempt (quick clicks): the window restarts
+            // from this input, measured against the state before the first.
+            let fingerprint = self.open.map_or(before, |(_, first)| first);
+            self.open = Some((tick, fingerprint));
         }
         if let Some((since, fingerprint)) = self.open {
             if after != fingerprint {

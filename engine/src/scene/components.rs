@@ -55,13 +55,12 @@ impl Scene {
         behaviour: B,
     ) -> Result<(), SceneError> {
         self.slot_of(object)?;
-        let time = *self.time();
         let mut behaviour: Box<dyn Behaviour> = Box::new(behaviour);
-        behaviour.on_attach(&mut BehaviourContext {
+        let result = behaviour.on_attach(&mut BehaviourContext {
             world: &mut self.world,
             object,
-            time,
         });
+        self.report_result(behaviour.as_ref(), object, "on_attach", result);
         // on_attach may have removed the object; then the behaviour goes with it.
         if let Some(mut attached) = self.world.get_mut::<Behaviours>(object.entity()) {
             attached.list.push(behaviour);
@@ -105,13 +104,29 @@ impl Scene {
         else {
             return false;
         };
-        let time = *self.time();
-        removed.on_detach(&mut BehaviourContext {
+        let result = removed.on_detach(&mut BehaviourContext {
             world: &mut self.world,
             object,
-            time,
         });
+        self.report_result(removed.as_ref(), object, "on_detach", result);
         true
+    }
+
+    fn report_result(
+        &mut self,
+        behaviour: &dyn Behaviour,
+        object: GameObject,
+        stage: &'static str,
+        result: crate::BehaviourResult,
+    ) {
+        if let Err(source) = result {
+            self.report(crate::UpdateError::Behaviour {
+                behaviour: behaviour.name(),
+                object,
+                stage,
+                source,
+            });
+        }
     }
 
     /// The object's name.

@@ -14,7 +14,7 @@ use super::{Scene, with_behaviours};
 use crate::error::SceneError;
 use crate::object::GameObject;
 use crate::transform::store::NO_SLOT;
-use crate::transform::{Transform, TransformStore};
+use crate::transform::{TransformSlot, TransformStore};
 
 impl Scene {
     /// Makes `child` a child of `parent`, detaching it from any previous parent.
@@ -78,17 +78,17 @@ impl Scene {
     }
 
     /// Root objects (those without a parent), in hierarchy order.
-    pub fn roots(&mut self) -> Vec<GameObject> {
-        self.world
-            .resource_mut::<TransformStore>()
-            .bypass_change_detection()
-            .prepare();
+    #[must_use]
+    pub fn roots(&self) -> Vec<GameObject> {
         let store = self.world.resource::<TransformStore>();
-        let mut roots: Vec<(u32, GameObject)> = self
-            .transforms
+        // Roots come in slot order in the hierarchy order (see `root_path`).
+        let Some(mut query) = self.world.try_query::<(Entity, &TransformSlot)>() else {
+            return Vec::new();
+        };
+        let mut roots: Vec<(u32, GameObject)> = query
             .iter(&self.world)
-            .filter(|(_, t)| store.parent(t.slot()).is_none())
-            .map(|(e, t)| (store.rank(t.slot()), GameObject::from_entity(e)))
+            .filter(|(_, s)| store.is_live(s.slot) && store.parent(s.slot).is_none())
+            .map(|(e, s)| (s.slot, GameObject::from_entity(e)))
             .collect();
         roots.sort_unstable();
         roots.into_iter().map(|(_, o)| o).collect()
@@ -109,10 +109,17 @@ impl Scene {
             }
             next += 1;
         }
-        let time = *self.time();
+        let mut errors = std::mem::take(&mut self.errors);
         for &entity in subtree.iter().rev() {
-            with_behaviours(&mut self.world, entity, time, &mut |b, cx| b.on_detach(cx));
+            with_behaviours(
+                &mut self.world,
+                entity,
+                "on_detach",
+                &mut errors,
+                &mut |b, cx| b.on_detach(cx),
+            );
         }
+        self.errors = errors;
         if let Ok(entity) = self.world.get_entity_mut(object.entity()) {
             entity.despawn();
         }
@@ -130,6 +137,7 @@ impl Scene {
             .resource_mut::<TransformStore>()
             .bypass_change_detection()
             .set_enabled(slot, enabled);
+        self.sync_activity();
         Ok(())
     }
 
@@ -140,13 +148,12 @@ impl Scene {
         Some(self.world.resource::<TransformStore>().is_enabled(slot))
     }
 
-    /// `true` when the object and all its ancestors are enabled (`None` for a stale handle).
-    pub fn is_active(&mut self, object: GameObject) -> Option<bool> {
-        let slot = self.slot_of(object).ok()?;
-        let mut store = self.world.resource_mut::<TransformStore>();
-        let store = store.bypass_change_detection();
-        store.prepare();
-        Some(store.is_active(slot))
+    /// `true` when the object and all its ancestors are enabled (`None` for a
+    /// stale handle). A `&self` read: a walk up the parent chain.
+    #[must_use]
+    pub fn is_active(&self, object: GameObject) -> Option<bool> {
+        self.slot_of(object).ok()?;
+        crate::transform::read::is_active_now(&self.world, object.entity())
     }
 }
 
@@ -158,13 +165,13 @@ pub(super) fn observe_hierarchy(world: &mut World) {
     world.add_observer(on_parent_removed);
 }
 
-fn slot_of(transforms: &Query<'_, '_, &Transform>, entity: Entity) -> u32 {
-    transforms.get(entity).map_or(NO_SLOT, Transform::slot)
+fn slot_of(transforms: &Query<'_, '_, &TransformSlot>, entity: Entity) -> u32 {
+    transforms.get(entity).map_or(NO_SLOT, |own| own.slot)
 }
 
 fn on_parent_set(
     event: On<'_, '_, Insert<ChildOf>>,
-    transforms: Query<'_, '_, &Transform>,
+    transforms: Query<'_, '_, &TransformSlot>,
     links: Query<'_, '_, &ChildOf>,
     mut store: ResMut<'_, TransformStore>,
     mut commands: Commands<'_, '_>,
@@ -191,7 +198,7 @@ fn on_parent_set(
 
 fn on_parent_removed(
     event: On<'_, '_, Remove<ChildOf>>,
-    transforms: Query<'_, '_, &Transform>,
+    transforms: Query<'_, '_, &TransformSlot>,
     mut store: ResMut<'_, TransformStore>,
 ) {
     let entity = event.event().entity;

@@ -1,8 +1,10 @@
 //! The scene: an ECS world holding a forest of GameObjects, its clock, and the
 //! per-frame update.
 
+mod commands;
 mod components;
 mod hierarchy;
+mod interpolation;
 mod queries;
 
 use bevy_ecs::change_detection::DetectChangesMut as _;
@@ -13,16 +15,17 @@ use bevy_ecs::system::ScheduleSystem;
 use bevy_ecs::world::World;
 use glam::{Affine3A, Mat4};
 
-use crate::behaviour::{Behaviour, BehaviourContext, Behaviours};
+use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult, Behaviours};
 use crate::components::{Camera, MeshRenderer};
-use crate::error::SceneError;
+use crate::error::{SceneError, UpdateError};
 use crate::game_loop::{Clock, Stage, StageTimings};
 use crate::object::{GameObject, ObjectIds, ObjectInfo};
 use crate::object_mut::ObjectMut;
 use crate::time::Time;
 use crate::transform::sweep::TransformSweep;
-use crate::transform::{Transform, TransformStats, TransformStore};
+use crate::transform::{Transform, TransformSlot, TransformStats, TransformStore};
 
+pub use commands::{CommandQueue, SceneCommands};
 pub use queries::MeshDraw;
 
 /// Label of the schedule that holds a scene's plain bevy_ecs systems; it runs in
@@ -39,14 +42,20 @@ pub struct Scene {
     world: World,
     sweep: TransformSweep,
     systems: Schedule,
-    transforms: QueryState<(Entity, &'static Transform)>,
-    with_behaviours: QueryState<(Entity, &'static Transform), With<Behaviours>>,
-    cameras: QueryState<(&'static Transform, &'static mut Camera)>,
-    mesh_renderers: QueryState<(Entity, &'static Transform, &'static MeshRenderer)>,
+    transforms: QueryState<(Entity, &'static TransformSlot)>,
+    with_behaviours: QueryState<(Entity, &'static TransformSlot), With<Behaviours>>,
+    cameras: QueryState<(&'static TransformSlot, &'static mut Camera)>,
+    mesh_renderers: QueryState<(Entity, &'static TransformSlot, &'static MeshRenderer)>,
     /// (rank, entity) of objects to run, reused every frame.
     run_order: Vec<(u32, Entity)>,
+    /// Scratch for [`sync_activity`](Self::sync_activity).
+    activity_changes: Vec<(Entity, bool)>,
     /// Per-stage timing, when a loop asked for it.
     profiler: Option<StageProfiler>,
+    /// Errors from behaviours and commands, until taken.
+    errors: Vec<UpdateError>,
+    /// Placements at the last two ticks, when render interpolation is on.
+    history: Option<interpolation::TickHistory>,
 }
 
 /// A clock to time stages with, and what it measured.
@@ -69,6 +78,16 @@ impl Scene {
         world.init_resource::<TransformStore>();
         world.init_resource::<ObjectIds>();
         world.init_resource::<Time>();
+        world.init_resource::<CommandQueue>();
+        // The loop's resources exist from the start, so behaviours and systems
+        // can read them in a bare scene too; a GameLoop configures them.
+        world.init_resource::<crate::game_loop::Input>();
+        world.init_resource::<crate::game_loop::Actions>();
+        world.init_resource::<crate::game_loop::Timers>();
+        world.init_resource::<crate::game_loop::FiredTimers>();
+        world.init_resource::<crate::game_loop::LoopControl>();
+        world.insert_resource(crate::game_loop::GameRng::new(0));
+        world.init_resource::<crate::behaviour::DetachedTransform>();
         hierarchy::observe_hierarchy(&mut world);
         let sweep = TransformSweep::new(&mut world);
         Self {
@@ -80,7 +99,10 @@ impl Scene {
             systems: Schedule::new(SceneUpdate),
             world,
             run_order: Vec::new(),
+            activity_changes: Vec::new(),
             profiler: None,
+            errors: Vec::new(),
+            history: None,
         }
     }
 
@@ -168,12 +190,30 @@ impl Scene {
 
     /// Spawns a new root GameObject with the given transform.
     pub fn spawn_with(&mut self, name: impl Into<String>, transform: Transform) -> GameObject {
-        let id = self.world.resource_mut::<ObjectIds>().fresh();
-        let info = ObjectInfo {
-            id,
-            name: name.into(),
-        };
+        let info = self.new_object_info(name.into());
         GameObject::from_entity(self.world.spawn((info, transform)).id())
+    }
+
+    fn new_object_info(&mut self, name: String) -> ObjectInfo {
+        let id = self.world.resource_mut::<ObjectIds>().fresh();
+        ObjectInfo { id, name }
+    }
+
+    /// Errors reported since the last call, oldest first: behaviours that
+    /// returned `Err`, commands that were refused. Each is also logged.
+    pub fn take_errors(&mut self) -> Vec<UpdateError> {
+        std::mem::take(&mut self.errors)
+    }
+
+    /// `true` when errors wait in [`take_errors`](Self::take_errors).
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    pub(crate) fn report(&mut self, error: UpdateError) {
+        log::error!("{error}: {}", error_chain(&error));
+        self.errors.push(error);
     }
 
     /// `true` while `object` is a live GameObject of this scene.
@@ -187,10 +227,10 @@ impl Scene {
         if self.world.get::<ObjectInfo>(object.entity()).is_none() {
             return Err(SceneError::StaleObject(object));
         }
-        self.world
-            .get::<Transform>(object.entity())
-            .map(Transform::slot)
-            .ok_or(SceneError::StaleObject(object))
+        match crate::transform::slot_of(&self.world, object.entity()) {
+            crate::transform::store::NO_SLOT => Err(SceneError::StaleObject(object)),
+            slot => Ok(slot),
+        }
     }
 
     /// A view of one object for reading and writing its transform.
@@ -208,14 +248,29 @@ impl Scene {
         self.world.get::<Transform>(object.entity())
     }
 
-    /// The object's world matrix (compare-on-read), or `None` for a stale handle.
-    pub fn world_matrix(&mut self, object: GameObject) -> Option<Affine3A> {
-        self.object_mut(object).ok().map(|mut o| o.world_matrix())
+    /// The object's world matrix as it stands now, or `None` for a stale handle.
+    ///
+    /// A `&self` read: it walks the parent chain comparing each level with
+    /// what was last baked, returns the cached matrix when nothing moved since
+    /// the last refresh, and otherwise multiplies the chain itself without
+    /// caching the result (O(depth)). [`ObjectMut::world_matrix`] is the
+    /// caching read when you hold `&mut Scene`.
+    #[must_use]
+    pub fn world_matrix(&self, object: GameObject) -> Option<Affine3A> {
+        self.slot_of(object).ok()?;
+        crate::transform::read::world_matrix_now(&self.world, object.entity())
     }
 
-    /// The object's local-to-world matrix as a `Mat4`, or `None` for a stale handle.
-    pub fn local_to_world(&mut self, object: GameObject) -> Option<Mat4> {
+    /// The object's local-to-world matrix as a `Mat4` (see [`world_matrix`](Self::world_matrix)).
+    #[must_use]
+    pub fn local_to_world(&self, object: GameObject) -> Option<Mat4> {
         self.world_matrix(object).map(Mat4::from)
+    }
+
+    /// The object's world position (see [`world_matrix`](Self::world_matrix)).
+    #[must_use]
+    pub fn world_position(&self, object: GameObject) -> Option<glam::Vec3> {
+        self.world_matrix(object).map(|m| m.translation.into())
     }
 
     /// Brings every world matrix up to date: compares what was written since the
@@ -231,11 +286,8 @@ impl Scene {
     pub fn for_each_world_matrix(&mut self, mut visit: impl FnMut(GameObject, &Affine3A)) {
         self.refresh_transforms();
         let store = self.world.resource::<TransformStore>();
-        for (entity, transform) in self.transforms.iter(&self.world) {
-            visit(
-                GameObject::from_entity(entity),
-                store.world(transform.slot()),
-            );
+        for (entity, slot) in self.transforms.iter(&self.world) {
+            visit(GameObject::from_entity(entity), store.world(slot.slot));
         }
     }
 
@@ -270,12 +322,17 @@ impl Scene {
 
     /// Runs `update(dt)` on every behaviour of every active object (parents before
     /// children), then the scene's bevy_ecs systems.
+    ///
+    /// Commands the behaviours queued apply after their pass, and those the
+    /// systems queued after the systems (see [`SceneCommands`]).
     pub fn update(&mut self, dt: f32) {
         self.collect_run_order();
-        self.run_behaviours(|behaviour, cx| behaviour.update(cx, dt));
+        self.run_behaviours("update", |behaviour, cx| behaviour.update(cx, dt));
+        self.apply_commands();
         let start = self.stage_start();
         self.systems.run(&mut self.world);
         self.stage_end(Stage::Systems, start);
+        self.apply_commands();
         self.world.check_change_ticks();
     }
 
@@ -284,28 +341,47 @@ impl Scene {
     pub fn update_render(&mut self) {
         self.refresh_transforms();
         self.collect_run_order();
-        self.run_behaviours(|behaviour, cx| behaviour.update_render(cx));
+        self.run_behaviours("update_render", |behaviour, cx| behaviour.update_render(cx));
+        self.apply_commands();
         self.refresh_transforms();
         self.world.resource_scope(
             |world, mut store: bevy_ecs::change_detection::Mut<'_, TransformStore>| {
                 let store = store.bypass_change_detection();
-                for (transform, mut camera) in self.cameras.iter_mut(world) {
-                    let inverse = store.inverse(transform.slot());
+                for (slot, mut camera) in self.cameras.iter_mut(world) {
+                    let inverse = store.inverse(slot.slot);
                     camera.refresh(&inverse);
                 }
             },
         );
     }
 
+    /// Refreshes the hierarchy index and active flags, and puts the
+    /// [`Inactive`](crate::Inactive) marker on exactly the inactive objects.
+    pub(crate) fn sync_activity(&mut self) {
+        let mut changes = std::mem::take(&mut self.activity_changes);
+        {
+            let mut store = self.world.resource_mut::<TransformStore>();
+            let store = store.bypass_change_detection();
+            store.prepare();
+            store.take_active_changes(&mut changes);
+        }
+        for &(entity, active) in &changes {
+            if let Ok(mut entity) = self.world.get_entity_mut(entity) {
+                if active {
+                    entity.remove::<crate::Inactive>();
+                } else {
+                    entity.insert(crate::Inactive);
+                }
+            }
+        }
+        self.activity_changes = changes;
+    }
+
     fn collect_run_order(&mut self) {
         self.run_order.clear();
-        self.world
-            .resource_mut::<TransformStore>()
-            .bypass_change_detection()
-            .prepare();
+        self.sync_activity();
         let store = self.world.resource::<TransformStore>();
-        for (entity, transform) in self.with_behaviours.iter(&self.world) {
-            let slot = transform.slot();
+        for (entity, &TransformSlot { slot, .. }) in self.with_behaviours.iter(&self.world) {
             if store.is_active(slot) {
                 self.run_order.push((store.rank(slot), entity));
             }
@@ -315,52 +391,95 @@ impl Scene {
 
     fn run_behaviours(
         &mut self,
-        mut call: impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>),
+        stage: &'static str,
+        mut call: impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>) -> BehaviourResult,
     ) {
-        let time = *self.world.resource::<Time>();
+        let mut errors = std::mem::take(&mut self.errors);
         match &mut self.profiler {
             None => {
                 for &(_, entity) in &self.run_order {
-                    with_behaviours(&mut self.world, entity, time, &mut call);
+                    with_behaviours(&mut self.world, entity, stage, &mut errors, &mut call);
                 }
             }
             Some(profiler) => {
                 let mut timed = |behaviour: &mut dyn Behaviour, cx: &mut BehaviourContext<'_>| {
                     let start = profiler.clock.now();
-                    call(behaviour, cx);
+                    let result = call(behaviour, cx);
                     let spent = profiler.clock.now().saturating_sub(start);
                     profiler
                         .timings
                         .add(Stage::Behaviour(behaviour.name()), spent);
+                    result
                 };
                 for &(_, entity) in &self.run_order {
-                    with_behaviours(&mut self.world, entity, time, &mut timed);
+                    with_behaviours(&mut self.world, entity, stage, &mut errors, &mut timed);
                 }
             }
         }
+        self.errors = errors;
     }
+}
+
+/// `source: source: ...` of an error, for the log line.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut parts = Vec::new();
+    let mut next = error.source();
+    while let Some(source) = next {
+        parts.push(source.to_string());
+        next = source.source();
+    }
+    parts.join(": ")
 }
 
 /// Takes an object's behaviours out of the world, runs `call` on each with a
 /// context that can borrow the whole world, and puts them back (keeping any
-/// behaviour added meanwhile).
+/// behaviour added meanwhile). Errors are collected into `errors`.
+///
+/// If a behaviour despawned the object through the raw world, the remaining
+/// behaviours of the list are skipped and every behaviour in it gets its
+/// `on_detach`, as if the object had been removed with [`Scene::remove`].
 pub(crate) fn with_behaviours(
     world: &mut World,
     entity: Entity,
-    time: Time,
-    call: &mut impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>),
+    stage: &'static str,
+    errors: &mut Vec<UpdateError>,
+    call: &mut impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>) -> BehaviourResult,
 ) {
     let Some(mut attached) = world.get_mut::<Behaviours>(entity) else {
         return;
     };
     let mut list = std::mem::take(&mut attached.bypass_change_detection().list);
-    let mut cx = BehaviourContext {
-        world,
-        object: GameObject::from_entity(entity),
-        time,
+    let object = GameObject::from_entity(entity);
+    let mut cx = BehaviourContext { world, object };
+    let mut report = |behaviour: &dyn Behaviour, stage: &'static str, result: BehaviourResult| {
+        if let Err(source) = result {
+            let error = UpdateError::Behaviour {
+                behaviour: behaviour.name(),
+                object,
+                stage,
+                source,
+            };
+            log::error!("{error}: {}", error_chain(&error));
+            errors.push(error);
+        }
     };
+    let mut gone = false;
     for behaviour in &mut list {
-        call(behaviour.as_mut(), &mut cx);
+        let result = call(behaviour.as_mut(), &mut cx);
+        report(behaviour.as_ref(), stage, result);
+        if cx.world.get_entity(entity).is_err() {
+            gone = true;
+            break;
+        }
+    }
+    if gone {
+        if stage != "on_detach" {
+            for behaviour in &mut list {
+                let result = behaviour.on_detach(&mut cx);
+                report(behaviour.as_ref(), "on_detach", result);
+            }
+        }
+        return;
     }
     if let Some(mut attached) = world.get_mut::<Behaviours>(entity) {
         let attached = attached.bypass_change_detection();

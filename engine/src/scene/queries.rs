@@ -8,7 +8,7 @@ use glam::Affine3A;
 use super::Scene;
 use crate::components::{Camera, DirectionalLight, MeshRenderer};
 use crate::object::GameObject;
-use crate::transform::{Transform, TransformStore};
+use crate::transform::{TransformSlot, TransformStore, read};
 
 /// One mesh to draw: what the renderer buckets each frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -23,12 +23,16 @@ pub struct MeshDraw {
 
 impl Scene {
     /// The active object with a [`Camera`] that comes first in hierarchy order.
-    pub fn find_camera(&mut self) -> Option<GameObject> {
+    ///
+    /// A `&self` read: for each camera, a walk up its parent chain (cameras are few).
+    #[must_use]
+    pub fn find_camera(&self) -> Option<GameObject> {
         self.first_in_hierarchy::<Camera>()
     }
 
     /// The active object with a [`DirectionalLight`] that comes first in hierarchy order.
-    pub fn find_sun_light(&mut self) -> Option<GameObject> {
+    #[must_use]
+    pub fn find_sun_light(&self) -> Option<GameObject> {
         self.first_in_hierarchy::<DirectionalLight>()
     }
 
@@ -47,8 +51,8 @@ impl Scene {
         let mut store = self.world.resource_mut::<TransformStore>();
         store.bypass_change_detection().prepare();
         let store = self.world.resource::<TransformStore>();
-        for (entity, transform, renderer) in self.mesh_renderers.iter(&self.world) {
-            let slot = transform.slot();
+        for (entity, &TransformSlot { slot, .. }, renderer) in self.mesh_renderers.iter(&self.world)
+        {
             if store.is_active(slot) {
                 out.push(MeshDraw {
                     object: GameObject::from_entity(entity),
@@ -75,14 +79,22 @@ impl Scene {
         found.into_iter().map(|(_, _, object)| object).collect()
     }
 
-    fn first_in_hierarchy<C: Component>(&mut self) -> Option<GameObject> {
-        let mut best: Option<(u32, GameObject)> = None;
-        self.visit_active::<C>(|store, slot, object| {
-            let rank = store.rank(slot);
-            if best.is_none_or(|(r, _)| rank < r) {
-                best = Some((rank, object));
+    /// The active `C` carrier first in hierarchy order, read without touching
+    /// any cache: hierarchy order is the order of root-to-object slot paths.
+    fn first_in_hierarchy<C: Component>(&self) -> Option<GameObject> {
+        let world = &self.world;
+        let store = world.resource::<TransformStore>();
+        let mut query = world.try_query::<(Entity, &TransformSlot, &C)>()?;
+        let (mut best, mut path) = (None::<(Vec<u32>, GameObject)>, Vec::new());
+        for (entity, &TransformSlot { slot, .. }, _) in query.iter(world) {
+            if !store.is_live(slot) || read::is_active_now(world, entity) != Some(true) {
+                continue;
             }
-        });
+            read::root_path(store, slot, &mut path);
+            if best.as_ref().is_none_or(|(p, _)| path < *p) {
+                best = Some((path.clone(), GameObject::from_entity(entity)));
+            }
+        }
         best.map(|(_, object)| object)
     }
 
@@ -96,12 +108,12 @@ impl Scene {
             .prepare();
         let world = &self.world;
         let store = world.resource::<TransformStore>();
-        let Some(mut query) = world.try_query::<(Entity, &Transform, &C)>() else {
+        let Some(mut query) = world.try_query::<(Entity, &TransformSlot, &C)>() else {
             return;
         };
-        for (entity, transform, _) in query.iter(world) {
-            if store.is_active(transform.slot()) {
-                visit(store, transform.slot(), GameObject::from_entity(entity));
+        for (entity, &TransformSlot { slot, .. }, _) in query.iter(world) {
+            if store.is_active(slot) {
+                visit(store, slot, GameObject::from_entity(entity));
             }
         }
     }

@@ -6,7 +6,7 @@ use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::hierarchy::{ChildOf, Children};
 use bevy_ecs::lifecycle::HookContext;
-use bevy_ecs::world::DeferredWorld;
+use bevy_ecs::world::{DeferredWorld, World};
 use glam::{Affine3A, Quat, Vec3};
 
 use super::store::{NO_SLOT, TransformStore};
@@ -14,14 +14,20 @@ use super::store::{NO_SLOT, TransformStore};
 /// Local position, rotation and scale of a GameObject, relative to its parent.
 ///
 /// The three fields are plain and public: write them directly
-/// (`transform.position.y += dt`). Nothing is marked on write; the world matrix
-/// notices the change the next time it is read, by comparing the ten current
-/// scalars with the ten it last baked into the local matrix (see the
-/// [module docs](crate::transform)).
+/// (`transform.position.y += dt`), or assign a whole transform
+/// (`*object.transform_mut() = Transform::from_position(..)`). Nothing is
+/// marked on write; the world matrix notices the change the next time it is
+/// read, by comparing the ten current scalars with the ten it last baked into
+/// the local matrix (see the [module docs](crate::transform)).
+///
+/// A `Transform` is plain data: copying one, cloning one that has been read,
+/// or assigning one over another is always safe. The caches it is read
+/// through live with the object, not in the value.
 ///
 /// Conventions: right-handed, +Y up, a camera looks down its local -Z.
-#[derive(Component, Debug, Clone)]
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
 #[component(on_add = Transform::on_add, on_remove = Transform::on_remove)]
+#[require(TransformSlot)]
 pub struct Transform {
     /// Position relative to the parent (or the world, for a root).
     pub position: Vec3,
@@ -29,11 +35,41 @@ pub struct Transform {
     pub rotation: Quat,
     /// Per-axis scale. Negative values mirror.
     pub scale: Vec3,
-    /// The ten scalars last baked into the local matrix; NaN until the first read,
-    /// so the first read always counts as a change.
-    baked: [f32; 10],
-    /// Index of this transform's caches in [`TransformStore`]; assigned by the add hook.
-    slot: u32,
+}
+
+/// An object's own compare-on-read state, added with every [`Transform`]:
+/// the index of its caches in [`TransformStore`] (assigned by the add hook)
+/// and the ten scalars last baked into its local matrix (NaN until the first
+/// read, so the first read always bakes). Kept apart from the public fields,
+/// so writing a whole `Transform` never touches it; kept in the ECS table
+/// beside the transform, so the sweep reads both in one pass.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TransformSlot {
+    pub(crate) slot: u32,
+    pub(crate) baked: [f32; 10],
+}
+
+impl Default for TransformSlot {
+    fn default() -> Self {
+        Self {
+            slot: NO_SLOT,
+            baked: [f32::NAN; 10],
+        }
+    }
+}
+
+impl TransformSlot {
+    /// `true` when `transform` equals what was last baked.
+    #[inline]
+    pub(crate) fn matches(&self, transform: &Transform) -> bool {
+        #[expect(clippy::float_cmp, reason = "compare-on-read wants exact equality")]
+        let same = transform
+            .scalars()
+            .iter()
+            .zip(&self.baked)
+            .all(|(a, b)| a == b);
+        same
+    }
 }
 
 impl Default for Transform {
@@ -48,8 +84,6 @@ impl Transform {
         position: Vec3::ZERO,
         rotation: Quat::IDENTITY,
         scale: Vec3::ONE,
-        baked: [f32::NAN; 10],
-        slot: NO_SLOT,
     };
 
     /// A transform at `position` with no rotation and unit scale.
@@ -68,7 +102,6 @@ impl Transform {
             position,
             rotation,
             scale,
-            ..Self::IDENTITY
         }
     }
 
@@ -84,36 +117,17 @@ impl Transform {
         self.position.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
     }
 
-    fn current_scalars(&self) -> [f32; 10] {
+    /// The ten scalars compare-on-read looks at.
+    #[inline]
+    pub(crate) fn scalars(&self) -> [f32; 10] {
         let (p, r, s) = (self.position, self.rotation, self.scale);
         [p.x, p.y, p.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z]
-    }
-
-    /// Compares the current TRS with the baked snapshot. On a difference (IEEE
-    /// comparison, so the NaN start always differs) re-bakes and returns the
-    /// new local matrix; otherwise returns `None` and does no matrix work.
-    #[inline]
-    pub(crate) fn rebake_if_changed(&mut self) -> Option<Affine3A> {
-        let now = self.current_scalars();
-        // Written as a plain loop over fixed-size arrays: the compiler unrolls it.
-        #[expect(clippy::float_cmp, reason = "compare-on-read wants exact equality")]
-        let unchanged = now.iter().zip(&self.baked).all(|(a, b)| a == b);
-        if unchanged {
-            return None;
-        }
-        self.baked = now;
-        Some(self.compute_local_matrix())
-    }
-
-    pub(crate) fn slot(&self) -> u32 {
-        self.slot
     }
 
     fn on_add(mut world: DeferredWorld<'_>, ctx: HookContext) {
         let parent_slot = world
             .get::<ChildOf>(ctx.entity)
-            .and_then(|child_of| world.get::<Transform>(child_of.parent()))
-            .map_or(NO_SLOT, Transform::slot);
+            .map_or(NO_SLOT, |child_of| slot_of(&world, child_of.parent()));
         let children = child_slots(&world, ctx.entity);
         let Some(mut store) = world.get_resource_mut::<TransformStore>() else {
             log::error!(
@@ -131,20 +145,23 @@ impl Transform {
                 );
             }
         }
-        if let Some(mut transform) = world.get_mut::<Transform>(ctx.entity) {
-            transform.bypass_change_detection().slot = slot;
+        if let Some(mut own) = world.get_mut::<TransformSlot>(ctx.entity) {
+            *own.bypass_change_detection() = TransformSlot {
+                slot,
+                baked: [f32::NAN; 10],
+            };
         }
     }
 
     fn on_remove(mut world: DeferredWorld<'_>, ctx: HookContext) {
-        let Some(slot) = world
-            .get::<Transform>(ctx.entity)
-            .map(Transform::slot)
-            .filter(|&slot| slot != NO_SLOT)
-        else {
+        let slot = slot_of(&world, ctx.entity);
+        if slot == NO_SLOT {
             return;
-        };
+        }
         let children = child_slots(&world, ctx.entity);
+        if let Some(mut own) = world.get_mut::<TransformSlot>(ctx.entity) {
+            own.bypass_change_detection().slot = NO_SLOT;
+        }
         let Some(mut store) = world.get_resource_mut::<TransformStore>() else {
             return;
         };
@@ -155,14 +172,21 @@ impl Transform {
     }
 }
 
+/// The store slot of `entity`, or `NO_SLOT` when it has no live transform.
+pub(crate) fn slot_of(world: &World, entity: Entity) -> u32 {
+    world
+        .get::<TransformSlot>(entity)
+        .map_or(NO_SLOT, |own| own.slot)
+}
+
 /// Store slots of the children of `entity` that carry a Transform.
-fn child_slots(world: &DeferredWorld<'_>, entity: Entity) -> Vec<u32> {
+fn child_slots(world: &World, entity: Entity) -> Vec<u32> {
     world
         .get::<Children>(entity)
         .map(|children| {
             children
                 .iter()
-                .filter_map(|&child| world.get::<Transform>(child).map(Transform::slot))
+                .map(|&child| slot_of(world, child))
                 .filter(|&slot| slot != NO_SLOT)
                 .collect()
         })

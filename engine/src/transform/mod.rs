@@ -27,4 +27,5 @@ pub(crate) mod store;
 pub(crate) mod sweep;
 
 pub use component::Transform;
+pub(crate) use component::{TransformSlot, slot_of};
 pub use store::{TransformStats, TransformStore};

@@ -10,6 +10,8 @@ use bevy_ecs::entity::Entity;
 use bevy_ecs::resource::Resource;
 use glam::{Affine3A, Quat, Vec3};
 
+use super::component::{Transform, TransformSlot};
+
 /// When at least 1/FULL_PASS_RATIO of all transforms are queued, the sweep walks
 /// everything parents-first instead of sorting the queue.
 const FULL_PASS_RATIO: usize = 32;
@@ -74,6 +76,8 @@ pub struct TransformStore {
     pending: Vec<u32>,
     index: HierarchyIndex,
     active_dirty: bool,
+    /// Entities whose active flag flipped since the scene last drained them.
+    active_changes: Vec<(Entity, bool)>,
     /// Versions come from one counter so two different parents never share one.
     last_version: u64,
     stats: TransformStats,
@@ -208,12 +212,25 @@ impl TransformStore {
         self.enabled[slot as usize]
     }
 
-    /// Stores a freshly rebuilt local matrix; the world matrix follows on the next refresh.
-    pub(crate) fn set_local(&mut self, slot: u32, local: Affine3A) {
-        let i = slot as usize;
-        self.local[i] = local;
+    /// Compares `transform` with the scalars `own` last baked (IEEE
+    /// comparison, so the NaN start always differs). On a difference re-bakes
+    /// the local matrix of `own.slot` and returns `true`; otherwise does no
+    /// matrix work. The world matrix follows on the next refresh.
+    #[inline]
+    pub(crate) fn rebake_if_changed(
+        &mut self,
+        own: &mut TransformSlot,
+        transform: &Transform,
+    ) -> bool {
+        if own.matches(transform) {
+            return false;
+        }
+        own.baked = transform.scalars();
+        let i = own.slot as usize;
+        self.local[i] = transform.compute_local_matrix();
         self.local_dirty[i] = true;
         self.stats.local_rebuilds += 1;
+        true
     }
 
     /// Queues `slot` for the next sweep.
@@ -384,7 +401,11 @@ impl TransformStore {
                 NO_SLOT => true,
                 p => self.active[p as usize],
             };
-            self.active[i] = self.enabled[i] && parent_active;
+            let active = self.enabled[i] && parent_active;
+            if self.active[i] != active {
+                self.active[i] = active;
+                self.active_changes.push((self.entity[i], active));
+            }
         }
         self.active_dirty = false;
     }
@@ -393,6 +414,12 @@ impl TransformStore {
     /// [`rank`](Self::rank) and [`is_active`](Self::is_active).
     pub(crate) fn prepare(&mut self) {
         self.refresh_active();
+    }
+
+    /// Takes the `(entity, active)` flips found by `prepare` since the last call.
+    pub(crate) fn take_active_changes(&mut self, out: &mut Vec<(Entity, bool)>) {
+        out.clear();
+        std::mem::swap(out, &mut self.active_changes);
     }
 
     /// `true` when the object and all its ancestors are enabled (as of `prepare`).
@@ -405,6 +432,22 @@ impl TransformStore {
     pub(crate) fn rank(&self, slot: u32) -> u32 {
         debug_assert!(!self.index.stale, "call prepare() first");
         self.index.rank[slot as usize]
+    }
+
+    /// `true` when the cached world matrix of `slot` folds in its current
+    /// local matrix and its parent's current world matrix.
+    pub(crate) fn world_is_current(&self, slot: u32) -> bool {
+        let i = slot as usize;
+        let parent_version = match self.parent[i] {
+            NO_SLOT => 0,
+            p => self.world_version[p as usize],
+        };
+        !self.local_dirty[i] && self.world_version[i] != 0 && self.parent_seen[i] == parent_version
+    }
+
+    /// The cached local matrix (as last baked).
+    pub(crate) fn local(&self, slot: u32) -> Affine3A {
+        self.local[slot as usize]
     }
 
     /// The cached world matrix, as of the last refresh.

@@ -14,11 +14,11 @@ use bevy_ecs::query::Changed;
 use bevy_ecs::system::{Query, ResMut, SystemState};
 use bevy_ecs::world::World;
 
-use super::component::Transform;
+use super::component::{Transform, TransformSlot};
 use super::store::{NO_SLOT, TransformStore};
 
 type SweepParams = (
-    Query<'static, 'static, &'static mut Transform, Changed<Transform>>,
+    Query<'static, 'static, (&'static Transform, &'static mut TransformSlot), Changed<Transform>>,
     ResMut<'static, TransformStore>,
 );
 
@@ -46,14 +46,13 @@ impl TransformSweep {
         // Worlds computed from here on are final for this sweep: a child scanned
         // after its parent (the usual table order) is finished in the same pass.
         let mark = store.version_mark();
-        for mut transform in &mut changed {
-            let transform = transform.bypass_change_detection();
-            let slot = transform.slot();
+        for (transform, mut own) in &mut changed {
+            let own = own.bypass_change_detection();
+            let slot = own.slot;
             if slot == NO_SLOT {
                 continue;
             }
-            if let Some(local) = transform.rebake_if_changed() {
-                store.set_local(slot, local);
+            if store.rebake_if_changed(own, transform) {
                 store.refresh_world_if_parent_final(slot, mark);
                 // Unchanged descendants still need to see the new version.
                 store.mark_pending(slot);

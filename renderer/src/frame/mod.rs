@@ -5,4 +5,6 @@ mod draw;
 mod view;
 
 pub use draw::{DrawBuckets, DrawItem, SortedDraw};
-pub use view::{CameraView, FrameTime, Lights, PointLightData, SpotLightData, SunLight};
+pub use view::{
+    CameraView, CascadeSettings, FrameTime, Lights, PointLightData, SpotLightData, SunLight,
+};

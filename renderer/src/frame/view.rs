@@ -33,6 +33,27 @@ impl Default for CameraView {
     }
 }
 
+/// How the sun's shadow is split into cascades.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CascadeSettings {
+    /// Number of cascades (1..=4; clamped).
+    pub count: usize,
+    /// Split spacing: 0 uniform, 1 logarithmic; 0.7 by default.
+    pub split_lambda: f32,
+    /// Shadows end at this view distance (or the camera's far plane, if nearer).
+    pub max_distance: f32,
+}
+
+impl Default for CascadeSettings {
+    fn default() -> Self {
+        Self {
+            count: 3,
+            split_lambda: 0.7,
+            max_distance: 80.0,
+        }
+    }
+}
+
 /// The sun (or moon): parallel light.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SunLight {
@@ -44,6 +65,8 @@ pub struct SunLight {
     pub intensity: f32,
     /// Whether it casts (cascaded) shadows.
     pub cast_shadows: bool,
+    /// Its cascade settings, which the shadow feature follows.
+    pub cascades: CascadeSettings,
 }
 
 /// A point light.

@@ -2,7 +2,7 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
-use crate::frame::CameraView;
+use crate::frame::{CameraView, CascadeSettings};
 
 /// Most cascades the atlas holds (2 x 2 tiles).
 pub const MAX_CASCADES: usize = 4;
@@ -21,10 +21,12 @@ pub struct ShadowCascades {
     pub resolution: u32,
 }
 
-/// Fits `count` cascades between the camera's near plane and `max_distance`
-/// (or the far plane, if nearer), for a sun shining along `direction`.
+/// Fits `settings.count` cascades between the camera's near plane and
+/// `settings.max_distance` (or the far plane, if nearer), for a sun shining
+/// along `direction`.
 ///
-/// Splits blend logarithmic and uniform spacing (`lambda` 0.7); each cascade
+/// Splits blend logarithmic and uniform spacing by `settings.split_lambda`
+/// (1 logarithmic, 0 uniform; clamped to 0..=1); each cascade
 /// is a bounding sphere of its slice, so its size does not change as the
 /// camera turns, and the light matrix is snapped to whole shadow texels so
 /// shadows do not shimmer as the camera moves.
@@ -32,11 +34,16 @@ pub struct ShadowCascades {
 pub fn fit_cascades(
     camera: &CameraView,
     direction: Vec3,
-    count: usize,
-    max_distance: f32,
+    settings: &CascadeSettings,
     resolution: u32,
 ) -> ShadowCascades {
-    let count = count.clamp(1, MAX_CASCADES);
+    let count = settings.count.clamp(1, MAX_CASCADES);
+    let max_distance = settings.max_distance;
+    let lambda = if settings.split_lambda.is_finite() {
+        settings.split_lambda.clamp(0.0, 1.0)
+    } else {
+        0.7
+    };
     let near = camera.near.max(1e-3);
     let far = camera.far.min(max_distance).max(near + 1e-3);
     let direction = direction.normalize_or(Vec3::NEG_Y);
@@ -61,7 +68,7 @@ pub fn fit_cascades(
         let t = (i + 1) as f32 / count as f32;
         let log = near * (far / near).powf(t);
         let uniform = near + (far - near) * t;
-        let end = 0.7 * log + 0.3 * uniform;
+        let end = lambda * log + (1.0 - lambda) * uniform;
         let at = |d: f32, k: usize| {
             let s = ((d - camera.near) / full).clamp(0.0, 1.0);
             near_corners[k].lerp(far_corners[k], s)
@@ -104,6 +111,41 @@ pub fn fit_cascades(
 mod tests {
     use super::*;
 
+    fn settings(count: usize, max_distance: f32) -> CascadeSettings {
+        CascadeSettings {
+            count,
+            max_distance,
+            ..CascadeSettings::default()
+        }
+    }
+
+    #[test]
+    fn the_split_lambda_moves_the_splits() {
+        let cam = camera();
+        let uniform = CascadeSettings {
+            split_lambda: 0.0,
+            ..settings(3, 60.0)
+        };
+        let log = CascadeSettings {
+            split_lambda: 1.0,
+            ..settings(3, 60.0)
+        };
+        let dir = Vec3::new(-0.3, -1.0, -0.2);
+        let (u, l) = (
+            fit_cascades(&cam, dir, &uniform, 512),
+            fit_cascades(&cam, dir, &log, 512),
+        );
+        assert!(
+            l.splits[0] < u.splits[0],
+            "log splits crowd near the camera"
+        );
+        assert!(
+            (u.splits[0] - (0.1 + (60.0 - 0.1) / 3.0)).abs() < 1e-3,
+            "{}",
+            u.splits[0]
+        );
+    }
+
     fn camera() -> CameraView {
         let view =
             glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 2.0, 5.0), Vec3::ZERO, Vec3::Y);
@@ -120,7 +162,7 @@ mod tests {
     #[test]
     fn cascades_cover_their_slices_and_grow_with_distance() {
         let cam = camera();
-        let c = fit_cascades(&cam, Vec3::new(-0.3, -1.0, -0.2), 3, 60.0, 1024);
+        let c = fit_cascades(&cam, Vec3::new(-0.3, -1.0, -0.2), &settings(3, 60.0), 1024);
         assert_eq!(c.count, 3);
         assert!(c.splits[0] < c.splits[1] && c.splits[1] < c.splits[2]);
         assert!(
@@ -148,10 +190,10 @@ mod tests {
 
     #[test]
     fn degenerate_input_stays_finite() {
-        let c = fit_cascades(&camera(), Vec3::ZERO, 9, f32::INFINITY, 512);
+        let c = fit_cascades(&camera(), Vec3::ZERO, &settings(9, f32::INFINITY), 512);
         assert_eq!(c.count, MAX_CASCADES);
         assert!(c.view_proj.iter().all(|m| m.is_finite()));
-        let straight_down = fit_cascades(&camera(), Vec3::NEG_Y, 2, 30.0, 512);
+        let straight_down = fit_cascades(&camera(), Vec3::NEG_Y, &settings(2, 30.0), 512);
         assert!(straight_down.view_proj[0].is_finite());
     }
 }

@@ -21,14 +21,12 @@ const STRIDE: u64 = 256;
 
 /// Renders the sun's shadow cascades into a depth atlas and publishes it as
 /// [`Frame::shadow_map`], with the cascade matrices in [`FrameData::shadow`].
+/// The cascade count, split lambda and distance come from the sun
+/// ([`SunLight::cascades`](crate::frame::SunLight::cascades)).
 #[derive(Debug)]
 pub struct ShadowFeature {
-    /// Number of cascades (1..=4).
-    pub cascades: usize,
     /// Texels per cascade tile edge.
     pub resolution: u32,
-    /// Shadows end at this view distance (or the far plane).
-    pub max_distance: f32,
     gpu: Option<Gpu>,
     staging: Vec<u8>,
 }
@@ -46,9 +44,7 @@ struct Gpu {
 impl Default for ShadowFeature {
     fn default() -> Self {
         Self {
-            cascades: 3,
             resolution: 1024,
-            max_distance: 80.0,
             gpu: None,
             staging: Vec::new(),
         }
@@ -170,8 +166,7 @@ impl RenderFeature for ShadowFeature {
             fit_cascades(
                 &data.camera,
                 sun.direction,
-                self.cascades,
-                self.max_distance,
+                &sun.cascades,
                 self.resolution.max(1),
             )
         });

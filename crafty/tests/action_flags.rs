@@ -2,8 +2,9 @@
 //! unpacks unchanged; every 32-bit word unpacks into something that packs back
 //! to its meaningful bits.
 
+use crafty::player::{ActionFlagsExt, Buttons, Movement, Pitch, PlayerActions, Yaw};
 use proptest::prelude::*;
-use taos_engine::game_loop::{ActionFlags, Buttons, Movement, Pitch, PlayerActions, Yaw};
+use taos_engine::game_loop::ActionFlags;
 
 fn yaw() -> impl Strategy<Value = Yaw> {
     prop_oneof![
