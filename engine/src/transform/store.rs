@@ -55,19 +55,38 @@ impl Derived {
     };
 }
 
+/// What deciding "does this world matrix need work" reads, packed together:
+/// when few objects move the sweep visits slots at random, and one cache
+/// line per slot beats four parallel arrays.
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    /// Globally unique stamp of the last world recompute; 0 = never computed.
+    world_version: u64,
+    /// Version of the parent folded into `world`; 0 = had no parent.
+    parent_seen: u64,
+    /// Parent slot, or `NO_SLOT` for a root.
+    parent: u32,
+    /// The local matrix was rebaked since the world matrix was computed.
+    local_dirty: bool,
+}
+
+impl Link {
+    const NEW: Self = Self {
+        world_version: 0,
+        parent_seen: 0,
+        parent: NO_SLOT,
+        local_dirty: true,
+    };
+}
+
 /// All transform caches of one world, indexed by slot. Owned by the `Scene`'s ECS
 /// world as a resource; users reach it through `Scene` and `GameObject` methods.
 #[derive(Resource, Default)]
 pub struct TransformStore {
     entity: Vec<Entity>,
-    parent: Vec<u32>,
+    links: Vec<Link>,
     local: Vec<Affine3A>,
     world: Vec<Affine3A>,
-    /// Globally unique stamp of the last world recompute; 0 = never computed.
-    world_version: Vec<u64>,
-    /// Version of the parent folded into `world`; 0 = had no parent.
-    parent_seen: Vec<u64>,
-    local_dirty: Vec<bool>,
     enabled: Vec<bool>,
     active: Vec<bool>,
     derived: Vec<Derived>,
@@ -102,12 +121,9 @@ impl TransformStore {
         let slot = if let Some(slot) = self.free.pop() {
             let i = slot as usize;
             self.entity[i] = entity;
-            self.parent[i] = NO_SLOT;
+            self.links[i] = Link::NEW;
             self.local[i] = Affine3A::IDENTITY;
             self.world[i] = Affine3A::IDENTITY;
-            self.world_version[i] = 0;
-            self.parent_seen[i] = 0;
-            self.local_dirty[i] = true;
             self.enabled[i] = true;
             self.active[i] = true;
             self.derived[i] = Derived::EMPTY;
@@ -115,12 +131,9 @@ impl TransformStore {
         } else {
             let slot = u32::try_from(self.entity.len()).expect("more than 4 billion transforms");
             self.entity.push(entity);
-            self.parent.push(NO_SLOT);
+            self.links.push(Link::NEW);
             self.local.push(Affine3A::IDENTITY);
             self.world.push(Affine3A::IDENTITY);
-            self.world_version.push(0);
-            self.parent_seen.push(0);
-            self.local_dirty.push(true);
             self.enabled.push(true);
             self.active.push(true);
             self.derived.push(Derived::EMPTY);
@@ -141,7 +154,7 @@ impl TransformStore {
             return;
         }
         self.entity[i] = Entity::PLACEHOLDER;
-        self.parent[i] = NO_SLOT;
+        self.links[i].parent = NO_SLOT;
         self.free.push(slot);
         self.index.stale = true;
         self.active_dirty = true;
@@ -158,7 +171,7 @@ impl TransformStore {
     }
 
     pub(crate) fn parent(&self, slot: u32) -> Option<u32> {
-        let p = self.parent[slot as usize];
+        let p = self.links[slot as usize].parent;
         (p != NO_SLOT).then_some(p)
     }
 
@@ -181,13 +194,13 @@ impl TransformStore {
     /// Refuses, leaving everything as it was, when `slot` would become its own ancestor.
     pub(crate) fn set_parent(&mut self, slot: u32, parent: u32) -> Result<(), CycleRefused> {
         let i = slot as usize;
-        if !self.is_live(slot) || self.parent[i] == parent {
+        if !self.is_live(slot) || self.links[i].parent == parent {
             return Ok(());
         }
         if parent != NO_SLOT && self.is_ancestor_or_self(slot, parent) {
             return Err(CycleRefused);
         }
-        self.parent[i] = parent;
+        self.links[i].parent = parent;
         self.index.stale = true;
         self.active_dirty = true;
         self.pending.push(slot);
@@ -228,7 +241,7 @@ impl TransformStore {
         own.baked = transform.scalars();
         let i = own.slot as usize;
         self.local[i] = transform.compute_local_matrix();
-        self.local_dirty[i] = true;
+        self.links[i].local_dirty = true;
         self.stats.local_rebuilds += 1;
         true
     }
@@ -249,8 +262,8 @@ impl TransformStore {
     /// returns `true`. Otherwise leaves it for `settle_pending`.
     #[inline]
     pub(crate) fn refresh_world_if_parent_final(&mut self, slot: u32, mark: u64) -> bool {
-        let parent = self.parent[slot as usize];
-        let parent_final = parent == NO_SLOT || self.world_version[parent as usize] > mark;
+        let parent = self.links[slot as usize].parent;
+        let parent_final = parent == NO_SLOT || self.links[parent as usize].world_version > mark;
         parent_final && self.refresh_world(slot)
     }
 
@@ -259,15 +272,15 @@ impl TransformStore {
     #[inline]
     pub(crate) fn refresh_world(&mut self, slot: u32) -> bool {
         let i = slot as usize;
-        let parent = self.parent[i];
+        let parent = self.links[i].parent;
         let parent_version = if parent == NO_SLOT {
             0
         } else {
-            self.world_version[parent as usize]
+            self.links[parent as usize].world_version
         };
-        let dirty = self.local_dirty[i]
-            || self.world_version[i] == 0
-            || self.parent_seen[i] != parent_version;
+        let dirty = self.links[i].local_dirty
+            || self.links[i].world_version == 0
+            || self.links[i].parent_seen != parent_version;
         if !dirty {
             return false;
         }
@@ -276,10 +289,10 @@ impl TransformStore {
         } else {
             self.world[parent as usize] * self.local[i]
         };
-        self.parent_seen[i] = parent_version;
-        self.local_dirty[i] = false;
+        self.links[i].parent_seen = parent_version;
+        self.links[i].local_dirty = false;
         self.last_version += 1;
-        self.world_version[i] = self.last_version;
+        self.links[i].world_version = self.last_version;
         self.stats.world_recomputes += 1;
         true
     }
@@ -325,6 +338,12 @@ impl TransformStore {
         self.pending = pending;
     }
 
+    /// `true` when `slot` has children (as of the last index refresh).
+    #[inline]
+    pub(crate) fn has_children(&self, slot: u32) -> bool {
+        !self.children(slot).is_empty()
+    }
+
     fn children(&self, slot: u32) -> &[u32] {
         let s = slot as usize;
         let start = self.index.child_start[s] as usize;
@@ -333,7 +352,7 @@ impl TransformStore {
     }
 
     /// Rebuilds children lists and the parents-first order if the hierarchy changed.
-    fn refresh_index(&mut self) {
+    pub(crate) fn refresh_index(&mut self) {
         if !self.index.stale {
             return;
         }
@@ -341,7 +360,7 @@ impl TransformStore {
         let index = &mut self.index;
         index.child_start.clear();
         index.child_start.resize(n + 1, 0);
-        for (slot, &p) in self.parent.iter().enumerate() {
+        for (slot, p) in self.links.iter().map(|l| l.parent).enumerate() {
             if p != NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
                 index.child_start[p as usize + 1] += 1;
             }
@@ -354,7 +373,7 @@ impl TransformStore {
             .children
             .resize(index.child_start[n] as usize, NO_SLOT);
         let mut fill: Vec<u32> = index.child_start[..n].to_vec();
-        for (slot, &p) in self.parent.iter().enumerate() {
+        for (slot, p) in self.links.iter().map(|l| l.parent).enumerate() {
             if p != NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
                 let at = &mut fill[p as usize];
                 index.children[*at as usize] = slot as u32;
@@ -366,7 +385,7 @@ impl TransformStore {
         index.order.clear();
         let mut stack = std::mem::take(&mut self.scratch);
         stack.clear();
-        for (slot, &p) in self.parent.iter().enumerate().rev() {
+        for (slot, p) in self.links.iter().map(|l| l.parent).enumerate().rev() {
             if p == NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
                 stack.push((slot as u32, false));
             }
@@ -397,7 +416,7 @@ impl TransformStore {
         }
         for &slot in &self.index.order {
             let i = slot as usize;
-            let parent_active = match self.parent[i] {
+            let parent_active = match self.links[i].parent {
                 NO_SLOT => true,
                 p => self.active[p as usize],
             };
@@ -438,11 +457,13 @@ impl TransformStore {
     /// local matrix and its parent's current world matrix.
     pub(crate) fn world_is_current(&self, slot: u32) -> bool {
         let i = slot as usize;
-        let parent_version = match self.parent[i] {
+        let parent_version = match self.links[i].parent {
             NO_SLOT => 0,
-            p => self.world_version[p as usize],
+            p => self.links[p as usize].world_version,
         };
-        !self.local_dirty[i] && self.world_version[i] != 0 && self.parent_seen[i] == parent_version
+        !self.links[i].local_dirty
+            && self.links[i].world_version != 0
+            && self.links[i].parent_seen == parent_version
     }
 
     /// The cached local matrix (as last baked).
@@ -456,13 +477,13 @@ impl TransformStore {
     }
 
     pub(crate) fn world_version(&self, slot: u32) -> u64 {
-        self.world_version[slot as usize]
+        self.links[slot as usize].world_version
     }
 
     /// The inverse world matrix, recomputed only when the world version moved.
     pub(crate) fn inverse(&mut self, slot: u32) -> Affine3A {
         let i = slot as usize;
-        let version = self.world_version[i];
+        let version = self.links[i].world_version;
         let cache = &mut self.derived[i];
         if cache.inverse_version != version {
             cache.inverse = self.world[i].inverse();
@@ -475,7 +496,7 @@ impl TransformStore {
     /// World rotation and scale, decomposed only when the world version moved.
     pub(crate) fn rotation_scale(&mut self, slot: u32) -> (Quat, Vec3) {
         let i = slot as usize;
-        let version = self.world_version[i];
+        let version = self.links[i].world_version;
         let cache = &mut self.derived[i];
         if cache.decomposed_version != version {
             let (rotation, scale) = super::decompose::rotation_scale(&self.world[i]);

@@ -46,6 +46,8 @@ impl TransformSweep {
         // Worlds computed from here on are final for this sweep: a child scanned
         // after its parent (the usual table order) is finished in the same pass.
         let mark = store.version_mark();
+        // `has_children` below reads the index; a hierarchy change rebuilds it once.
+        store.refresh_index();
         for (transform, mut own) in &mut changed {
             let own = own.bypass_change_detection();
             let slot = own.slot;
@@ -53,9 +55,13 @@ impl TransformSweep {
                 continue;
             }
             if store.rebake_if_changed(own, transform) {
-                store.refresh_world_if_parent_final(slot, mark);
-                // Unchanged descendants still need to see the new version.
-                store.mark_pending(slot);
+                let finished = store.refresh_world_if_parent_final(slot, mark);
+                // Left for the settle step: a world that could not be finished
+                // here, and a parent whose unchanged descendants must see its
+                // new version. A finished leaf needs nothing more.
+                if !finished || store.has_children(slot) {
+                    store.mark_pending(slot);
+                }
             }
         }
         store.settle_pending();
