@@ -297,3 +297,19 @@ fn behaviours_read_their_own_transform_and_change_time_without_borrow_fights() {
     assert_eq!(scene.transform(o).unwrap().position.x, 2.0);
     assert!((scene.time().elapsed() - 0.15).abs() < 1e-6);
 }
+
+#[test]
+fn ids_wrap_past_the_top_without_repeating_a_live_one() {
+    let mut scene = Scene::new();
+    let first = scene.spawn("First");
+    let loaded = scene.spawn("Loaded");
+    scene.set_id(loaded, ObjectId(u64::MAX - 1)).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(scene.id(first).unwrap());
+    seen.insert(ObjectId(u64::MAX - 1));
+    // The counter reaches the top, wraps, and must skip the ids still in use.
+    for i in 0..5 {
+        let o = scene.spawn(format!("New {i}"));
+        assert!(seen.insert(scene.id(o).unwrap()), "duplicate id");
+    }
+}
