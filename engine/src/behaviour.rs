@@ -165,10 +165,7 @@ impl<'w> BehaviourContext<'w> {
     /// The live object with this stable id.
     #[must_use]
     pub fn find_by_id(&self, id: ObjectId) -> Option<GameObject> {
-        self.world
-            .resource::<ObjectIds>()
-            .get(id)
-            .map(GameObject::from_entity)
+        ObjectIds::find(self.world, id)
     }
 
     /// A resource of the scene (e.g. [`GameRng`](crate::game_loop::GameRng),

@@ -7,7 +7,7 @@ use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::resource::Resource;
-use bevy_ecs::world::DeferredWorld;
+use bevy_ecs::world::{DeferredWorld, World};
 
 /// A GameObject: a handle to an ECS entity that carries a [`Transform`](crate::Transform),
 /// a name, a stable [`ObjectId`] and an enabled flag.
@@ -164,6 +164,14 @@ impl ObjectIds {
 
     pub(crate) fn set_counter(&mut self, next: u64) {
         self.next = next.max(1);
+    }
+
+    /// The live object holding `id` in `world`.
+    pub(crate) fn find(world: &World, id: ObjectId) -> Option<GameObject> {
+        world
+            .resource::<Self>()
+            .get(id)
+            .map(GameObject::from_entity)
     }
 
     pub(crate) fn get(&self, id: ObjectId) -> Option<Entity> {

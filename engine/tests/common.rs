@@ -1,8 +1,10 @@
-//! Helpers shared by the integration tests: a from-scratch world matrix.
+//! Helpers shared by the integration tests: a from-scratch world matrix, and
+//! fixed-rate loops on a manual clock.
 
 #![allow(dead_code, reason = "each test binary uses a subset")]
 
 use taos_engine::deps::glam::Affine3A;
+use taos_engine::game_loop::{FixedStep, LoopPolicy, ManualClock, PresentOn, Rate};
 use taos_engine::prelude::*;
 
 /// World matrix recomputed from scratch by walking the parent chain, with no caches.
@@ -27,4 +29,22 @@ pub(crate) fn assert_affine_close(a: &Affine3A, b: &Affine3A, tolerance: f32, wh
         a.abs_diff_eq(b, tolerance * scale),
         "{what}: cached {a:?} != scratch {b:?}"
     );
+}
+
+/// A fixed-rate loop configuration presenting as `present` says.
+pub(crate) fn fixed(hz: u32, present: PresentOn) -> LoopConfig {
+    let mut step = FixedStep::new(Rate::hz(hz).unwrap());
+    step.present = present;
+    LoopConfig {
+        policy: LoopPolicy::Fixed(step),
+        ..LoopConfig::default()
+    }
+}
+
+/// A loop over `scene`, with its clock, already past its first (time-base) callback.
+pub(crate) fn started(scene: Scene, config: LoopConfig) -> (GameLoop, ManualClock) {
+    let clock = ManualClock::new();
+    let mut game = GameLoop::new(scene, config, clock.clone()).unwrap();
+    game.on_clock();
+    (game, clock)
 }

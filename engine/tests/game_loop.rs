@@ -6,31 +6,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use taos_engine::game_loop::{
-    AutoPauseConfig, Delay, FiredTimers, FixedStep, GameLoop, GameRng, Input, InputEvent, Key,
-    LoopConfig, LoopControl, LoopPolicy, LoopWarning, ManualClock, PauseReason, PresentOn, Rate,
-    Stage, TimerAction, Timers, Wake, WatchdogConfig,
+    AutoPauseConfig, Delay, FiredTimers, GameLoop, GameRng, Input, InputEvent, Key, LoopConfig,
+    LoopControl, LoopPolicy, LoopWarning, ManualClock, PauseReason, PresentOn, Rate, Stage,
+    TimerAction, Timers, Wake, WatchdogConfig,
 };
 use taos_engine::prelude::*;
 
+mod common;
+use common::{fixed, started};
+
 fn ms(v: u64) -> Duration {
     Duration::from_millis(v)
-}
-
-fn fixed(hz: u32, present: PresentOn) -> LoopConfig {
-    let mut step = FixedStep::new(Rate::hz(hz).unwrap());
-    step.present = present;
-    LoopConfig {
-        policy: LoopPolicy::Fixed(step),
-        ..LoopConfig::default()
-    }
-}
-
-/// A loop over `scene`, with its clock, already past its first (time-base) callback.
-fn started(scene: Scene, config: LoopConfig) -> (GameLoop, ManualClock) {
-    let clock = ManualClock::new();
-    let mut game = GameLoop::new(scene, config, clock.clone()).unwrap();
-    game.on_clock();
-    (game, clock)
 }
 
 /// Keeps the loop busy so auto-pause does not trigger: moves every tick.

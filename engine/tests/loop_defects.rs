@@ -4,29 +4,20 @@
 use std::time::Duration;
 
 use taos_engine::game_loop::{
-    Clock, FixedStep, GameLoop, InputEvent, LoopConfig, LoopPolicy, LoopWarning, ManualClock,
-    MouseButton, PauseReason, PresentOn, Rate, Recording, Wake, WatchdogConfig,
+    Clock, InputEvent, LoopConfig, LoopPolicy, LoopWarning, MouseButton, PauseReason, PresentOn,
+    Rate, Recording, Wake, WatchdogConfig,
 };
 use taos_engine::prelude::*;
+
+mod common;
+use common::started;
 
 fn ms(v: u64) -> Duration {
     Duration::from_millis(v)
 }
 
 fn fixed(hz: u32) -> LoopConfig {
-    let mut step = FixedStep::new(Rate::hz(hz).unwrap());
-    step.present = PresentOn::Tick;
-    LoopConfig {
-        policy: LoopPolicy::Fixed(step),
-        ..LoopConfig::default()
-    }
-}
-
-fn started(scene: Scene, config: LoopConfig) -> (GameLoop, ManualClock) {
-    let clock = ManualClock::new();
-    let mut game = GameLoop::new(scene, config, clock.clone()).unwrap();
-    game.on_clock();
-    (game, clock)
+    common::fixed(hz, PresentOn::Tick)
 }
 
 #[test]

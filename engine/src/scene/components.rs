@@ -185,9 +185,6 @@ impl Scene {
     /// The live object with this id.
     #[must_use]
     pub fn find_by_id(&self, id: ObjectId) -> Option<GameObject> {
-        self.world
-            .resource::<ObjectIds>()
-            .get(id)
-            .map(GameObject::from_entity)
+        ObjectIds::find(&self.world, id)
     }
 }
