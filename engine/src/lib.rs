@@ -1,103 +1,59 @@
 //! # taos_engine
 //!
-//! The simulation core of the Taos engine: GameObjects on a [`bevy_ecs`] world, a
-//! compare-on-read [`Transform`] hierarchy, per-scene [`Time`], behaviours with a
-//! lifecycle, and the built-in component types the renderer consumes.
+//! The Taos facade: one dependency for a game. It re-exports the simulation
+//! core ([`taos_core`]: scene, GameObjects, transforms, time, behaviours,
+//! components, the game loop) and world persistence ([`storage`], the
+//! `taos_storage` crate), and adds what needs a GPU or a window:
 //!
-//! It is **not** a renderer: nothing here touches the GPU or opens a window, so
-//! everything runs and is tested headless. Rendering lives in `taos_renderer`,
-//! which reads the [`Scene`] through [`Scene::collect_mesh_renderers_into`],
-//! [`Scene::find_camera`] and friends.
+//! - [`Engine`]: a scene, its game loop and a renderer, headless
+//!   ([`Engine::headless`]) or in a window ([`run_windowed`]);
+//! - the presenter that turns a [`Scene`] into the renderer's frame data each
+//!   frame (camera, mesh draws, lights);
+//! - the window driver (winit) and the mapping from window events to the
+//!   loop's [`InputEvent`](game_loop::InputEvent)s.
 //!
-//! ## Conventions
-//! Right-handed coordinates, +Y up, cameras look down their local -Z, clip-space
-//! depth runs 0..1 (wgpu). Angles in public constructors are degrees; stored
-//! angles are radians. Time is in seconds.
+//! It is **not** the renderer (`taos_renderer`: the render graph, features
+//! and presets) and holds no simulation logic of its own.
 //!
-//! ## A tiny hierarchy
 //! ```
 //! use taos_engine::prelude::*;
 //!
 //! let mut scene = Scene::new();
 //! let parent = scene.spawn("Parent");
 //! let child = scene.spawn_child(parent, "Child").unwrap();
-//! scene.object_mut(child).unwrap().set_position(Vec3::new(0.0, 1.0, 0.0));
-//!
-//! // Move the parent by writing its field in place.
 //! scene.object_mut(parent).unwrap().position_mut().x += 5.0;
-//!
-//! // The child's world position follows; only the moved chain is re-multiplied.
-//! let p = scene.object_mut(child).unwrap().world_position();
-//! assert_eq!(p, Vec3::new(5.0, 1.0, 0.0));
+//! assert_eq!(scene.object_mut(child).unwrap().world_position().x, 5.0);
 //! ```
 //!
-//! ## Where to start
-//! - [`Scene`]: spawn, parent, find, update.
-//! - [`ObjectMut`]: one object's local and world transform.
-//! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
-//! - [`transform`]: how world matrices are cached and what a read costs.
-//! - [`game_loop`]: the clock seam, fixed ticks, timers, input, auto-pause, replay.
-//! - [`storage`]: saving worlds in object stores (a `redb` file natively, IndexedDB in the browser).
+//! ## Crates
+//! | crate | folder | what |
+//! | --- | --- | --- |
+//! | `taos_core` | `engine/core` | the simulation: no GPU, no window, no database |
+//! | `taos_storage` | `engine/storage` | object stores (redb, IndexedDB, memory) and `taos-db` |
+//! | `taos_engine` | `engine` | this facade |
 
 #![forbid(unsafe_code)]
 
-mod behaviour;
-mod components;
 #[cfg(not(target_arch = "wasm32"))]
-mod engine;
-mod error;
-pub mod game_loop;
-mod object;
-mod object_mut;
-mod scene;
-pub mod storage;
-mod time;
-pub mod transform;
-
-pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult};
-pub use components::{
-    Camera, CameraError, Cascades, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer,
-    PointLight, Projection, SpotLight,
-};
+mod facade;
 #[cfg(not(target_arch = "wasm32"))]
-pub use engine::{
-    Engine, EngineConfig, EngineError, RunError, SetupError, control_flow_for,
-    input_from_window_event, run_windowed,
-};
-pub use error::{SceneError, UpdateError};
-pub use object::{GameObject, Inactive, ObjectId, ObjectInfo};
-pub use object_mut::ObjectMut;
-pub use scene::{CommandQueue, MeshDraw, Scene, SceneCommands, SceneUpdate};
-pub use time::{InvalidTimeScale, MAX_FRAME_DELTA, Time};
-pub use transform::{Transform, TransformStats};
+mod presenter;
+#[cfg(not(target_arch = "wasm32"))]
+mod window;
 
-/// Re-exports of the crates whose types appear in this API, so a game needs
-/// no direct dependency on them.
-///
-/// To derive serde's traits through this re-export (for storage records),
-/// name it on the type: `#[serde(crate = "taos_engine::deps::serde")]`.
-pub mod deps {
-    pub use bevy_ecs;
-    pub use glam;
-    pub use serde;
-}
+pub use taos_core;
+pub use taos_core::*;
+/// World persistence: the `taos_storage` crate.
+pub use taos_storage as storage;
 
-/// The names a game needs: `use taos_engine::prelude::*;`.
+#[cfg(not(target_arch = "wasm32"))]
+pub use facade::{Engine, EngineConfig, EngineError};
+#[cfg(not(target_arch = "wasm32"))]
+pub use window::{RunError, SetupError, control_flow_for, input_from_window_event, run_windowed};
+
+/// The names a game needs: `use taos_engine::prelude::*;` (the core's
+/// prelude: scene, objects, transforms, components, behaviours, the loop's
+/// everyday types, and `Component`/`Resource` derives).
 pub mod prelude {
-    pub use crate::game_loop::{
-        ActionFlags, Actions, Delay, FiredTimers, GameLoop, GameRng, Input, InputEvent, Key,
-        LoopConfig, ManualClock, MouseButton, RealClock, TimerAction, Timers,
-    };
-    pub use crate::{
-        Behaviour, BehaviourContext, BehaviourResult, Camera, DirectionalLight, GameObject,
-        Inactive, MaterialHandle, MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight,
-        Projection, Scene, SceneCommands, SceneError, SpotLight, Time, Transform, UpdateError,
-    };
-    /// `bevy_ecs` by name, so `#[derive(Component)]` and `#[derive(Resource)]`
-    /// (whose expansions name `bevy_ecs::`) compile in a game that depends
-    /// only on `taos_engine`.
-    pub use bevy_ecs;
-    pub use bevy_ecs::component::Component;
-    pub use bevy_ecs::resource::Resource;
-    pub use glam::{Affine3A, Mat4, Quat, Vec2, Vec3};
+    pub use taos_core::prelude::*;
 }

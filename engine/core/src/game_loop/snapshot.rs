@@ -1,0 +1,566 @@
+//! Snapshot and restore of a live game: objects (with the components and
+//! behaviours that opt in), the scene clock, the loop's tick and play/pause
+//! state, the RNG, event timers, action flags and opted-in resources.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+
+use bevy_ecs::component::{Component, Mutable};
+use bevy_ecs::entity::Entity;
+use bevy_ecs::resource::Resource;
+use bevy_ecs::world::World;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::record::ENGINE_VERSION;
+use crate::behaviour::{Behaviour, Behaviours};
+use crate::object::{GameObject, ObjectId};
+use crate::time::Time;
+use crate::transform::Transform;
+use crate::{MeshRenderer, Scene};
+
+const FORMAT: u32 = 1;
+
+/// A saved game state: objects (with the components and behaviours that opt
+/// in), the scene clock, the loop's tick and play/pause state, the RNG, event
+/// timers, action flags and opted-in resources. Serialises with serde
+/// ([`to_bytes`](Self::to_bytes) gives JSON).
+///
+/// # What restore does
+/// Restore applies a snapshot to the loop's current scene, matching objects by
+/// [`ObjectId`]: objects in both are overwritten (name, enabled flag, parent,
+/// transform, opted-in components and behaviours), objects only in the
+/// snapshot are created with their ids, objects only in the scene are
+/// despawned. Lifecycle methods do not run (a restored behaviour is state
+/// being put back, not a new attachment). Components that did not opt in stay
+/// as they are on surviving objects; that is how cameras, lights and other
+/// setup-time objects carry over. A loop that was playing when the snapshot
+/// was taken resumes playing; a paused one stays paused.
+///
+/// ```
+/// use taos_core::deps::serde::{Deserialize, Serialize};
+/// use taos_core::game_loop::{GameLoop, LoopConfig, ManualClock};
+/// use taos_core::prelude::*;
+///
+/// #[derive(Component, Serialize, Deserialize)]
+/// #[serde(crate = "taos_core::deps::serde")]
+/// struct Health(i32);
+///
+/// let mut game = GameLoop::new(Scene::new(), LoopConfig::fixed(60)?, ManualClock::new())?;
+/// game.snapshot_types().component::<Health>("Health");
+/// let hero = game.scene_mut().spawn("Hero");
+/// game.scene_mut().add_component(hero, Health(10))?;
+/// let saved = game.snapshot()?;
+/// game.scene_mut().get_component_mut::<Health>(hero).unwrap().0 = 3;
+/// game.restore(&saved)?;
+/// assert_eq!(game.scene().get_component::<Health>(hero).unwrap().0, 10);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    format: u32,
+    engine_version: String,
+    pub(crate) tick: u64,
+    pub(crate) playing: bool,
+    time: Time,
+    rng: Option<super::GameRng>,
+    timers: super::timers::TimersState,
+    actions: (u32, u32),
+    objects: Vec<ObjectState>,
+    /// Where fresh object ids continue from, so objects spawned after a
+    /// restore get the ids they got in the original run.
+    next_id: u64,
+    resources: Vec<(String, Value)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct ObjectState {
+    id: u64,
+    name: String,
+    enabled: bool,
+    parent: Option<u64>,
+    /// Position, rotation (xyzw), scale.
+    transform: [f32; 10],
+    components: Vec<(String, Value)>,
+    behaviours: Vec<(String, Value)>,
+}
+
+/// Why a snapshot could not be taken or restored. On a restore error the
+/// game is left as it was when the error was found before any change, or
+/// partly restored when a value failed to decode (the message names it).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SnapshotError {
+    /// An object carries a behaviour type that was not registered with
+    /// [`SnapshotTypes::behaviour`]: it could not be put back.
+    #[error("behaviour {behaviour} on object {object} is not registered for snapshots")]
+    UnregisteredBehaviour {
+        /// The behaviour's name.
+        behaviour: &'static str,
+        /// The object's id.
+        object: ObjectId,
+    },
+    /// A callback timer is pending: closures cannot be saved.
+    #[error("{count} callback timer(s) pending: only event timers can be saved")]
+    CallbackTimer {
+        /// How many.
+        count: usize,
+    },
+    /// A value failed to serialise or deserialise.
+    #[error("snapshot value {what}")]
+    Value {
+        /// The component, behaviour or resource name.
+        what: String,
+        /// The serde error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The snapshot names a type this game did not register.
+    #[error("the snapshot holds {kind} {name}, which this game did not register")]
+    UnknownType {
+        /// "component", "behaviour" or "resource".
+        kind: &'static str,
+        /// The registered name in the snapshot.
+        name: String,
+    },
+    /// Written by another snapshot format or engine version.
+    #[error(
+        "snapshot format {format} from engine {engine}; this is format {FORMAT}, engine {ENGINE_VERSION}"
+    )]
+    Incompatible {
+        /// Format found.
+        format: u32,
+        /// Engine version found.
+        engine: String,
+    },
+    /// The bytes are not a snapshot.
+    #[error("not a snapshot")]
+    Malformed(#[source] serde_json::Error),
+    /// An object id appears twice, or a parent id is missing.
+    #[error("snapshot hierarchy is inconsistent at object {0}")]
+    Hierarchy(ObjectId),
+}
+
+type SaveFn = Box<dyn Fn(&World, Entity) -> Option<Result<Value, serde_json::Error>> + Send + Sync>;
+type LoadFn =
+    Box<dyn Fn(&mut World, Entity, Option<&Value>) -> Result<(), serde_json::Error> + Send + Sync>;
+type SaveBehaviour = Box<dyn Fn(&dyn Behaviour) -> Result<Value, serde_json::Error> + Send + Sync>;
+type LoadBehaviour =
+    Box<dyn Fn(&Value) -> Result<Box<dyn Behaviour>, serde_json::Error> + Send + Sync>;
+type SaveResource = Box<dyn Fn(&World) -> Option<Result<Value, serde_json::Error>> + Send + Sync>;
+type LoadResource = Box<dyn Fn(&mut World, &Value) -> Result<(), serde_json::Error> + Send + Sync>;
+
+struct ComponentEntry {
+    name: &'static str,
+    save: SaveFn,
+    load: LoadFn,
+}
+
+struct BehaviourEntry {
+    name: &'static str,
+    type_id: TypeId,
+    save: SaveBehaviour,
+    load: LoadBehaviour,
+}
+
+struct ResourceEntry {
+    name: &'static str,
+    save: SaveResource,
+    load: LoadResource,
+}
+
+/// The component, behaviour and resource types a game's snapshots carry,
+/// each under a stable name (the name is what the snapshot stores, so
+/// renaming a Rust type does not break saves). [`MeshRenderer`] is
+/// registered from the start.
+pub struct SnapshotTypes {
+    components: Vec<ComponentEntry>,
+    behaviours: Vec<BehaviourEntry>,
+    resources: Vec<ResourceEntry>,
+}
+
+impl std::fmt::Debug for SnapshotTypes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |v: Vec<&str>| v.join(", ");
+        f.debug_struct("SnapshotTypes")
+            .field(
+                "components",
+                &names(self.components.iter().map(|e| e.name).collect()),
+            )
+            .field(
+                "behaviours",
+                &names(self.behaviours.iter().map(|e| e.name).collect()),
+            )
+            .field(
+                "resources",
+                &names(self.resources.iter().map(|e| e.name).collect()),
+            )
+            .finish()
+    }
+}
+
+impl Default for SnapshotTypes {
+    fn default() -> Self {
+        let mut types = Self {
+            components: Vec::new(),
+            behaviours: Vec::new(),
+            resources: Vec::new(),
+        };
+        types.component::<MeshRenderer>("taos.MeshRenderer");
+        types
+    }
+}
+
+impl SnapshotTypes {
+    /// Snapshots carry component `C` under `name`.
+    pub fn component<C>(&mut self, name: &'static str) -> &mut Self
+    where
+        C: Component<Mutability = Mutable> + Serialize + DeserializeOwned,
+    {
+        self.components.retain(|e| e.name != name);
+        self.components.push(ComponentEntry {
+            name,
+            save: Box::new(|world, entity| world.get::<C>(entity).map(serde_json::to_value)),
+            load: Box::new(|world, entity, value| {
+                let mut entity = world.entity_mut(entity);
+                match value {
+                    Some(value) => {
+                        entity.insert(C::deserialize(value)?);
+                    }
+                    None => {
+                        entity.remove::<C>();
+                    }
+                }
+                Ok(())
+            }),
+        });
+        self
+    }
+
+    /// Snapshots carry behaviour `B` under `name`. Every behaviour type a
+    /// game uses must be registered for [`GameLoop::snapshot`](super::GameLoop::snapshot) to succeed.
+    pub fn behaviour<B>(&mut self, name: &'static str) -> &mut Self
+    where
+        B: Behaviour + Serialize + DeserializeOwned,
+    {
+        self.behaviours.retain(|e| e.name != name);
+        self.behaviours.push(BehaviourEntry {
+            name,
+            type_id: TypeId::of::<B>(),
+            save: Box::new(|behaviour| {
+                let any: &dyn Any = behaviour;
+                let behaviour = any.downcast_ref::<B>().expect("matched by TypeId");
+                serde_json::to_value(behaviour)
+            }),
+            load: Box::new(|value| Ok(Box::new(B::deserialize(value)?))),
+        });
+        self
+    }
+
+    /// Snapshots carry resource `R` under `name`.
+    pub fn resource<R>(&mut self, name: &'static str) -> &mut Self
+    where
+        R: Resource + Serialize + DeserializeOwned,
+    {
+        self.resources.retain(|e| e.name != name);
+        self.resources.push(ResourceEntry {
+            name,
+            save: Box::new(|world| world.get_resource::<R>().map(serde_json::to_value)),
+            load: Box::new(|world, value| {
+                world.insert_resource(R::deserialize(value)?);
+                Ok(())
+            }),
+        });
+        self
+    }
+}
+
+fn value_error(what: &str) -> impl FnOnce(serde_json::Error) -> SnapshotError + '_ {
+    move |source| SnapshotError::Value {
+        what: what.to_owned(),
+        source,
+    }
+}
+
+impl Snapshot {
+    /// The snapshot as JSON bytes.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("snapshot values are plain data")
+    }
+
+    /// Parses bytes from [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`SnapshotError::Malformed`] for anything else.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
+        serde_json::from_slice(bytes).map_err(SnapshotError::Malformed)
+    }
+
+    /// Number of ticks the game had run.
+    #[must_use]
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Whether the game was playing (not paused) when saved.
+    #[must_use]
+    pub fn was_playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Takes the scene part of a snapshot; the loop adds its own state.
+    pub(crate) fn capture(
+        scene: &Scene,
+        types: &SnapshotTypes,
+        tick: u64,
+        playing: bool,
+    ) -> Result<Self, SnapshotError> {
+        let world = scene.world();
+        let timers = world.resource::<super::Timers>();
+        let callbacks = timers.callback_count();
+        if callbacks > 0 {
+            return Err(SnapshotError::CallbackTimer { count: callbacks });
+        }
+        let mut objects = Vec::new();
+        let mut ids: Vec<(ObjectId, Entity)> = world
+            .try_query::<(Entity, &crate::ObjectInfo)>()
+            .map(|mut q| q.iter(world).map(|(e, info)| (info.id(), e)).collect())
+            .unwrap_or_default();
+        ids.sort_unstable();
+        for (id, entity) in ids {
+            let object = GameObject::from_entity(entity);
+            let Some(transform) = world.get::<Transform>(entity) else {
+                continue;
+            };
+            let mut components = Vec::new();
+            for entry in &types.components {
+                if let Some(value) = (entry.save)(world, entity) {
+                    components.push((
+                        entry.name.to_owned(),
+                        value.map_err(value_error(entry.name))?,
+                    ));
+                }
+            }
+            let mut behaviours = Vec::new();
+            if let Some(attached) = world.get::<Behaviours>(entity) {
+                for behaviour in &attached.list {
+                    let type_id = (&**behaviour as &dyn Any).type_id();
+                    let entry = types
+                        .behaviours
+                        .iter()
+                        .find(|e| e.type_id == type_id)
+                        .ok_or(SnapshotError::UnregisteredBehaviour {
+                            behaviour: behaviour.name(),
+                            object: id,
+                        })?;
+                    let value =
+                        (entry.save)(behaviour.as_ref()).map_err(value_error(entry.name))?;
+                    behaviours.push((entry.name.to_owned(), value));
+                }
+            }
+            objects.push(ObjectState {
+                id: id.0,
+                name: scene.name(object).unwrap_or_default().to_owned(),
+                enabled: scene.is_enabled(object).unwrap_or(true),
+                parent: scene.parent(object).and_then(|p| scene.id(p)).map(|p| p.0),
+                transform: transform.scalars(),
+                components,
+                behaviours,
+            });
+        }
+        let mut resources = Vec::new();
+        for entry in &types.resources {
+            if let Some(value) = (entry.save)(world) {
+                resources.push((
+                    entry.name.to_owned(),
+                    value.map_err(value_error(entry.name))?,
+                ));
+            }
+        }
+        let actions = world.resource::<super::Actions>();
+        Ok(Self {
+            format: FORMAT,
+            engine_version: ENGINE_VERSION.to_owned(),
+            tick,
+            playing,
+            time: *scene.time(),
+            rng: world.get_resource::<super::GameRng>().cloned(),
+            timers: timers.state(),
+            actions: (actions.current.0, actions.previous.0),
+            objects,
+            next_id: world.resource::<crate::object::ObjectIds>().counter(),
+            resources,
+        })
+    }
+
+    /// Applies the scene part of this snapshot (see the [module docs](self)).
+    pub(crate) fn apply(
+        &self,
+        scene: &mut Scene,
+        types: &SnapshotTypes,
+    ) -> Result<(), SnapshotError> {
+        if self.format != FORMAT || self.engine_version != ENGINE_VERSION {
+            return Err(SnapshotError::Incompatible {
+                format: self.format,
+                engine: self.engine_version.clone(),
+            });
+        }
+        self.check(types)?;
+        // 1. Every saved object exists, with its id.
+        let mut by_id: HashMap<u64, GameObject> = HashMap::new();
+        for state in &self.objects {
+            let id = ObjectId(state.id);
+            let object = match scene.find_by_id(id) {
+                Some(object) => object,
+                None => {
+                    let object = scene.spawn(state.name.clone());
+                    scene
+                        .set_id(object, id)
+                        .map_err(|_| SnapshotError::Hierarchy(id))?;
+                    object
+                }
+            };
+            by_id.insert(state.id, object);
+        }
+        // 2. Objects the snapshot does not know go (without lifecycle calls):
+        //    first detach their saved children so a despawn cannot take them along.
+        let saved: std::collections::HashSet<GameObject> = by_id.values().copied().collect();
+        for state in &self.objects {
+            let object = by_id[&state.id];
+            match state.parent {
+                Some(parent) => {
+                    let parent = *by_id
+                        .get(&parent)
+                        .ok_or(SnapshotError::Hierarchy(ObjectId(state.id)))?;
+                    if scene.parent(object) != Some(parent) {
+                        scene
+                            .add_child(parent, object)
+                            .map_err(|_| SnapshotError::Hierarchy(ObjectId(state.id)))?;
+                    }
+                }
+                None => {
+                    if scene.parent(object).is_some() {
+                        scene.detach(object).ok();
+                    }
+                }
+            }
+        }
+        let stale: Vec<Entity> = scene
+            .world_mut()
+            .try_query::<(Entity, &crate::ObjectInfo)>()
+            .map(|mut q| {
+                q.iter(scene.world())
+                    .map(|(e, _)| e)
+                    .filter(|e| !saved.contains(&GameObject::from_entity(*e)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for entity in stale {
+            if let Ok(entity) = scene.world_mut().get_entity_mut(entity) {
+                entity.despawn();
+            }
+        }
+        // 3. Each object's own state.
+        for state in &self.objects {
+            let object = by_id[&state.id];
+            let entity = object.entity();
+            scene.set_name(object, state.name.clone()).ok();
+            scene.set_enabled(object, state.enabled).ok();
+            let t = state.transform;
+            *scene
+                .world_mut()
+                .get_mut::<Transform>(entity)
+                .expect("a GameObject") = Transform::from_trs(
+                glam::Vec3::new(t[0], t[1], t[2]),
+                glam::Quat::from_xyzw(t[3], t[4], t[5], t[6]),
+                glam::Vec3::new(t[7], t[8], t[9]),
+            );
+            for entry in &types.components {
+                let value = state
+                    .components
+                    .iter()
+                    .find(|(name, _)| name == entry.name)
+                    .map(|(_, v)| v);
+                (entry.load)(scene.world_mut(), entity, value).map_err(value_error(entry.name))?;
+            }
+            let mut list = Vec::with_capacity(state.behaviours.len());
+            for (name, value) in &state.behaviours {
+                let entry = types
+                    .behaviours
+                    .iter()
+                    .find(|e| e.name == name)
+                    .expect("checked by `check`");
+                list.push((entry.load)(value).map_err(value_error(name))?);
+            }
+            let mut entity = scene.world_mut().entity_mut(entity);
+            if list.is_empty() {
+                entity.remove::<Behaviours>();
+            } else {
+                entity.insert(Behaviours { list });
+            }
+        }
+        // 4. Id counter, clock, RNG, timers, flags, resources.
+        let world = scene.world_mut();
+        world
+            .resource_mut::<crate::object::ObjectIds>()
+            .set_counter(self.next_id);
+        *world.resource_mut::<Time>() = self.time;
+        match &self.rng {
+            Some(rng) => world.insert_resource(rng.clone()),
+            None => {
+                world.remove_resource::<super::GameRng>();
+            }
+        }
+        world.resource_mut::<super::Timers>().restore(&self.timers);
+        let mut actions = world.resource_mut::<super::Actions>();
+        actions.current = super::ActionFlags(self.actions.0);
+        actions.previous = super::ActionFlags(self.actions.1);
+        for (name, value) in &self.resources {
+            let entry = types
+                .resources
+                .iter()
+                .find(|e| e.name == name)
+                .expect("checked by `check`");
+            (entry.load)(world, value).map_err(value_error(name))?;
+        }
+        scene.refresh_transforms();
+        Ok(())
+    }
+
+    /// Every name in the snapshot is registered, every id is unique.
+    fn check(&self, types: &SnapshotTypes) -> Result<(), SnapshotError> {
+        let unknown = |kind, name: &String| SnapshotError::UnknownType {
+            kind,
+            name: name.clone(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        for state in &self.objects {
+            if !seen.insert(state.id) {
+                return Err(SnapshotError::Hierarchy(ObjectId(state.id)));
+            }
+            for (name, _) in &state.components {
+                if !types.components.iter().any(|e| e.name == name) {
+                    return Err(unknown("component", name));
+                }
+            }
+            for (name, _) in &state.behaviours {
+                if !types.behaviours.iter().any(|e| e.name == name) {
+                    return Err(unknown("behaviour", name));
+                }
+            }
+        }
+        for (name, _) in &self.resources {
+            if !types.resources.iter().any(|e| e.name == name) {
+                return Err(unknown("resource", name));
+            }
+        }
+        for state in &self.objects {
+            if state.parent.is_some_and(|p| !seen.contains(&p)) {
+                return Err(SnapshotError::Hierarchy(ObjectId(state.id)));
+            }
+        }
+        Ok(())
+    }
+}

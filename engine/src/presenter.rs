@@ -1,0 +1,208 @@
+//! Scene to frame: the renderer half of an engine frame (steps 3-11 of the
+//! reference frame: find the camera, bucket the scene, run the features'
+//! updates, build, compile and execute the graph).
+
+use glam::{Mat4, Vec3};
+use taos_renderer::frame::{
+    CameraView, CascadeSettings, DrawItem, PointLightData, SpotLightData, SunLight,
+};
+use taos_renderer::resources::{MaterialId, MeshId};
+use taos_renderer::{Frame, FrameData, RenderError, RenderStats, Renderer};
+
+use crate::MeshDraw;
+use crate::game_loop::FramePresenter;
+use crate::{Camera, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight};
+
+/// Where frames go.
+pub(crate) enum Output {
+    /// An offscreen target, read back for screenshots.
+    Offscreen(taos_renderer::OffscreenTarget),
+    /// A window surface.
+    Window(taos_renderer::WindowSurface),
+}
+
+/// A hook run on the live frame after the features added their passes.
+pub(crate) type BeforeRender = Box<dyn for<'a> FnMut(&mut Frame<'a>) + Send>;
+
+/// Renders the scene through a [`Renderer`]; installed in the engine's game loop.
+pub(crate) struct RenderPresenter {
+    pub(crate) renderer: Renderer,
+    pub(crate) output: Output,
+    pub(crate) data: FrameData,
+    draws: Vec<MeshDraw>,
+    camera: Option<GameObject>,
+    pub(crate) last: Result<RenderStats, RenderError>,
+    pub(crate) before_render: Vec<BeforeRender>,
+}
+
+impl RenderPresenter {
+    pub(crate) fn new(renderer: Renderer, output: Output) -> Self {
+        Self {
+            renderer,
+            output,
+            data: FrameData::default(),
+            draws: Vec::new(),
+            camera: None,
+            last: Ok(RenderStats::default()),
+            before_render: Vec::new(),
+        }
+    }
+
+    /// The camera in use: found on the first frame (and again if it goes
+    /// away). A newly found camera takes the output's aspect ratio, so a
+    /// headless engine's camera matches `EngineConfig`'s size as a window's does.
+    fn camera(&mut self, scene: &mut Scene) -> Option<GameObject> {
+        let alive = self.camera.filter(|c| {
+            scene.get_component::<Camera>(*c).is_some() && scene.is_active(*c) == Some(true)
+        });
+        let found = alive.or_else(|| scene.find_camera());
+        if found != self.camera
+            && let Some(object) = found
+        {
+            let (width, height) = self.output_size();
+            if let Some(mut camera) = scene.get_component_mut::<Camera>(object)
+                && width > 0
+                && height > 0
+            {
+                camera.set_aspect(width as f32 / height as f32);
+            }
+        }
+        self.camera = found;
+        self.camera
+    }
+
+    fn output_size(&self) -> (u32, u32) {
+        match &self.output {
+            Output::Offscreen(target) => target.size(),
+            Output::Window(surface) => surface.size(),
+        }
+    }
+
+    fn fill(&mut self, scene: &mut Scene, alpha: f32) {
+        let camera_object = self.camera(scene);
+        let data = &mut self.data;
+        if let Some(camera_object) = camera_object
+            && let Some(camera) = scene.get_component::<Camera>(camera_object)
+        {
+            let (near, far) = match camera.projection {
+                Projection::Perspective { near, far, .. }
+                | Projection::Orthographic { near, far, .. } => (near, far),
+            };
+            // Between two fixed ticks, the camera is drawn where it was at `alpha`.
+            let view = scene
+                .interpolated_world_matrix(camera_object, alpha)
+                .map_or(camera.view(), |world| Mat4::from(world.inverse()));
+            let projection = camera.projection_matrix();
+            let to_world = view.inverse();
+            data.camera = CameraView {
+                view,
+                projection,
+                position: to_world.w_axis.truncate(),
+                forward: -to_world.z_axis.truncate().normalize_or(Vec3::Z),
+                near,
+                far,
+            };
+        }
+        // Collecting first also settles the transform store that `gather_lights` reads.
+        scene.collect_mesh_renderers_into(&mut self.draws);
+        if scene.interpolates() {
+            for draw in &mut self.draws {
+                if let Some(world) = scene.interpolated_world_matrix(draw.object, alpha) {
+                    draw.world = world;
+                }
+            }
+        }
+        gather_lights(scene, data);
+        let items = self.draws.iter().map(|d| DrawItem {
+            mesh: MeshId(d.renderer.mesh.0),
+            material: MaterialId(d.renderer.material.0),
+            world: d.world,
+            cast_shadows: d.renderer.cast_shadows,
+        });
+        let (eye, forward) = (data.camera.position, data.camera.forward);
+        data.buckets
+            .fill(items, self.renderer.assets(), eye, forward);
+        let time = scene.time();
+        data.time.delta = time.delta();
+        data.time.elapsed = time.elapsed();
+        data.time.frame += 1;
+    }
+
+    fn render(&mut self) -> Result<RenderStats, RenderError> {
+        let hooks = &mut self.before_render;
+        let mut before_render = |frame: &mut Frame<'_>| {
+            for hook in hooks.iter_mut() {
+                hook(frame);
+            }
+        };
+        match &mut self.output {
+            Output::Offscreen(target) => {
+                self.data.size = target.size();
+                let texture = target.texture().clone();
+                self.renderer
+                    .render_with(&mut self.data, &texture, &mut before_render)
+            }
+            Output::Window(surface) => {
+                let Ok(Some(frame)) = surface.acquire(self.renderer.gpu()) else {
+                    return Ok(RenderStats::default());
+                };
+                self.data.size = surface.size();
+                let texture = frame.texture().clone();
+                let stats =
+                    self.renderer
+                        .render_with(&mut self.data, &texture, &mut before_render)?;
+                frame.present(self.renderer.gpu());
+                Ok(stats)
+            }
+        }
+    }
+}
+
+impl FramePresenter for RenderPresenter {
+    fn present(&mut self, scene: &mut Scene, alpha: f32) {
+        self.fill(scene, alpha);
+        self.last = self.render().inspect_err(|error| {
+            log::error!("frame not rendered: {error}");
+        });
+    }
+}
+
+/// Copies the scene's lights into the frame: the first active sun, every
+/// active point and spot light at its world position.
+fn gather_lights(scene: &mut Scene, data: &mut FrameData) {
+    data.lights.clear();
+    if let Some(sun) = scene.find_sun_light()
+        && let Some(light) = scene.get_component::<DirectionalLight>(sun)
+    {
+        data.lights.sun = Some(SunLight {
+            direction: light.direction.normalize_or(Vec3::NEG_Y),
+            color: light.color,
+            intensity: light.intensity,
+            cast_shadows: light.cast_shadows,
+            cascades: CascadeSettings {
+                count: usize::from(light.cascades.count),
+                split_lambda: light.cascades.split_lambda,
+                max_distance: light.cascades.max_distance,
+            },
+        });
+    }
+    scene.for_each_active_with::<PointLight>(|_, light, m| {
+        data.lights.points.push(PointLightData {
+            position: m.translation.into(),
+            color: light.color,
+            intensity: light.intensity,
+            range: light.range,
+        });
+    });
+    scene.for_each_active_with::<SpotLight>(|_, light, m| {
+        data.lights.spots.push(SpotLightData {
+            position: m.translation.into(),
+            direction: m.transform_vector3(Vec3::NEG_Z).normalize_or(Vec3::NEG_Z),
+            color: light.color,
+            intensity: light.intensity,
+            range: light.range,
+            inner_cos: light.inner_angle.cos(),
+            outer_cos: light.outer_angle.cos(),
+        });
+    });
+}

@@ -1,0 +1,258 @@
+//! `taos-db`: list, back up, restore and edit Taos databases on disk.
+//!
+//! ```text
+//! taos-db [--dir DIR] databases                  list databases in the data directory
+//! taos-db [--dir DIR] stores DB                  list a database's stores and record counts
+//! taos-db [--dir DIR] keys DB STORE              list a store's keys and record versions
+//! taos-db [--dir DIR] show DB STORE KEY          print one record as JSON
+//! taos-db [--dir DIR] export DB STORE [FILE]     write a store as JSON (to stdout without FILE)
+//! taos-db [--dir DIR] import DB STORE FILE       put every record of an export back, atomically
+//! taos-db [--dir DIR] delete DB STORE KEY        delete one record
+//! ```
+//!
+//! The data directory is `--dir`, else `$TAOS_DATA_DIR`, else the platform's
+//! data directory plus `taos`.
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use std::path::PathBuf;
+
+    use anyhow::{Context, Result, bail};
+    use serde::{Deserialize, Serialize};
+    use taos_storage::{
+        Database, RedbBackend, RedbDatabase, StorageBackend, Transaction, TransactionMode,
+        block_on, record_version,
+    };
+
+    const USAGE: &str = "usage: taos-db [--dir DIR] <command>
+commands:
+  databases                  list databases in the data directory
+  stores DB                  list a database's stores and record counts
+  keys DB STORE              list a store's keys and record versions
+  show DB STORE KEY          print one record as JSON
+  export DB STORE [FILE]     write a store as JSON (to stdout without FILE)
+  import DB STORE FILE       put every record of an export back, in one transaction
+  delete DB STORE KEY        delete one record
+The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /taos.";
+
+    const FORMAT: &str = "taos-store-export";
+
+    /// One store, as written by `export` and read by `import`.
+    #[derive(Serialize, Deserialize)]
+    struct Export {
+        format: String,
+        database: String,
+        store: String,
+        records: Vec<ExportedRecord>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct ExportedRecord {
+        key: String,
+        /// The stored envelope: `{"version": N, "data": ...}`.
+        record: serde_json::Value,
+    }
+
+    pub(crate) fn main() -> Result<()> {
+        let mut args: Vec<String> = std::env::args().skip(1).collect();
+        let backend = match args.iter().position(|a| a == "--dir") {
+            Some(i) => {
+                let dir = args.get(i + 1).context("--dir needs a directory")?.clone();
+                args.drain(i..=i + 1);
+                RedbBackend::new(PathBuf::from(dir))
+            }
+            None => RedbBackend::from_env()?,
+        };
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        match args.as_slice() {
+            ["databases"] => databases(&backend),
+            ["stores", db] => stores(&backend, db),
+            ["keys", db, store] => keys(&backend, db, store),
+            ["show", db, store, key] => show(&backend, db, store, key),
+            ["export", db, store] => export(&backend, db, store, None),
+            ["export", db, store, file] => export(&backend, db, store, Some(file)),
+            ["import", db, store, file] => import(&backend, db, store, file),
+            ["delete", db, store, key] => delete(&backend, db, store, key),
+            ["--help" | "-h" | "help"] => {
+                println!("{USAGE}");
+                Ok(())
+            }
+            _ => bail!("{USAGE}"),
+        }
+    }
+
+    /// Opens an existing database at whatever version it has.
+    fn open_existing(backend: &RedbBackend, name: &str) -> Result<RedbDatabase> {
+        let Some(version) = backend.existing_version(name)? else {
+            bail!(
+                "no database {name:?} in {} (see `taos-db databases`)",
+                backend.dir().display()
+            );
+        };
+        if version == 0 {
+            // Opening at version 1 here would skip the game's own first upgrade.
+            bail!(
+                "database {name:?} has no schema yet (its first open never finished); nothing to show"
+            );
+        }
+        Ok(block_on(backend.open(name, version, |_| Ok(())))?)
+    }
+
+    fn databases(backend: &RedbBackend) -> Result<()> {
+        for name in backend.database_names()? {
+            println!("{name}");
+        }
+        Ok(())
+    }
+
+    fn stores(backend: &RedbBackend, name: &str) -> Result<()> {
+        let db = open_existing(backend, name)?;
+        println!("# database {name}, schema version {}", db.version());
+        for store in db.store_names() {
+            let keys = block_on(db.transaction(
+                &[&store],
+                TransactionMode::ReadOnly,
+                async |tx| tx.keys(&store).await,
+            ))?;
+            println!("{store}\t{} records", keys.len());
+        }
+        Ok(())
+    }
+
+    fn keys(backend: &RedbBackend, name: &str, store: &str) -> Result<()> {
+        let db = open_existing(backend, name)?;
+        let records = block_on(
+            db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
+                tx.get_all_raw(store).await
+            }),
+        )?;
+        for (key, bytes) in records {
+            match record_version(store, &key, &bytes) {
+                Ok(version) => println!("{key}\tversion {version}\t{} bytes", bytes.len()),
+                Err(e) => println!("{key}\tUNREADABLE ({e})\t{} bytes", bytes.len()),
+            }
+        }
+        Ok(())
+    }
+
+    fn show(backend: &RedbBackend, name: &str, store: &str, key: &str) -> Result<()> {
+        let db = open_existing(backend, name)?;
+        let bytes = block_on(
+            db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
+                tx.get_raw(store, key).await
+            }),
+        )?;
+        let Some(bytes) = bytes else {
+            bail!("no record {key:?} in {name}/{store}");
+        };
+        let record: serde_json::Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("record {key:?} in store {store:?} is not readable JSON"))?;
+        println!("{}", serde_json::to_string_pretty(&record)?);
+        Ok(())
+    }
+
+    fn export(backend: &RedbBackend, name: &str, store: &str, file: Option<&str>) -> Result<()> {
+        let db = open_existing(backend, name)?;
+        let raw = block_on(
+            db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
+                tx.get_all_raw(store).await
+            }),
+        )?;
+        let mut records = Vec::with_capacity(raw.len());
+        for (key, bytes) in raw {
+            let record = serde_json::from_slice(&bytes).with_context(|| {
+                format!("record {key:?} in store {store:?} is not readable JSON; export stopped")
+            })?;
+            records.push(ExportedRecord { key, record });
+        }
+        let export = Export {
+            format: FORMAT.into(),
+            database: name.into(),
+            store: store.into(),
+            records,
+        };
+        let json = serde_json::to_string_pretty(&export)?;
+        match file {
+            Some(file) => {
+                std::fs::write(file, json + "\n").with_context(|| format!("writing {file}"))?;
+                eprintln!(
+                    "exported {} records of {name}/{store} to {file}",
+                    export.records.len()
+                );
+            }
+            None => println!("{json}"),
+        }
+        Ok(())
+    }
+
+    fn import(backend: &RedbBackend, name: &str, store: &str, file: &str) -> Result<()> {
+        let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        let export: Export = serde_json::from_str(&text)
+            .with_context(|| format!("{file} is not a taos-db export"))?;
+        if export.format != FORMAT {
+            bail!(
+                "{file} is not a taos-db export (format {:?})",
+                export.format
+            );
+        }
+        // Check every record before writing any.
+        let mut records = Vec::with_capacity(export.records.len());
+        for r in &export.records {
+            let bytes = serde_json::to_vec(&r.record)?;
+            record_version(store, &r.key, &bytes)
+                .with_context(|| format!("{file}: record {:?} has no record envelope", r.key))?;
+            records.push((r.key.as_str(), bytes));
+        }
+        // A missing database or store is created by a schema upgrade.
+        let version = backend.existing_version(name)?.unwrap_or(0);
+        let db = block_on(backend.open(name, version.max(1), |up| {
+            up.create_store(store)?;
+            Ok(())
+        }))?;
+        let db = if db.store_names().iter().any(|s| s == store) {
+            db
+        } else {
+            db.close();
+            block_on(backend.open(name, version + 1, |up| {
+                up.create_store(store)?;
+                Ok(())
+            }))?
+        };
+        block_on(
+            db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
+                for (key, bytes) in &records {
+                    tx.put_raw(store, key, bytes).await?;
+                }
+                Ok::<_, taos_storage::StorageError>(())
+            }),
+        )?;
+        eprintln!("imported {} records into {name}/{store}", records.len());
+        Ok(())
+    }
+
+    fn delete(backend: &RedbBackend, name: &str, store: &str, key: &str) -> Result<()> {
+        let db = open_existing(backend, name)?;
+        let existed = block_on(
+            db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
+                let existed = tx.get_raw(store, key).await?.is_some();
+                tx.delete(store, key).await?;
+                Ok::<_, taos_storage::StorageError>(existed)
+            }),
+        )?;
+        if !existed {
+            bail!("no record {key:?} in {name}/{store}");
+        }
+        eprintln!("deleted {name}/{store}/{key}");
+        Ok(())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> anyhow::Result<()> {
+    cli::main()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    // The browser has no files to manage; the tool is native only.
+}
