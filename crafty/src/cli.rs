@@ -58,8 +58,8 @@ pub enum Command {
         /// The script.
         script: String,
     },
-    /// Print usage.
-    Help,
+    /// Print this help text (clap's, for `--help`).
+    Help(String),
 }
 
 /// Parsed arguments.
@@ -71,17 +71,57 @@ pub struct Args {
     pub data_dir: Option<PathBuf>,
 }
 
-/// A bad command line; the message says what was wrong.
+/// A bad command line; the message says what was wrong, then how to call crafty.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}\n\n{USAGE}")]
+#[error("{0}")]
 pub struct ArgsError(String);
 
-/// How to call crafty.
-pub const USAGE: &str = "usage:
-  crafty [--world NAME] [--data-dir DIR]
-  crafty --headless --world <NAME|new:SEED> [--mode creative|survival] [--replay FILE]
-         --ticks N [--screenshot out.png] [--size WxH] [--data-dir DIR]
-  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"";
+/// A new world's game mode, as typed on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ModeArg {
+    Creative,
+    Survival,
+}
+
+/// The flags as clap reads them; [`Args::parse`] checks how they combine.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "crafty",
+    about = "crafty: the Taos voxel game with saved worlds",
+    after_help = "Forms:\n  crafty [--world NAME]                          the launcher (or a world) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
+)]
+struct Cli {
+    /// Run without a window: play --ticks ticks deterministically, save, exit.
+    #[arg(long)]
+    headless: bool,
+    /// The world: a saved world's name, or new:SEED for a new one (headless).
+    #[arg(long, value_name = "NAME|new:SEED")]
+    world: Option<String>,
+    /// Game mode of a new world.
+    #[arg(long, value_enum, default_value = "creative")]
+    mode: ModeArg,
+    /// Replay file (action flags per tick) to feed a headless run.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// Ticks to simulate headless (60 per second).
+    #[arg(long, value_name = "N")]
+    ticks: Option<u64>,
+    /// Where to write the final headless frame (PNG).
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<PathBuf>,
+    /// Screenshot size.
+    #[arg(long, value_name = "WxH", default_value = "640x360")]
+    size: String,
+    /// Where worlds are saved.
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Compile --script into this replay file and exit.
+    #[arg(long, value_name = "FILE")]
+    make_replay: Option<PathBuf>,
+    /// An input script (see the crafty chapter), for --make-replay.
+    #[arg(long, value_name = "SCRIPT")]
+    script: Option<String>,
+}
 
 impl Args {
     /// Parses arguments (without the program name).
@@ -89,78 +129,50 @@ impl Args {
     /// # Errors
     /// [`ArgsError`] naming the bad or missing argument.
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Self, ArgsError> {
-        let mut headless = false;
-        let mut world = None;
-        let mut mode = GameMode::Creative;
-        let mut replay = None;
-        let mut ticks = None;
-        let mut screenshot = None;
-        let mut size = (640, 360);
-        let mut data_dir = None;
-        let mut make_replay = None;
-        let mut script = None;
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            let mut value = |name: &str| {
-                args.next()
-                    .ok_or_else(|| ArgsError(format!("{name} needs a value")))
-            };
-            match arg.as_str() {
-                "--headless" => headless = true,
-                "--world" => world = Some(value("--world")?),
-                "--mode" => {
-                    mode = match value("--mode")?.as_str() {
-                        "creative" => GameMode::Creative,
-                        "survival" => GameMode::Survival,
-                        other => {
-                            return Err(ArgsError(format!(
-                                "--mode must be creative or survival, not {other:?}"
-                            )));
-                        }
-                    }
-                }
-                "--replay" => replay = Some(PathBuf::from(value("--replay")?)),
-                "--ticks" => {
-                    let text = value("--ticks")?;
-                    ticks = Some(text.parse::<u64>().map_err(|_| {
-                        ArgsError(format!("--ticks must be a whole number, not {text:?}"))
-                    })?);
-                }
-                "--screenshot" => screenshot = Some(PathBuf::from(value("--screenshot")?)),
-                "--size" => size = parse_size(&value("--size")?)?,
-                "--data-dir" => data_dir = Some(PathBuf::from(value("--data-dir")?)),
-                "--make-replay" => make_replay = Some(PathBuf::from(value("--make-replay")?)),
-                "--script" => script = Some(value("--script")?),
-                "-h" | "--help" => {
-                    return Ok(Self {
-                        command: Command::Help,
-                        data_dir,
-                    });
-                }
-                other => return Err(ArgsError(format!("unknown argument {other:?}"))),
+        use clap::Parser as _;
+        let program = std::iter::once(String::from("crafty"));
+        let cli = match Cli::try_parse_from(program.chain(args)) {
+            Ok(cli) => cli,
+            Err(error) if error.kind() == clap::error::ErrorKind::DisplayHelp => {
+                return Ok(Self {
+                    command: Command::Help(error.render().to_string()),
+                    data_dir: None,
+                });
             }
-        }
-        let command = if let Some(out) = make_replay {
-            let script =
-                script.ok_or_else(|| ArgsError("--make-replay needs --script \"...\"".into()))?;
+            Err(error) => return Err(ArgsError(error.render().to_string())),
+        };
+        let size = parse_size(&cli.size)?;
+        let mode = match cli.mode {
+            ModeArg::Creative => GameMode::Creative,
+            ModeArg::Survival => GameMode::Survival,
+        };
+        let command = if let Some(out) = cli.make_replay {
+            let script = cli
+                .script
+                .ok_or_else(|| ArgsError("--make-replay needs --script \"...\"".into()))?;
             Command::MakeReplay { out, script }
-        } else if headless {
-            let world = world.ok_or_else(|| {
+        } else if cli.headless {
+            let world = cli.world.ok_or_else(|| {
                 ArgsError("--headless needs --world NAME or --world new:SEED".into())
             })?;
-            let ticks = ticks.ok_or_else(|| ArgsError("--headless needs --ticks N".into()))?;
+            let ticks = cli
+                .ticks
+                .ok_or_else(|| ArgsError("--headless needs --ticks N".into()))?;
             Command::Headless(HeadlessArgs {
                 world: parse_world(&world)?,
                 mode,
-                replay,
+                replay: cli.replay,
                 ticks,
-                screenshot,
+                screenshot: cli.screenshot,
                 size,
             })
         } else {
-            Command::Window { world }
+            Command::Window { world: cli.world }
         };
-        Ok(Self { command, data_dir })
+        Ok(Self {
+            command,
+            data_dir: cli.data_dir,
+        })
     }
 }
 
@@ -199,6 +211,22 @@ mod tests {
     }
 
     #[test]
+    fn help_is_clap_s_and_names_every_flag() {
+        let Command::Help(text) = parse("--help").unwrap().command else {
+            panic!("--help is not an error");
+        };
+        for flag in [
+            "--headless",
+            "--world",
+            "--ticks",
+            "--make-replay",
+            "--data-dir",
+        ] {
+            assert!(text.contains(flag), "{flag} missing from the help");
+        }
+    }
+
+    #[test]
     fn no_arguments_opens_the_launcher() {
         assert_eq!(parse("").unwrap().command, Command::Window { world: None });
     }
@@ -231,7 +259,7 @@ mod tests {
         assert!(message("--headless --world w").contains("--ticks"));
         assert!(message("--headless --world new:x --ticks 1").contains("seed"));
         assert!(message("--size 0x5").contains("--size"));
-        assert!(message("--ticks").contains("needs a value"));
+        assert!(message("--ticks").contains("--ticks"));
         assert!(message("--bogus").contains("--bogus"));
         assert!(message("--make-replay r.bin").contains("--script"));
     }

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
-use crafty::cli::{Args, Command, USAGE};
+use crafty::cli::{Args, Command};
 use crafty::headless::{backend, run_headless};
 
 fn now_ms() -> u64 {
@@ -14,6 +14,7 @@ fn now_ms() -> u64 {
 }
 
 fn main() -> ExitCode {
+    taos_engine::init_logging();
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -27,7 +28,7 @@ fn run() -> anyhow::Result<()> {
     let args = Args::parse(std::env::args().skip(1))?;
     let backend = backend(args.data_dir.clone()).context("finding where worlds are saved")?;
     match args.command {
-        Command::Help => println!("{USAGE}"),
+        Command::Help(text) => println!("{text}"),
         Command::MakeReplay { out, script } => {
             let recording = crafty::script::compile(&script, 0)?;
             recording

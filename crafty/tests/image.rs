@@ -9,7 +9,7 @@ use crafty::render::CraftyPipelineFeature;
 use crafty::save::{PlayerState, SavedWorld};
 use crafty::session::Session;
 use taos_engine::game_loop::ManualClock;
-use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
+use taos_image_compare::{Tolerance, assert_matches_reference};
 
 #[test]
 fn seed_42_from_a_fixed_camera_matches_the_reference() {

@@ -10,8 +10,8 @@ use crafty::mesh::{ChunkMesh, PackedQuad};
 use crafty::render::{CraftyPipelineFeature, CraftyRenderHandle, Fog, StagePoint};
 use crafty::world::{BlockType, CHUNK_SIZE, ChunkPos, Face};
 use glam::{IVec3, Vec3};
+use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::frame::CameraView;
-use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::{Frame, FrameData, GpuContext, OffscreenTarget, RenderFeature, Renderer, wgpu};
 
 const WIDTH: u32 = 160;

@@ -104,6 +104,7 @@ impl Engine {
         config: EngineConfig,
         preset: impl FnOnce(&mut Renderer),
     ) -> Result<Self, EngineError> {
+        crate::init_logging();
         let gpu = GpuContext::headless()?;
         let target = OffscreenTarget::new(&gpu, config.width, config.height, HEADLESS_FORMAT)?;
         let mut renderer = Renderer::new(gpu, HEADLESS_FORMAT);

@@ -37,6 +37,8 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod facade;
 #[cfg(not(target_arch = "wasm32"))]
+mod logging;
+#[cfg(not(target_arch = "wasm32"))]
 mod presenter;
 #[cfg(not(target_arch = "wasm32"))]
 mod window;
@@ -48,6 +50,8 @@ pub use taos_storage as storage;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use facade::{Engine, EngineConfig, EngineError};
+#[cfg(not(target_arch = "wasm32"))]
+pub use logging::init_logging;
 #[cfg(not(target_arch = "wasm32"))]
 pub use window::{RunError, SetupError, control_flow_for, input_from_window_event, run_windowed};
 

@@ -81,6 +81,7 @@ pub fn run_windowed(
     preset: impl FnOnce(&mut Renderer) + 'static,
     setup: impl FnOnce(&mut Engine) -> Result<(), SetupError> + 'static,
 ) -> Result<(), RunError> {
+    crate::init_logging();
     let event_loop = EventLoop::new().map_err(RunError::NoDisplay)?;
     let mut app = App {
         config,

@@ -10,27 +10,9 @@
 //! new version back, so the next feature picks it up.
 
 use crate::GpuContext;
-use crate::frame::{CameraView, DrawBuckets, FrameTime, Lights};
+use crate::frame::FrameData;
 use crate::graph::{RenderGraph, TextureHandle};
 use crate::resources::Assets;
-
-/// What the engine gives the renderer each frame: camera, lights, draw
-/// buckets, time and size. Reused frame to frame.
-#[derive(Debug, Clone, Default)]
-pub struct FrameData {
-    /// The camera.
-    pub camera: CameraView,
-    /// The lights.
-    pub lights: Lights,
-    /// Opaque, transparent and shadow draw lists.
-    pub buckets: DrawBuckets,
-    /// Time.
-    pub time: FrameTime,
-    /// Output size in pixels.
-    pub size: (u32, u32),
-    /// The sun's shadow cascades, when a shadow feature fitted them this frame.
-    pub shadow: Option<crate::features::ShadowCascades>,
-}
 
 /// What a feature gets once, when it is added.
 #[derive(Debug, Clone, Copy)]

@@ -15,7 +15,6 @@ mod feature;
 pub mod features;
 pub mod frame;
 pub mod graph;
-pub mod image_compare;
 pub mod presets;
 mod renderer;
 pub mod resources;
@@ -25,7 +24,8 @@ pub use context::{
     WindowSurface,
 };
 
-pub use feature::{FeatureSetup, Frame, FrameData, RenderFeature};
+pub use feature::{FeatureSetup, Frame, RenderFeature};
+pub use frame::FrameData;
 pub use renderer::{RenderError, RenderStats, Renderer};
 
 /// Re-export of wgpu, whose types appear in this API.

@@ -1,7 +1,8 @@
 //! [`Renderer`]: features, the per-frame graph, compile and execute.
 
 use crate::GpuContext;
-use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
+use crate::feature::{FeatureSetup, Frame, RenderFeature};
+use crate::frame::FrameData;
 use crate::graph::{
     CompileError, ExecuteError, GraphCompiler, ImportedTexture, RenderGraph, ResourcePool,
 };

@@ -4,11 +4,11 @@
 use std::path::Path;
 
 use glam::{Affine3A, Vec3};
+use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::features::SkyOption;
 use taos_renderer::frame::{
     CameraView, CascadeSettings, DrawItem, PointLightData, SpotLightData, SunLight,
 };
-use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
 use taos_renderer::{FrameData, GpuContext, OffscreenTarget, Renderer, wgpu};

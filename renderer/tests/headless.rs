@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
+use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::{GpuContext, OffscreenTarget, ReadbackError, wgpu};
 
 fn context() -> GpuContext {

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use clap::Parser;
+
 use taos_engine::game_loop::LoopConfig;
 use taos_engine::{Engine, EngineConfig, run_windowed};
 use taos_renderer::Renderer;
@@ -19,45 +21,62 @@ pub struct SampleArgs {
     pub size: (u32, u32),
 }
 
+/// The command line as clap reads it; [`SampleArgs`] is what samples use.
+#[derive(Debug, Parser)]
+#[command(about = "A Taos sample scene, in a window or headless")]
+struct Cli {
+    /// Render offscreen instead of opening a window.
+    #[arg(long)]
+    headless: bool,
+    /// Frames to render when headless.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    frames: u32,
+    /// Where to write the last headless frame (PNG).
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<PathBuf>,
+    /// Output size in pixels.
+    #[arg(long, default_value = "800x600", value_name = "WxH", value_parser = parse_size)]
+    size: (u32, u32),
+}
+
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once('x')
+        .ok_or_else(|| format!("wants WIDTHxHEIGHT, got {text:?}"))?;
+    let parse = |v: &str| v.parse::<u32>().map_err(|e| format!("{v:?}: {e}"));
+    let size = (parse(w)?, parse(h)?);
+    if size.0 == 0 || size.1 == 0 {
+        return Err("must be at least 1x1".into());
+    }
+    Ok(size)
+}
+
+impl From<Cli> for SampleArgs {
+    fn from(cli: Cli) -> Self {
+        Self {
+            headless: cli.headless,
+            frames: cli.frames,
+            screenshot: cli.screenshot,
+            size: cli.size,
+        }
+    }
+}
+
 impl SampleArgs {
     /// Parses `args` (without the program name).
     ///
     /// # Errors
-    /// A message naming the bad argument.
+    /// A message naming the bad argument (or the help text for `--help`).
     pub fn parse(args: impl IntoIterator<Item = String>) -> anyhow::Result<Self> {
-        let mut parsed = Self {
-            headless: false,
-            frames: 1,
-            screenshot: None,
-            size: (800, 600),
-        };
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            let mut value = |name: &str| {
-                args.next()
-                    .ok_or_else(|| anyhow::anyhow!("{name} needs a value"))
-            };
-            match arg.as_str() {
-                "--headless" => parsed.headless = true,
-                "--frames" => parsed.frames = value("--frames")?.parse()?,
-                "--screenshot" => parsed.screenshot = Some(value("--screenshot")?.into()),
-                "--size" => {
-                    let size = value("--size")?;
-                    let (w, h) = size
-                        .split_once('x')
-                        .ok_or_else(|| anyhow::anyhow!("--size wants WIDTHxHEIGHT, got {size}"))?;
-                    parsed.size = (w.parse()?, h.parse()?);
-                }
-                "--help" | "-h" => anyhow::bail!(
-                    "usage: [--headless] [--frames N] [--screenshot out.png] [--size WxH]"
-                ),
-                other => anyhow::bail!("unknown argument {other} (try --help)"),
-            }
-        }
-        if parsed.size.0 == 0 || parsed.size.1 == 0 {
-            anyhow::bail!("--size must be at least 1x1");
-        }
-        Ok(parsed)
+        let program = std::iter::once(String::from("sample"));
+        Ok(Cli::try_parse_from(program.chain(args))?.into())
+    }
+
+    /// Parses the process's own arguments; `--help` prints the usage and a
+    /// bad argument prints its error, both exiting the process.
+    #[must_use]
+    pub fn from_env() -> Self {
+        Cli::parse().into()
     }
 }
 

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use taos_engine::{Engine, EngineConfig};
-use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
+use taos_image_compare::{Tolerance, assert_matches_reference};
 
 #[test]
 fn forward_simple_matches_its_reference() {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use taos_engine::game_loop::PauseReason;
 use taos_engine::{Engine, EngineConfig};
-use taos_renderer::image_compare::{Tolerance, assert_matches_reference};
+use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_samples::{Score, shooter, shooter_demo, shooter_loop, shooter_preset};
 
 fn engine(width: u32, height: u32) -> Engine {

@@ -8,15 +8,10 @@ use super::gpu_util::{
     ONE_TEXEL, sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::GpuContext;
-use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
-use crate::frame::SortedDraw;
+use crate::feature::{FeatureSetup, Frame, RenderFeature};
+use crate::frame::{DEPTH_FORMAT, FrameData, HDR_FORMAT, SortedDraw};
 use crate::graph::TextureDesc;
 use crate::resources::{Assets, MaterialId, SamplerKind, Vertex};
-
-/// HDR colour format of the scene.
-pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
-/// Depth format of the scene.
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 const MAX_POINTS: usize = 8;
 const MAX_SPOTS: usize = 8;

@@ -6,7 +6,8 @@ mod shadow;
 mod sky;
 mod tonemap;
 
-pub use forward_lit::{DEPTH_FORMAT, ForwardLitFeature, HDR_FORMAT};
+pub use crate::frame::{DEPTH_FORMAT, HDR_FORMAT};
+pub use forward_lit::ForwardLitFeature;
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};
 pub use tonemap::TonemapFeature;

@@ -7,8 +7,9 @@ use super::gpu_util::{
     fullscreen_pipeline, sampler_entry, texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::GpuContext;
-use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
-use crate::features::forward_lit::HDR_FORMAT;
+use crate::feature::{FeatureSetup, Frame, RenderFeature};
+use crate::frame::FrameData;
+use crate::frame::HDR_FORMAT;
 use crate::graph::TextureDesc;
 use crate::resources::{Assets, ColorSpace, SamplerKind, Texture};
 

@@ -4,7 +4,7 @@ use taos_engine::game_loop::LoopConfig;
 use taos_samples::{SampleArgs, forward_simple, forward_simple_preset, run_sample};
 
 fn main() -> anyhow::Result<()> {
-    let args = SampleArgs::parse(std::env::args().skip(1))?;
+    let args = SampleArgs::from_env();
     run_sample(
         "forward_simple",
         &args,

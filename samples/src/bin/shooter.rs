@@ -5,7 +5,7 @@
 use taos_samples::{SampleArgs, run_sample, shooter, shooter_demo, shooter_loop, shooter_preset};
 
 fn main() -> anyhow::Result<()> {
-    let args = SampleArgs::parse(std::env::args().skip(1))?;
+    let args = SampleArgs::from_env();
     let headless = args.headless;
     run_sample(
         "shooter",

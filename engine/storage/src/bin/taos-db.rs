@@ -249,6 +249,10 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> anyhow::Result<()> {
+    // Warnings (a skipped record, a torn write) go to stderr; RUST_LOG filters.
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format_timestamp(None)
+        .try_init();
     cli::main()
 }
 

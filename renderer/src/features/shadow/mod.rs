@@ -11,8 +11,9 @@ use glam::Mat4;
 pub use cascades::{MAX_CASCADES, ShadowCascades, fit_cascades};
 
 use crate::GpuContext;
-use crate::feature::{FeatureSetup, Frame, FrameData, RenderFeature};
-use crate::features::forward_lit::DEPTH_FORMAT;
+use crate::feature::{FeatureSetup, Frame, RenderFeature};
+use crate::frame::DEPTH_FORMAT;
+use crate::frame::FrameData;
 use crate::graph::TextureDesc;
 use crate::resources::{Assets, Vertex};
 

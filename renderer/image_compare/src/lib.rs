@@ -1,8 +1,9 @@
 //! Image tests: compare a rendering with a reference PNG under a tolerance,
 //! writing the actual and a difference image when they differ.
 //!
-//! Every sample doubles as an image test through this module; so can a game's
-//! own scenes.
+//! Every sample doubles as an image test through this crate; so can a game's
+//! own scenes (as a dev-dependency). It is test support, not engine API: it
+//! panics on a mismatch, as a test assertion does.
 
 use std::path::{Path, PathBuf};
 

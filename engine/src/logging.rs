@@ -1,0 +1,20 @@
+//! Where the engine's warnings go: a logger on standard error.
+//!
+//! The engine and its crates report through the `log` facade (a torn save
+//! segment dropped, a bad record skipped, a surface error, a watchdog
+//! warning). Without a logger those reach no one, so [`init_logging`] installs
+//! one; [`Engine::headless`](crate::Engine::headless) and
+//! [`run_windowed`](crate::run_windowed) call it, and a binary that does not
+//! go through them (a tool, or crafty's save browser) calls it first thing.
+
+/// Installs a logger on standard error, filtered by `RUST_LOG`
+/// (`RUST_LOG=info`, `RUST_LOG=taos_core=debug,warn`, ...); without
+/// `RUST_LOG`, warnings and errors are shown. Returns `false` (and changes
+/// nothing) when the program already installed a logger, so a game's own
+/// choice always wins and calling it twice is harmless.
+pub fn init_logging() -> bool {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format_timestamp(None)
+        .try_init()
+        .is_ok()
+}

@@ -1,0 +1,21 @@
+//! [`FrameData`]: everything the engine hands the renderer for one frame.
+
+use super::{CameraView, DrawBuckets, FrameTime, Lights};
+
+/// What the engine gives the renderer each frame: camera, lights, draw
+/// buckets, time and size. Reused frame to frame.
+#[derive(Debug, Clone, Default)]
+pub struct FrameData {
+    /// The camera.
+    pub camera: CameraView,
+    /// The lights.
+    pub lights: Lights,
+    /// Opaque, transparent and shadow draw lists.
+    pub buckets: DrawBuckets,
+    /// Time.
+    pub time: FrameTime,
+    /// Output size in pixels.
+    pub size: (u32, u32),
+    /// The sun's shadow cascades, when a shadow feature fitted them this frame.
+    pub shadow: Option<crate::features::ShadowCascades>,
+}
