@@ -4,16 +4,16 @@
 mod actions;
 mod body;
 mod controls;
-mod inventory;
 mod raycast;
 
-pub use crate::inventory::{GameMode, HOTBAR_SLOTS};
+pub use crate::inventory::{
+    GameMode, HOTBAR_SLOTS, Hotbar, Inventory, inventory_state, restore_inventory,
+};
 pub use body::{
     Body, EYE_HEIGHT, FLY_SPEED, GRAVITY, HALF_WIDTH, HEIGHT, JUMP_SPEED, MoveIntent, SPRINT_SPEED,
     WALK_SPEED,
 };
 pub use controls::CraftyMapper;
-pub use inventory::{Hotbar, Inventory, inventory_state, restore_inventory};
 pub use raycast::{RayHit, raycast};
 
 pub use actions::{

@@ -186,3 +186,23 @@ fn bad_import_changes_nothing_and_errors_name_the_problem() {
         "{stderr}"
     );
 }
+
+#[test]
+fn help_lists_every_command_and_a_bad_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = ok(taos_db(dir.path(), &["--help"]));
+    for command in [
+        "databases",
+        "stores",
+        "keys",
+        "show",
+        "export",
+        "import",
+        "delete",
+    ] {
+        assert!(help.contains(command), "{command} missing from --help");
+    }
+    let bad = taos_db(dir.path(), &["frobnicate"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("frobnicate"));
+}

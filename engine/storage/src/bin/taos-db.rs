@@ -18,22 +18,60 @@ mod cli {
     use std::path::PathBuf;
 
     use anyhow::{Context, Result, bail};
+    use clap::{Parser, Subcommand};
     use serde::{Deserialize, Serialize};
     use taos_storage::{
         Database, RedbBackend, RedbDatabase, StorageBackend, Transaction, TransactionMode,
         block_on, record_version,
     };
 
-    const USAGE: &str = "usage: taos-db [--dir DIR] <command>
-commands:
-  databases                  list databases in the data directory
-  stores DB                  list a database's stores and record counts
-  keys DB STORE              list a store's keys and record versions
-  show DB STORE KEY          print one record as JSON
-  export DB STORE [FILE]     write a store as JSON (to stdout without FILE)
-  import DB STORE FILE       put every record of an export back, in one transaction
-  delete DB STORE KEY        delete one record
-The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /taos.";
+    /// List, back up, restore and edit Taos databases on disk.
+    #[derive(Debug, Parser)]
+    #[command(
+        name = "taos-db",
+        after_help = "The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /taos."
+    )]
+    struct Cli {
+        /// The data directory holding the databases.
+        #[arg(long, value_name = "DIR", global = true)]
+        dir: Option<PathBuf>,
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    #[derive(Debug, Subcommand)]
+    enum Command {
+        /// List databases in the data directory.
+        Databases,
+        /// List a database's stores and record counts.
+        Stores { db: String },
+        /// List a store's keys and record versions.
+        Keys { db: String, store: String },
+        /// Print one record as JSON.
+        Show {
+            db: String,
+            store: String,
+            key: String,
+        },
+        /// Write a store as JSON (to stdout without FILE).
+        Export {
+            db: String,
+            store: String,
+            file: Option<String>,
+        },
+        /// Put every record of an export back, in one transaction.
+        Import {
+            db: String,
+            store: String,
+            file: String,
+        },
+        /// Delete one record.
+        Delete {
+            db: String,
+            store: String,
+            key: String,
+        },
+    }
 
     const FORMAT: &str = "taos-store-export";
 
@@ -54,30 +92,19 @@ The data directory is --dir, else $TAOS_DATA_DIR, else the platform data dir + /
     }
 
     pub(crate) fn main() -> Result<()> {
-        let mut args: Vec<String> = std::env::args().skip(1).collect();
-        let backend = match args.iter().position(|a| a == "--dir") {
-            Some(i) => {
-                let dir = args.get(i + 1).context("--dir needs a directory")?.clone();
-                args.drain(i..=i + 1);
-                RedbBackend::new(PathBuf::from(dir))
-            }
+        let cli = Cli::parse();
+        let backend = match cli.dir {
+            Some(dir) => RedbBackend::new(dir),
             None => RedbBackend::from_env()?,
         };
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        match args.as_slice() {
-            ["databases"] => databases(&backend),
-            ["stores", db] => stores(&backend, db),
-            ["keys", db, store] => keys(&backend, db, store),
-            ["show", db, store, key] => show(&backend, db, store, key),
-            ["export", db, store] => export(&backend, db, store, None),
-            ["export", db, store, file] => export(&backend, db, store, Some(file)),
-            ["import", db, store, file] => import(&backend, db, store, file),
-            ["delete", db, store, key] => delete(&backend, db, store, key),
-            ["--help" | "-h" | "help"] => {
-                println!("{USAGE}");
-                Ok(())
-            }
-            _ => bail!("{USAGE}"),
+        match &cli.command {
+            Command::Databases => databases(&backend),
+            Command::Stores { db } => stores(&backend, db),
+            Command::Keys { db, store } => keys(&backend, db, store),
+            Command::Show { db, store, key } => show(&backend, db, store, key),
+            Command::Export { db, store, file } => export(&backend, db, store, file.as_deref()),
+            Command::Import { db, store, file } => import(&backend, db, store, file),
+            Command::Delete { db, store, key } => delete(&backend, db, store, key),
         }
     }
 

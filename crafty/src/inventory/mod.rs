@@ -1,10 +1,16 @@
-//! Inventory types shared by gameplay and saved worlds: the game mode, the
-//! counted survival inventory and the nine-slot hotbar layout.
+//! The inventory, in one place: the game mode, the saved shapes shared by
+//! gameplay and saved worlds (the counted survival inventory and the
+//! nine-slot hotbar layout), and the live [`Inventory`] and [`Hotbar`] a
+//! player holds.
 //!
-//! Only the data lives here; picking up, placing and selecting blocks is
-//! gameplay's business.
+//! Picking up, placing and selecting blocks is gameplay's business (the
+//! `player` module); this module keeps the counts and slots.
+
+mod held;
 
 use serde::{Deserialize, Serialize};
+
+pub use held::{Hotbar, Inventory, inventory_state, restore_inventory};
 
 use crate::world::BlockType;
 

@@ -1,6 +1,7 @@
-//! Survival inventory (counted blocks in acquisition order) and the 9-slot hotbar.
+//! What a player holds while playing: the survival inventory (counted blocks
+//! in acquisition order) and the 9-slot hotbar.
 
-use crate::inventory::{HOTBAR_SLOTS, InventoryState, ItemStack};
+use super::{HOTBAR_SLOTS, InventoryState, ItemStack};
 use crate::world::BlockType;
 
 /// Counted blocks, kept in the order they were first picked up.
