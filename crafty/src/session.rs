@@ -7,6 +7,7 @@ use taos_engine::Scene;
 use taos_engine::game_loop::{Clock, GameLoop, LoopConfig, Recording, RecordingError};
 use taos_engine::storage::StorageBackend;
 use taos_renderer::FrameData;
+use taos_renderer::frame::{CascadeSettings, SunLight};
 
 use crate::game::{Game, install};
 use crate::inventory::GameMode;
@@ -214,8 +215,7 @@ impl Session {
         for (pos, mesh) in self.meshes.poll_finished(uploads) {
             self.render.set_chunk(pos, &mesh);
         }
-        self.render.set_sun_angle(game.time.sun_angle);
-        self.render.set_moon_phase(game.time.moon_phase);
+        self.render.set_sky(game.time.sky());
         self.render.set_highlight(game.target.map(|hit| hit.block));
     }
 
@@ -236,9 +236,19 @@ impl Session {
         }
     }
 
-    /// The renderer's input for an output of `size` pixels: the player's camera.
+    /// The renderer's input for an output of `size` pixels: the player's
+    /// camera, and the sun (or moon) of this moment of game time.
     pub fn frame_data(&self, data: &mut FrameData, size: (u32, u32)) {
-        data.camera = player_camera(&self.game().player, size.0, size.1);
+        let game = self.game();
+        data.camera = player_camera(&game.player, size.0, size.1);
+        let sky = game.time.sky();
+        data.lights.sun = Some(SunLight {
+            direction: -sky.light_direction,
+            color: sky.light_color,
+            intensity: 1.0,
+            cast_shadows: false,
+            cascades: CascadeSettings::default(),
+        });
         data.size = size;
     }
 

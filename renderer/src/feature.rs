@@ -10,7 +10,7 @@
 //! new version back, so the next feature picks it up.
 
 use crate::GpuContext;
-use crate::frame::FrameData;
+use crate::frame::{FrameData, FrameSlots};
 use crate::graph::{RenderGraph, TextureHandle};
 use crate::resources::Assets;
 
@@ -41,8 +41,10 @@ pub struct Frame<'a> {
     pub hdr: Option<TextureHandle>,
     /// The scene depth buffer, once a pass has written it.
     pub depth: Option<TextureHandle>,
-    /// The sun's shadow map, once a shadow feature has rendered it.
-    pub shadow_map: Option<TextureHandle>,
+    /// Graph handles features hand each other this frame, one per type (the
+    /// shadow feature's [`ShadowMap`](crate::features::ShadowMap), for one),
+    /// emptied before every frame: see [`FrameSlots`].
+    pub slots: &'a mut FrameSlots,
 }
 
 /// One unit of rendering work (sky, shadows, lit geometry, tonemapping...).

@@ -25,7 +25,7 @@ pub use context::{
 };
 
 pub use feature::{FeatureSetup, Frame, RenderFeature};
-pub use frame::FrameData;
+pub use frame::{FrameData, FrameSlots};
 pub use renderer::{RenderError, RenderStats, Renderer};
 
 /// Re-export of wgpu, whose types appear in this API.

@@ -2,7 +2,7 @@
 
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::frame::FrameData;
+use crate::frame::{FrameData, FrameSlots};
 use crate::graph::{
     CompileError, ExecuteError, GraphCompiler, ImportedTexture, RenderGraph, ResourcePool,
 };
@@ -40,6 +40,8 @@ pub struct Renderer {
     compiler: GraphCompiler,
     pool: ResourcePool,
     output_format: wgpu::TextureFormat,
+    /// The graph-side slots lent to each frame's [`Frame::slots`].
+    graph_slots: FrameSlots,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -63,6 +65,7 @@ impl Renderer {
             compiler: GraphCompiler::new(),
             pool: ResourcePool::new(),
             output_format,
+            graph_slots: FrameSlots::default(),
         }
     }
 
@@ -176,8 +179,11 @@ impl Renderer {
             features,
             compiler,
             pool,
+            graph_slots,
             ..
         } = self;
+        data.slots.clear();
+        graph_slots.clear();
         for feature in features.iter_mut().filter(|f| f.enabled()) {
             feature.early_update(data);
         }
@@ -194,7 +200,7 @@ impl Renderer {
             output,
             hdr: None,
             depth: None,
-            shadow_map: None,
+            slots: graph_slots,
         };
         for feature in features.iter().filter(|f| f.enabled()) {
             feature.add_passes(&mut frame);

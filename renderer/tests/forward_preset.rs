@@ -5,7 +5,7 @@ use std::path::Path;
 
 use glam::{Affine3A, Vec3};
 use taos_image_compare::{Tolerance, assert_matches_reference};
-use taos_renderer::features::SkyOption;
+use taos_renderer::features::{ShadowCascades, SkyOption};
 use taos_renderer::frame::{
     CameraView, CascadeSettings, DrawItem, PointLightData, SpotLightData, SunLight,
 };
@@ -125,7 +125,10 @@ fn forward_preset_renders_the_reference_scene() {
     );
     let stats = renderer.render(&mut data, target.texture()).unwrap();
     assert_eq!((stats.passes, stats.culled), (4, 0));
-    let cascades = data.shadow.expect("the sun casts shadows");
+    let cascades = *data
+        .slots
+        .get::<ShadowCascades>()
+        .expect("the sun casts shadows");
     assert_eq!(cascades.count, 3);
     // A second frame reuses pooled targets and gives the same picture.
     renderer.render(&mut data, target.texture()).unwrap();

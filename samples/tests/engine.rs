@@ -4,6 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use taos_engine::{Engine, EngineConfig, EngineError};
+use taos_renderer::features::ShadowCascades;
 use taos_renderer::presets::{PresetOptions, forward_preset};
 
 fn engine(width: u32, height: u32) -> Result<Engine, EngineError> {
@@ -68,7 +69,11 @@ fn the_sun_components_cascade_settings_reach_the_shadow_feature() {
     let seen = Arc::new(Mutex::new(None));
     let sink = seen.clone();
     engine.before_render(move |frame| {
-        let shadow = frame.data.shadow.expect("the sun casts shadows");
+        let shadow = frame
+            .data
+            .slots
+            .get::<ShadowCascades>()
+            .expect("the sun casts shadows");
         *sink.lock().unwrap() = Some((shadow.count, shadow.splits[1]));
     });
     engine.frame().unwrap();

@@ -4,7 +4,6 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
 use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT, TonemapFeature};
-use taos_renderer::frame::{CascadeSettings, SunLight};
 use taos_renderer::graph::TextureDesc;
 use taos_renderer::resources::{Assets, ColorSpace, Texture};
 use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
@@ -12,8 +11,8 @@ use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
 use super::atlas::block_atlas;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
 use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
-use super::light::{SkyLighting, sky_lighting};
 use crate::mesh::{ChunkMesh, PackedQuad};
+use crate::time_of_day::SkyLighting;
 use crate::world::ChunkPos;
 
 /// Where an extra stage's passes go in crafty's frame.
@@ -79,9 +78,9 @@ struct Gpu {
 ///
 /// Add it alone to a [`Renderer`](taos_renderer::Renderer) (no preset), and
 /// drive it through the [`CraftyRenderHandle`] that
-/// [`new`](Self::new) returns. Each frame it also sets
-/// `FrameData::lights.sun` from its [light model](super::sky_lighting), so
-/// stages and later features see the same sun.
+/// [`new`](Self::new) returns. The sky and its light are the game's
+/// ([`set_sky`](CraftyRenderHandle::set_sky)); stages see the direct light as
+/// `FrameData::lights.sun`, which the game fills from the same moment.
 ///
 /// # Extending
 /// Weather particles, clouds and godrays slot in as extra stages
@@ -297,7 +296,6 @@ fn v4(v: Vec3, w: f32) -> [f32; 4] {
 fn frame_uniform(
     data: &FrameData,
     light: &SkyLighting,
-    moon_phase: f32,
     fog: Fog,
     highlight: Option<glam::IVec3>,
 ) -> FrameUniform {
@@ -331,7 +329,7 @@ fn frame_uniform(
         glow: v4(light.glow, 0.0),
         sun_dir: v4(light.sun_direction, 0.0),
         sun_disc: v4(light.sun_disc, 0.0),
-        moon_disc: v4(light.moon_disc, moon_phase.rem_euclid(1.0)),
+        moon_disc: v4(light.moon_disc, light.moon_phase),
         fog: [
             fog_start,
             fog_end,
@@ -480,18 +478,6 @@ impl RenderFeature for CraftyPipelineFeature {
     }
 
     fn early_update(&mut self, data: &mut FrameData) {
-        let (angle, phase) = {
-            let shared = self.handle.lock();
-            (shared.sun_angle, shared.moon_phase)
-        };
-        let light = sky_lighting(angle, phase);
-        data.lights.sun = Some(SunLight {
-            direction: -light.light_direction,
-            color: light.light_color,
-            intensity: 1.0,
-            cast_shadows: false,
-            cascades: CascadeSettings::default(),
-        });
         for (_, stage) in self.stages.iter_mut().filter(|(_, s)| s.enabled()) {
             stage.early_update(data);
         }
@@ -499,15 +485,10 @@ impl RenderFeature for CraftyPipelineFeature {
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let Some(gpu) = &mut self.gpu else { return };
-        let (angle, phase, highlight, fog) = {
+        let (light, highlight, fog) = {
             let mut shared = self.handle.lock();
             std::mem::swap(&mut shared.pending, &mut self.incoming);
-            (
-                shared.sun_angle,
-                shared.moon_phase,
-                shared.highlight,
-                shared.fog,
-            )
+            (shared.sky, shared.highlight, shared.fog)
         };
         let (device, queue) = (gpu_ctx.device(), gpu_ctx.queue());
         for (pos, mesh) in self.incoming.drain() {
@@ -517,8 +498,7 @@ impl RenderFeature for CraftyPipelineFeature {
             }
         }
 
-        let light = sky_lighting(angle, phase);
-        let uniform = frame_uniform(data, &light, phase, fog, highlight);
+        let uniform = frame_uniform(data, &light, fog, highlight);
         queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&uniform));
         self.highlight = highlight.is_some();
 

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use glam::IVec3;
 
 use crate::mesh::ChunkMesh;
+use crate::time_of_day::{SkyLighting, sky_lighting};
 use crate::world::ChunkPos;
 
 /// Distance fog: surfaces fade into the sky colour between `start` and `end`
@@ -50,8 +51,7 @@ pub struct CraftyRenderStats {
 pub(crate) struct Shared {
     /// Chunk changes not yet uploaded: `None` removes.
     pub(crate) pending: HashMap<ChunkPos, Option<ChunkMesh>>,
-    pub(crate) sun_angle: f32,
-    pub(crate) moon_phase: f32,
+    pub(crate) sky: SkyLighting,
     pub(crate) highlight: Option<IVec3>,
     pub(crate) fog: Fog,
     pub(crate) stats: CraftyRenderStats,
@@ -71,8 +71,7 @@ impl CraftyRenderHandle {
         Self {
             shared: Arc::new(Mutex::new(Shared {
                 pending: HashMap::new(),
-                sun_angle: std::f32::consts::FRAC_PI_3,
-                moon_phase: 0.5,
+                sky: sky_lighting(std::f32::consts::FRAC_PI_3, 0.5),
                 highlight: None,
                 fog: Fog::default(),
                 stats: CraftyRenderStats::default(),
@@ -100,16 +99,12 @@ impl CraftyRenderHandle {
         self.lock().pending.insert(pos, None);
     }
 
-    /// Sets the time of day as the sun's angle in radians: 0 sunrise (east,
-    /// +x), π/2 noon, π sunset, 3π/2 midnight (see
-    /// [`sky_lighting`](super::sky_lighting)).
-    pub fn set_sun_angle(&self, angle: f32) {
-        self.lock().sun_angle = if angle.is_finite() { angle } else { 0.0 };
-    }
-
-    /// Sets the moon phase in [0, 1]: 0 and 1 new, 0.5 full.
-    pub fn set_moon_phase(&self, phase: f32) {
-        self.lock().moon_phase = if phase.is_finite() { phase } else { 0.0 };
+    /// Sets the sky and the light to draw with, as the game decided them
+    /// from game time ([`TimeOfDay::sky`](crate::time_of_day::TimeOfDay::sky),
+    /// or [`sky_lighting`] for a chosen moment). The pipeline never decides
+    /// the time of day itself.
+    pub fn set_sky(&self, sky: SkyLighting) {
+        self.lock().sky = sky;
     }
 
     /// Outlines the block at world position `block`, or nothing.
@@ -122,16 +117,10 @@ impl CraftyRenderHandle {
         self.lock().fog = fog;
     }
 
-    /// The sun angle last set.
+    /// The sky last set.
     #[must_use]
-    pub fn sun_angle(&self) -> f32 {
-        self.lock().sun_angle
-    }
-
-    /// The moon phase last set.
-    #[must_use]
-    pub fn moon_phase(&self) -> f32 {
-        self.lock().moon_phase
+    pub fn sky(&self) -> SkyLighting {
+        self.lock().sky
     }
 
     /// What the pipeline drew in the last frame it rendered.

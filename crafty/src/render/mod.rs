@@ -9,7 +9,7 @@
 //!    per [`PackedQuad`](crate::mesh::PackedQuad), six vertices made in the
 //!    vertex shader; the chunk origin comes from a dynamic uniform offset;
 //!    textured from the procedural [`block_atlas`] (nearest texels, repeating
-//!    per block across merged quads), lit by [`sky_lighting`] with per-corner
+//!    per block across merged quads), lit by the game's [`SkyLighting`](crate::time_of_day::SkyLighting) with per-corner
 //!    ambient occlusion, fogged into the sky colour; the fully opaque texels
 //!    of transparent quads (leaves, glass frames) are drawn here too, alpha
 //!    tested with depth written, so they hide each other in any order;
@@ -29,7 +29,7 @@
 //! let (feature, handle) = CraftyPipelineFeature::new();
 //! renderer.add_feature(feature);
 //! handle.set_chunk(ChunkPos::new(0, 0, 0), mesh);
-//! handle.set_sun_angle(std::f32::consts::FRAC_PI_2); // noon
+//! handle.set_sky(crafty::time_of_day::sky_lighting(std::f32::consts::FRAC_PI_2, 0.5)); // noon
 //! handle.set_highlight(Some(glam::IVec3::new(3, 10, 4)));
 //! # }
 //! ```
@@ -38,9 +38,7 @@ mod atlas;
 mod chunks;
 mod feature;
 mod handle;
-mod light;
 
 pub use atlas::{ATLAS_COLUMNS, ATLAS_ROWS, ATLAS_TILE_SIZE, block_atlas, tile_origin};
 pub use feature::{CraftyPipelineFeature, StagePoint};
 pub use handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
-pub use light::{SkyLighting, moon_illumination, sky_lighting, sun_direction};

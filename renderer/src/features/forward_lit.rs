@@ -332,7 +332,7 @@ impl RenderFeature for ForwardLitFeature {
         );
         let buckets = &frame.data.buckets;
         let assets = frame.assets;
-        let shadow_map = frame.shadow_map;
+        let shadow_map = frame.slots.get::<super::ShadowMap>().map(|map| map.0);
         let (hdr, depth) = frame.graph.add_render_pass("forward lit", |pass| {
             let hdr = pass.write_color(hdr, load);
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
@@ -478,14 +478,15 @@ fn frame_uniform(data: &FrameData, ambient: glam::Vec3) -> FrameUniform {
         ),
         None => (Vec4::ZERO, Vec4::ZERO),
     };
-    let (cascade_view_proj, cascade_splits, shadow_params) = match &data.shadow {
-        Some(c) => (
-            c.view_proj.map(|m| m.to_cols_array_2d()),
-            c.splits,
-            [c.count as f32, 1.0 / (2.0 * c.resolution as f32), 0.0, 0.0],
-        ),
-        None => ([Mat4::IDENTITY.to_cols_array_2d(); 4], [0.0; 4], [0.0; 4]),
-    };
+    let (cascade_view_proj, cascade_splits, shadow_params) =
+        match data.slots.get::<super::ShadowCascades>() {
+            Some(c) => (
+                c.view_proj.map(|m| m.to_cols_array_2d()),
+                c.splits,
+                [c.count as f32, 1.0 / (2.0 * c.resolution as f32), 0.0, 0.0],
+            ),
+            None => ([Mat4::IDENTITY.to_cols_array_2d(); 4], [0.0; 4], [0.0; 4]),
+        };
     FrameUniform {
         view_proj: (camera.projection * camera.view).to_cols_array_2d(),
         cascade_view_proj,

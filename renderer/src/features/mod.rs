@@ -8,6 +8,6 @@ mod tonemap;
 
 pub use crate::frame::{DEPTH_FORMAT, HDR_FORMAT};
 pub use forward_lit::ForwardLitFeature;
-pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, fit_cascades};
+pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};
 pub use tonemap::TonemapFeature;

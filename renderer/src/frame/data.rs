@@ -1,6 +1,6 @@
 //! [`FrameData`]: everything the engine hands the renderer for one frame.
 
-use super::{CameraView, DrawBuckets, FrameTime, Lights};
+use super::{CameraView, DrawBuckets, FrameSlots, FrameTime, Lights};
 
 /// What the engine gives the renderer each frame: camera, lights, draw
 /// buckets, time and size. Reused frame to frame.
@@ -16,6 +16,9 @@ pub struct FrameData {
     pub time: FrameTime,
     /// Output size in pixels.
     pub size: (u32, u32),
-    /// The sun's shadow cascades, when a shadow feature fitted them this frame.
-    pub shadow: Option<crate::features::ShadowCascades>,
+    /// What features hand each other this frame, one value per type (the
+    /// shadow feature's [`ShadowCascades`](crate::features::ShadowCascades),
+    /// for one): see [`FrameSlots`]. Emptied before every frame's
+    /// `early_update`.
+    pub slots: FrameSlots,
 }

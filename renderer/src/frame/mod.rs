@@ -4,11 +4,13 @@
 mod data;
 mod draw;
 mod formats;
+mod slots;
 mod view;
 
 pub use data::FrameData;
 pub use draw::{DrawBuckets, DrawItem, SortedDraw};
 pub use formats::{DEPTH_FORMAT, HDR_FORMAT};
+pub use slots::FrameSlots;
 pub use view::{
     CameraView, CascadeSettings, FrameTime, Lights, PointLightData, SpotLightData, SunLight,
 };

@@ -14,14 +14,20 @@ use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::DEPTH_FORMAT;
 use crate::frame::FrameData;
-use crate::graph::TextureDesc;
+use crate::graph::{TextureDesc, TextureHandle};
 use crate::resources::{Assets, Vertex};
 
 /// Uniform stride for dynamic offsets (the alignment every device accepts).
 const STRIDE: u64 = 256;
 
-/// Renders the sun's shadow cascades into a depth atlas and publishes it as
-/// [`Frame::shadow_map`], with the cascade matrices in [`FrameData::shadow`].
+/// The sun's shadow atlas in this frame's graph: the [`ShadowFeature`] puts
+/// it in [`Frame::slots`] from `add_passes`; a lit pass reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShadowMap(pub TextureHandle);
+
+/// Renders the sun's shadow cascades into a depth atlas and publishes it as a
+/// [`ShadowMap`] in [`Frame::slots`], with the cascade matrices as
+/// [`ShadowCascades`] in [`FrameData::slots`].
 /// The cascade count, split lambda and distance come from the sun
 /// ([`SunLight::cascades`](crate::frame::SunLight::cascades)).
 #[derive(Debug)]
@@ -163,18 +169,20 @@ impl RenderFeature for ShadowFeature {
     }
 
     fn early_update(&mut self, data: &mut FrameData) {
-        data.shadow = data.lights.sun.filter(|sun| sun.cast_shadows).map(|sun| {
-            fit_cascades(
+        if let Some(sun) = data.lights.sun.filter(|sun| sun.cast_shadows) {
+            let cascades = fit_cascades(
                 &data.camera,
                 sun.direction,
                 &sun.cascades,
                 self.resolution.max(1),
-            )
-        });
+            );
+            data.slots.insert(cascades);
+        }
     }
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, _assets: &Assets) {
-        let (Some(gpu), Some(cascades)) = (&mut self.gpu, &data.shadow) else {
+        let (Some(gpu), Some(cascades)) = (&mut self.gpu, data.slots.get::<ShadowCascades>())
+        else {
             return;
         };
         let device = gpu_ctx.device();
@@ -200,7 +208,8 @@ impl RenderFeature for ShadowFeature {
     }
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
-        let (Some(gpu), Some(cascades)) = (&self.gpu, &frame.data.shadow) else {
+        let (Some(gpu), Some(cascades)) = (&self.gpu, frame.data.slots.get::<ShadowCascades>())
+        else {
             return;
         };
         let tile = cascades.resolution;
@@ -232,6 +241,6 @@ impl RenderFeature for ShadowFeature {
             });
             atlas
         });
-        frame.shadow_map = Some(atlas);
+        frame.slots.insert(ShadowMap(atlas));
     }
 }

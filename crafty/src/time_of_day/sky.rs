@@ -1,6 +1,6 @@
 //! The sun, the moon and the sky's colours as pure functions of the time of
-//! day, shared by the GPU pipeline, game code (gameplay light levels, sound)
-//! and tests.
+//! day. The game decides them each tick from game time; the render pipeline
+//! only draws what it is handed (the frame's data flows one way).
 //!
 //! The sun turns in the x-y plane: it rises in +x at angle 0, stands overhead
 //! at π/2 and sets in -x at π; from π to 2π it is below the horizon and the
@@ -34,6 +34,8 @@ pub struct SkyLighting {
     pub sun_disc: Vec3,
     /// Radiance of the moon disc's lit part.
     pub moon_disc: Vec3,
+    /// The moon's phase in `[0, 1)`: 0 new, 0.5 full (which side is lit).
+    pub moon_phase: f32,
     /// Lit fraction of the moon, 0 (new) to 1 (full).
     pub moon_illumination: f32,
     /// 0 at night, 1 in full day.
@@ -116,6 +118,11 @@ pub fn sky_lighting(sun_angle: f32, moon_phase: f32) -> SkyLighting {
         glow,
         sun_disc: sun_tint * (30.0 * smoothstep(-0.06, 0.02, elevation)),
         moon_disc: Vec3::new(0.9, 0.92, 1.0) * (1.6 * smoothstep(-0.06, 0.02, -elevation)),
+        moon_phase: if moon_phase.is_finite() {
+            moon_phase.rem_euclid(1.0)
+        } else {
+            0.0
+        },
         moon_illumination: illumination,
         daylight,
     }

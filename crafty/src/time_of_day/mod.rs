@@ -1,4 +1,9 @@
-//! The day: a sun angle that advances with game time, and a moon phase.
+//! The day: a sun angle that advances with game time, a moon phase, and
+//! the [sky and lights](sky_lighting) they make.
+
+mod sky;
+
+pub use sky::{SkyLighting, moon_illumination, sky_lighting, sun_direction};
 
 /// Seconds of game time in one day (a full turn of the sun).
 pub const DAY_SECONDS: f32 = 1200.0;
@@ -45,6 +50,12 @@ impl TimeOfDay {
             self.sun_angle + days * std::f32::consts::TAU,
             self.moon_phase + days / LUNAR_DAYS,
         );
+    }
+
+    /// The sky's colours and the light that shades blocks at this moment.
+    #[must_use]
+    pub fn sky(&self) -> SkyLighting {
+        sky_lighting(self.sun_angle, self.moon_phase)
     }
 
     /// True while the sun is above the horizon.

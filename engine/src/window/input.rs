@@ -1,0 +1,75 @@
+//! Window input to engine input: winit's keys, buttons, cursor and wheel as
+//! the loop's [`InputEvent`]s (the only place that names winit's key codes).
+
+use winit::event::{ElementState, MouseButton as WinitButton, MouseScrollDelta, WindowEvent};
+use winit::keyboard::{KeyCode, PhysicalKey};
+
+use crate::game_loop::{InputEvent, Key, MouseButton};
+
+/// The engine's input event for a winit window event (keys, mouse buttons,
+/// cursor, wheel); `None` for events that are not input. Apps driving their
+/// own winit loop feed the result to [`GameLoop::push_input`](crate::game_loop::GameLoop::push_input).
+#[must_use]
+pub fn input_from_window_event(event: &WindowEvent) -> Option<InputEvent> {
+    match event {
+        WindowEvent::KeyboardInput { event, .. } => match event.physical_key {
+            PhysicalKey::Code(code) => map_key(code).map(|key| match event.state {
+                ElementState::Pressed => InputEvent::KeyDown(key),
+                ElementState::Released => InputEvent::KeyUp(key),
+            }),
+            PhysicalKey::Unidentified(_) => None,
+        },
+        WindowEvent::MouseInput { state, button, .. } => map_button(*button).map(|b| match state {
+            ElementState::Pressed => InputEvent::MouseDown(b),
+            ElementState::Released => InputEvent::MouseUp(b),
+        }),
+        WindowEvent::CursorMoved { position, .. } => Some(InputEvent::CursorMoved(
+            glam::Vec2::new(position.x as f32, position.y as f32),
+        )),
+        WindowEvent::MouseWheel { delta, .. } => Some(InputEvent::Wheel(match delta {
+            MouseScrollDelta::LineDelta(_, y) => *y,
+            MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+        })),
+        _ => None,
+    }
+}
+
+fn map_button(button: WinitButton) -> Option<MouseButton> {
+    Some(match button {
+        WinitButton::Left => MouseButton::Left,
+        WinitButton::Right => MouseButton::Right,
+        WinitButton::Middle => MouseButton::Middle,
+        WinitButton::Back => MouseButton::Back,
+        WinitButton::Forward => MouseButton::Forward,
+        WinitButton::Other(_) => return None,
+    })
+}
+
+#[rustfmt::skip]
+fn map_key(code: KeyCode) -> Option<Key> {
+    use KeyCode as C;
+    Some(match code {
+        C::KeyA => Key::A, C::KeyB => Key::B, C::KeyC => Key::C, C::KeyD => Key::D,
+        C::KeyE => Key::E, C::KeyF => Key::F, C::KeyG => Key::G, C::KeyH => Key::H,
+        C::KeyI => Key::I, C::KeyJ => Key::J, C::KeyK => Key::K, C::KeyL => Key::L,
+        C::KeyM => Key::M, C::KeyN => Key::N, C::KeyO => Key::O, C::KeyP => Key::P,
+        C::KeyQ => Key::Q, C::KeyR => Key::R, C::KeyS => Key::S, C::KeyT => Key::T,
+        C::KeyU => Key::U, C::KeyV => Key::V, C::KeyW => Key::W, C::KeyX => Key::X,
+        C::KeyY => Key::Y, C::KeyZ => Key::Z,
+        C::Digit0 => Key::Digit0, C::Digit1 => Key::Digit1, C::Digit2 => Key::Digit2,
+        C::Digit3 => Key::Digit3, C::Digit4 => Key::Digit4, C::Digit5 => Key::Digit5,
+        C::Digit6 => Key::Digit6, C::Digit7 => Key::Digit7, C::Digit8 => Key::Digit8,
+        C::Digit9 => Key::Digit9,
+        C::Space => Key::Space, C::Enter => Key::Enter, C::Escape => Key::Escape,
+        C::Tab => Key::Tab, C::Backspace => Key::Backspace,
+        C::ShiftLeft => Key::ShiftLeft, C::ShiftRight => Key::ShiftRight,
+        C::ControlLeft => Key::ControlLeft, C::ControlRight => Key::ControlRight,
+        C::AltLeft => Key::AltLeft, C::AltRight => Key::AltRight,
+        C::ArrowUp => Key::ArrowUp, C::ArrowDown => Key::ArrowDown,
+        C::ArrowLeft => Key::ArrowLeft, C::ArrowRight => Key::ArrowRight,
+        C::F1 => Key::F1, C::F2 => Key::F2, C::F3 => Key::F3, C::F4 => Key::F4,
+        C::F5 => Key::F5, C::F6 => Key::F6, C::F7 => Key::F7, C::F8 => Key::F8,
+        C::F9 => Key::F9, C::F10 => Key::F10, C::F11 => Key::F11, C::F12 => Key::F12,
+        _ => return None,
+    })
+}
