@@ -1,5 +1,5 @@
-//! A bare winit window driving the game loop, measuring the CPU the process
-//! uses while the loop idles.
+//! The engine in a window (the facade's one event loop, the real renderer)
+//! measuring the CPU the process uses while the loop idles.
 //!
 //! ```sh
 //! xvfb-run -a cargo run -p taos_engine --example idle_window -- --seconds 10
@@ -19,17 +19,13 @@
 
 use std::time::{Duration, Instant};
 
-use taos_engine::control_flow_for;
 use taos_engine::game_loop::{
-    AutoPauseConfig, FixedStep, GameLoop, InputEvent, Key, LoopConfig, LoopPolicy, PresentOn, Rate,
-    RealClock, Wake,
+    AutoPauseConfig, FixedStep, InputEvent, Key, LoopConfig, LoopPolicy, PresentOn, Rate,
 };
 use taos_engine::prelude::*;
-use winit::application::ApplicationHandler;
-use winit::event::{ElementState, StartCause, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{KeyCode, PhysicalKey};
-use winit::window::{Window, WindowId};
+use taos_engine::{App, AppError, Engine, EngineConfig, Propagate, WindowEvent};
+use taos_renderer::features::SkyOption;
+use taos_renderer::presets::{PresetOptions, forward_preset};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -48,116 +44,85 @@ impl Behaviour for Spin {
     }
 }
 
-struct App {
-    game: GameLoop,
-    clock: RealClock,
-    window: Option<Window>,
+/// The measured game: fills the scene for its mode, then watches the clock.
+struct IdleMeter {
+    mode: Mode,
     measure: Duration,
     started: Option<(Instant, Duration)>,
-    callbacks: u64,
-    /// Times the event loop woke up (every `new_events`).
-    wakeups: u64,
 }
 
-impl App {
-    fn follow(&self, wake: Wake, event_loop: &ActiveEventLoop) {
-        let end = self.started.map(|(at, _)| at + self.measure);
-        let flow = match control_flow_for(wake, &self.clock, self.window.as_ref()) {
-            ControlFlow::Wait => end.map_or(ControlFlow::Wait, ControlFlow::WaitUntil),
-            flow => flow,
-        };
-        // Never sleep past the end of the measurement.
-        let flow = match (flow, end) {
-            (ControlFlow::WaitUntil(t), Some(end)) => ControlFlow::WaitUntil(t.min(end)),
-            (flow, _) => flow,
-        };
-        event_loop.set_control_flow(flow);
+impl App for IdleMeter {
+    fn start(&mut self, engine: &mut Engine) -> Result<(), AppError> {
+        let scene = engine.scene_mut();
+        let camera = scene.spawn("Camera");
+        scene.add_component(camera, Camera::perspective(60.0, 0.1, 100.0, 1.6)?)?;
+        match self.mode {
+            Mode::Timer => {
+                struct Idle;
+                impl Behaviour for Idle {}
+                let waiter = scene.spawn("Waiter");
+                scene.add_behaviour(waiter, Idle)?;
+                scene
+                    .world_mut()
+                    .resource_mut::<taos_engine::game_loop::Timers>()
+                    .after(
+                        taos_engine::game_loop::Delay::Seconds(5.0),
+                        taos_engine::game_loop::TimerAction::Event(1),
+                    )?;
+            }
+            Mode::Ticking => {
+                let cube = scene.spawn("Cube");
+                scene.add_behaviour(cube, Spin)?;
+            }
+            Mode::Paused | Mode::Uncapped => {}
+        }
+        // Window, GPU and pipelines are built: measure from here.
+        self.started = Some((Instant::now(), cpu_time()));
+        Ok(())
     }
 
-    fn finish(&self, event_loop: &ActiveEventLoop) {
+    fn window_event(
+        &mut self,
+        _engine: &mut Engine,
+        event: &WindowEvent,
+    ) -> Result<Propagate, AppError> {
+        // Only Space reaches the game (it wakes a paused loop).
+        Ok(match event {
+            WindowEvent::Input {
+                event: InputEvent::KeyDown(key) | InputEvent::KeyUp(key),
+                ..
+            } if *key != Key::Space => Propagate::Stop,
+            _ => Propagate::Continue,
+        })
+    }
+
+    fn update(&mut self, engine: &mut Engine) -> Result<(), AppError> {
         let Some((at, cpu_start)) = self.started else {
-            return;
+            return Ok(());
         };
+        let end = at + self.measure;
+        if Instant::now() < end {
+            // Never sleep past the end of the measurement.
+            engine.wake_at(end);
+            return Ok(());
+        }
         let wall = at.elapsed();
         let cpu = cpu_time().saturating_sub(cpu_start);
+        let stats = engine.window_stats();
+        let game = engine.game_loop();
         println!(
             "idle_window: {:.1} s wall, {:.3} s CPU = {:.2}% of one core; {} wake-ups, {} callbacks, {} ticks, {} frames, paused: {:?}",
             wall.as_secs_f64(),
             cpu.as_secs_f64(),
             100.0 * cpu.as_secs_f64() / wall.as_secs_f64(),
-            self.wakeups,
-            self.callbacks,
-            self.game.tick_count(),
-            self.game.frame_count(),
-            self.game.pause_reason(),
+            stats.wakeups,
+            stats.redraws,
+            game.tick_count(),
+            game.frame_count(),
+            game.pause_reason(),
         );
-        event_loop.exit();
-    }
-}
-
-impl ApplicationHandler for App {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.window.is_some() {
-            return;
-        }
-        let attributes = Window::default_attributes()
-            .with_title("taos idle_window")
-            .with_inner_size(winit::dpi::LogicalSize::new(320.0, 200.0));
-        match event_loop.create_window(attributes) {
-            Ok(window) => {
-                window.request_redraw();
-                self.window = Some(window);
-            }
-            Err(error) => {
-                eprintln!("idle_window: cannot open a window: {error}");
-                event_loop.exit();
-            }
-        }
-        self.started = Some((Instant::now(), cpu_time()));
-    }
-
-    fn new_events(&mut self, event_loop: &ActiveEventLoop, cause: StartCause) {
-        self.wakeups += 1;
-        if let Some((at, _)) = self.started
-            && at.elapsed() >= self.measure
-        {
-            self.finish(event_loop);
-            return;
-        }
-        if matches!(cause, StartCause::ResumeTimeReached { .. })
-            && let Some(window) = &self.window
-        {
-            window.request_redraw();
-        }
-    }
-
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Occluded(hidden) => self.game.set_visible(!hidden),
-            WindowEvent::Resized(size) => {
-                // A zero-size (minimised) window shows nothing: stop ticking.
-                self.game.set_visible(size.width > 0 && size.height > 0);
-                self.game.set_size(size.width, size.height);
-            }
-            WindowEvent::KeyboardInput { event, .. } => {
-                if let PhysicalKey::Code(KeyCode::Space) = event.physical_key {
-                    self.game.push_input(match event.state {
-                        ElementState::Pressed => InputEvent::KeyDown(Key::Space),
-                        ElementState::Released => InputEvent::KeyUp(Key::Space),
-                    });
-                }
-                if let Some(window) = &self.window {
-                    window.request_redraw();
-                }
-            }
-            WindowEvent::RedrawRequested => {
-                self.callbacks += 1;
-                let outcome = self.game.on_clock();
-                self.follow(outcome.wake, event_loop);
-            }
-            _ => {}
-        }
+        engine.request_exit();
+        Ok(())
     }
 }
 
@@ -208,55 +173,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             other => return Err(format!("unknown argument {other}").into()),
         }
     }
-    let mut scene = Scene::new();
-    let config = match mode {
-        Mode::Paused => LoopConfig {
+    let loop_config = match mode {
+        Mode::Paused | Mode::Timer => LoopConfig {
             auto_pause: Some(AutoPauseConfig::default()),
             ..present_on_tick()?
         },
-        Mode::Timer => {
-            struct Idle;
-            impl Behaviour for Idle {}
-            let waiter = scene.spawn("Waiter");
-            scene.add_behaviour(waiter, Idle)?;
-            scene
-                .world_mut()
-                .resource_mut::<taos_engine::game_loop::Timers>()
-                .after(
-                    taos_engine::game_loop::Delay::Seconds(5.0),
-                    taos_engine::game_loop::TimerAction::Event(1),
-                )?;
-            LoopConfig {
-                auto_pause: Some(AutoPauseConfig::default()),
-                ..present_on_tick()?
-            }
-        }
-        Mode::Ticking => {
-            let cube = scene.spawn("Cube");
-            scene.add_behaviour(cube, Spin)?;
-            let mut step = FixedStep::new(Rate::hz(60)?);
-            step.present = PresentOn::Tick;
-            LoopConfig {
-                policy: LoopPolicy::Fixed(step),
-                ..LoopConfig::default()
-            }
-        }
+        Mode::Ticking => present_on_tick()?,
         Mode::Uncapped => LoopConfig::default(),
     };
-    let clock = RealClock::new();
-    let game = GameLoop::new(scene, config, clock)?;
-    let event_loop = EventLoop::new().map_err(|error| {
-        format!("{error}: no display. Run under Xvfb: xvfb-run -a cargo run -p taos_engine --example idle_window")
-    })?;
-    let mut app = App {
-        game,
-        clock,
-        window: None,
+    let config = EngineConfig {
+        loop_config,
+        ..EngineConfig::new(320, 200)
+    };
+    // The lightest real frame: a sky colour, tonemapped (no shadow pass).
+    let preset = forward_preset(PresetOptions {
+        sky: SkyOption::Color(Vec3::new(0.2, 0.3, 0.5)),
+        shadow: None,
+        ..PresetOptions::default()
+    });
+    let meter = IdleMeter {
+        mode,
         measure: Duration::from_secs_f64(seconds),
         started: None,
-        callbacks: 0,
-        wakeups: 0,
     };
-    event_loop.run_app(&mut app)?;
+    Engine::run_app("taos idle_window", config, preset, meter)?;
     Ok(())
 }

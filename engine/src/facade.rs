@@ -15,13 +15,17 @@
 //! ```
 
 use std::path::Path;
+use std::sync::Arc;
 
 use taos_renderer::{Frame, GpuContext, OffscreenTarget, RenderStats, Renderer};
+use winit::window::{CursorGrabMode, Window};
 
 use crate::Scene;
+use crate::app::App;
 use crate::game_loop::{Clock, GameLoop, LoopConfig, ManualClock, RealClock};
 use crate::presenter::{Output, RenderPresenter};
-use crate::window::{RunError, SetupError, run_windowed};
+use crate::ui::UiPainter;
+use crate::window::{RunError, SetupError, run_app, run_windowed};
 
 /// How to build an [`Engine`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,6 +86,24 @@ pub enum EngineError {
 /// A scene, its [`GameLoop`], and a renderer with the features a preset registered.
 pub struct Engine {
     game: GameLoop,
+    /// The window, for a windowed engine.
+    window: Option<Arc<Window>>,
+    /// The UI overlay's context, for a windowed engine.
+    ui_context: Option<egui::Context>,
+    exit_requested: bool,
+    /// The earliest wake-up a game asked for outside the loop's own.
+    wake_at: Option<std::time::Instant>,
+    pub(crate) stats: WindowStats,
+}
+
+/// What the window driver did so far (how often the event loop woke, how
+/// often it redrew): the numbers behind an idle-CPU claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WindowStats {
+    /// Times the event loop woke up (for events, timers or redraws).
+    pub wakeups: u64,
+    /// Redraw callbacks handled (each runs the loop's clock callback).
+    pub redraws: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -126,7 +148,14 @@ impl Engine {
         let mut game = GameLoop::new(Scene::new(), config.loop_config, clock)?;
         game.set_size(config.width, config.height);
         game.set_presenter(RenderPresenter::new(renderer, output));
-        Ok(Self { game })
+        Ok(Self {
+            game,
+            window: None,
+            ui_context: None,
+            exit_requested: false,
+            wake_at: None,
+            stats: WindowStats::default(),
+        })
     }
 
     /// Opens a window titled `title`, builds an engine on it with `preset`,
@@ -144,12 +173,156 @@ impl Engine {
         run_windowed(title, config, preset, setup)
     }
 
+    /// Opens a window titled `title`, builds an engine on it with `preset`,
+    /// and runs `app` in the one winit event loop until the window closes or
+    /// the app calls [`request_exit`](Self::request_exit): its window events,
+    /// per-frame update and UI overlay (see [`App`]).
+    ///
+    /// # Errors
+    /// [`RunError`]: no display (the message says how to run headless), a
+    /// window, GPU or surface failure, or the first error a hook of `app`
+    /// returned ([`RunError::App`]).
+    pub fn run_app(
+        title: &str,
+        config: EngineConfig,
+        preset: impl FnOnce(&mut Renderer) + 'static,
+        app: impl App,
+    ) -> Result<(), RunError> {
+        run_app(title, config, preset, app)
+    }
+
     pub(crate) fn windowed(
         config: EngineConfig,
         renderer: Renderer,
         surface: taos_renderer::WindowSurface,
+        window: Arc<Window>,
+        ui_context: egui::Context,
     ) -> Result<Self, EngineError> {
-        Self::assemble(config, renderer, Output::Window(surface), RealClock::new())
+        let format = surface.format();
+        let ui = UiPainter::new(renderer.gpu(), format);
+        let mut engine =
+            Self::assemble(config, renderer, Output::Window(surface), RealClock::new())?;
+        engine.presenter().ui = Some(ui);
+        engine.window = Some(window);
+        engine.ui_context = Some(ui_context);
+        Ok(engine)
+    }
+
+    /// Replaces the running game loop with `next` (its scene, clock, policy
+    /// and state) and returns the one that ran: how a game switches screens,
+    /// e.g. from a launcher to a world, on one window. The renderer, the
+    /// output and the frame hooks move to `next`
+    /// ([`GameLoop::hand_over`]). A windowed engine's loop should run on a
+    /// [`RealClock`], a headless one's on a [`ManualClock`].
+    pub fn set_game_loop(&mut self, mut next: GameLoop) -> GameLoop {
+        self.game.hand_over(&mut next);
+        std::mem::replace(&mut self.game, next)
+    }
+
+    /// Whether this engine draws into a window (`false`: headless).
+    #[must_use]
+    pub fn is_windowed(&self) -> bool {
+        self.window.is_some()
+    }
+
+    /// Locks the pointer to the window and hides it (mouse look), or frees
+    /// and shows it. Returns whether the pointer is now held: `false` when
+    /// the platform refused (the error is logged) or the engine is headless.
+    pub fn set_pointer_locked(&mut self, locked: bool) -> bool {
+        let Some(window) = &self.window else {
+            return false;
+        };
+        let grab = if locked {
+            window
+                .set_cursor_grab(CursorGrabMode::Locked)
+                .or_else(|_| window.set_cursor_grab(CursorGrabMode::Confined))
+        } else {
+            window.set_cursor_grab(CursorGrabMode::None)
+        };
+        window.set_cursor_visible(!locked);
+        match grab {
+            Ok(()) => locked,
+            Err(error) => {
+                log::warn!("pointer lock unavailable: {error}");
+                false
+            }
+        }
+    }
+
+    /// Shows or hides the mouse cursor over the window.
+    pub fn set_cursor_visible(&mut self, visible: bool) {
+        if let Some(window) = &self.window {
+            window.set_cursor_visible(visible);
+        }
+    }
+
+    /// Sets the window's title.
+    pub fn set_title(&mut self, title: &str) {
+        if let Some(window) = &self.window {
+            window.set_title(title);
+        }
+    }
+
+    /// Asks for a redraw soon, even if the loop is paused (a UI change).
+    pub fn request_redraw(&self) {
+        if let Some(window) = &self.window {
+            window.request_redraw();
+        }
+    }
+
+    /// Ends [`run_app`](Self::run_app) after the current event, as if the
+    /// window closed (without asking the app again).
+    pub fn request_exit(&mut self) {
+        self.exit_requested = true;
+    }
+
+    /// Asks the window driver to run a frame by `at` even if the loop has
+    /// nothing due then (a deadline outside the simulation: an autosave, the
+    /// end of a measurement). [`App::update`](crate::App::update) runs then.
+    /// The earliest request wins; each is used once.
+    pub fn wake_at(&mut self, at: std::time::Instant) {
+        self.wake_at = Some(self.wake_at.map_or(at, |earlier| earlier.min(at)));
+    }
+
+    pub(crate) fn take_wake_at(&mut self) -> Option<std::time::Instant> {
+        self.wake_at.take()
+    }
+
+    pub(crate) fn exit_requested(&self) -> bool {
+        self.exit_requested
+    }
+
+    /// The UI overlay's egui context (to load textures, set styles);
+    /// `None` for a headless engine.
+    #[must_use]
+    pub fn ui_context(&self) -> Option<&egui::Context> {
+        self.ui_context.as_ref()
+    }
+
+    /// Renders the scene (`true`, the default), or only the UI overlay over a
+    /// plain backdrop (`false`: a launcher or menu screen costs no scene
+    /// rendering).
+    pub fn show_scene(&mut self, show: bool) {
+        self.presenter().show_scene = show;
+    }
+
+    /// The colour behind the UI while the scene is hidden (linear RGBA).
+    pub fn set_backdrop(&mut self, rgba: [f64; 4]) {
+        let [r, g, b, a] = rgba;
+        self.presenter().backdrop = wgpu::Color { r, g, b, a };
+    }
+
+    /// What the window driver did so far (zero for a headless engine).
+    #[must_use]
+    pub fn window_stats(&self) -> WindowStats {
+        self.stats
+    }
+
+    pub(crate) fn set_ui_frame(&mut self, frame: crate::ui::UiFrame) {
+        let presenter = self.presenter();
+        if let Some(ui) = &mut presenter.ui {
+            ui.set(presenter.renderer.gpu(), frame);
+        }
     }
 
     /// The scene.

@@ -9,8 +9,13 @@
 //!   ([`Engine::headless`]) or in a window ([`run_windowed`]);
 //! - the presenter that turns a [`Scene`] into the renderer's frame data each
 //!   frame (camera, mesh draws, lights);
-//! - the window driver (winit) and the mapping from window events to the
-//!   loop's [`InputEvent`](game_loop::InputEvent)s.
+//! - the window driver (winit), the one event loop a game runs in, with an
+//!   [`App`]'s hooks: window events (focus, resize, close requested), a
+//!   per-frame update, pointer lock, switching screens
+//!   ([`Engine::set_game_loop`]), and a UI overlay ([`egui`]) drawn after
+//!   tonemapping that sees window events first;
+//! - the mapping from window events to the loop's
+//!   [`InputEvent`](game_loop::InputEvent)s, and the logger.
 //!
 //! It is **not** the renderer (`taos_renderer`: the render graph, features
 //! and presets) and holds no simulation logic of its own.
@@ -35,11 +40,15 @@
 #![forbid(unsafe_code)]
 
 #[cfg(not(target_arch = "wasm32"))]
+mod app;
+#[cfg(not(target_arch = "wasm32"))]
 mod facade;
 #[cfg(not(target_arch = "wasm32"))]
 mod logging;
 #[cfg(not(target_arch = "wasm32"))]
 mod presenter;
+#[cfg(not(target_arch = "wasm32"))]
+mod ui;
 #[cfg(not(target_arch = "wasm32"))]
 mod window;
 
@@ -49,11 +58,17 @@ pub use taos_core::*;
 pub use taos_storage as storage;
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use facade::{Engine, EngineConfig, EngineError};
+pub use app::{App, AppError, Propagate, WindowEvent};
+/// The immediate-mode UI library of the overlay ([`App::ui`]), re-exported
+/// so a game builds its UI against the same version.
+#[cfg(not(target_arch = "wasm32"))]
+pub use egui;
+#[cfg(not(target_arch = "wasm32"))]
+pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
 #[cfg(not(target_arch = "wasm32"))]
 pub use logging::init_logging;
 #[cfg(not(target_arch = "wasm32"))]
-pub use window::{RunError, SetupError, control_flow_for, input_from_window_event, run_windowed};
+pub use window::{RunError, SetupError, input_from_window_event, run_app, run_windowed};
 
 /// The names a game needs: `use taos_engine::prelude::*;` (the core's
 /// prelude: scene, objects, transforms, components, behaviours, the loop's

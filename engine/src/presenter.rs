@@ -11,6 +11,7 @@ use taos_renderer::{Frame, FrameData, RenderError, RenderStats, Renderer};
 
 use crate::MeshDraw;
 use crate::game_loop::FramePresenter;
+use crate::ui::UiPainter;
 use crate::{Camera, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight};
 
 /// Where frames go.
@@ -33,7 +34,21 @@ pub(crate) struct RenderPresenter {
     camera: Option<GameObject>,
     pub(crate) last: Result<RenderStats, RenderError>,
     pub(crate) before_render: Vec<BeforeRender>,
+    /// The UI overlay painted after the graph (windowed engines only).
+    pub(crate) ui: Option<UiPainter>,
+    /// Whether the scene is rendered; when not, the output is cleared to
+    /// `backdrop` and only the UI is drawn (a launcher or menu screen).
+    pub(crate) show_scene: bool,
+    pub(crate) backdrop: wgpu::Color,
 }
+
+/// What a screen without a scene shows under its UI: a dark blue-grey.
+pub(crate) const DEFAULT_BACKDROP: wgpu::Color = wgpu::Color {
+    r: 0.05,
+    g: 0.07,
+    b: 0.1,
+    a: 1.0,
+};
 
 impl RenderPresenter {
     pub(crate) fn new(renderer: Renderer, output: Output) -> Self {
@@ -45,6 +60,9 @@ impl RenderPresenter {
             camera: None,
             last: Ok(RenderStats::default()),
             before_render: Vec::new(),
+            ui: None,
+            show_scene: true,
+            backdrop: DEFAULT_BACKDROP,
         }
     }
 
@@ -147,10 +165,17 @@ impl RenderPresenter {
                     return Ok(RenderStats::default());
                 };
                 self.data.size = surface.size();
-                let texture = frame.texture().clone();
-                let stats =
+                let stats = if self.show_scene {
+                    let texture = frame.texture().clone();
                     self.renderer
-                        .render_with(&mut self.data, &texture, &mut before_render)?;
+                        .render_with(&mut self.data, &texture, &mut before_render)?
+                } else {
+                    RenderStats::default()
+                };
+                if let Some(ui) = &mut self.ui {
+                    let clear = (!self.show_scene).then_some(self.backdrop);
+                    ui.paint(self.renderer.gpu(), frame.view(), surface.size(), clear);
+                }
                 frame.present(self.renderer.gpu());
                 Ok(stats)
             }
@@ -160,7 +185,9 @@ impl RenderPresenter {
 
 impl FramePresenter for RenderPresenter {
     fn present(&mut self, scene: &mut Scene, alpha: f32) {
-        self.fill(scene, alpha);
+        if self.show_scene {
+            self.fill(scene, alpha);
+        }
         self.last = self.render().inspect_err(|error| {
             log::error!("frame not rendered: {error}");
         });

@@ -689,3 +689,42 @@ fn after_frame_subscribers_get_counts_size_and_timings() {
     );
     assert_eq!(*presented.lock().unwrap(), 1);
 }
+
+#[test]
+fn hand_over_moves_the_presenter_and_frame_hooks_to_the_next_loop() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let presented = Arc::new(AtomicU32::new(0));
+    let after = Arc::new(AtomicU32::new(0));
+    let mut launcher =
+        GameLoop::new(Scene::new(), LoopConfig::default(), ManualClock::new()).unwrap();
+    let count = presented.clone();
+    launcher.set_presenter(move |_: &mut Scene, _: f32| {
+        count.fetch_add(1, Ordering::Relaxed);
+    });
+    let count = after.clone();
+    launcher.after_frame(move |_| {
+        count.fetch_add(1, Ordering::Relaxed);
+    });
+    launcher.set_size(640, 360);
+    launcher.step();
+    assert_eq!(presented.load(Ordering::Relaxed), 1);
+
+    let mut world = Scene::new();
+    world.spawn("Player");
+    let mut play = GameLoop::new(world, LoopConfig::default(), ManualClock::new()).unwrap();
+    launcher.hand_over(&mut play);
+    play.step();
+    launcher.step();
+    assert_eq!(
+        presented.load(Ordering::Relaxed),
+        2,
+        "only the new loop presents"
+    );
+    assert_eq!(after.load(Ordering::Relaxed), 2, "hooks moved with it");
+    assert_eq!(play.frame_info().size, (640, 360));
+    assert_eq!(
+        play.scene().roots().len(),
+        1,
+        "the new loop keeps its own scene"
+    );
+}

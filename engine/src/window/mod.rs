@@ -1,24 +1,30 @@
-//! Running an [`Engine`] in a winit window: the real clock, the loop's
-//! [`Wake`] turned into winit's control flow, resize and input forwarded.
+//! Running an [`Engine`] in a winit window: the one event loop of the
+//! workspace. The real clock, the loop's [`Wake`] turned into winit's control
+//! flow, window events through the UI overlay and the game's [`App`] hooks
+//! to the engine.
 
 mod input;
 
 use std::sync::Arc;
 
+use std::time::Instant;
+
 use taos_renderer::{GpuContext, Renderer, WindowSurface};
 use winit::application::ApplicationHandler;
-use winit::event::{StartCause, WindowEvent};
+use winit::event::{DeviceEvent, DeviceId, StartCause};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
+use crate::app::{App, AppError, Propagate, WindowEvent};
 use crate::facade::{Engine, EngineConfig, EngineError};
-use crate::game_loop::{RealClock, Wake};
+use crate::game_loop::{Clock, Wake};
+use crate::ui::UiInput;
 
 pub use input::input_from_window_event;
 
 /// What a windowed game's setup closure may return: any error (`?` works on
 /// `anyhow::Error` and on every `std::error::Error`).
-pub type SetupError = Box<dyn std::error::Error + Send + Sync>;
+pub type SetupError = AppError;
 
 /// The window could not be opened, the engine not built, or the game failed.
 #[derive(Debug, thiserror::Error)]
@@ -36,9 +42,12 @@ pub enum RunError {
     /// Creating the window failed.
     #[error("cannot create the window")]
     Window(#[source] winit::error::OsError),
-    /// The game's setup closure failed.
+    /// The game's setup closure (or [`App::start`]) failed.
     #[error("the game's setup failed")]
-    Setup(#[source] SetupError),
+    Setup(#[source] AppError),
+    /// A hook of the [`App`] failed while the game ran; the window closed.
+    #[error("the game failed")]
+    App(#[source] AppError),
     /// A behaviour or queued command failed while the game ran; the window closed.
     #[error(transparent)]
     Update(#[from] crate::UpdateError),
@@ -51,54 +60,89 @@ pub enum RunError {
 }
 
 type Preset = Box<dyn FnOnce(&mut Renderer)>;
-type Setup = Box<dyn FnOnce(&mut Engine) -> Result<(), SetupError>>;
 
-struct App {
+/// The one winit application of the workspace: a window, its engine, and the
+/// game's [`App`] hooks.
+struct Driver<A: App> {
     config: EngineConfig,
     title: String,
     preset: Option<Preset>,
-    setup: Option<Setup>,
+    app: A,
     window: Option<Arc<Window>>,
     engine: Option<Engine>,
-    clock: RealClock,
+    ui: Option<UiInput>,
+    /// When the UI asked to be run again (an animation), if it did.
+    ui_repaint_at: Option<Instant>,
     error: Option<RunError>,
 }
 
+/// Runs a setup closure as an [`App`] with no other hooks.
+struct SetupOnly<F>(Option<F>);
+
+impl<F> App for SetupOnly<F>
+where
+    F: FnOnce(&mut Engine) -> Result<(), AppError> + 'static,
+{
+    fn start(&mut self, engine: &mut Engine) -> Result<(), AppError> {
+        self.0.take().map_or(Ok(()), |setup| setup(engine))
+    }
+}
+
 /// Opens a window titled `title`, builds an [`Engine`] on it with `preset`,
-/// lets `setup` fill the scene, and runs until the window closes.
-///
-/// The window driver follows the loop's [`Wake`]: it sleeps until an event
-/// or the next due frame, tick or timer; paints a paused game on expose and
-/// resize without ticking it; and lets go of held keys when focus leaves.
+/// lets `setup` fill the scene, and runs until the window closes (an
+/// [`App`] with only [`App::start`]; see [`run_app`] for the rest).
 ///
 /// # Errors
-/// [`RunError::NoDisplay`] with a hint when there is no display,
-/// [`RunError::Setup`] with what `setup` returned, [`RunError::Update`] when a
-/// behaviour fails while running, or what building the window, surface or
-/// engine reported.
+/// As [`run_app`].
 pub fn run_windowed(
     title: &str,
     config: EngineConfig,
     preset: impl FnOnce(&mut Renderer) + 'static,
     setup: impl FnOnce(&mut Engine) -> Result<(), SetupError> + 'static,
 ) -> Result<(), RunError> {
+    run_app(title, config, preset, SetupOnly(Some(setup)))
+}
+
+/// Opens a window titled `title`, builds an [`Engine`] on it with `preset`,
+/// and runs `app` until the window closes or the app asks to exit.
+///
+/// The driver follows the loop's [`Wake`]: it sleeps until an event or the
+/// next due frame, tick or timer (or the UI's next animation frame); paints a
+/// paused game on expose, resize and UI input without ticking it; and lets go
+/// of held keys when focus leaves. Window events reach the UI overlay first,
+/// then [`App::window_event`], then the engine.
+///
+/// # Errors
+/// [`RunError::NoDisplay`] with a hint when there is no display,
+/// [`RunError::Setup`] with what [`App::start`] returned, [`RunError::App`]
+/// with a later hook's error, [`RunError::Update`] when a behaviour fails
+/// while running, or what building the window, surface or engine reported.
+pub fn run_app(
+    title: &str,
+    config: EngineConfig,
+    preset: impl FnOnce(&mut Renderer) + 'static,
+    app: impl App,
+) -> Result<(), RunError> {
     crate::init_logging();
     let event_loop = EventLoop::new().map_err(RunError::NoDisplay)?;
-    let mut app = App {
+    let mut driver = Driver {
         config,
         title: title.to_owned(),
         preset: Some(Box::new(preset)),
-        setup: Some(Box::new(setup)),
+        app,
         window: None,
         engine: None,
-        clock: RealClock::new(),
+        ui: None,
+        ui_repaint_at: None,
         error: None,
     };
-    event_loop.run_app(&mut app).map_err(RunError::EventLoop)?;
-    app.error.map_or(Ok(()), Err)
+    event_loop
+        .run_app(&mut driver)
+        .map_err(RunError::EventLoop)?;
+    driver.error.map_or(Ok(()), Err)
 }
 
-impl App {
+impl<A: App> Driver<A> {
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), RunError> {
         let attributes = Window::default_attributes()
             .with_title(self.title.clone())
@@ -120,37 +164,129 @@ impl App {
             .map_err(EngineError::from)?;
         let size = window.inner_size();
         let surface = WindowSurface::new(&gpu, surface, size.width, size.height)?;
+        let max_texture = gpu.device().limits().max_texture_dimension_2d as usize;
+        let ui = UiInput::new(&window, max_texture);
         let mut renderer = Renderer::new(gpu, surface.format());
         if let Some(preset) = self.preset.take() {
             preset(&mut renderer);
         }
-        let mut engine = Engine::windowed(self.config, renderer, surface)?;
-        if let Some(setup) = self.setup.take() {
-            setup(&mut engine).map_err(RunError::Setup)?;
-        }
+        let mut engine = Engine::windowed(
+            self.config,
+            renderer,
+            surface,
+            window.clone(),
+            ui.context().clone(),
+        )?;
+        self.app.start(&mut engine).map_err(RunError::Setup)?;
         engine.resize(size.width, size.height);
         window.request_redraw();
         self.window = Some(window);
         self.engine = Some(engine);
+        self.ui = Some(ui);
         Ok(())
     }
 
-    fn follow(&self, wake: Wake, event_loop: &ActiveEventLoop) {
-        event_loop.set_control_flow(control_flow_for(wake, &self.clock, self.window.as_deref()));
+    fn fail(&mut self, error: RunError, event_loop: &ActiveEventLoop) {
+        if self.error.is_none() {
+            self.error = Some(error);
+        }
+        event_loop.exit();
+    }
+
+    /// One redraw: the app's update and UI, then the loop's clock callback
+    /// (which renders and paints the UI when it presents).
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) -> Result<(), RunError> {
+        let (Some(engine), Some(window), Some(ui)) = (&mut self.engine, &self.window, &mut self.ui)
+        else {
+            return Ok(());
+        };
+        engine.stats.redraws += 1;
+        self.app.update(engine).map_err(RunError::App)?;
+        let app = &mut self.app;
+        let frame = ui.run(window, |ui| app.ui(engine, ui));
+        self.ui_repaint_at = frame.repaint_after.map(|after| Instant::now() + after);
+        let ui_wants_frame = frame.repaint_after.is_some_and(|after| after.is_zero());
+        engine.set_ui_frame(frame);
+        let game = engine.game_loop();
+        let outcome = game.on_clock();
+        if !outcome.presented && game.is_paused() {
+            // Exposed, resized or UI input while paused: repaint the
+            // current state, no tick.
+            game.present();
+        }
+        if let Some(error) = game.take_errors().into_iter().next() {
+            return Err(RunError::Update(error));
+        }
+        if engine.exit_requested() {
+            event_loop.exit();
+            return Ok(());
+        }
+        let game = engine.game_loop();
+        let mut flow = control_flow_for(outcome.wake, game.clock().as_ref(), window);
+        for at in [self.ui_repaint_at, engine.take_wake_at()]
+            .into_iter()
+            .flatten()
+        {
+            flow = match flow {
+                ControlFlow::Wait => ControlFlow::WaitUntil(at),
+                ControlFlow::WaitUntil(t) => ControlFlow::WaitUntil(t.min(at)),
+                poll => poll,
+            };
+        }
+        if ui_wants_frame {
+            window.request_redraw();
+        }
+        event_loop.set_control_flow(flow);
+        Ok(())
+    }
+
+    /// Hands `event` to the app, then does the engine's part unless the app
+    /// stopped it. Returns whether the window should close.
+    fn dispatch(&mut self, event: WindowEvent) -> Result<bool, RunError> {
+        let Some(engine) = &mut self.engine else {
+            return Ok(false);
+        };
+        let propagate = self
+            .app
+            .window_event(engine, &event)
+            .map_err(RunError::App)?;
+        if propagate == Propagate::Stop {
+            return Ok(engine.exit_requested());
+        }
+        match event {
+            WindowEvent::CloseRequested => return Ok(true),
+            WindowEvent::Resized { width, height } => {
+                engine.resize(width, height);
+                // A paused game gets no callback frames: paint it now.
+                if engine.game_loop().is_paused() && width > 0 && height > 0 {
+                    engine.game_loop().present();
+                }
+            }
+            WindowEvent::Occluded(hidden) => engine.game_loop().set_visible(!hidden),
+            WindowEvent::Focused(false) => engine.game_loop().release_held_input(),
+            WindowEvent::Input {
+                event,
+                ui_consumed: false,
+            } => engine.game_loop().push_input(event),
+            _ => {}
+        }
+        Ok(engine.exit_requested())
     }
 }
 
-impl ApplicationHandler for App {
+impl<A: App> ApplicationHandler for Driver<A> {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.engine.is_none()
             && let Err(error) = self.start(event_loop)
         {
-            self.error = Some(error);
-            event_loop.exit();
+            self.fail(error, event_loop);
         }
     }
 
     fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: StartCause) {
+        if let Some(engine) = &mut self.engine {
+            engine.stats.wakeups += 1;
+        }
         if matches!(cause, StartCause::ResumeTimeReached { .. })
             && let Some(window) = &self.window
         {
@@ -158,69 +294,98 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        let Some(engine) = &mut self.engine else {
+    fn window_event(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        _id: WindowId,
+        event: winit::event::WindowEvent,
+    ) {
+        let (Some(window), Some(ui)) = (&self.window, &mut self.ui) else {
             return;
         };
-        let input = match event {
-            WindowEvent::CloseRequested => {
-                event_loop.exit();
-                return;
+        if let winit::event::WindowEvent::RedrawRequested = event {
+            if let Err(error) = self.redraw(event_loop) {
+                self.fail(error, event_loop);
             }
-            WindowEvent::Resized(size) => {
-                engine.resize(size.width, size.height);
-                // A paused game gets no callback frames: paint it now.
-                if engine.game_loop().is_paused() && size.width > 0 && size.height > 0 {
-                    engine.game_loop().present();
-                }
-                None
-            }
-            WindowEvent::Occluded(hidden) => {
-                engine.game_loop().set_visible(!hidden);
-                None
-            }
-            WindowEvent::Focused(false) => {
-                engine.game_loop().release_held_input();
-                None
-            }
-            WindowEvent::RedrawRequested => {
-                let game = engine.game_loop();
-                let outcome = game.on_clock();
-                if !outcome.presented && game.is_paused() {
-                    // Exposed while paused: repaint the current state, no tick.
-                    game.present();
-                }
-                if let Some(error) = game.take_errors().into_iter().next() {
-                    self.error = Some(RunError::Update(error));
-                    event_loop.exit();
-                    return;
-                }
-                self.follow(outcome.wake, event_loop);
-                return;
-            }
-            other => input_from_window_event(&other),
-        };
-        if let Some(input) = input {
-            engine.game_loop().push_input(input);
+            return;
         }
-        if let Some(window) = &self.window {
-            window.request_redraw();
+        let ui_consumed = ui.on_window_event(window, &event);
+        let window = window.clone();
+        let ours = match &event {
+            winit::event::WindowEvent::CloseRequested => Some(WindowEvent::CloseRequested),
+            winit::event::WindowEvent::Resized(size) => Some(WindowEvent::Resized {
+                width: size.width,
+                height: size.height,
+            }),
+            winit::event::WindowEvent::Occluded(hidden) => Some(WindowEvent::Occluded(*hidden)),
+            winit::event::WindowEvent::Focused(focused) => Some(WindowEvent::Focused(*focused)),
+            other => input_from_window_event(other)
+                .map(|event| WindowEvent::Input { event, ui_consumed }),
+        };
+        match ours.map(|event| self.dispatch(event)) {
+            Some(Ok(true)) => event_loop.exit(),
+            Some(Err(error)) => self.fail(error, event_loop),
+            _ => {}
+        }
+        // Input may change what the game or its UI shows.
+        window.request_redraw();
+    }
+
+    fn device_event(&mut self, event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
+        if let DeviceEvent::MouseMotion { delta } = event {
+            let delta = glam::Vec2::new(delta.0 as f32, delta.1 as f32);
+            match self.dispatch(WindowEvent::MouseMotion { delta }) {
+                Ok(true) => event_loop.exit(),
+                Ok(false) => {}
+                Err(error) => self.fail(error, event_loop),
+            }
         }
     }
 }
 
 /// Turns the loop's [`Wake`] into winit's control flow: redraw now (and
-/// poll), sleep until the deadline on `clock`, or sleep until an event.
-#[must_use]
-pub fn control_flow_for(wake: Wake, clock: &RealClock, window: Option<&Window>) -> ControlFlow {
+/// poll), sleep until the deadline, or sleep until an event. The deadline is
+/// on the loop's own `clock` (whatever its origin: a game that switched
+/// loops brings a new one), so it is measured from that clock's reading now.
+fn control_flow_for(wake: Wake, clock: &dyn Clock, window: &Window) -> ControlFlow {
     match wake {
         Wake::Now => {
-            if let Some(window) = window {
-                window.request_redraw();
-            }
+            window.request_redraw();
             ControlFlow::Poll
         }
-        Wake::At(at) => ControlFlow::WaitUntil(clock.instant_at(at)),
+        Wake::At(at) => ControlFlow::WaitUntil(deadline(at, clock, Instant::now())),
         Wake::OnEvent => ControlFlow::Wait,
+    }
+}
+
+/// The instant when `clock` will read `at`, given that it reads `clock.now()`
+/// at `now`.
+fn deadline(at: std::time::Duration, clock: &dyn Clock, now: Instant) -> Instant {
+    now + at.saturating_sub(clock.now())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::deadline;
+    use crate::game_loop::ManualClock;
+
+    #[test]
+    fn a_deadline_is_measured_on_the_loops_own_clock() {
+        // A loop whose clock started long after the window's (it was built
+        // after the GPU, or a game switched loops): its deadlines are still
+        // in the future. Measured against another clock's origin they fell
+        // in the past and the window spun until the loop's first tick.
+        let clock = ManualClock::new();
+        clock.advance(Duration::from_millis(5_000));
+        let now = Instant::now();
+        let at = deadline(Duration::from_millis(5_100), &clock, now);
+        assert_eq!(at - now, Duration::from_millis(100));
+        assert_eq!(
+            deadline(Duration::from_millis(10), &clock, now),
+            now,
+            "past deadlines are now"
+        );
     }
 }

@@ -347,6 +347,19 @@ impl GameLoop {
         (presenter as &mut dyn std::any::Any).downcast_mut::<P>()
     }
 
+    /// Moves what draws and watches frames to `next`: the presenter, the
+    /// before- and after-frame hooks, the output size and whether the window
+    /// can be seen. How a game switches screens (a launcher's loop, then a
+    /// world's) on one window: `next` keeps its own scene, clock, policy,
+    /// action mapper and state; this loop is left with none of them.
+    pub fn hand_over(&mut self, next: &mut GameLoop) {
+        next.presenter = self.presenter.take().or(next.presenter.take());
+        next.before_frame.append(&mut self.before_frame);
+        next.after_frame.append(&mut self.after_frame);
+        next.info.size = self.info.size;
+        next.set_visible(self.visible);
+    }
+
     /// Runs `hook` at the top of every frame, before any tick.
     pub fn before_frame(&mut self, hook: impl FnMut(&mut Scene) + Send + 'static) {
         self.before_frame.push(Box::new(hook));
