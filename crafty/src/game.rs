@@ -7,16 +7,18 @@
 
 use std::collections::BTreeSet;
 
+use bevy_ecs::change_detection::Mut;
 use bevy_ecs::prelude::{Res, ResMut, Resource};
 use glam::IVec3;
 use taos_engine::Scene;
 use taos_engine::Time;
-use taos_engine::game_loop::{Actions, StateHash, StateHasher};
+use taos_engine::game_loop::{Actions, GameLoop, StateHash, StateHasher};
 
 use crate::player::ActionFlagsExt as _;
 
 use crate::player::{Player, RayHit};
 use crate::time_of_day::TimeOfDay;
+use crate::view::{ViewObjects, spawn_view};
 use crate::world::{ChunkPos, World};
 
 /// Chunks kept loaded around the player, in each direction (x and z).
@@ -148,10 +150,30 @@ impl StateHash for Game {
     }
 }
 
-/// Puts `game` into `scene` and registers the system that ticks it.
-pub fn install(scene: &mut Scene, game: Game) {
+/// Puts `game` into `scene`, registers the system that ticks it, and
+/// spawns the camera and sun that follow it ([`view::spawn_view`](crate::view::spawn_view)).
+pub fn install(scene: &mut Scene, game: Game) -> ViewObjects {
     scene.world_mut().insert_resource(game);
     scene.add_systems(tick_game);
+    spawn_view(scene).expect("a fresh scene takes the camera and the sun")
+}
+
+/// The game a session's loop runs.
+///
+/// # Panics
+/// If the loop's scene holds no [`Game`] (it was not made by a
+/// [`Session`](crate::session::Session)).
+#[must_use]
+pub fn state(game_loop: &GameLoop) -> &Game {
+    game_loop.scene().world().resource::<Game>()
+}
+
+/// The game a session's loop runs, mutable (mouse look, hotbar keys).
+///
+/// # Panics
+/// As [`state`].
+pub fn state_mut(game_loop: &mut GameLoop) -> Mut<'_, Game> {
+    game_loop.scene_mut().world_mut().resource_mut::<Game>()
 }
 
 fn tick_game(actions: Option<Res<'_, Actions>>, time: Res<'_, Time>, mut game: ResMut<'_, Game>) {
@@ -173,7 +195,7 @@ mod tests {
         let mut scene = Scene::new();
         let mut game = Game::new(world, player, TimeOfDay::default());
         game.view_radius = 1;
-        install(&mut scene, game);
+        let _ = install(&mut scene, game);
         let mut game_loop =
             GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap();
         let forward = ActionFlags(1 << 15);

@@ -4,14 +4,13 @@
 
 use std::path::PathBuf;
 
-use taos_engine::game_loop::{ManualClock, Recording, RecordingError};
+use taos_engine::game_loop::{GameLoop, LoopConfig, ManualClock, Recording, RecordingError};
 use taos_engine::storage::{RedbBackend, StorageBackend, StorageError, block_on};
-use taos_renderer::{
-    ContextError, FrameData, GpuContext, OffscreenTarget, ReadbackError, RenderError, Renderer,
-};
+use taos_engine::{Engine, EngineConfig, EngineError, Scene};
 
 use crate::cli::{HeadlessArgs, WorldChoice};
-use crate::render::CraftyPipelineFeature;
+use crate::game::state;
+use crate::render::{CraftyPipelineFeature, crafty_preset};
 use crate::save::{AppendReport, LoadWarning, SaveError, SavedWorld, WorldStore, encode_thumbnail};
 use crate::session::Session;
 
@@ -41,15 +40,10 @@ pub enum HeadlessError {
     /// The storage directory could not be found.
     #[error(transparent)]
     Storage(#[from] StorageError),
-    /// No GPU for the screenshot.
+    /// The engine could not draw the screenshot (no GPU, a failed frame or
+    /// read-back).
     #[error(transparent)]
-    Gpu(#[from] ContextError),
-    /// The frame could not be read back.
-    #[error(transparent)]
-    Readback(#[from] ReadbackError),
-    /// The frame failed to render.
-    #[error(transparent)]
-    Render(#[from] RenderError),
+    Engine(#[from] EngineError),
     /// The screenshot could not be written.
     #[error("cannot write screenshot {path}: {source}")]
     Screenshot {
@@ -92,7 +86,7 @@ pub fn run_headless<B: StorageBackend>(
     let store = block_on(WorldStore::open(backend))?;
     let (feature, render) = CraftyPipelineFeature::new();
     let clock = ManualClock::new();
-    let (mut session, warnings) = match &args.world {
+    let ((mut session, mut game), warnings) = match &args.world {
         WorldChoice::New(seed) => {
             let record = SavedWorld::create(format!("Seed {seed}"), *seed, args.mode, now_ms);
             block_on(store.save(&record))?;
@@ -126,16 +120,16 @@ pub fn run_headless<B: StorageBackend>(
             source,
         };
         let recording = Recording::load(path).map_err(replay_error)?;
-        session.replay(recording).map_err(replay_error)?;
+        game.replay(recording).map_err(replay_error)?;
     }
     let report_every = (args.ticks / 10).max(1);
-    let start = session.game().ticks;
+    let start = state(&game).ticks;
     let mut done = 0;
     // A step normally runs one tick; the step that finds the replay finished
     // runs none (the loop pauses), so count ticks, not steps.
     while done < args.ticks {
-        session.game_loop().step();
-        let now = session.game().ticks - start;
+        game.step();
+        let now = state(&game).ticks - start;
         if now != done && (now % report_every == 0 || now == args.ticks) {
             progress(now, args.ticks);
         }
@@ -143,19 +137,19 @@ pub fn run_headless<B: StorageBackend>(
     }
     // The world is saved even when the screenshot fails; then the error is reported.
     let shot = match &args.screenshot {
-        Some(path) => screenshot(&mut session, feature, args.size, path).map(Some),
+        Some(path) => screenshot(&mut session, &mut game, feature, args.size, path).map(Some),
         None => Ok(None),
     };
     let thumbnail = shot.as_ref().ok().and_then(Option::as_deref);
-    let saved = block_on(session.save_now(&store, now_ms, thumbnail))?;
+    let saved = block_on(session.save_now(&game, &store, now_ms, thumbnail))?;
     shot?;
-    let checksum = session.game_loop().state_checksum();
-    let game = session.game();
+    let checksum = game.state_checksum();
+    let played = state(&game);
     Ok(HeadlessReport {
         world_id: session.record().id.clone(),
         world_name: session.record().name.clone(),
-        ticks: game.ticks,
-        edits: game.world.edits().len(),
+        ticks: played.ticks,
+        edits: played.world.edits().len(),
         checksum,
         saved,
         warnings,
@@ -166,11 +160,12 @@ pub fn run_headless<B: StorageBackend>(
 /// returns its thumbnail (JPEG).
 fn screenshot(
     session: &mut Session,
+    game: &mut GameLoop,
     feature: CraftyPipelineFeature,
     size: (u32, u32),
     path: &std::path::Path,
 ) -> Result<Vec<u8>, HeadlessError> {
-    let pixels = render_offscreen(session, feature, size)?;
+    let pixels = render_offscreen(session, game, feature, size)?;
     let image = image::RgbaImage::from_raw(size.0, size.1, pixels)
         .expect("read-back returns width * height RGBA pixels");
     image
@@ -182,26 +177,28 @@ fn screenshot(
     Ok(encode_thumbnail(image.as_raw(), size.0, size.1)?)
 }
 
-/// Meshes everything loaded and renders one frame of `size` on a headless
-/// GPU; returns RGBA8 pixels.
+/// Meshes everything loaded and renders the world's current view, `size`
+/// pixels, with a headless [`Engine`] running crafty's pipeline: the
+/// engine takes `game` for one frame (no tick) and gives it back. Returns
+/// RGBA8 pixels.
 ///
 /// # Errors
-/// No adapter, a render failure, or a failed read-back.
+/// [`HeadlessError::Engine`]: no adapter, a render failure, or a failed
+/// read-back.
 pub fn render_offscreen(
     session: &mut Session,
+    game: &mut GameLoop,
     feature: CraftyPipelineFeature,
     size: (u32, u32),
 ) -> Result<Vec<u8>, HeadlessError> {
-    const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
-    let gpu = GpuContext::headless()?;
-    let target = OffscreenTarget::new(&gpu, size.0, size.1, FORMAT)?;
-    let mut renderer = Renderer::new(gpu, FORMAT);
-    renderer.add_feature(feature);
-    session.finish_meshing();
-    let mut data = FrameData::default();
-    session.frame_data(&mut data, size);
-    renderer.render(&mut data, target.texture())?;
-    Ok(target.read_rgba8(renderer.gpu())?)
+    session.finish_meshing(game);
+    let mut engine = Engine::headless(EngineConfig::new(size.0, size.1), crafty_preset(feature))?;
+    let stand_in = GameLoop::new(Scene::new(), LoopConfig::default(), ManualClock::new())
+        .expect("the default loop configuration is valid");
+    let idle = engine.set_game_loop(std::mem::replace(game, stand_in));
+    let pixels = engine.present().and_then(|_| engine.read_pixels());
+    *game = engine.set_game_loop(idle);
+    Ok(pixels?)
 }
 
 /// The redb backend in `dir`, or in the default data directory.

@@ -1,15 +1,13 @@
 //! [`Session`]: one world being played, shared by the window and headless
-//! mode. It owns the engine loop (whose scene holds the [`Game`]), the
-//! background mesher, the render handle and the save bookkeeping.
+//! mode: the background mesher, the render handle and the save bookkeeping,
+//! beside the engine loop whose scene holds the [`Game`].
 
 use glam::Vec3;
 use taos_engine::Scene;
-use taos_engine::game_loop::{Clock, GameLoop, LoopConfig, Recording, RecordingError};
+use taos_engine::game_loop::{Clock, GameLoop, LoopConfig};
 use taos_engine::storage::StorageBackend;
-use taos_renderer::FrameData;
-use taos_renderer::frame::{CascadeSettings, SunLight};
 
-use crate::game::{Game, install};
+use crate::game::{Game, install, state, state_mut};
 use crate::inventory::GameMode;
 use crate::mesh::MeshScheduler;
 use crate::player::{CraftyMapper, Player, inventory_state, restore_inventory};
@@ -19,7 +17,6 @@ use crate::save::{
     WorldStore,
 };
 use crate::time_of_day::TimeOfDay;
-use crate::view::player_camera;
 use crate::world::World;
 
 /// Simulation ticks per second.
@@ -62,9 +59,16 @@ fn sanitize_position(player: &mut Player) {
     }
 }
 
-/// A world being played.
+/// A world being played, beside the [`GameLoop`] that runs its scene.
+///
+/// The loop (the scene with the [`Game`], its camera and sun, ticked at
+/// [`TICK_HZ`]) is handed out by [`start`](Self::start) and
+/// [`fresh`](Self::fresh): a window gives it to its [`Engine`](taos_engine::Engine)
+/// ([`Engine::set_game_loop`](taos_engine::Engine::set_game_loop)); headless
+/// play and tests step it directly. The session keeps what lives outside the
+/// simulation (the background mesher, the render handle, the save
+/// bookkeeping) and takes the loop by reference where it needs the game.
 pub struct Session {
-    game_loop: GameLoop,
     meshes: MeshScheduler,
     render: CraftyRenderHandle,
     saves: SaveSession,
@@ -76,20 +80,20 @@ impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
             .field("world", &self.saves.record().name)
-            .field("ticks", &self.game().ticks)
             .finish_non_exhaustive()
     }
 }
 
 impl Session {
     /// Starts playing a loaded world: the seed regenerated, the edit log
-    /// replayed, the player, time, mode and belongings restored.
+    /// replayed, the player, time, mode and belongings restored. Returns the
+    /// session and the loop that runs the world on `clock`.
     #[must_use]
     pub fn start(
         loaded: LoadedWorld,
         clock: impl Clock + 'static,
         render: CraftyRenderHandle,
-    ) -> Self {
+    ) -> (Self, GameLoop) {
         let (world, saves) = SaveSession::start(loaded);
         Self::assemble(world, saves, clock, render)
     }
@@ -100,7 +104,7 @@ impl Session {
         record: SavedWorld,
         clock: impl Clock + 'static,
         render: CraftyRenderHandle,
-    ) -> Self {
+    ) -> (Self, GameLoop) {
         let world = World::new(record.seed);
         Self::assemble(world, SaveSession::new(record), clock, render)
     }
@@ -110,7 +114,7 @@ impl Session {
         saves: SaveSession,
         clock: impl Clock + 'static,
         render: CraftyRenderHandle,
-    ) -> Self {
+    ) -> (Self, GameLoop) {
         let record = saves.record();
         let p = record.player;
         let mode = record.mode();
@@ -133,34 +137,14 @@ impl Session {
         game_loop.set_action_mapper(CraftyMapper);
         game_loop.checksum_mut().resource::<Game>();
         let mut session = Self {
-            game_loop,
             meshes: MeshScheduler::new(),
             render,
             saves,
             saved_edit_count,
             noted_position: Vec3::NAN,
         };
-        session.sync_render(MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
-        session
-    }
-
-    /// The engine loop (feed it input, call `on_clock`, step, replay).
-    pub fn game_loop(&mut self) -> &mut GameLoop {
-        &mut self.game_loop
-    }
-
-    /// The game state.
-    #[must_use]
-    pub fn game(&self) -> &Game {
-        self.game_loop.scene().world().resource::<Game>()
-    }
-
-    /// The game state, mutable (mouse look, hotbar keys).
-    pub fn game_mut(&mut self) -> bevy_ecs::change_detection::Mut<'_, Game> {
-        self.game_loop
-            .scene_mut()
-            .world_mut()
-            .resource_mut::<Game>()
+        session.sync_render(&mut game_loop, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+        (session, game_loop)
     }
 
     /// The saved record as last written.
@@ -169,19 +153,12 @@ impl Session {
         self.saves.record()
     }
 
-    /// Feeds `recording`'s action flags to the coming ticks.
-    ///
-    /// # Errors
-    /// [`RecordingError`] when it was made at another tick rate or version.
-    pub fn replay(&mut self, recording: Recording) -> Result<(), RecordingError> {
-        self.game_loop.replay(recording)
-    }
-
     /// Notes edits made, or a walk of more than a block, since the last
     /// call (starting the autosave debounce).
-    pub fn note_progress(&mut self, now_ms: u64) {
-        let edits = self.game().world.edits().len();
-        let position = self.game().player.body.position;
+    pub fn note_progress(&mut self, game: &GameLoop, now_ms: u64) {
+        let game = state(game);
+        let edits = game.world.edits().len();
+        let position = game.player.body.position;
         // NaN (nothing noted yet) counts as moved.
         let moved = position
             .distance(self.noted_position)
@@ -198,10 +175,11 @@ impl Session {
 
     /// Hands dirty chunks to the mesher (at most `jobs` new jobs, nearest
     /// first), uploads at most `uploads` finished meshes, drops meshes of
-    /// unloaded chunks, and passes sun, moon and highlight to the renderer.
-    pub fn sync_render(&mut self, jobs: usize, uploads: usize) {
+    /// unloaded chunks, and passes the sky of this moment of game time and
+    /// the highlight to the renderer.
+    pub fn sync_render(&mut self, game: &mut GameLoop, jobs: usize, uploads: usize) {
         let (dirty, unloaded) = {
-            let mut game = self.game_mut();
+            let mut game = state_mut(game);
             (game.take_dirty(), game.take_unloaded())
         };
         for pos in unloaded {
@@ -209,7 +187,7 @@ impl Session {
             self.render.remove_chunk(pos);
         }
         self.meshes.request_all(dirty);
-        let game = self.game_loop.scene().world().resource::<Game>();
+        let game = state(game);
         self.meshes
             .gather_jobs(&game.world, game.player.body.position, jobs);
         for (pos, mesh) in self.meshes.poll_finished(uploads) {
@@ -221,13 +199,13 @@ impl Session {
 
     /// Meshes every chunk still waiting, blocking until all are uploaded
     /// (headless runs and screenshots).
-    pub fn finish_meshing(&mut self) {
+    pub fn finish_meshing(&mut self, game: &mut GameLoop) {
         loop {
-            self.sync_render(usize::MAX, usize::MAX);
+            self.sync_render(game, usize::MAX, usize::MAX);
             if self.meshes.is_idle() {
                 break;
             }
-            let game = self.game_loop.scene().world().resource::<Game>();
+            let game = state(game);
             self.meshes
                 .gather_jobs(&game.world, game.player.body.position, usize::MAX);
             for (pos, mesh) in self.meshes.wait_finished(usize::MAX) {
@@ -236,26 +214,18 @@ impl Session {
         }
     }
 
-    /// The renderer's input for an output of `size` pixels: the player's
-    /// camera, and the sun (or moon) of this moment of game time.
-    pub fn frame_data(&self, data: &mut FrameData, size: (u32, u32)) {
-        let game = self.game();
-        data.camera = player_camera(&game.player, size.0, size.1);
-        let sky = game.time.sky();
-        data.lights.sun = Some(SunLight {
-            direction: -sky.light_direction,
-            color: sky.light_color,
-            intensity: 1.0,
-            cast_shadows: false,
-            cascades: CascadeSettings::default(),
-        });
-        data.size = size;
+    /// Drops this world's chunks from the renderer (leaving the world).
+    pub fn clear_render(&mut self, game: &GameLoop) {
+        for pos in state(game).world.loaded_chunks() {
+            self.meshes.forget(pos);
+            self.render.remove_chunk(pos);
+        }
     }
 
     /// What an autosave records besides the edits.
     #[must_use]
-    pub fn snapshot(&self) -> PlaySnapshot {
-        let game = self.game();
+    pub fn snapshot(game: &GameLoop) -> PlaySnapshot {
+        let game = state(game);
         let player = &game.player;
         let position = player.body.position;
         PlaySnapshot {
@@ -280,13 +250,13 @@ impl Session {
     /// [`SaveError`] from the store; the edits stay unsaved and are retried.
     pub async fn autosave_if_due<B: StorageBackend>(
         &mut self,
+        game: &GameLoop,
         store: &WorldStore<B>,
         now_ms: u64,
     ) -> Result<Option<AppendReport>, SaveError> {
-        let snapshot = self.snapshot();
-        let world = &self.game_loop.scene().world().resource::<Game>().world;
+        let snapshot = Self::snapshot(game);
         self.saves
-            .autosave_if_due(store, world, &snapshot, now_ms)
+            .autosave_if_due(store, &state(game).world, &snapshot, now_ms)
             .await
     }
 
@@ -297,13 +267,16 @@ impl Session {
     /// [`SaveError`] from the store.
     pub async fn save_now<B: StorageBackend>(
         &mut self,
+        game: &GameLoop,
         store: &WorldStore<B>,
         now_ms: u64,
         thumbnail: Option<&[u8]>,
     ) -> Result<AppendReport, SaveError> {
-        let snapshot = self.snapshot();
-        let world = &self.game_loop.scene().world().resource::<Game>().world;
-        let report = self.saves.autosave(store, world, &snapshot, now_ms).await?;
+        let snapshot = Self::snapshot(game);
+        let report = self
+            .saves
+            .autosave(store, &state(game).world, &snapshot, now_ms)
+            .await?;
         if let Some(jpeg) = thumbnail {
             store
                 .set_thumbnail(&self.saves.record().id, Some(jpeg))

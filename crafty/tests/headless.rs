@@ -2,6 +2,7 @@
 //! engine's fixed-tick loop, deterministic results, saves that load back.
 
 use crafty::cli::{HeadlessArgs, WorldChoice};
+use crafty::game::state;
 use crafty::headless::{HeadlessError, run_headless};
 use crafty::inventory::GameMode;
 use crafty::render::CraftyPipelineFeature;
@@ -115,40 +116,40 @@ fn survival_play_round_trips_inventory_hotbar_and_view() {
     let record = SavedWorld::create("Dig", 11, GameMode::Survival, 5);
     block_on(store.save(&record)).unwrap();
     let (_, render) = CraftyPipelineFeature::new();
-    let mut session = Session::fresh(record.clone(), ManualClock::new(), render.clone());
-    session
-        .replay(
-            script::compile(
-                "wait 60, look-down 30, break, wait 2, break, turn-left 7, break, wait 5",
-                11,
-            )
-            .unwrap(),
+    let (mut session, mut game) =
+        Session::fresh(record.clone(), ManualClock::new(), render.clone());
+    game.replay(
+        script::compile(
+            "wait 60, look-down 30, break, wait 2, break, turn-left 7, break, wait 5",
+            11,
         )
-        .unwrap();
+        .unwrap(),
+    )
+    .unwrap();
     for _ in 0..120 {
-        session.game_loop().step();
+        game.step();
     }
-    let before = session.snapshot();
+    let before = Session::snapshot(&game);
     let inventory = before
         .inventory
         .clone()
         .expect("survival carries an inventory");
     assert!(!inventory.stacks.is_empty(), "breaking gathered blocks");
     assert!(inventory.hotbar.iter().any(Option::is_some));
-    block_on(session.save_now(&store, 10, Some(&[0xFF, 0xD8, 0xFF, 0xD9]))).unwrap();
+    block_on(session.save_now(&game, &store, 10, Some(&[0xFF, 0xD8, 0xFF, 0xD9]))).unwrap();
 
     let loaded = block_on(store.load(&record.id)).unwrap();
     assert_eq!(
         loaded.record.screenshot.as_deref(),
         Some(&[0xFF, 0xD8, 0xFF, 0xD9][..])
     );
-    let resumed = Session::start(loaded, ManualClock::new(), render);
-    let after = resumed.snapshot();
+    let (_, resumed) = Session::start(loaded, ManualClock::new(), render);
+    let after = Session::snapshot(&resumed);
     assert_eq!(
         after, before,
         "position, view, time, mode, inventory and hotbar"
     );
-    assert_eq!(resumed.game().world.edits(), session.game().world.edits());
+    assert_eq!(state(&resumed).world.edits(), state(&game).world.edits());
 }
 
 #[test]
@@ -158,8 +159,8 @@ fn a_damaged_position_and_view_are_repaired_on_load() {
     record.player.yaw = f32::INFINITY;
     record.player.pitch = f32::NAN;
     let (_, render) = CraftyPipelineFeature::new();
-    let mut session = Session::fresh(record, ManualClock::new(), render);
-    let player = &session.game().player;
+    let (_session, mut game) = Session::fresh(record, ManualClock::new(), render);
+    let player = &state(&game).player;
     assert!(
         player.body.position.x.abs() < 1000.0,
         "{}",
@@ -167,9 +168,9 @@ fn a_damaged_position_and_view_are_repaired_on_load() {
     );
     assert_eq!((player.yaw, player.pitch), (0.0, 0.0));
     for _ in 0..10 {
-        session.game_loop().step();
+        game.step();
     }
-    assert!(session.game().player.body.position.is_finite());
+    assert!(state(&game).player.body.position.is_finite());
 }
 
 #[test]

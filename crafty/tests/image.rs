@@ -23,10 +23,10 @@ fn seed_42_from_a_fixed_camera_matches_the_reference() {
     };
     record.sun_angle = 1.0;
     let (feature, render) = CraftyPipelineFeature::new();
-    let mut session = Session::fresh(record, ManualClock::new(), render);
+    let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render);
     let (width, height) = (320, 180);
-    let pixels =
-        render_offscreen(&mut session, feature, (width, height)).expect("a GPU (lavapipe)");
+    let pixels = render_offscreen(&mut session, &mut game, feature, (width, height))
+        .expect("a GPU (lavapipe)");
     // Software rasterisers differ by a step or two per channel at edges and
     // in the atlas's nearest-filtered texels: allow 3 steps and 1% outliers.
     assert_matches_reference(

@@ -388,6 +388,18 @@ impl Engine {
         last.map_err(EngineError::Render)
     }
 
+    /// Renders the current state without ticking (after a
+    /// [`set_game_loop`](Self::set_game_loop), a restore, or for a
+    /// screenshot of a paused game), then runs the `after_frame` hooks.
+    ///
+    /// # Errors
+    /// [`EngineError::Render`] if the frame failed to render.
+    pub fn present(&mut self) -> Result<RenderStats, EngineError> {
+        self.game.present();
+        let last = std::mem::replace(&mut self.presenter().last, Ok(RenderStats::default()));
+        last.map_err(EngineError::Render)
+    }
+
     /// The scene clock.
     #[must_use]
     pub fn time(&self) -> &crate::Time {
@@ -432,14 +444,47 @@ impl Engine {
         if let Output::Window(surface) = &mut presenter.output {
             surface.resize(presenter.renderer.gpu(), width, height);
         }
-        if visible {
-            let aspect = width as f32 / height as f32;
-            let scene = self.game.scene_mut();
-            if let Some(camera) = scene.find_camera()
-                && let Some(camera) = scene.get_component_mut::<crate::Camera>(camera)
-            {
-                camera.into_inner().set_aspect(aspect);
-            }
+        self.set_camera_aspect(width, height);
+    }
+
+    /// Renders the current state once more into an offscreen image of
+    /// `width` x `height` (a save thumbnail, a photo mode) and returns its
+    /// RGBA8 pixels; the window is not touched and no tick runs. The camera
+    /// takes the image's aspect for that frame. The frame counts as one
+    /// (`after_frame` hooks see it).
+    ///
+    /// # Errors
+    /// [`EngineError::Target`] for a zero size or a failed read-back,
+    /// [`EngineError::Render`] if the frame failed.
+    pub fn capture(&mut self, width: u32, height: u32) -> Result<Vec<u8>, EngineError> {
+        let presenter = self.presenter();
+        let format = match &presenter.output {
+            Output::Offscreen(target) => target.format(),
+            Output::Window(surface) => surface.format(),
+        };
+        let target = OffscreenTarget::new(presenter.renderer.gpu(), width, height, format)?;
+        let own = std::mem::replace(&mut presenter.output, Output::Offscreen(target));
+        let (own_width, own_height) = self.game.frame_info().size;
+        self.set_camera_aspect(width, height);
+        let rendered = self.present();
+        self.set_camera_aspect(own_width, own_height);
+        let presenter = self.presenter();
+        let Output::Offscreen(target) = std::mem::replace(&mut presenter.output, own) else {
+            unreachable!("the offscreen target put in above");
+        };
+        rendered?;
+        Ok(target.read_rgba8(presenter.renderer.gpu())?)
+    }
+
+    fn set_camera_aspect(&mut self, width: u32, height: u32) {
+        if width == 0 || height == 0 {
+            return;
+        }
+        let scene = self.game.scene_mut();
+        if let Some(camera) = scene.find_camera()
+            && let Some(mut camera) = scene.get_component_mut::<crate::Camera>(camera)
+        {
+            camera.set_aspect(width as f32 / height as f32);
         }
     }
 

@@ -1,6 +1,6 @@
 //! The in-game HUD: crosshair, hotbar, FPS readout, and the pause hint.
 
-use egui::{Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind, Vec2};
+use taos_engine::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind, Vec2};
 
 use crate::player::{GameMode, HOTBAR_SLOTS, Player};
 use crate::world::BlockType;

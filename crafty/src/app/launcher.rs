@@ -1,7 +1,7 @@
 //! The start screen: saved worlds (most recently played first, with
 //! thumbnails); create, play, rename, and delete with confirmation.
 
-use egui::{Color32, RichText, TextureHandle, Vec2};
+use taos_engine::egui::{self, Color32, RichText, TextureHandle, Vec2};
 
 use crate::player::GameMode;
 

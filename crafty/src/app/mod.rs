@@ -1,31 +1,28 @@
-//! The windowed game: the launcher, then play, with egui on top.
+//! The windowed game: the launcher, then play, with the HUD on top.
 //!
-//! crafty drives its own winit loop (rather than [`taos_engine::Engine::run`])
-//! because it switches between a launcher and play, grabs the pointer for
-//! mouse look, and paints egui over the renderer's frame. The simulation is
-//! still the engine's: a [`GameLoop`](taos_engine::game_loop::GameLoop) on
-//! the real clock, stepped on every redraw.
+//! crafty is an [`App`] on the engine's one window loop
+//! ([`Engine::run_app`]): the engine owns the window, the renderer (crafty's
+//! [`CraftyPipelineFeature`] is its only feature) and the UI overlay; crafty
+//! switches screens by handing the engine a world's game loop
+//! ([`Engine::set_game_loop`]) and taking it back, grabs the pointer through
+//! the engine, and saves when the window is asked to close.
 
 mod hud;
 mod launcher;
-mod overlay;
 mod play;
 
-use std::sync::Arc;
-
-use taos_engine::input_from_window_event;
 use taos_engine::storage::{RedbBackend, block_on};
-use taos_renderer::{GpuContext, Renderer, WindowSurface};
-use winit::application::ApplicationHandler;
-use winit::event::{DeviceEvent, DeviceId, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::window::{Window, WindowId};
+use taos_engine::{
+    App, AppError as EngineAppError, Engine, EngineConfig, Propagate, RunError, WindowEvent, egui,
+};
 
-use crate::render::{CraftyPipelineFeature, CraftyRenderHandle};
+use crate::render::{CraftyPipelineFeature, CraftyRenderHandle, crafty_preset};
 use crate::save::{SaveError, WorldStore, decode_thumbnail};
 use launcher::{Launcher, LauncherAction, WorldEntry};
-use overlay::Overlay;
 use play::Play;
+
+/// The window size crafty opens with.
+const WINDOW_SIZE: (u32, u32) = (1024, 640);
 
 /// The window could not be opened or run.
 #[derive(Debug, thiserror::Error)]
@@ -33,20 +30,14 @@ use play::Play;
 pub enum AppError {
     /// No display to open a window on.
     #[error(
-        "cannot open a window: {0}.\nWithout a display, play headless instead, e.g.\n  \
+        "cannot open a window: no display.\nWithout a display, play headless instead, e.g.\n  \
          crafty --headless --world new:42 --ticks 600 --screenshot out.png\nor run under Xvfb: \
          xvfb-run -a crafty"
     )]
-    NoDisplay(String),
-    /// The window or its event loop failed.
-    #[error("window: {0}")]
-    Window(String),
-    /// The GPU surface failed.
+    NoDisplay(#[source] RunError),
+    /// The window, the GPU or the game failed while running.
     #[error(transparent)]
-    Surface(#[from] taos_renderer::SurfaceError),
-    /// No GPU.
-    #[error(transparent)]
-    Gpu(#[from] taos_renderer::ContextError),
+    Run(RunError),
     /// The saved worlds could not be opened.
     #[error(transparent)]
     Save(#[from] SaveError),
@@ -58,91 +49,49 @@ pub enum AppError {
 ///
 /// # Errors
 /// [`AppError::NoDisplay`] (with the headless command to use instead), or
-/// what failed while opening the window, GPU or saves.
+/// what failed while opening the window, GPU or saves, or saving on quit.
 pub fn run(
     backend: RedbBackend,
     world: Option<String>,
     now_ms: fn() -> u64,
 ) -> Result<(), AppError> {
     let store = block_on(WorldStore::open(&backend))?;
-    let event_loop = EventLoop::new().map_err(|e| AppError::NoDisplay(e.to_string()))?;
-    let mut app = App {
+    let (feature, render) = CraftyPipelineFeature::new();
+    let game = Crafty {
         store,
         start_world: world,
         now_ms,
-        graphics: None,
-        screen: Screen::Starting,
-        error: None,
+        render,
+        screen: Screen::Launcher(Launcher::new(Vec::new(), 0)),
     };
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| AppError::Window(e.to_string()))?;
-    app.error.map_or(Ok(()), Err)
-}
-
-struct Graphics {
-    window: Arc<Window>,
-    renderer: Renderer,
-    surface: WindowSurface,
-    overlay: Overlay,
-    render: CraftyRenderHandle,
+    let config = EngineConfig::new(WINDOW_SIZE.0, WINDOW_SIZE.1);
+    Engine::run_app("crafty", config, crafty_preset(feature), game).map_err(|error| match error {
+        RunError::NoDisplay(_) => AppError::NoDisplay(error),
+        other => AppError::Run(other),
+    })
 }
 
 enum Screen {
-    Starting,
     Launcher(Launcher),
     Playing(Box<Play>),
 }
 
-struct App {
+/// crafty as an engine [`App`].
+struct Crafty {
     store: WorldStore<RedbBackend>,
     start_world: Option<String>,
     now_ms: fn() -> u64,
-    graphics: Option<Graphics>,
+    render: CraftyRenderHandle,
     screen: Screen,
-    error: Option<AppError>,
 }
 
-impl App {
-    fn open_window(&mut self, event_loop: &ActiveEventLoop) -> Result<(), AppError> {
-        let attributes = Window::default_attributes()
-            .with_title("crafty")
-            .with_inner_size(winit::dpi::PhysicalSize::new(1024, 640));
-        let window = Arc::new(
-            event_loop
-                .create_window(attributes)
-                .map_err(|e| AppError::Window(e.to_string()))?,
-        );
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let surface = instance
-            .create_surface(window.clone())
-            .map_err(taos_renderer::SurfaceError::from)?;
-        let gpu = pollster::block_on(GpuContext::from_instance(instance, Some(&surface)))?;
-        let size = window.inner_size();
-        let surface = WindowSurface::new(&gpu, surface, size.width, size.height)?;
-        let overlay = Overlay::new(&window, &gpu, surface.format());
-        let mut renderer = Renderer::new(gpu, surface.format());
-        let (feature, render) = CraftyPipelineFeature::new();
-        renderer.add_feature(feature);
-        self.graphics = Some(Graphics {
-            window,
-            renderer,
-            surface,
-            overlay,
-            render,
-        });
-        match self.start_world.take() {
-            Some(name) => self.play_named(&name),
-            None => self.show_launcher(None),
-        }
-        Ok(())
-    }
-
-    fn show_launcher(&mut self, error: Option<String>) {
-        let Some(graphics) = &self.graphics else {
-            return;
-        };
+impl Crafty {
+    /// The launcher: the scene hidden, the loop paused (nothing to simulate:
+    /// the window sleeps until input).
+    fn show_launcher(&mut self, engine: &mut Engine, error: Option<String>) {
+        engine.show_scene(false);
+        engine.game_loop().pause();
+        engine.set_title("crafty");
         let mut entries = Vec::new();
         let mut problems = Vec::new();
         match block_on(self.store.list()) {
@@ -158,7 +107,7 @@ impl App {
                         let image = decode_thumbnail(jpeg).ok()?;
                         let size = [image.width() as usize, image.height() as usize];
                         let pixels = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
-                        Some(graphics.overlay.context().load_texture(
+                        Some(engine.ui_context()?.load_texture(
                             format!("thumb-{}", record.id),
                             pixels,
                             egui::TextureOptions::LINEAR,
@@ -180,10 +129,10 @@ impl App {
         let mut launcher = Launcher::new(entries, (self.now_ms)() % 1_000_000);
         launcher.error = (!problems.is_empty()).then(|| problems.join("\n"));
         self.screen = Screen::Launcher(launcher);
-        graphics.window.request_redraw();
+        engine.request_redraw();
     }
 
-    fn play_named(&mut self, name: &str) {
+    fn play_named(&mut self, engine: &mut Engine, name: &str) {
         let id = block_on(self.store.list()).ok().and_then(|listing| {
             listing
                 .worlds
@@ -192,32 +141,27 @@ impl App {
                 .map(|w| w.id)
         });
         match id {
-            Some(id) => self.play(&id),
-            None => self.show_launcher(Some(format!("no saved world is called {name:?}"))),
+            Some(id) => self.play(engine, &id),
+            None => self.show_launcher(engine, Some(format!("no saved world is called {name:?}"))),
         }
     }
 
-    fn play(&mut self, id: &str) {
-        let Some(graphics) = &self.graphics else {
-            return;
-        };
+    fn play(&mut self, engine: &mut Engine, id: &str) {
         match block_on(self.store.load(id)) {
             Ok(loaded) => {
-                let warnings: Vec<String> =
-                    loaded.warnings.iter().map(ToString::to_string).collect();
-                let play = Play::start(loaded, graphics.render.clone(), &graphics.window, warnings);
+                let play = Play::start(engine, loaded, self.render.clone());
                 self.screen = Screen::Playing(Box::new(play));
-                graphics.window.request_redraw();
+                engine.request_redraw();
             }
-            Err(e) => self.show_launcher(Some(format!("cannot open that world: {e}"))),
+            Err(e) => self.show_launcher(engine, Some(format!("cannot open that world: {e}"))),
         }
     }
 
-    fn on_launcher_action(&mut self, action: LauncherAction) {
+    fn on_launcher_action(&mut self, engine: &mut Engine, action: LauncherAction) {
         let now = (self.now_ms)();
         let result = match &action {
             LauncherAction::Play(id) => {
-                self.play(id);
+                self.play(engine, id);
                 return;
             }
             LauncherAction::Create { name, seed, mode } => {
@@ -225,7 +169,7 @@ impl App {
                 let id = record.id.clone();
                 match block_on(self.store.save(&record)) {
                     Ok(()) => {
-                        self.play(&id);
+                        self.play(engine, &id);
                         return;
                     }
                     Err(e) => Err(e),
@@ -234,133 +178,78 @@ impl App {
             LauncherAction::Rename { id, name } => block_on(self.store.rename(id, name)),
             LauncherAction::Delete(id) => block_on(self.store.delete(id)),
         };
-        self.show_launcher(result.err().map(|e| e.to_string()));
+        self.show_launcher(engine, result.err().map(|e| e.to_string()));
     }
 
     /// Leaves play: saves (with a thumbnail) and returns to the launcher.
-    fn leave_play(&mut self) {
-        let Screen::Playing(play) = std::mem::replace(&mut self.screen, Screen::Starting) else {
+    fn leave_play(&mut self, engine: &mut Engine) {
+        let Screen::Playing(play) = std::mem::replace(
+            &mut self.screen,
+            Screen::Launcher(Launcher::new(Vec::new(), 0)),
+        ) else {
             return;
         };
-        let error = self
-            .graphics
-            .as_mut()
-            .and_then(|g| play.finish(&self.store, (self.now_ms)(), g).err())
+        let error = play
+            .finish(engine, &self.store, (self.now_ms)())
+            .err()
             .map(|e| format!("saving failed: {e}"));
-        self.show_launcher(error);
-    }
-
-    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
-        let now = (self.now_ms)();
-        let Some(graphics) = &mut self.graphics else {
-            return;
-        };
-        let mut launcher_action = None;
-        match &mut self.screen {
-            Screen::Starting => {}
-            Screen::Launcher(launcher) => {
-                let size = graphics.surface.size();
-                match graphics.surface.acquire(graphics.renderer.gpu()) {
-                    Ok(Some(frame)) => {
-                        let clear = wgpu::Color {
-                            r: 0.05,
-                            g: 0.07,
-                            b: 0.1,
-                            a: 1.0,
-                        };
-                        graphics.overlay.paint(
-                            &graphics.window,
-                            graphics.renderer.gpu(),
-                            frame.view(),
-                            size,
-                            Some(clear),
-                            |ui| launcher_action = launcher_action.take().or(launcher.ui(ui, now)),
-                        );
-                        frame.present(graphics.renderer.gpu());
-                    }
-                    Ok(None) => {}
-                    Err(e) => log::warn!("skipping a frame: {e}"),
-                }
-                event_loop.set_control_flow(ControlFlow::Wait);
-            }
-            Screen::Playing(play) => {
-                if play.frame(&self.store, now, graphics) {
-                    event_loop.set_control_flow(ControlFlow::Poll);
-                    graphics.window.request_redraw();
-                } else {
-                    // Minimised or occluded: look again in a moment, without spinning.
-                    let later = std::time::Instant::now() + std::time::Duration::from_millis(100);
-                    event_loop.set_control_flow(ControlFlow::WaitUntil(later));
-                }
-            }
-        }
-        if let Some(action) = launcher_action {
-            self.on_launcher_action(action);
-        }
+        self.show_launcher(engine, error);
     }
 }
 
-impl ApplicationHandler for App {
-    fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: winit::event::StartCause) {
-        if let (winit::event::StartCause::ResumeTimeReached { .. }, Some(graphics)) =
-            (cause, &self.graphics)
-        {
-            graphics.window.request_redraw();
+impl App for Crafty {
+    fn start(&mut self, engine: &mut Engine) -> Result<(), EngineAppError> {
+        match self.start_world.take() {
+            Some(name) => self.play_named(engine, &name),
+            None => self.show_launcher(engine, None),
         }
+        Ok(())
     }
 
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.graphics.is_none()
-            && let Err(error) = self.open_window(event_loop)
-        {
-            self.error = Some(error);
-            event_loop.exit();
+    fn window_event(
+        &mut self,
+        engine: &mut Engine,
+        event: &WindowEvent,
+    ) -> Result<Propagate, EngineAppError> {
+        if *event == WindowEvent::CloseRequested {
+            if let Screen::Playing(play) = std::mem::replace(
+                &mut self.screen,
+                Screen::Launcher(Launcher::new(Vec::new(), 0)),
+            ) {
+                // Saved before the window closes; a failure is the run's error.
+                play.finish(engine, &self.store, (self.now_ms)())?;
+            }
+            return Ok(Propagate::Continue);
         }
-    }
-
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        let Some(graphics) = &mut self.graphics else {
-            return;
+        let Screen::Playing(play) = &mut self.screen else {
+            return Ok(Propagate::Continue);
         };
-        match &event {
-            WindowEvent::CloseRequested => {
-                if let Screen::Playing(play) = std::mem::replace(&mut self.screen, Screen::Starting)
-                    && let Err(error) = play.finish(&self.store, (self.now_ms)(), graphics)
-                {
-                    log::error!("saving on quit failed: {error}");
-                    self.error = Some(AppError::Save(error));
-                }
-                event_loop.exit();
-                return;
+        match play.on_window_event(engine, event) {
+            play::Reaction::Leave => {
+                self.leave_play(engine);
+                Ok(Propagate::Stop)
             }
-            WindowEvent::Resized(size) => {
-                graphics
-                    .surface
-                    .resize(graphics.renderer.gpu(), size.width, size.height);
-            }
-            WindowEvent::RedrawRequested => {
-                self.redraw(event_loop);
-                return;
-            }
-            _ => {}
-        }
-        let consumed = graphics.overlay.on_event(&graphics.window, &event);
-        match &mut self.screen {
-            Screen::Playing(play) => {
-                if play.on_window_event(&graphics.window, &event, input_from_window_event(&event)) {
-                    self.leave_play();
-                }
-            }
-            Screen::Launcher(_) if consumed => graphics.window.request_redraw(),
-            _ => graphics.window.request_redraw(),
+            play::Reaction::Handled => Ok(Propagate::Stop),
+            play::Reaction::Continue => Ok(Propagate::Continue),
         }
     }
 
-    fn device_event(&mut self, _event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
-        if let (Screen::Playing(play), DeviceEvent::MouseMotion { delta }) =
-            (&mut self.screen, event)
-        {
-            play.mouse_motion(delta.0, delta.1);
+    fn update(&mut self, engine: &mut Engine) -> Result<(), EngineAppError> {
+        if let Screen::Playing(play) = &mut self.screen {
+            play.update(engine, &self.store, (self.now_ms)());
+        }
+        Ok(())
+    }
+
+    fn ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui) {
+        let now = (self.now_ms)();
+        match &mut self.screen {
+            Screen::Launcher(launcher) => {
+                if let Some(action) = launcher.ui(ui, now) {
+                    self.on_launcher_action(engine, action);
+                }
+            }
+            Screen::Playing(play) => play.ui(engine, ui, now),
         }
     }
 }

@@ -1,14 +1,12 @@
-//! One world being played in the window: input, the frame, autosave, and
-//! saving with a thumbnail on the way out.
+//! One world being played in the window: input, per-frame streaming and
+//! autosave, the HUD, and saving with a thumbnail on the way out.
 
-use taos_engine::game_loop::{Input, InputEvent, Key, MouseButton, RealClock};
+use taos_engine::game_loop::{GameLoop, InputEvent, Key, LoopConfig, MouseButton, RealClock};
 use taos_engine::storage::{RedbBackend, block_on};
-use taos_renderer::{FrameData, OffscreenTarget};
-use winit::event::{ElementState, MouseButton as WinitButton, WindowEvent};
-use winit::keyboard::{KeyCode, PhysicalKey};
-use winit::window::{CursorGrabMode, Window};
+use taos_engine::{Engine, Scene, WindowEvent, egui};
 
-use super::{Graphics, hud};
+use super::hud;
+use crate::game::{state, state_mut};
 use crate::render::CraftyRenderHandle;
 use crate::save::{LoadedWorld, SaveError, WorldStore, encode_thumbnail};
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
@@ -18,11 +16,19 @@ const MOUSE_SENSITIVITY: f32 = 0.0025;
 /// Size of the thumbnail render (scaled to 160x90 when encoded).
 const THUMBNAIL_RENDER: (u32, u32) = (320, 180);
 
+/// What play made of a window event.
+pub(super) enum Reaction {
+    /// The engine goes on with it (input reaches the game loop).
+    Continue,
+    /// Play used it up (the click that grabs the pointer, mouse look).
+    Handled,
+    /// The player asked to leave for the launcher (F10).
+    Leave,
+}
+
 pub(super) struct Play {
     session: Session,
-    render: CraftyRenderHandle,
     captured: bool,
-    data: FrameData,
     fps: FpsCounter,
     notice: Option<String>,
     /// After a failed autosave, no new attempt before this time.
@@ -30,40 +36,42 @@ pub(super) struct Play {
 }
 
 impl Play {
+    /// Starts playing `loaded`: its game loop becomes the engine's, on the
+    /// real clock, and the scene is shown.
     pub(super) fn start(
+        engine: &mut Engine,
         loaded: LoadedWorld,
         render: CraftyRenderHandle,
-        window: &Window,
-        warnings: Vec<String>,
     ) -> Self {
+        let warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
         for warning in &warnings {
             log::warn!("{warning}");
         }
-        window.set_title(&format!("crafty: {}", loaded.record.name));
-        let session = Session::start(loaded, RealClock::new(), render.clone());
+        engine.set_title(&format!("crafty: {}", loaded.record.name));
+        let (session, game) = Session::start(loaded, RealClock::new(), render);
+        // The launcher's loop had nothing in it.
+        drop(engine.set_game_loop(game));
+        engine.show_scene(true);
         Self {
             session,
-            render,
             captured: false,
-            data: FrameData::default(),
             fps: FpsCounter::default(),
             notice: (!warnings.is_empty()).then(|| warnings.join("\n")),
             retry_autosave_at: 0,
         }
     }
 
-    /// One frame: ticks due on the real clock, autosave, meshing, render,
-    /// HUD. Returns false when there was nothing to draw on (minimised).
-    pub(super) fn frame(
+    /// Per frame, before the loop's callback: autosave when due, meshing.
+    pub(super) fn update(
         &mut self,
+        engine: &mut Engine,
         store: &WorldStore<RedbBackend>,
         now_ms: u64,
-        graphics: &mut Graphics,
-    ) -> bool {
-        self.session.game_loop().on_clock();
-        self.session.note_progress(now_ms);
+    ) {
+        let game = engine.game_loop();
+        self.session.note_progress(game, now_ms);
         if now_ms >= self.retry_autosave_at {
-            match block_on(self.session.autosave_if_due(store, now_ms)) {
+            match block_on(self.session.autosave_if_due(game, store, now_ms)) {
                 Ok(Some(_)) => self.notice = None,
                 Ok(None) => {}
                 Err(e) => {
@@ -74,165 +82,97 @@ impl Play {
             }
         }
         self.session
-            .sync_render(MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
-        let size = graphics.surface.size();
-        let gpu_frame = match graphics.surface.acquire(graphics.renderer.gpu()) {
-            Ok(Some(frame)) => frame,
-            Ok(None) => return false,
-            Err(e) => {
-                log::warn!("skipping a frame: {e}");
-                return false;
-            }
-        };
-        self.session.frame_data(&mut self.data, size);
-        if let Err(e) = graphics
-            .renderer
-            .render(&mut self.data, gpu_frame.texture())
-        {
-            log::error!("frame failed: {e}");
-        }
-        let fps = self.fps.tick(now_ms);
-        let captured = self.captured;
-        let notice = self.notice.clone();
-        let game = self.session.game();
-        graphics.overlay.paint(
-            &graphics.window,
-            graphics.renderer.gpu(),
-            gpu_frame.view(),
-            size,
-            None,
-            |ui| {
-                hud::draw(ui, &game.player, fps, captured);
-                if let Some(notice) = &notice {
-                    ui.colored_label(egui::Color32::YELLOW, notice);
-                }
-            },
-        );
-        gpu_frame.present(graphics.renderer.gpu());
-        true
+            .sync_render(game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
     }
 
-    /// Handles a window event; true when the player asked to leave (F10).
-    pub(super) fn on_window_event(
-        &mut self,
-        window: &Window,
-        event: &WindowEvent,
-        input: Option<InputEvent>,
-    ) -> bool {
-        match event {
-            WindowEvent::MouseInput {
-                state: ElementState::Pressed,
-                button: WinitButton::Left,
-                ..
+    /// The HUD.
+    pub(super) fn ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui, now_ms: u64) {
+        let fps = self.fps.tick(now_ms);
+        hud::draw(ui, &state(engine.game_loop()).player, fps, self.captured);
+        if let Some(notice) = &self.notice {
+            ui.colored_label(egui::Color32::YELLOW, notice);
+        }
+    }
+
+    /// Handles a window event before the engine does.
+    pub(super) fn on_window_event(&mut self, engine: &mut Engine, event: &WindowEvent) -> Reaction {
+        match *event {
+            WindowEvent::Input {
+                event: InputEvent::MouseDown(MouseButton::Left),
+                ui_consumed: false,
             } if !self.captured => {
-                self.capture(window, true);
-                return false;
+                // The click that grabs the pointer breaks nothing.
+                self.capture(engine, true);
+                Reaction::Handled
+            }
+            WindowEvent::MouseMotion { delta } if self.captured => {
+                state_mut(engine.game_loop())
+                    .player
+                    .look(-delta.x * MOUSE_SENSITIVITY, -delta.y * MOUSE_SENSITIVITY);
+                // The camera follows at once, not at the next tick.
+                crate::view::place(engine.scene_mut());
+                Reaction::Handled
             }
             WindowEvent::Focused(false) => {
-                self.capture(window, false);
-                self.release_held_input();
+                // The engine lets go of held keys after this.
+                self.capture(engine, false);
+                Reaction::Continue
             }
-            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                match event.physical_key {
-                    PhysicalKey::Code(KeyCode::Escape) => self.capture(window, false),
-                    PhysicalKey::Code(KeyCode::F10) => return true,
-                    _ => {}
+            WindowEvent::Input {
+                event: InputEvent::KeyDown(Key::F10),
+                ..
+            } => Reaction::Leave,
+            WindowEvent::Input {
+                event: InputEvent::KeyDown(key),
+                ..
+            } => {
+                if key == Key::Escape {
+                    self.capture(engine, false);
                 }
+                if let Some(slot) = hotbar_key(key) {
+                    state_mut(engine.game_loop()).player.hotbar.select(slot);
+                }
+                Reaction::Continue
             }
-            _ => {}
-        }
-        if let Some(input) = input {
-            if let InputEvent::KeyDown(key) = input
-                && let Some(slot) = hotbar_key(key)
-            {
-                self.session.game_mut().player.hotbar.select(slot);
-            }
-            self.session.game_loop().push_input(input);
-        }
-        false
-    }
-
-    /// Relative mouse motion (pointer locked): turns the view.
-    pub(super) fn mouse_motion(&mut self, dx: f64, dy: f64) {
-        if self.captured {
-            let (yaw, pitch) = (
-                -dx as f32 * MOUSE_SENSITIVITY,
-                -dy as f32 * MOUSE_SENSITIVITY,
-            );
-            self.session.game_mut().player.look(yaw, pitch);
+            _ => Reaction::Continue,
         }
     }
 
-    /// Lets go of every held key and button (focus moved elsewhere, so
-    /// their releases will not arrive).
-    fn release_held_input(&mut self) {
-        let game_loop = self.session.game_loop();
-        let input = game_loop.scene().world().resource::<Input>();
-        let keys: Vec<Key> = input.held_keys().collect();
-        let buttons: Vec<MouseButton> =
-            [MouseButton::Left, MouseButton::Right, MouseButton::Middle]
-                .into_iter()
-                .filter(|&b| input.mouse_pressed(b))
-                .collect();
-        for key in keys {
-            game_loop.push_input(InputEvent::KeyUp(key));
-        }
-        for button in buttons {
-            game_loop.push_input(InputEvent::MouseUp(button));
-        }
+    fn capture(&mut self, engine: &mut Engine, on: bool) {
+        self.captured = engine.set_pointer_locked(on) && on;
     }
 
-    fn capture(&mut self, window: &Window, on: bool) {
-        let grab = if on {
-            window
-                .set_cursor_grab(CursorGrabMode::Locked)
-                .or_else(|_| window.set_cursor_grab(CursorGrabMode::Confined))
-        } else {
-            window.set_cursor_grab(CursorGrabMode::None)
-        };
-        if let Err(e) = grab {
-            log::warn!("pointer lock unavailable: {e}");
-        }
-        window.set_cursor_visible(!on);
-        self.captured = on;
-    }
-
-    /// Saves (with a fresh thumbnail) and clears this world's chunks from the renderer.
+    /// Saves (with a fresh thumbnail), clears this world's chunks from the
+    /// renderer, and gives the engine an empty, paused loop back.
     pub(super) fn finish(
         mut self,
+        engine: &mut Engine,
         store: &WorldStore<RedbBackend>,
         now_ms: u64,
-        graphics: &mut Graphics,
     ) -> Result<(), SaveError> {
-        self.capture(&graphics.window, false);
-        graphics.window.set_title("crafty");
-        let thumbnail = self.thumbnail(graphics);
-        let saved = block_on(self.session.save_now(store, now_ms, thumbnail.as_deref()));
-        let loaded: Vec<_> = self.session.game().world.loaded_chunks().collect();
-        for pos in loaded {
-            self.render.remove_chunk(pos);
-        }
+        self.capture(engine, false);
+        let thumbnail = Self::thumbnail(engine);
+        let game = engine.game_loop();
+        let saved = block_on(
+            self.session
+                .save_now(game, store, now_ms, thumbnail.as_deref()),
+        );
+        self.session.clear_render(game);
+        let idle = GameLoop::new(Scene::new(), LoopConfig::default(), RealClock::new())
+            .expect("the default loop configuration is valid");
+        drop(engine.set_game_loop(idle));
         saved.map(|_| ())
     }
 
-    fn thumbnail(&mut self, graphics: &mut Graphics) -> Option<Vec<u8>> {
+    fn thumbnail(engine: &mut Engine) -> Option<Vec<u8>> {
         let (w, h) = THUMBNAIL_RENDER;
-        let format = graphics.surface.format();
-        let gpu = graphics.renderer.gpu();
-        let target = OffscreenTarget::new(gpu, w, h, format).ok()?;
-        self.session.frame_data(&mut self.data, (w, h));
-        graphics
-            .renderer
-            .render(&mut self.data, target.texture())
-            .ok()?;
-        let mut pixels = target.read_rgba8(graphics.renderer.gpu()).ok()?;
-        if matches!(
-            format,
-            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
-        ) {
-            pixels.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));
+        match engine.capture(w, h) {
+            Ok(pixels) => encode_thumbnail(&pixels, w, h).ok(),
+            Err(e) => {
+                log::warn!("no thumbnail for this save: {e}");
+                None
+            }
         }
-        encode_thumbnail(&pixels, w, h).ok()
     }
 }
 

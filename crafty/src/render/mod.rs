@@ -42,3 +42,13 @@ mod handle;
 pub use atlas::{ATLAS_COLUMNS, ATLAS_ROWS, ATLAS_TILE_SIZE, block_atlas, tile_origin};
 pub use feature::{CraftyPipelineFeature, StagePoint};
 pub use handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+
+/// The engine preset crafty runs on: its pipeline feature alone (sky,
+/// chunks, water, highlight, tonemap), for
+/// [`Engine::headless`](taos_engine::Engine::headless) and
+/// [`Engine::run_app`](taos_engine::Engine::run_app).
+pub fn crafty_preset(feature: CraftyPipelineFeature) -> impl FnOnce(&mut taos_renderer::Renderer) {
+    move |renderer| {
+        renderer.add_feature(feature);
+    }
+}
