@@ -130,7 +130,7 @@ pub fn run_headless<B: StorageBackend>(
     while done < args.ticks {
         game.step();
         let now = state(&game).ticks - start;
-        if now != done && (now % report_every == 0 || now == args.ticks) {
+        if now != done && (now.is_multiple_of(report_every) || now == args.ticks) {
             progress(now, args.ticks);
         }
         done = now;

@@ -178,10 +178,18 @@ impl Engine {
     /// the app calls [`request_exit`](Self::request_exit): its window events,
     /// per-frame update and UI overlay (see [`App`]).
     ///
+    /// The window driver follows the loop's `Wake`: it sleeps until an event
+    /// or the next due frame, tick or timer; paints a paused game on expose,
+    /// resize and UI input without ticking it; and lets go of held keys when
+    /// focus leaves. Window events reach the UI overlay first, then
+    /// [`App::window_event`], then the engine.
+    ///
     /// # Errors
-    /// [`RunError`]: no display (the message says how to run headless), a
-    /// window, GPU or surface failure, or the first error a hook of `app`
-    /// returned ([`RunError::App`]).
+    /// [`RunError::NoDisplay`] with a hint when there is no display,
+    /// [`RunError::Setup`] with what [`App::start`] returned,
+    /// [`RunError::App`] with a later hook's error, [`RunError::Update`] when
+    /// a behaviour fails while running, or what building the window, surface
+    /// or engine reported.
     pub fn run_app(
         title: &str,
         config: EngineConfig,
@@ -216,7 +224,11 @@ impl Engine {
     /// [`RealClock`], a headless one's on a [`ManualClock`].
     pub fn set_game_loop(&mut self, mut next: GameLoop) -> GameLoop {
         self.game.hand_over(&mut next);
-        std::mem::replace(&mut self.game, next)
+        let previous = std::mem::replace(&mut self.game, next);
+        // Object handles of the old scene mean nothing in the new one: the
+        // camera is found (and takes the output's aspect) again.
+        self.presenter().camera = None;
+        previous
     }
 
     /// Whether this engine draws into a window (`false`: headless).

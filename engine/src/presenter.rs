@@ -31,7 +31,8 @@ pub(crate) struct RenderPresenter {
     pub(crate) output: Output,
     pub(crate) data: FrameData,
     draws: Vec<MeshDraw>,
-    camera: Option<GameObject>,
+    /// The camera object last drawn from (of the current loop's scene).
+    pub(crate) camera: Option<GameObject>,
     pub(crate) last: Result<RenderStats, RenderError>,
     pub(crate) before_render: Vec<BeforeRender>,
     /// The UI overlay painted after the graph (windowed engines only).
@@ -154,6 +155,7 @@ impl RenderPresenter {
             }
         };
         match &mut self.output {
+            Output::Offscreen(_) if !self.show_scene => Ok(RenderStats::default()),
             Output::Offscreen(target) => {
                 self.data.size = target.size();
                 let texture = target.texture().clone();

@@ -84,3 +84,95 @@ fn the_sun_components_cascade_settings_reach_the_shadow_feature() {
         "the last split ends at max_distance: {far}"
     );
 }
+
+/// A scene with a camera at the origin looking down -z, and (if `cube`) an
+/// emissive cube filling the middle of the view.
+fn viewed_scene(engine: &mut Engine, cube: bool) -> taos_engine::Scene {
+    use taos_engine::prelude::*;
+    use taos_renderer::resources::{MeshData, PbrMaterial};
+    let mut scene = Scene::new();
+    let camera = scene.spawn("Camera");
+    scene
+        .add_component(camera, Camera::perspective(60.0, 0.1, 50.0, 1.0).unwrap())
+        .unwrap();
+    if cube {
+        let (assets, gpu) = engine.renderer().assets_mut();
+        let mesh = assets.add_mesh(gpu, "cube", &MeshData::cube(1.0));
+        let material = assets.add_material(PbrMaterial {
+            emissive: Vec3::new(4.0, 0.0, 0.0),
+            ..PbrMaterial::default()
+        });
+        let object = scene.spawn("Cube");
+        scene.object_mut(object).unwrap().position_mut().z = -3.0;
+        scene
+            .add_component(object, MeshRenderer::new(mesh, material))
+            .unwrap();
+    }
+    scene
+}
+
+fn centre_pixel(pixels: &[u8], width: u32, height: u32) -> [u8; 4] {
+    let at = (((height / 2) * width + width / 2) * 4) as usize;
+    pixels[at..at + 4].try_into().unwrap()
+}
+
+#[test]
+fn set_game_loop_switches_screens_and_capture_draws_offscreen() {
+    use taos_engine::Camera;
+    use taos_engine::game_loop::{GameLoop, LoopConfig, ManualClock};
+    let (width, height) = (64, 32);
+    let mut engine =
+        engine(width, height).unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let empty = viewed_scene(&mut engine, false);
+    *engine.scene_mut() = empty;
+    engine.frame().unwrap();
+    let before = centre_pixel(&engine.read_pixels().unwrap(), width, height);
+
+    // A second screen: its own scene (a red cube in view) and loop.
+    let scene = viewed_scene(&mut engine, true);
+    let next = GameLoop::new(scene, LoopConfig::default(), ManualClock::new()).unwrap();
+    let previous = engine.set_game_loop(next);
+    assert_eq!(
+        previous.scene().roots().len(),
+        1,
+        "the old screen comes back whole"
+    );
+    engine.frame().unwrap();
+    let after = centre_pixel(&engine.read_pixels().unwrap(), width, height);
+    assert!(
+        after[0] > 200 && after[0] > before[0] + 100,
+        "{before:?} -> {after:?}"
+    );
+    let camera = engine.scene_mut().find_camera().unwrap();
+    let aspect = |engine: &Engine| match engine
+        .scene()
+        .get_component::<Camera>(camera)
+        .unwrap()
+        .projection
+    {
+        taos_engine::Projection::Perspective { aspect, .. } => aspect,
+        taos_engine::Projection::Orthographic { aspect, .. } => aspect,
+    };
+    assert_eq!(
+        aspect(&engine),
+        2.0,
+        "the new screen's camera takes the output's aspect"
+    );
+
+    // An offscreen capture of another size, the output left alone.
+    let shot = engine.capture(16, 16).unwrap();
+    assert_eq!(shot.len(), 16 * 16 * 4);
+    assert!(
+        centre_pixel(&shot, 16, 16)[0] > 200,
+        "the cube is in the capture"
+    );
+    assert_eq!(aspect(&engine), 2.0, "the camera's aspect is restored");
+    assert_eq!(
+        engine.read_pixels().unwrap().len(),
+        (width * height * 4) as usize
+    );
+
+    // A screen without the scene renders nothing of it.
+    engine.show_scene(false);
+    assert_eq!(engine.frame().unwrap().passes, 0);
+}

@@ -90,10 +90,10 @@ where
 
 /// Opens a window titled `title`, builds an [`Engine`] on it with `preset`,
 /// lets `setup` fill the scene, and runs until the window closes (an
-/// [`App`] with only [`App::start`]; see [`run_app`] for the rest).
+/// [`App`] with only [`App::start`]; see [`Engine::run_app`] for the rest).
 ///
 /// # Errors
-/// As [`run_app`].
+/// As [`Engine::run_app`].
 pub fn run_windowed(
     title: &str,
     config: EngineConfig,
@@ -103,21 +103,8 @@ pub fn run_windowed(
     run_app(title, config, preset, SetupOnly(Some(setup)))
 }
 
-/// Opens a window titled `title`, builds an [`Engine`] on it with `preset`,
-/// and runs `app` until the window closes or the app asks to exit.
-///
-/// The driver follows the loop's [`Wake`]: it sleeps until an event or the
-/// next due frame, tick or timer (or the UI's next animation frame); paints a
-/// paused game on expose, resize and UI input without ticking it; and lets go
-/// of held keys when focus leaves. Window events reach the UI overlay first,
-/// then [`App::window_event`], then the engine.
-///
-/// # Errors
-/// [`RunError::NoDisplay`] with a hint when there is no display,
-/// [`RunError::Setup`] with what [`App::start`] returned, [`RunError::App`]
-/// with a later hook's error, [`RunError::Update`] when a behaviour fails
-/// while running, or what building the window, surface or engine reported.
-pub fn run_app(
+/// What [`Engine::run_app`] does (see there).
+pub(crate) fn run_app(
     title: &str,
     config: EngineConfig,
     preset: impl FnOnce(&mut Renderer) + 'static,
