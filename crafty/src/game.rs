@@ -2,7 +2,7 @@
 //! fixed ticks from action flags.
 //!
 //! The game lives in the engine [`Scene`] as a resource and is advanced by a
-//! bevy system on every tick, so the [`GameLoop`](taos_engine::game_loop::GameLoop)
+//! bevy system on every tick, so the [`GameLoop`]
 //! paces it, records its input and replays it like any other scene.
 
 use std::collections::BTreeSet;
