@@ -8,14 +8,16 @@
 //! go through them (a tool, or crafty's save browser) calls it first thing.
 
 /// What is shown without `RUST_LOG`.
-const DEFAULT_FILTER: &str = "warn,wgpu_hal=off";
+const DEFAULT_FILTER: &str = "warn,wgpu_hal=off,egui_wgpu::renderer=error";
 
 /// Installs a logger on standard error, filtered by `RUST_LOG`
 /// (`RUST_LOG=info`, `RUST_LOG=taos_core=debug,warn`, ...); without
 /// `RUST_LOG`, warnings and errors are shown, except `wgpu_hal`'s (it logs
 /// an error for every graphics backend it probes and does not find, e.g.
 /// EGL on a machine with only Vulkan; real GPU failures reach the engine as
-/// `Result`s). Returns `false` (and changes
+/// `Result`s), and egui's note that the UI overlay paints into an sRGB
+/// surface (it does, on purpose: the scene's output is sRGB; egui's colours
+/// come out a little lighter than it intends). Returns `false` (and changes
 /// nothing) when the program already installed a logger, so a game's own
 /// choice always wins and calling it twice is harmless.
 pub fn init_logging() -> bool {
