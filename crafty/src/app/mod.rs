@@ -30,11 +30,16 @@ const WINDOW_SIZE: (u32, u32) = (1024, 640);
 pub enum AppError {
     /// No display to open a window on.
     #[error(
-        "cannot open a window: no display.\nWithout a display, play headless instead, e.g.\n  \
+        "cannot open a window: {reason}\nWithout a display, play headless instead, e.g.\n  \
          crafty --headless --world new:42 --ticks 600 --screenshot out.png\nor run under Xvfb: \
          xvfb-run -a crafty"
     )]
-    NoDisplay(#[source] RunError),
+    NoDisplay {
+        /// What the window system said.
+        reason: String,
+        /// The engine's error (kept out of the message: it repeats the hint).
+        cause: RunError,
+    },
     /// The window, the GPU or the game failed while running.
     #[error(transparent)]
     Run(RunError),
@@ -66,7 +71,10 @@ pub fn run(
     };
     let config = EngineConfig::new(WINDOW_SIZE.0, WINDOW_SIZE.1);
     Engine::run_app("crafty", config, crafty_preset(feature), game).map_err(|error| match error {
-        RunError::NoDisplay(_) => AppError::NoDisplay(error),
+        RunError::NoDisplay(ref window) => AppError::NoDisplay {
+            reason: window.to_string(),
+            cause: error,
+        },
         other => AppError::Run(other),
     })
 }
