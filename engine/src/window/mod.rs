@@ -71,8 +71,6 @@ struct Driver<A: App> {
     window: Option<Arc<Window>>,
     engine: Option<Engine>,
     ui: Option<UiInput>,
-    /// When the UI asked to be run again (an animation), if it did.
-    ui_repaint_at: Option<Instant>,
     error: Option<RunError>,
 }
 
@@ -120,7 +118,6 @@ pub(crate) fn run_app(
         window: None,
         engine: None,
         ui: None,
-        ui_repaint_at: None,
         error: None,
     };
     event_loop
@@ -191,7 +188,7 @@ impl<A: App> Driver<A> {
         self.app.update(engine).map_err(RunError::App)?;
         let app = &mut self.app;
         let frame = ui.run(window, |ui| app.ui(engine, ui));
-        self.ui_repaint_at = frame.repaint_after.map(|after| Instant::now() + after);
+        let ui_repaint_at = frame.repaint_after.map(|after| Instant::now() + after);
         let ui_wants_frame = frame.repaint_after.is_some_and(|after| after.is_zero());
         engine.set_ui_frame(frame);
         let game = engine.game_loop();
@@ -210,10 +207,7 @@ impl<A: App> Driver<A> {
         }
         let game = engine.game_loop();
         let mut flow = control_flow_for(outcome.wake, game.clock().as_ref(), window);
-        for at in [self.ui_repaint_at, engine.take_wake_at()]
-            .into_iter()
-            .flatten()
-        {
+        for at in [ui_repaint_at, engine.take_wake_at()].into_iter().flatten() {
             flow = match flow {
                 ControlFlow::Wait => ControlFlow::WaitUntil(at),
                 ControlFlow::WaitUntil(t) => ControlFlow::WaitUntil(t.min(at)),
