@@ -7,12 +7,13 @@
 //! [`update`](RenderFeature::update) (upload per-frame uniforms), then, on a
 //! fresh graph, [`add_passes`](RenderFeature::add_passes). A feature reads the
 //! frame's current [`hdr`](Frame::hdr) handle, declares its pass, and puts the
-//! new version back, so the next feature picks it up.
+//! new version back, so the next feature picks it up. After the submit,
+//! [`after_frame`](RenderFeature::after_frame) lets it report what it counted.
 
-use crate::GpuContext;
 use crate::frame::{FrameData, FrameSlots};
 use crate::graph::{RenderGraph, TextureHandle};
 use crate::resources::Assets;
+use crate::{GpuContext, RenderStats};
 
 /// What a feature gets once, when it is added.
 #[derive(Debug, Clone, Copy)]
@@ -68,6 +69,11 @@ pub trait RenderFeature: Send {
 
     /// Declares this frame's passes on `frame.graph`.
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>);
+
+    /// Called after the frame's graph was submitted: map read-backs, and
+    /// add what this feature counted to the frame's `stats` (lights, draw
+    /// calls, overflowing light tiles).
+    fn after_frame(&mut self, _gpu: &GpuContext, _stats: &mut RenderStats) {}
 
     /// Called when the renderer drops the feature: release long-lived GPU objects.
     fn destroy(&mut self) {}

@@ -4,7 +4,9 @@
 //! that fit none of them call [`Renderer::add_feature`] directly.
 
 use crate::Renderer;
-use crate::features::{ForwardLitFeature, ShadowFeature, SkyFeature, SkyOption, TonemapFeature};
+use crate::features::{
+    ForwardLitFeature, ForwardPlusFeature, ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
+};
 
 /// Options every preset understands.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,14 +54,41 @@ impl Default for ShadowOptions {
 /// features land.
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
-        if let Some(shadow) = options.shadow {
-            let mut feature = ShadowFeature::default();
-            feature.resolution = shadow.resolution;
-            renderer.add_feature(feature);
-        }
+        add_shadow_and_sky(renderer, &options);
         renderer
-            .add_feature(SkyFeature::new(options.sky))
             .add_feature(ForwardLitFeature::new())
             .add_feature(TonemapFeature::new(options.exposure, options.aces));
     }
+}
+
+/// The forward-plus preset: sun shadows (cascaded), sky, [`ForwardPlusFeature`]
+/// (depth pre-pass, tiled light culling in a compute pass, shading over each
+/// tile's lights), tonemap. Pick it for scenes with many small point and
+/// spot lights.
+///
+/// Fallback: on a device without compute shaders or storage buffers (WebGL2)
+/// it registers the forward pass instead, and logs why
+/// ([`ForwardPlusFeature::check_support`]); the features then read
+/// `Shadow, Sky, ForwardLit, Tonemap`.
+pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
+    move |renderer| {
+        add_shadow_and_sky(renderer, &options);
+        match ForwardPlusFeature::check_support(renderer.gpu()) {
+            Ok(()) => renderer.add_feature(ForwardPlusFeature::new()),
+            Err(error) => {
+                log::warn!("{error}: the forward-plus preset falls back to forward shading");
+                renderer.add_feature(ForwardLitFeature::new())
+            }
+        };
+        renderer.add_feature(TonemapFeature::new(options.exposure, options.aces));
+    }
+}
+
+fn add_shadow_and_sky(renderer: &mut Renderer, options: &PresetOptions) {
+    if let Some(shadow) = options.shadow {
+        let mut feature = ShadowFeature::default();
+        feature.resolution = shadow.resolution;
+        renderer.add_feature(feature);
+    }
+    renderer.add_feature(SkyFeature::new(options.sky.clone()));
 }

@@ -29,6 +29,19 @@ pub struct RenderStats {
     pub culled: usize,
     /// Bytes of transient textures and buffers saved by aliasing.
     pub bytes_saved: u64,
+    /// Point and spot lights the lit pass shaded from.
+    pub lights: u32,
+    /// Point and spot lights the lit pass could not take this frame (the
+    /// forward pass's uniform fallback on backends without storage buffers);
+    /// zero wherever storage buffers exist.
+    pub lights_dropped: u32,
+    /// Forward-plus screen tiles whose light list overflowed (those tiles
+    /// shade only the first lights of their list). Read back from the GPU
+    /// without a stall: the figure is that of a frame one or two frames
+    /// earlier.
+    pub light_tiles_overflowed: u32,
+    /// Draw calls of the lit pass (instanced batches).
+    pub draw_calls: u32,
 }
 
 /// Owns the GPU context, the assets and the registered features, and renders
@@ -133,10 +146,17 @@ impl Renderer {
                 passes: compiled.order().len(),
                 culled: compiled.culled().len(),
                 bytes_saved: compiled.bytes_saved(),
+                ..RenderStats::default()
             };
             graph.execute(compiled, gpu.device(), gpu.queue(), pool)?;
             Ok(stats)
         })?
+        .map(|mut stats| {
+            for feature in self.features.iter_mut().filter(|f| f.enabled()) {
+                feature.after_frame(&self.gpu, &mut stats);
+            }
+            stats
+        })
     }
 
     /// Builds and compiles the frame's graph like [`render`](Self::render),

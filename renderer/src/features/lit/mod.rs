@@ -1,0 +1,355 @@
+//! What the lit passes (forward and forward-plus) share: the frame uniform,
+//! the light array, material bind groups, the shadow binding, instanced
+//! batches, the common WGSL, and pipeline construction.
+
+mod instances;
+mod lights;
+mod materials;
+
+use glam::{Mat4, Vec3, Vec4};
+
+pub(crate) use instances::{Batch, Batches, INSTANCE_LAYOUT};
+pub(crate) use lights::LightBuffer;
+pub use lights::{LightBinding, UNIFORM_LIGHT_CAP};
+use materials::MaterialBindings;
+
+use super::gpu_util::{sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry};
+use crate::GpuContext;
+use crate::frame::{DEPTH_FORMAT, FrameData, HDR_FORMAT};
+use crate::graph::{PassResources, TextureHandle};
+use crate::resources::{Assets, SamplerKind, Vertex};
+
+/// The WGSL of one point or spot light (`GpuLight`).
+pub(crate) const LIGHT_WGSL: &str = include_str!("light.wgsl");
+/// The WGSL every lit shader shares (after the light declaration).
+const COMMON_WGSL: &str = include_str!("common.wgsl");
+
+/// A lit shader: the light struct and declaration for `binding`, the common
+/// code, then `main`.
+pub(crate) fn shader_source(binding: LightBinding, main: &str) -> String {
+    let mut source = String::from(LIGHT_WGSL);
+    source.push_str(&binding.declaration());
+    source.push_str(COMMON_WGSL);
+    source.push_str(main);
+    source
+}
+
+/// The frame uniform of the lit shaders (`FrameUniform` in `common.wgsl`).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct FrameUniform {
+    view_proj: [[f32; 4]; 4],
+    cascade_view_proj: [[[f32; 4]; 4]; 4],
+    cascade_splits: [f32; 4],
+    shadow_params: [f32; 4],
+    camera_position: [f32; 4],
+    camera_forward: [f32; 4],
+    sun_direction: [f32; 4],
+    sun_color: [f32; 4],
+    ambient: [f32; 4],
+    counts: [u32; 4],
+}
+
+/// The screen-tile layout the forward-plus shading reads (zero elsewhere).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct TileParams {
+    pub(crate) size: u32,
+    pub(crate) across: u32,
+    pub(crate) per_tile: u32,
+}
+
+/// How a lit pipeline draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PipelineKind {
+    /// Opaque, depth tested and written.
+    Opaque,
+    /// Alpha blended, depth tested, not written.
+    Blended,
+    /// Depth only (a pre-pass), alpha-masked texels cut out.
+    DepthOnly,
+    /// Opaque over a depth pre-pass: `LessEqual`, no depth write.
+    AfterPrepass,
+}
+
+/// GPU state shared by a lit feature's pipelines.
+#[derive(Debug)]
+pub(crate) struct LitGpu {
+    frame_layout: wgpu::BindGroupLayout,
+    frame_buffer: wgpu::Buffer,
+    frame_group: wgpu::BindGroup,
+    lights: LightBuffer,
+    materials: MaterialBindings,
+    shadow_layout: wgpu::BindGroupLayout,
+    shadow_sampler: wgpu::Sampler,
+    no_shadow: wgpu::TextureView,
+    batches: Batches,
+}
+
+impl LitGpu {
+    pub(crate) fn new(gpu: &GpuContext, binding: LightBinding) -> Self {
+        let device = gpu.device();
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("lit frame"),
+            entries: &[
+                uniform_entry(0, false, wgpu::ShaderStages::VERTEX_FRAGMENT),
+                binding.layout_entry(1, wgpu::ShaderStages::FRAGMENT),
+            ],
+        });
+        let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("lit shadow"),
+            entries: &[
+                texture_entry(0, wgpu::TextureSampleType::Depth),
+                sampler_entry(1, wgpu::SamplerBindingType::Comparison),
+            ],
+        });
+        let frame_buffer = uniform_buffer(
+            device,
+            "lit frame uniform",
+            std::mem::size_of::<FrameUniform>(),
+        );
+        let lights = LightBuffer::new(device, binding);
+        let frame_group = frame_group(device, &frame_layout, &frame_buffer, &lights);
+        let no_shadow = single_texel(
+            device,
+            "no shadow",
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        Self {
+            frame_group,
+            frame_layout,
+            frame_buffer,
+            lights,
+            materials: MaterialBindings::new(device, gpu.queue()),
+            shadow_layout,
+            shadow_sampler: SamplerKind::ShadowCompare.create(device),
+            no_shadow: no_shadow.create_view(&wgpu::TextureViewDescriptor::default()),
+            batches: Batches::new(),
+        }
+    }
+
+    /// The light array (count, what was dropped, the buffer).
+    pub(crate) fn lights(&self) -> &LightBuffer {
+        &self.lights
+    }
+
+    /// This frame's draw batches.
+    pub(crate) fn batches(&self) -> &Batches {
+        &self.batches
+    }
+
+    /// Turns instancing on or off (on by default).
+    pub(crate) fn set_instancing(&mut self, on: bool) {
+        self.batches.instancing = on;
+    }
+
+    /// Uploads the frame uniform, the lights, the materials and the batches.
+    pub(crate) fn update(
+        &mut self,
+        data: &FrameData,
+        gpu: &GpuContext,
+        assets: &Assets,
+        ambient: Vec3,
+        tiles: TileParams,
+    ) {
+        let (device, queue) = (gpu.device(), gpu.queue());
+        if self.lights.upload(device, queue, &data.lights) {
+            self.frame_group =
+                frame_group(device, &self.frame_layout, &self.frame_buffer, &self.lights);
+        }
+        let uniform = frame_uniform(data, ambient, self.lights.count() as u32, tiles);
+        queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
+        self.materials.update(device, queue, assets);
+        self.batches.update(&data.buckets, device, queue);
+    }
+
+    /// The layout of a depth-only pipeline: frame and material groups.
+    pub(crate) fn depth_layout(&self, device: &wgpu::Device) -> wgpu::PipelineLayout {
+        device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("lit depth"),
+            bind_group_layouts: &[Some(&self.frame_layout), Some(self.materials.layout())],
+            immediate_size: 0,
+        })
+    }
+
+    /// The frame group (uniform and lights) alone, for a depth pre-pass.
+    pub(crate) fn bind_frame_only(&self, rp: &mut wgpu::RenderPass<'_>) {
+        rp.set_bind_group(0, &self.frame_group, &[]);
+    }
+
+    /// A pipeline layout: frame, material, shadow, then the `extra` group.
+    pub(crate) fn pipeline_layout(
+        &self,
+        device: &wgpu::Device,
+        extra: Option<&wgpu::BindGroupLayout>,
+    ) -> wgpu::PipelineLayout {
+        device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("lit"),
+            bind_group_layouts: &[
+                Some(&self.frame_layout),
+                Some(self.materials.layout()),
+                Some(&self.shadow_layout),
+                extra,
+            ],
+            immediate_size: 0,
+        })
+    }
+
+    /// The bind group of the shadow atlas (or a fully lit stand-in).
+    pub(crate) fn shadow_group(
+        &self,
+        res: &PassResources<'_>,
+        shadow_map: Option<TextureHandle>,
+    ) -> wgpu::BindGroup {
+        let atlas = shadow_map
+            .and_then(|map| res.texture_view(map))
+            .unwrap_or(&self.no_shadow);
+        res.device().create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("lit shadow"),
+            layout: &self.shadow_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(atlas),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&self.shadow_sampler),
+                },
+            ],
+        })
+    }
+
+    /// Binds the frame group (0) and the shadow group (2).
+    pub(crate) fn bind_frame(&self, rp: &mut wgpu::RenderPass<'_>, shadow: &wgpu::BindGroup) {
+        rp.set_bind_group(0, &self.frame_group, &[]);
+        rp.set_bind_group(2, shadow, &[]);
+    }
+
+    /// Draws `batches` (material group 1 set per batch).
+    pub(crate) fn draw(&self, rp: &mut wgpu::RenderPass<'_>, assets: &Assets, batches: &[Batch]) {
+        let Some(instances) = self.batches.buffer() else {
+            return;
+        };
+        rp.set_vertex_buffer(1, instances.slice(..));
+        for batch in batches {
+            let (Some(mesh), Some(material)) = (
+                assets.mesh(batch.mesh),
+                self.materials.group(batch.material),
+            ) else {
+                continue;
+            };
+            rp.set_bind_group(1, material, &[]);
+            mesh.draw(rp, batch.instances.clone());
+        }
+    }
+}
+
+fn frame_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    frame: &wgpu::Buffer,
+    lights: &LightBuffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("lit frame"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: lights.buffer().as_entire_binding(),
+            },
+        ],
+    })
+}
+
+/// A lit render pipeline of `kind` from `module` (`vs_main`, and `fs_main`
+/// or `fs_depth`).
+pub(crate) fn lit_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    kind: PipelineKind,
+) -> wgpu::RenderPipeline {
+    let color = [Some(wgpu::ColorTargetState {
+        format: HDR_FORMAT,
+        blend: (kind == PipelineKind::Blended).then_some(wgpu::BlendState::ALPHA_BLENDING),
+        write_mask: wgpu::ColorWrites::ALL,
+    })];
+    let (entry, targets): (_, &[Option<wgpu::ColorTargetState>]) = match kind {
+        PipelineKind::DepthOnly => ("fs_depth", &[]),
+        _ => ("fs_main", &color),
+    };
+    let (depth_write, compare) = match kind {
+        PipelineKind::Opaque | PipelineKind::DepthOnly => (true, wgpu::CompareFunction::Less),
+        PipelineKind::Blended => (false, wgpu::CompareFunction::Less),
+        PipelineKind::AfterPrepass => (false, wgpu::CompareFunction::LessEqual),
+    };
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &[Some(Vertex::LAYOUT), Some(INSTANCE_LAYOUT)],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            targets,
+        }),
+        primitive: wgpu::PrimitiveState {
+            cull_mode: Some(wgpu::Face::Back),
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(depth_write),
+            depth_compare: Some(compare),
+            stencil: wgpu::StencilState::default(),
+            bias: wgpu::DepthBiasState::default(),
+        }),
+        multisample: wgpu::MultisampleState::default(),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+fn frame_uniform(data: &FrameData, ambient: Vec3, lights: u32, tiles: TileParams) -> FrameUniform {
+    let camera = &data.camera;
+    let (sun_direction, sun_color) = match data.lights.sun {
+        Some(sun) => (
+            sun.direction.normalize_or(Vec3::NEG_Y).extend(1.0),
+            (sun.color * sun.intensity).extend(0.0),
+        ),
+        None => (Vec4::ZERO, Vec4::ZERO),
+    };
+    let (cascade_view_proj, cascade_splits, shadow_params) =
+        match data.slots.get::<super::ShadowCascades>() {
+            Some(c) => (
+                c.view_proj.map(|m| m.to_cols_array_2d()),
+                c.splits,
+                [c.count as f32, 1.0 / (2.0 * c.resolution as f32), 0.0, 0.0],
+            ),
+            None => ([Mat4::IDENTITY.to_cols_array_2d(); 4], [0.0; 4], [0.0; 4]),
+        };
+    FrameUniform {
+        view_proj: (camera.projection * camera.view).to_cols_array_2d(),
+        cascade_view_proj,
+        cascade_splits,
+        shadow_params,
+        camera_position: camera.position.extend(1.0).to_array(),
+        camera_forward: camera.forward.extend(0.0).to_array(),
+        sun_direction: sun_direction.to_array(),
+        sun_color: sun_color.to_array(),
+        ambient: ambient.extend(0.0).to_array(),
+        counts: [lights, tiles.size, tiles.across, tiles.per_tile],
+    }
+}
