@@ -158,6 +158,19 @@ fn storage_entry(
     }
 }
 
+fn depth_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Depth,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 impl RenderFeature for ForwardPlusFeature {
     fn name(&self) -> &'static str {
         "ForwardPlus"
@@ -189,18 +202,10 @@ impl RenderFeature for ForwardPlusFeature {
             entries: &[
                 super::gpu_util::uniform_entry(0, false, compute),
                 storage_entry(1, true, compute),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: compute,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Depth,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
+                depth_entry(2),
                 storage_entry(3, false, compute),
                 storage_entry(4, false, compute),
+                depth_entry(5),
             ],
         });
         let cull_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -236,21 +241,21 @@ impl RenderFeature for ForwardPlusFeature {
                 device,
                 "forward+ depth",
                 &depth_layout,
-                &module,
+                (&module, "fs_depth"),
                 PipelineKind::DepthOnly,
             ),
             opaque: lit_pipeline(
                 device,
                 "forward+ opaque",
                 &layout,
-                &module,
+                (&module, "fs_main"),
                 PipelineKind::AfterPrepass,
             ),
             blended: lit_pipeline(
                 device,
                 "forward+ blended",
                 &layout,
-                &module,
+                (&module, "fs_main"),
                 PipelineKind::Blended,
             ),
             lit,
@@ -323,7 +328,12 @@ impl RenderFeature for ForwardPlusFeature {
 
         let depth = frame.graph.create_texture(
             "depth",
-            TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),
+            TextureDesc::new_2d(
+                width,
+                height,
+                DEPTH_FORMAT,
+                usage | wgpu::TextureUsages::COPY_SRC,
+            ),
         );
         let depth = frame.graph.add_render_pass("forward+ depth", |pass| {
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
@@ -334,6 +344,47 @@ impl RenderFeature for ForwardPlusFeature {
             });
             depth
         });
+
+        // The nearest depth per pixel, blended draws included: the
+        // pre-pass depth copied, then the blended draws' depth over it.
+        let near_depth = if lit.batches().transparent.is_empty() {
+            depth
+        } else {
+            let copy = frame.graph.create_texture(
+                "near depth",
+                TextureDesc::new_2d(
+                    width,
+                    height,
+                    DEPTH_FORMAT,
+                    usage | wgpu::TextureUsages::COPY_DST,
+                ),
+            );
+            let copy = frame.graph.add_encoder_pass("forward+ copy depth", |pass| {
+                pass.read_texture_as(depth, wgpu::TextureUsages::COPY_SRC);
+                let copy = pass.write_texture(copy, wgpu::TextureUsages::COPY_DST);
+                pass.execute(move |encoder, res| {
+                    if let (Some(from), Some(to)) = (res.texture(depth), res.texture(copy)) {
+                        encoder.copy_texture_to_texture(
+                            from.as_image_copy(),
+                            to.as_image_copy(),
+                            from.size(),
+                        );
+                    }
+                });
+                copy
+            });
+            frame
+                .graph
+                .add_render_pass("forward+ blended depth", |pass| {
+                    let near = pass.write_depth(copy, wgpu::LoadOp::Load);
+                    pass.execute(move |rp, _| {
+                        lit.bind_frame_only(rp);
+                        rp.set_pipeline(&gpu.depth);
+                        lit.draw(rp, assets, &lit.batches().transparent);
+                    });
+                    near
+                })
+        };
 
         let (across, down) = (self.tiles.across, height.div_ceil(TILE_SIZE));
         let tile_bytes = u64::from(across * down) * u64::from(self.tiles.per_tile + 1) * 4;
@@ -346,11 +397,15 @@ impl RenderFeature for ForwardPlusFeature {
             .import_buffer("light counters", ImportedBuffer::new(gpu.counters.clone()));
         let (tiles, counters) = frame.graph.add_compute_pass("forward+ light cull", |pass| {
             pass.read_texture(depth);
+            if near_depth != depth {
+                pass.read_texture(near_depth);
+            }
             let tiles = pass.write_buffer(tiles, wgpu::BufferUsages::STORAGE);
             let counters = pass.write_buffer(counters, wgpu::BufferUsages::STORAGE);
             pass.execute(move |cp, res| {
-                let (Some(depth), Some(tiles), Some(counters)) = (
+                let (Some(depth), Some(near_depth), Some(tiles), Some(counters)) = (
                     res.texture_view(depth),
+                    res.texture_view(near_depth),
                     res.buffer(tiles),
                     res.buffer(counters),
                 ) else {
@@ -379,6 +434,10 @@ impl RenderFeature for ForwardPlusFeature {
                         wgpu::BindGroupEntry {
                             binding: 4,
                             resource: counters.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 5,
+                            resource: wgpu::BindingResource::TextureView(near_depth),
                         },
                     ],
                 });

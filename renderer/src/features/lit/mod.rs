@@ -267,13 +267,13 @@ fn frame_group(
     })
 }
 
-/// A lit render pipeline of `kind` from `module` (`vs_main`, and `fs_main`
-/// or `fs_depth`).
+/// A lit render pipeline of `kind` from `module`'s `vs_main` and its
+/// fragment entry point `fragment`.
 pub(crate) fn lit_pipeline(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
+    (module, fragment): (&wgpu::ShaderModule, &str),
     kind: PipelineKind,
 ) -> wgpu::RenderPipeline {
     let color = [Some(wgpu::ColorTargetState {
@@ -281,9 +281,9 @@ pub(crate) fn lit_pipeline(
         blend: (kind == PipelineKind::Blended).then_some(wgpu::BlendState::ALPHA_BLENDING),
         write_mask: wgpu::ColorWrites::ALL,
     })];
-    let (entry, targets): (_, &[Option<wgpu::ColorTargetState>]) = match kind {
-        PipelineKind::DepthOnly => ("fs_depth", &[]),
-        _ => ("fs_main", &color),
+    let targets: &[Option<wgpu::ColorTargetState>] = match kind {
+        PipelineKind::DepthOnly => &[],
+        _ => &color,
     };
     let (depth_write, compare) = match kind {
         PipelineKind::Opaque | PipelineKind::DepthOnly => (true, wgpu::CompareFunction::Less),
@@ -301,7 +301,7 @@ pub(crate) fn lit_pipeline(
         },
         fragment: Some(wgpu::FragmentState {
             module,
-            entry_point: Some(entry),
+            entry_point: Some(fragment),
             compilation_options: Default::default(),
             targets,
         }),
