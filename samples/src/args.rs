@@ -25,6 +25,14 @@ pub struct SampleArgs {
 #[derive(Debug, Parser)]
 #[command(about = "A Taos sample scene, in a window or headless")]
 struct Cli {
+    #[command(flatten)]
+    common: CommonCli,
+}
+
+/// The arguments every sample takes, for a sample's own parser to flatten
+/// in (`#[command(flatten)]`) next to its own options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CommonCli {
     /// Render offscreen instead of opening a window.
     #[arg(long)]
     headless: bool,
@@ -53,6 +61,12 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
 
 impl From<Cli> for SampleArgs {
     fn from(cli: Cli) -> Self {
+        cli.common.into()
+    }
+}
+
+impl From<CommonCli> for SampleArgs {
+    fn from(cli: CommonCli) -> Self {
         Self {
             headless: cli.headless,
             frames: cli.frames,

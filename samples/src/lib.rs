@@ -7,6 +7,7 @@
 //! ```sh
 //! cargo run -p taos_samples --bin forward_simple
 //! cargo run -p taos_samples --bin forward_simple -- --headless --frames 3 --screenshot out.png
+//! cargo run --release -p taos_samples --bin many_lights -- --preset forward-plus --lights 2048
 //! ```
 //!
 //! Every sample is also an image test (`samples/tests/`), compared with a
@@ -14,15 +15,17 @@
 
 mod args;
 mod forward_simple;
+mod many_lights;
 mod shooter;
 
-pub use args::{SampleArgs, run_sample};
+pub use args::{CommonCli, SampleArgs, run_sample};
 
 /// The API guide (`docs/api-guide.md`), included so its snippets compile as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/api-guide.md")]
 pub struct ApiGuide;
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
+pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
 pub use shooter::{
     Faller, Play, SHOOTER_HZ, Score, Ship, Shot, Spawner, Target, shooter, shooter_bindings,
     shooter_demo, shooter_loop, shooter_preset,
