@@ -113,31 +113,45 @@ impl ForwardPlusFeature {
     /// [`ForwardPlusUnsupported`] naming what is missing (WebGL2 has no
     /// compute at all).
     pub fn check_support(gpu: &GpuContext) -> Result<(), ForwardPlusUnsupported> {
-        let backend = gpu.adapter_info().backend.to_string();
-        let limits = gpu.device().limits();
-        let flags = gpu.adapter().get_downlevel_capabilities().flags;
-        let missing = if !flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS) {
-            Some("compute shaders")
-        } else if limits.max_storage_buffers_per_shader_stage < 3 {
-            Some("three storage buffers per shader stage")
-        } else if limits.max_compute_invocations_per_workgroup < TILE_SIZE * TILE_SIZE
-            || limits.max_compute_workgroup_size_x < TILE_SIZE
-            || limits.max_compute_workgroup_size_y < TILE_SIZE
-        {
-            Some("16 x 16 compute workgroups")
-        } else {
-            None
-        };
-        match missing {
-            Some(missing) => Err(ForwardPlusUnsupported { backend, missing }),
-            None => Ok(()),
-        }
+        support(
+            gpu.adapter_info().backend,
+            gpu.adapter().get_downlevel_capabilities().flags,
+            &gpu.device().limits(),
+        )
     }
 
     /// Why this feature does nothing, when its device could not run it.
     #[must_use]
     pub fn unsupported(&self) -> Option<&ForwardPlusUnsupported> {
         self.unsupported.as_ref()
+    }
+}
+
+/// What [`ForwardPlusFeature::check_support`] decides, from the adapter's
+/// capabilities alone.
+fn support(
+    backend: wgpu::Backend,
+    flags: wgpu::DownlevelFlags,
+    limits: &wgpu::Limits,
+) -> Result<(), ForwardPlusUnsupported> {
+    let missing = if !flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS) {
+        Some("compute shaders")
+    } else if limits.max_storage_buffers_per_shader_stage < 3 {
+        Some("three storage buffers per shader stage")
+    } else if limits.max_compute_invocations_per_workgroup < TILE_SIZE * TILE_SIZE
+        || limits.max_compute_workgroup_size_x < TILE_SIZE
+        || limits.max_compute_workgroup_size_y < TILE_SIZE
+    {
+        Some("16 x 16 compute workgroups")
+    } else {
+        None
+    };
+    match missing {
+        Some(missing) => Err(ForwardPlusUnsupported {
+            backend: backend.to_string(),
+            missing,
+        }),
+        None => Ok(()),
     }
 }
 
@@ -506,5 +520,37 @@ impl RenderFeature for ForwardPlusFeature {
         stats.light_tiles_overflowed += self.overflowed;
         stats.draw_calls +=
             2 * gpu.lit.batches().opaque.len() as u32 + gpu.lit.batches().transparent.len() as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn webgl2_is_refused_for_want_of_compute_and_webgpu_is_accepted() {
+        let webgl2 = support(
+            wgpu::Backend::Gl,
+            wgpu::DownlevelFlags::empty(),
+            &wgpu::Limits::downlevel_webgl2_defaults(),
+        );
+        let error = webgl2.unwrap_err();
+        assert_eq!(error.missing, "compute shaders");
+        assert!(error.to_string().contains("compute shaders"), "{error}");
+        let no_storage = support(
+            wgpu::Backend::Gl,
+            wgpu::DownlevelFlags::COMPUTE_SHADERS,
+            &wgpu::Limits::downlevel_webgl2_defaults(),
+        );
+        assert_eq!(
+            no_storage.unwrap_err().missing,
+            "three storage buffers per shader stage"
+        );
+        let webgpu = support(
+            wgpu::Backend::BrowserWebGpu,
+            wgpu::DownlevelFlags::all(),
+            &wgpu::Limits::downlevel_defaults(),
+        );
+        assert_eq!(webgpu, Ok(()));
     }
 }
