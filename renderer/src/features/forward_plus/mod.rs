@@ -518,8 +518,8 @@ impl RenderFeature for ForwardPlusFeature {
         gpu.readback.submitted();
         stats.lights += gpu.lit.lights().count() as u32;
         stats.light_tiles_overflowed += self.overflowed;
-        stats.draw_calls +=
-            2 * gpu.lit.batches().opaque.len() as u32 + gpu.lit.batches().transparent.len() as u32;
+        // Each batch is drawn twice: into a depth pre-pass, then shaded.
+        stats.draw_calls += 2 * gpu.lit.batches().draw_calls() as u32;
     }
 }
 
