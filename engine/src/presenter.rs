@@ -138,9 +138,8 @@ impl RenderPresenter {
             world: d.world,
             cast_shadows: d.renderer.cast_shadows,
         });
-        let (eye, forward) = (data.camera.position, data.camera.forward);
         data.buckets
-            .fill(items, self.renderer.assets(), eye, forward);
+            .fill(items, self.renderer.assets(), &data.camera);
         let time = scene.time();
         data.time.delta = time.delta();
         data.time.elapsed = time.elapsed();

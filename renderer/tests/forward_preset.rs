@@ -93,13 +93,8 @@ fn frame_data(renderer: &Renderer, items: &[DrawItem]) -> FrameData {
         inner_cos: 20f32.to_radians().cos(),
         outer_cos: 30f32.to_radians().cos(),
     });
-    let camera = data.camera;
-    data.buckets.fill(
-        items.iter().copied(),
-        renderer.assets(),
-        camera.position,
-        camera.forward,
-    );
+    data.buckets
+        .fill(items.iter().copied(), renderer.assets(), &data.camera);
     data
 }
 

@@ -1,15 +1,18 @@
 //! Per-frame data the engine hands to render features: the camera, lights,
-//! time and the draw buckets, and the formats of the frame's shared targets.
+//! time, the draw buckets and the frustum they are culled with, and the
+//! formats of the frame's shared targets.
 
 mod data;
 mod draw;
 mod formats;
+mod frustum;
 mod slots;
 mod view;
 
 pub use data::FrameData;
 pub use draw::{DrawBuckets, DrawItem, SortedDraw};
 pub use formats::{DEPTH_FORMAT, HDR_FORMAT};
+pub use frustum::Frustum;
 pub use slots::FrameSlots;
 pub use view::{
     CameraView, CascadeSettings, FrameTime, Lights, PointLightData, SpotLightData, SunLight,

@@ -1,10 +1,12 @@
 //! Cascaded shadow maps for the sun.
 //!
 //! Up to four cascades share one depth atlas (2 x 2 tiles of `resolution`
-//! texels): one graph pass, one texture, a viewport per cascade. The forward
-//! pass reads the atlas with 3 x 3 PCF.
+//! texels): one graph pass, one texture, a viewport per cascade. Each cascade
+//! draws only the casters that can shadow its box (see `culling`). The
+//! forward pass reads the atlas with 3 x 3 PCF.
 
 mod cascades;
+mod culling;
 
 use glam::Mat4;
 
@@ -15,7 +17,8 @@ use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::DEPTH_FORMAT;
 use crate::frame::FrameData;
 use crate::graph::{TextureDesc, TextureHandle};
-use crate::resources::{Assets, Vertex};
+use crate::resources::{Assets, GpuMesh, Vertex};
+use culling::CascadeCasters;
 
 /// Uniform stride for dynamic offsets (the alignment every device accepts).
 const STRIDE: u64 = 256;
@@ -30,12 +33,17 @@ pub struct ShadowMap(pub TextureHandle);
 /// [`ShadowCascades`] in [`FrameData::slots`].
 /// The cascade count, split lambda and distance come from the sun
 /// ([`SunLight::cascades`](crate::frame::SunLight::cascades)).
+///
+/// Casters are the frame's [`shadow`](crate::frame::DrawBuckets::shadow)
+/// list (not culled by the camera); each cascade draws those whose bounds
+/// overlap its light-space box extended toward the sun.
 #[derive(Debug)]
 pub struct ShadowFeature {
     /// Texels per cascade tile edge.
     pub resolution: u32,
     gpu: Option<Gpu>,
     staging: Vec<u8>,
+    casters: CascadeCasters,
 }
 
 #[derive(Debug)]
@@ -54,7 +62,17 @@ impl Default for ShadowFeature {
             resolution: 1024,
             gpu: None,
             staging: Vec::new(),
+            casters: CascadeCasters::default(),
         }
+    }
+}
+
+impl ShadowFeature {
+    /// Caster instances the last frame drew, summed over its cascades (a
+    /// caster over two cascades counts twice).
+    #[must_use]
+    pub fn drawn_casters(&self) -> usize {
+        self.casters.drawn()
     }
 }
 
@@ -180,9 +198,10 @@ impl RenderFeature for ShadowFeature {
         }
     }
 
-    fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, _assets: &Assets) {
+    fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let (Some(gpu), Some(cascades)) = (&mut self.gpu, data.slots.get::<ShadowCascades>())
         else {
+            self.casters.clear();
             return;
         };
         let device = gpu_ctx.device();
@@ -191,6 +210,9 @@ impl RenderFeature for ShadowFeature {
             .queue()
             .write_buffer(&gpu.light_buffer, 0, &self.staging);
         let casters = &data.buckets.shadow;
+        self.casters.fill(cascades, casters, |mesh| {
+            assets.mesh(mesh).map(GpuMesh::bounds)
+        });
         if casters.len() as u64 * STRIDE > gpu.draw_buffer.size() {
             let capacity = casters.len().next_power_of_two();
             (gpu.draw_buffer, gpu.draw_group) =
@@ -219,6 +241,7 @@ impl RenderFeature for ShadowFeature {
             TextureDesc::new_2d(tile * 2, tile * 2, DEPTH_FORMAT, usage),
         );
         let casters = &frame.data.buckets.shadow;
+        let lists = &self.casters;
         let assets = frame.assets;
         let count = cascades.count;
         let atlas = frame.graph.add_render_pass("shadow cascades", |pass| {
@@ -230,8 +253,11 @@ impl RenderFeature for ShadowFeature {
                     rp.set_viewport(x as f32, y as f32, tile as f32, tile as f32, 0.0, 1.0);
                     rp.set_scissor_rect(x, y, tile, tile);
                     rp.set_bind_group(0, &gpu.light_group, &[(cascade as u64 * STRIDE) as u32]);
-                    for (i, item) in casters.iter().enumerate() {
-                        let Some(mesh) = assets.mesh(item.mesh) else {
+                    for &i in lists.cascade(cascade) {
+                        let Some(mesh) = casters
+                            .get(i as usize)
+                            .and_then(|item| assets.mesh(item.mesh))
+                        else {
                             continue;
                         };
                         rp.set_bind_group(1, &gpu.draw_group, &[(i as u64 * STRIDE) as u32]);
