@@ -9,6 +9,11 @@
 //! shadows), `frame_10k` (with three shadow cascades: each caster drawn once
 //! more for every cascade its bounds overlap).
 //!
+//! `frame_10k_instanced_waited` and `frame_10k_one_draw_each_waited`: the
+//! forward pass alone (no shadows, no sky) with the 10,000 cubes grouped into
+//! one instanced draw call, and with one draw call per cube, each waited for
+//! until the device is idle.
+//!
 //! `frame_10k_half_visible_culled` and `frame_10k_half_visible_unculled` (and
 //! their `_waited` twins): the same 10,000 cubes seen from a camera that has
 //! about half of them behind or beside it, forward preset without shadows,
@@ -29,10 +34,11 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use taos_engine::prelude::*;
 use taos_engine::{Engine, EngineConfig, MeshDraw};
+use taos_renderer::features::{ForwardLitFeature, TonemapFeature};
 use taos_renderer::frame::{CameraView, DrawBuckets, DrawItem};
 use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_renderer::resources::{MaterialId, MeshData, MeshId, PbrMaterial};
-use taos_renderer::{FrameData, OffscreenTarget};
+use taos_renderer::{FrameData, OffscreenTarget, Renderer};
 
 const OBJECTS: u32 = 10_000;
 
@@ -60,7 +66,34 @@ fn build_with(shadows: bool, eye: Transform, lens: Camera) -> (Engine, GameObjec
         },
         ..PresetOptions::default()
     };
-    let mut engine = Engine::headless(EngineConfig::new(64, 64), forward_preset(options))
+    build_on(Box::new(forward_preset(options)), eye, lens)
+}
+
+/// The forward pass alone (no shadows, no sky), instanced or one draw call
+/// per cube.
+fn build_instancing(instancing: bool) -> Engine {
+    let setup = move |renderer: &mut Renderer| {
+        let mut lit = ForwardLitFeature::new();
+        lit.instancing = instancing;
+        renderer
+            .add_feature(lit)
+            .add_feature(TonemapFeature::new(1.0, true));
+    };
+    let eye = Transform::from_trs(
+        Vec3::new(0.0, 30.0, 60.0),
+        Quat::from_rotation_x(-0.5),
+        Vec3::ONE,
+    );
+    let lens = Camera::perspective(60.0, 0.1, 500.0, 1.0).unwrap();
+    build_on(Box::new(setup), eye, lens).0
+}
+
+fn build_on(
+    setup: Box<dyn FnOnce(&mut Renderer)>,
+    eye: Transform,
+    lens: Camera,
+) -> (Engine, GameObject) {
+    let mut engine = Engine::headless(EngineConfig::new(64, 64), setup)
         .expect("benches need a GPU adapter (lavapipe on a machine without one)");
     let (assets, gpu) = engine.renderer().assets_mut();
     let cube = assets.add_mesh(gpu, "cube", &MeshData::cube(0.5));
@@ -207,6 +240,27 @@ fn frames(c: &mut Criterion) {
         b.iter(|| black_box(engine.frame().unwrap()));
     });
     drop(engine);
+
+    for (name, instancing) in [
+        ("frame_10k_instanced_waited", true),
+        ("frame_10k_one_draw_each_waited", false),
+    ] {
+        let mut engine = build_instancing(instancing);
+        let stats = engine.frame().unwrap();
+        println!("{name}: {} draw calls", stats.draw_calls);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let stats = engine.frame().unwrap();
+                engine
+                    .renderer()
+                    .gpu()
+                    .device()
+                    .poll(wgpu::PollType::wait_indefinitely())
+                    .unwrap();
+                black_box(stats)
+            });
+        });
+    }
 
     for (name, culling, waited) in [
         ("frame_10k_half_visible_culled", true, false),
