@@ -10,9 +10,11 @@
 //! [`RenderStats::lights_dropped`](crate::RenderStats::lights_dropped) and
 //! logged once.
 
-use super::lit::{LightBinding, LitGpu, PipelineKind, TileParams, lit_pipeline, shader_source};
+use super::lit::{
+    LightBinding, LitGpu, PipelineKind, TileParams, hdr_target, lit_pipeline, shader_source,
+};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::frame::{DEPTH_FORMAT, FrameData, HDR_FORMAT};
+use crate::frame::{DEPTH_FORMAT, FrameData};
 use crate::graph::TextureDesc;
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
@@ -124,15 +126,7 @@ impl RenderFeature for ForwardLitFeature {
         let Some(gpu) = &self.gpu else { return };
         let (width, height) = frame.data.size;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let (hdr, load) = match frame.hdr {
-            Some(hdr) => (hdr, wgpu::LoadOp::Load),
-            None => (
-                frame
-                    .graph
-                    .create_texture("hdr", TextureDesc::new_2d(width, height, HDR_FORMAT, usage)),
-                wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-            ),
-        };
+        let (hdr, load) = hdr_target(frame);
         let depth = frame.graph.create_texture(
             "depth",
             TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),

@@ -16,10 +16,11 @@ mod readback;
 use glam::Vec3;
 
 use super::lit::{
-    LIGHT_WGSL, LightBinding, LitGpu, PipelineKind, TileParams, lit_pipeline, shader_source,
+    LIGHT_WGSL, LightBinding, LitGpu, PipelineKind, TileParams, hdr_target, lit_pipeline,
+    shader_source,
 };
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::frame::{DEPTH_FORMAT, FrameData, HDR_FORMAT};
+use crate::frame::{DEPTH_FORMAT, FrameData};
 use crate::graph::{BufferDesc, ImportedBuffer, TextureDesc};
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
@@ -328,15 +329,7 @@ impl RenderFeature for ForwardPlusFeature {
             return;
         }
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let (hdr, load) = match frame.hdr {
-            Some(hdr) => (hdr, wgpu::LoadOp::Load),
-            None => (
-                frame
-                    .graph
-                    .create_texture("hdr", TextureDesc::new_2d(width, height, HDR_FORMAT, usage)),
-                wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-            ),
-        };
+        let (hdr, load) = hdr_target(frame);
         let assets = frame.assets;
         let lit = &gpu.lit;
 

@@ -14,9 +14,10 @@ pub use lights::{LightBinding, UNIFORM_LIGHT_CAP};
 use materials::MaterialBindings;
 
 use super::gpu_util::{sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry};
+use crate::Frame;
 use crate::GpuContext;
 use crate::frame::{DEPTH_FORMAT, FrameData, HDR_FORMAT};
-use crate::graph::{PassResources, TextureHandle};
+use crate::graph::{PassResources, TextureDesc, TextureHandle};
 use crate::resources::{Assets, SamplerKind, Vertex};
 
 /// The WGSL of one point or spot light (`GpuLight`).
@@ -243,6 +244,21 @@ impl LitGpu {
             mesh.draw(rp, batch.instances.clone());
         }
     }
+}
+
+/// The frame's HDR target to draw into and how to load it: the one an
+/// earlier feature (the sky) made, kept; or a new one, cleared to black.
+pub(crate) fn hdr_target(frame: &mut Frame<'_>) -> (TextureHandle, wgpu::LoadOp<wgpu::Color>) {
+    if let Some(hdr) = frame.hdr {
+        return (hdr, wgpu::LoadOp::Load);
+    }
+    let (width, height) = frame.data.size;
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+    let desc = TextureDesc::new_2d(width, height, HDR_FORMAT, usage);
+    (
+        frame.graph.create_texture("hdr", desc),
+        wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+    )
 }
 
 fn frame_group(
