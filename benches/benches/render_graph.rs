@@ -6,8 +6,11 @@
 //! - `diamond`: a chain of diamonds, one pass fanning out to two that join
 //!   again, each join writing a new version of one HDR target.
 //!
-//! `build_compile` times making the graph and compiling it with a warm
-//! [`GraphCompiler`] (what a frame pays); `compile` times compiling one
+//! `build_compile` times making the graph in the recycled memory of the last
+//! one ([`RenderGraph::with_storage`], [`RenderGraph::recycle`]) and
+//! compiling it with a warm [`GraphCompiler`] (what a frame pays);
+//! `build_compile_fresh` is the same with a graph allocated from scratch
+//! ([`RenderGraph::new`], the baseline); `compile` times compiling one
 //! already-built graph again and again (the compiler alone, warm caches).
 //! `forward6` is a representative forward frame: shadow, depth prepass, sky,
 //! forward-lit with depth, tonemap to the surface, and a debug pass that is
@@ -19,7 +22,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use taos_renderer::graph::{
-    GraphCompiler, ImportedTexture, RenderGraph, TextureDesc, TextureHandle,
+    GraphCompiler, GraphStorage, ImportedTexture, RenderGraph, TextureDesc, TextureHandle,
 };
 use wgpu::{Color, LoadOp, TextureFormat as TF, TextureUsages as TU};
 
@@ -40,8 +43,7 @@ fn hdr_desc() -> TextureDesc {
     TextureDesc::new_2d(1280, 720, TF::Rgba16Float, usage())
 }
 
-fn chain(n: usize) -> RenderGraph<'static> {
-    let mut g = RenderGraph::new();
+fn chain(mut g: RenderGraph<'static>, n: usize) -> RenderGraph<'static> {
     let out = surface(&mut g);
     let first = g.create_texture("t", hdr_desc());
     let mut prev = g.add_render_pass("first", |p| p.write_color(first, CLEAR));
@@ -59,8 +61,7 @@ fn chain(n: usize) -> RenderGraph<'static> {
     g
 }
 
-fn diamond(n: usize) -> RenderGraph<'static> {
-    let mut g = RenderGraph::new();
+fn diamond(mut g: RenderGraph<'static>, n: usize) -> RenderGraph<'static> {
     let out = surface(&mut g);
     let hdr0 = g.create_texture("hdr", hdr_desc());
     let mut hdr = g.add_render_pass("first", |p| p.write_color(hdr0, CLEAR));
@@ -110,8 +111,7 @@ fn diamond(n: usize) -> RenderGraph<'static> {
 }
 
 /// Shadow, depth prepass, sky, forward-lit, tonemap, and a culled debug pass.
-fn forward6() -> RenderGraph<'static> {
-    let mut g = RenderGraph::new();
+fn forward6(mut g: RenderGraph<'static>) -> RenderGraph<'static> {
     let out = surface(&mut g);
     let shadow = g.create_texture(
         "shadow map",
@@ -145,16 +145,35 @@ fn forward6() -> RenderGraph<'static> {
     g
 }
 
-/// Makes a graph of `n` passes.
-type Shape = fn(usize) -> RenderGraph<'static>;
+/// Fills an empty graph with `n` passes.
+type Shape = fn(RenderGraph<'static>, usize) -> RenderGraph<'static>;
+
+/// Builds with `build` in the memory of the last graph, compiles, and
+/// recycles the graph for the next iteration: what a frame pays.
+fn build_compile_reused(
+    compiler: &mut GraphCompiler,
+    storage: &mut GraphStorage,
+    build: impl FnOnce(RenderGraph<'static>) -> RenderGraph<'static>,
+) -> usize {
+    let g = build(RenderGraph::with_storage(std::mem::take(storage)));
+    let live = compiler.compile(&g).expect("compiles").order().len();
+    *storage = g.recycle();
+    live
+}
 
 fn render_graph(c: &mut Criterion) {
-    // Sanity: every shape compiles and has the pass count it claims.
+    // Sanity: every shape compiles and has the pass count it claims, fresh
+    // or in recycled memory.
+    let mut storage = GraphStorage::new();
     for n in [10, 50, 100, 500] {
-        for g in [chain(n), diamond(n)] {
+        for make in [chain as Shape, diamond] {
+            let g = make(RenderGraph::new(), n);
             assert_eq!(g.pass_count(), n);
             let compiled = GraphCompiler::new().compile(&g).map(|c| c.order().len());
             assert_eq!(compiled, Ok(n));
+            let mut compiler = GraphCompiler::new();
+            let live = build_compile_reused(&mut compiler, &mut storage, |g| make(g, n));
+            assert_eq!(live, n);
         }
     }
     let shapes: [(&str, Shape); 2] = [("chain", chain), ("diamond", diamond)];
@@ -163,14 +182,22 @@ fn render_graph(c: &mut Criterion) {
         for n in [10, 50, 100, 500] {
             group.throughput(Throughput::Elements(n as u64));
             let mut compiler = GraphCompiler::new();
-            compiler.compile(&make(n)).expect("compiles");
+            let mut storage = GraphStorage::new();
+            build_compile_reused(&mut compiler, &mut storage, |g| make(g, n));
             group.bench_with_input(BenchmarkId::new("build_compile", n), &n, |b, &n| {
                 b.iter(|| {
-                    let g = make(n);
+                    black_box(build_compile_reused(&mut compiler, &mut storage, |g| {
+                        make(g, n)
+                    }))
+                });
+            });
+            group.bench_with_input(BenchmarkId::new("build_compile_fresh", n), &n, |b, &n| {
+                b.iter(|| {
+                    let g = make(RenderGraph::new(), n);
                     black_box(compiler.compile(&g).expect("compiles").order().len())
                 });
             });
-            let graph = make(n);
+            let graph = make(RenderGraph::new(), n);
             group.bench_with_input(BenchmarkId::new("compile", n), &graph, |b, g| {
                 b.iter(|| black_box(compiler.compile(g).expect("compiles").order().len()));
             });
@@ -180,15 +207,22 @@ fn render_graph(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("render_graph/forward6");
     let mut compiler = GraphCompiler::new();
-    let compiled = compiler.compile(&forward6()).expect("compiles");
+    let compiled = compiler
+        .compile(&forward6(RenderGraph::new()))
+        .expect("compiles");
     assert_eq!((compiled.order().len(), compiled.culled().len()), (5, 1));
+    let mut storage = GraphStorage::new();
+    build_compile_reused(&mut compiler, &mut storage, forward6);
     group.bench_function("build_compile", |b| {
+        b.iter(|| black_box(build_compile_reused(&mut compiler, &mut storage, forward6)));
+    });
+    group.bench_function("build_compile_fresh", |b| {
         b.iter(|| {
-            let g = forward6();
+            let g = forward6(RenderGraph::new());
             black_box(compiler.compile(&g).expect("compiles").order().len())
         });
     });
-    let graph = forward6();
+    let graph = forward6(RenderGraph::new());
     group.bench_function("compile", |b| {
         b.iter(|| black_box(compiler.compile(&graph).expect("compiles").order().len()));
     });

@@ -210,7 +210,7 @@ impl Renderer {
         for feature in features.iter_mut().filter(|f| f.enabled()) {
             feature.update(data, gpu, assets);
         }
-        let mut graph = RenderGraph::new();
+        let mut graph = pool.new_graph();
         let output = graph.import_texture("output", ImportedTexture::new(output.clone()));
         let mut frame = Frame {
             data,

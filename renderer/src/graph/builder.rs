@@ -82,6 +82,10 @@ pub(crate) struct ResourceEntry {
     pub(crate) import: Option<u32>,
     /// Versions made so far (the next write makes version `versions`).
     pub(crate) versions: u32,
+    /// The last pass that read it as a texture, and the last that rendered
+    /// to it (`u32::MAX`: none): a pass doing both reads its own target.
+    pub(crate) sampled_by: u32,
+    pub(crate) target_of: u32,
 }
 
 /// One version of a resource.
@@ -105,8 +109,10 @@ pub(crate) enum AccessKind {
     /// Writes `node` (storage writes, copies). The previous version is not
     /// read: a pass that updates in place also reads it.
     Write,
-    /// Colour target `node`; `Clear` discards the previous version.
-    Color(wgpu::LoadOp<wgpu::Color>),
+    /// Colour target `node`; `Clear` discards the previous version. The
+    /// clear colour is [`RenderGraph::clear_colors`]`[i]` for `Clear(i)`
+    /// (kept apart, it would make every access five times larger).
+    Color(wgpu::LoadOp<u32>),
     /// Depth target `node`, written.
     Depth(wgpu::LoadOp<f32>),
     /// Depth target `node`, tested but not written.
@@ -120,10 +126,24 @@ pub(crate) enum Needs {
     Buffer(wgpu::BufferUsages),
 }
 
+impl Needs {
+    /// True when `desc` lacks a usage this needs.
+    #[inline]
+    pub(crate) fn missing_in(self, desc: &ResourceDesc) -> bool {
+        match (self, desc) {
+            (Needs::Texture(needed), ResourceDesc::Texture(d)) => !d.usage.contains(needed),
+            (Needs::Buffer(needed), ResourceDesc::Buffer(d)) => !d.usage.contains(needed),
+            _ => false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Access {
     /// The node read, or for writes the node made.
     pub(crate) node: u32,
+    /// The resource of `node` (saves looking it up).
+    pub(crate) resource: u32,
     pub(crate) kind: AccessKind,
     pub(crate) needs: Needs,
 }
@@ -170,13 +190,17 @@ pub(crate) enum PassExec<'a> {
     Encoder(EncoderFn<'a>),
 }
 
-pub(crate) struct PassNode<'a> {
+/// A pass, less its closure (kept apart in [`RenderGraph::execs`], so that
+/// this has no lifetime and its Vec can be kept from frame to frame).
+#[derive(Debug, Clone)]
+pub(crate) struct PassNode {
     pub(crate) name: &'static str,
     pub(crate) kind: PassKind,
     pub(crate) accesses: Range<u32>,
     /// Never culled (side effects the graph cannot see).
     pub(crate) keep: bool,
-    pub(crate) exec: Option<PassExec<'a>>,
+    /// Writes an imported resource: an output of the graph, never culled.
+    pub(crate) writes_import: bool,
 }
 
 /// A render graph for one frame: resources, passes, and what each pass
@@ -185,15 +209,89 @@ pub(crate) struct PassNode<'a> {
 ///
 /// `'a` is how long the pass closures may borrow (pipelines, the frame's
 /// draw lists).
+///
+/// A graph is built anew each frame, but its memory need not be:
+/// [`recycle`](Self::recycle) a finished graph and start the next one
+/// [`with_storage`](Self::with_storage) (or take graphs from
+/// [`ResourcePool::new_graph`](super::ResourcePool::new_graph), which
+/// [`execute`](Self::execute) gives the memory back to), and building a graph
+/// no larger than an earlier one allocates nothing.
 pub struct RenderGraph<'a> {
     pub(crate) id: GraphId,
     pub(crate) resources: Vec<ResourceEntry>,
     pub(crate) nodes: Vec<VersionNode>,
-    pub(crate) passes: Vec<PassNode<'a>>,
+    pub(crate) passes: Vec<PassNode>,
+    /// Recording closures by pass index; shorter than `passes` when the last
+    /// passes have none (empty, unallocated, when no pass has one). The only
+    /// part borrowing for `'a`, so the only part not recycled.
+    pub(crate) execs: Vec<Option<PassExec<'a>>>,
     pub(crate) accesses: Vec<Access>,
+    /// Clear colours of colour targets, indexed by [`AccessKind::Color`].
+    pub(crate) clear_colors: Vec<wgpu::Color>,
     pub(crate) imports: Vec<Import>,
     /// The first error found while building, reported by compile.
     pub(crate) error: Option<CompileError>,
+    /// Some dependency may run backwards, from a pass to an earlier one or
+    /// to itself: a pass read a version an earlier pass had already written
+    /// over, or read what it wrote itself. Otherwise every dependency runs
+    /// forwards and registration order is the execution order.
+    pub(crate) backward: bool,
+    /// Some access may be invalid: it needs a usage its resource lacks, it
+    /// reads a transient nobody wrote, or its pass reads its own target.
+    /// Compile then validates every access to name the first such; without
+    /// this flag no access can fail validation, and compile skips it.
+    pub(crate) suspect: bool,
+}
+
+/// The memory of a finished [`RenderGraph`], empty and with no lifetime, for
+/// the next frame's graph: see [`RenderGraph::recycle`] and
+/// [`RenderGraph::with_storage`].
+///
+/// It holds no resources, passes or wgpu objects, only capacity; a graph
+/// made from it gets a fresh [`GraphId`], so handles of the graph it came
+/// from are still refused. (The Vec of pass closures, which borrow for the
+/// graph's lifetime, is not kept.)
+#[derive(Default)]
+pub struct GraphStorage {
+    resources: Vec<ResourceEntry>,
+    nodes: Vec<VersionNode>,
+    passes: Vec<PassNode>,
+    accesses: Vec<Access>,
+    clear_colors: Vec<wgpu::Color>,
+    imports: Vec<Import>,
+}
+
+impl GraphStorage {
+    /// Storage with no memory yet (the first graph built in it allocates).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Passes a graph built in this storage can hold before it allocates.
+    #[must_use]
+    pub fn pass_capacity(&self) -> usize {
+        self.passes.capacity()
+    }
+
+    /// Resources a graph built in this storage can hold before it allocates.
+    #[must_use]
+    pub fn resource_capacity(&self) -> usize {
+        self.resources.capacity()
+    }
+}
+
+impl std::fmt::Debug for GraphStorage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GraphStorage")
+            .field("resources", &self.resources.capacity())
+            .field("nodes", &self.nodes.capacity())
+            .field("passes", &self.passes.capacity())
+            .field("accesses", &self.accesses.capacity())
+            .field("clear_colors", &self.clear_colors.capacity())
+            .field("imports", &self.imports.capacity())
+            .finish()
+    }
 }
 
 impl Default for RenderGraph<'_> {
@@ -216,14 +314,63 @@ impl<'a> RenderGraph<'a> {
     /// An empty graph with a fresh [`GraphId`].
     #[must_use]
     pub fn new() -> Self {
+        Self::with_storage(GraphStorage::new())
+    }
+
+    /// An empty graph with a fresh [`GraphId`], built in the memory of an
+    /// earlier one (see [`recycle`](Self::recycle)).
+    #[must_use]
+    pub fn with_storage(storage: GraphStorage) -> Self {
+        let GraphStorage {
+            resources,
+            nodes,
+            passes,
+            accesses,
+            clear_colors,
+            imports,
+        } = storage;
         Self {
             id: GraphId::fresh(),
-            resources: Vec::new(),
-            nodes: Vec::new(),
-            passes: Vec::new(),
-            accesses: Vec::new(),
-            imports: Vec::new(),
+            resources,
+            nodes,
+            passes,
+            execs: Vec::new(),
+            accesses,
+            clear_colors,
+            imports,
             error: None,
+            backward: false,
+            suspect: false,
+        }
+    }
+
+    /// Ends this graph and keeps its memory for the next one: passes,
+    /// resources and imports are dropped, capacity stays (pass closures and
+    /// their Vec are dropped).
+    #[must_use]
+    pub fn recycle(self) -> GraphStorage {
+        let Self {
+            mut resources,
+            mut nodes,
+            mut passes,
+            mut accesses,
+            mut clear_colors,
+            mut imports,
+            ..
+        } = self;
+        resources.clear();
+        nodes.clear();
+        passes.clear();
+        accesses.clear();
+        clear_colors.clear();
+        imports.clear();
+        GraphStorage {
+            resources,
+            nodes,
+            passes,
+            accesses,
+            clear_colors,
+            imports,
         }
     }
 
@@ -264,6 +411,7 @@ impl<'a> RenderGraph<'a> {
         (handle.raw.graph == self.id).then(|| self.resources[handle.raw.resource as usize].label)
     }
 
+    #[inline(always)]
     fn add_resource(
         &mut self,
         label: &'static str,
@@ -280,6 +428,8 @@ impl<'a> RenderGraph<'a> {
             desc,
             import,
             versions: 1,
+            sampled_by: u32::MAX,
+            target_of: u32::MAX,
         });
         let node = self.nodes.len() as u32;
         self.nodes.push(VersionNode {
@@ -299,6 +449,7 @@ impl<'a> RenderGraph<'a> {
     /// Adds a transient texture, allocated by the graph for this frame only
     /// and possibly shared with other transients whose lifetimes do not
     /// overlap. Its first use must write it.
+    #[inline]
     pub fn create_texture(&mut self, label: &'static str, desc: TextureDesc) -> TextureHandle {
         Handle::new(
             self.add_resource(label, ResourceDesc::Texture(desc), None),
@@ -307,6 +458,7 @@ impl<'a> RenderGraph<'a> {
     }
 
     /// Adds a transient buffer (see [`create_texture`](Self::create_texture)).
+    #[inline]
     pub fn create_buffer(&mut self, label: &'static str, desc: BufferDesc) -> BufferHandle {
         Handle::new(
             self.add_resource(label, ResourceDesc::Buffer(desc), None),
@@ -316,6 +468,7 @@ impl<'a> RenderGraph<'a> {
 
     /// Adds a texture from outside the graph. Passes writing it are the
     /// graph's outputs: they and everything they depend on are kept.
+    #[inline]
     pub fn import_texture(
         &mut self,
         label: &'static str,
@@ -329,6 +482,7 @@ impl<'a> RenderGraph<'a> {
     }
 
     /// Adds a buffer from outside the graph (see [`import_texture`](Self::import_texture)).
+    #[inline]
     pub fn import_buffer(&mut self, label: &'static str, buffer: ImportedBuffer) -> BufferHandle {
         let import = Some(Import::Buffer(buffer.buffer));
         Handle::new(
@@ -337,6 +491,7 @@ impl<'a> RenderGraph<'a> {
         )
     }
 
+    #[inline]
     fn add_pass<K, R>(
         &mut self,
         name: &'static str,
@@ -350,7 +505,7 @@ impl<'a> RenderGraph<'a> {
             kind,
             accesses: start..start,
             keep: false,
-            exec: None,
+            writes_import: false,
         });
         let mut builder = PassBuilder {
             graph: self,
@@ -368,6 +523,7 @@ impl<'a> RenderGraph<'a> {
     /// Adds a render pass. The closure declares targets and reads, sets the
     /// recording function, and returns whatever the caller needs (usually the
     /// new handles of what the pass wrote).
+    #[inline]
     pub fn add_render_pass<R>(
         &mut self,
         name: &'static str,
@@ -377,6 +533,7 @@ impl<'a> RenderGraph<'a> {
     }
 
     /// Adds a compute pass (see [`add_render_pass`](Self::add_render_pass)).
+    #[inline]
     pub fn add_compute_pass<R>(
         &mut self,
         name: &'static str,
@@ -387,12 +544,31 @@ impl<'a> RenderGraph<'a> {
 
     /// Adds a pass that records straight into the command encoder: copies,
     /// read-backs, buffer clears.
+    #[inline]
     pub fn add_encoder_pass<R>(
         &mut self,
         name: &'static str,
         build: impl FnOnce(&mut PassBuilder<'_, 'a, Encoder>) -> R,
     ) -> R {
         self.add_pass(name, PassKind::Encoder, build)
+    }
+
+    #[inline]
+    fn set_exec(&mut self, pass: PassId, exec: PassExec<'a>) {
+        let i = pass.index();
+        if self.execs.len() <= i {
+            if self.execs.capacity() == 0 {
+                // One allocation a frame: room for as many passes as fit.
+                self.execs.reserve(self.passes.capacity());
+            }
+            self.execs.resize_with(i + 1, || None);
+        }
+        self.execs[i] = Some(exec);
+    }
+
+    /// Takes the recording closure of `pass`, if it has one.
+    pub(crate) fn take_exec(&mut self, pass: PassId) -> Option<PassExec<'a>> {
+        self.execs.get_mut(pass.index()).and_then(Option::take)
     }
 
     fn record(&mut self, error: CompileError) {
@@ -402,30 +578,65 @@ impl<'a> RenderGraph<'a> {
     }
 
     /// Checks that `raw` belongs to this graph; records an error if not.
+    #[inline]
     fn owns(&mut self, raw: RawHandle, pass: PassId) -> bool {
         if raw.graph == self.id && (raw.node as usize) < self.nodes.len() {
             return true;
         }
+        self.foreign(raw, pass);
+        false
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn foreign(&mut self, raw: RawHandle, pass: PassId) {
         let error = CompileError::ForeignHandle {
             pass: self.passes[pass.index()].name,
             handle_graph: raw.graph.0,
             graph: self.id.0,
         };
         self.record(error);
-        false
     }
 
-    fn push_read(&mut self, pass: PassId, raw: RawHandle, kind: AccessKind, needs: Needs) {
-        if self.owns(raw, pass) {
-            self.accesses.push(Access {
-                node: raw.node,
-                kind,
-                needs,
-            });
+    /// The load operation of a colour target, with its clear colour.
+    pub(crate) fn color_load(&self, load: wgpu::LoadOp<u32>) -> wgpu::LoadOp<wgpu::Color> {
+        match load {
+            wgpu::LoadOp::Clear(i) => wgpu::LoadOp::Clear(self.clear_colors[i as usize]),
+            wgpu::LoadOp::Load => wgpu::LoadOp::Load,
+            wgpu::LoadOp::DontCare(token) => wgpu::LoadOp::DontCare(token),
         }
     }
 
+    #[inline(always)]
+    fn push_read(&mut self, pass: PassId, raw: RawHandle, kind: AccessKind, needs: Needs) {
+        if !self.owns(raw, pass) {
+            return;
+        }
+        let node = &self.nodes[raw.node as usize];
+        debug_assert_eq!(node.resource, raw.resource);
+        let resource = &mut self.resources[raw.resource as usize];
+        // Reading what this pass wrote, or what an earlier pass already
+        // wrote over (that pass must then wait for this one).
+        if node.writer == Some(pass) || node.overwritten_by.is_some_and(|o| o != pass) {
+            self.backward = true;
+        }
+        let mut suspect = needs.missing_in(&resource.desc)
+            || (node.writer.is_none() && resource.import.is_none());
+        if kind == AccessKind::Read && matches!(needs, Needs::Texture(_)) {
+            suspect |= resource.target_of == pass.0;
+            resource.sampled_by = pass.0;
+        }
+        self.suspect |= suspect;
+        self.accesses.push(Access {
+            node: raw.node,
+            resource: raw.resource,
+            kind,
+            needs,
+        });
+    }
+
     /// Makes the next version of `raw`'s resource, written by `pass`.
+    #[inline(always)]
     fn push_write(
         &mut self,
         pass: PassId,
@@ -437,10 +648,29 @@ impl<'a> RenderGraph<'a> {
             return (raw, 0);
         }
         let old = self.nodes[raw.node as usize];
-        let resource = &mut self.resources[old.resource as usize];
+        debug_assert_eq!(old.resource, raw.resource);
+        let resource = &mut self.resources[raw.resource as usize];
         let label = resource.label;
         let version = resource.versions;
         resource.versions += 1;
+        let loads = matches!(
+            kind,
+            AccessKind::Color(wgpu::LoadOp::Load) | AccessKind::Depth(wgpu::LoadOp::Load)
+        );
+        let mut suspect = needs.missing_in(&resource.desc)
+            || (loads && old.writer.is_none() && resource.import.is_none());
+        if matches!(kind, AccessKind::Color(_) | AccessKind::Depth(_)) {
+            suspect |= resource.sampled_by == pass.0;
+            resource.target_of = pass.0;
+        }
+        self.suspect |= suspect;
+        if resource.import.is_some() {
+            self.passes[pass.index()].writes_import = true;
+        }
+        if old.writer == Some(pass) {
+            // Writing over its own output (a load of it reads it).
+            self.backward = true;
+        }
         match old.overwritten_by {
             Some(first) => {
                 let error = CompileError::WriteConflict {
@@ -455,13 +685,18 @@ impl<'a> RenderGraph<'a> {
         }
         let node = self.nodes.len() as u32;
         self.nodes.push(VersionNode {
-            resource: old.resource,
+            resource: raw.resource,
             version,
             writer: Some(pass),
             prev: Some(raw.node),
             overwritten_by: None,
         });
-        self.accesses.push(Access { node, kind, needs });
+        self.accesses.push(Access {
+            node,
+            resource: raw.resource,
+            kind,
+            needs,
+        });
         (RawHandle { node, ..raw }, version)
     }
 }
@@ -506,17 +741,20 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
 
     /// Keeps the pass even when nothing imported depends on it (for side
     /// effects the graph cannot see, such as writing a buffer the CPU maps).
+    #[inline]
     pub fn keep(&mut self) {
         self.graph.passes[self.pass.index()].keep = true;
     }
 
     /// Samples `texture` (needs `TEXTURE_BINDING`).
+    #[inline]
     pub fn read_texture(&mut self, texture: TextureHandle) {
         self.read_texture_as(texture, wgpu::TextureUsages::TEXTURE_BINDING);
     }
 
     /// Reads `texture` with another usage (`COPY_SRC`, read-only
     /// `STORAGE_BINDING`).
+    #[inline]
     pub fn read_texture_as(&mut self, texture: TextureHandle, usage: wgpu::TextureUsages) {
         self.graph.push_read(
             self.pass,
@@ -530,6 +768,7 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
     /// the new version. The previous contents count as unused unless the
     /// pass also reads `texture` (an update in place).
     #[must_use = "later passes must use the returned version"]
+    #[inline]
     pub fn write_texture(
         &mut self,
         texture: TextureHandle,
@@ -546,6 +785,7 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
 
     /// Reads `buffer` with `usage` (`UNIFORM`, `STORAGE`, `VERTEX`, `INDEX`,
     /// `INDIRECT`, `COPY_SRC`).
+    #[inline]
     pub fn read_buffer(&mut self, buffer: BufferHandle, usage: wgpu::BufferUsages) {
         self.graph.push_read(
             self.pass,
@@ -559,6 +799,7 @@ impl<'a, K> PassBuilder<'_, 'a, K> {
     /// The previous contents count as unused unless the pass also reads
     /// `buffer` (an update in place).
     #[must_use = "later passes must use the returned version"]
+    #[inline]
     pub fn write_buffer(
         &mut self,
         buffer: BufferHandle,
@@ -580,6 +821,7 @@ impl<'a> PassBuilder<'_, 'a, Render> {
     /// from a colour; `Load` keeps the previous version. Returns the new
     /// version.
     #[must_use = "later passes must use the returned version"]
+    #[inline]
     pub fn write_color(
         &mut self,
         target: TextureHandle,
@@ -594,6 +836,15 @@ impl<'a> PassBuilder<'_, 'a, Render> {
             self.graph.record(error);
         }
         self.colors += 1;
+        let load = match load {
+            wgpu::LoadOp::Clear(color) => {
+                let colors = &mut self.graph.clear_colors;
+                colors.push(color);
+                wgpu::LoadOp::Clear(colors.len() as u32 - 1)
+            }
+            wgpu::LoadOp::Load => wgpu::LoadOp::Load,
+            wgpu::LoadOp::DontCare(token) => wgpu::LoadOp::DontCare(token),
+        };
         let needs = Needs::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT);
         let (raw, v) = self
             .graph
@@ -601,6 +852,7 @@ impl<'a> PassBuilder<'_, 'a, Render> {
         Handle::new(raw, v)
     }
 
+    #[inline]
     fn claim_depth(&mut self, target: TextureHandle) {
         if self.depth {
             let error = CompileError::SecondDepthAttachment {
@@ -616,6 +868,7 @@ impl<'a> PassBuilder<'_, 'a, Render> {
     /// aspect is cleared to 0 or kept along with depth. Returns the new
     /// version.
     #[must_use = "later passes must use the returned version"]
+    #[inline]
     pub fn write_depth(&mut self, target: TextureHandle, load: wgpu::LoadOp<f32>) -> TextureHandle {
         self.claim_depth(target);
         let needs = Needs::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT);
@@ -627,6 +880,7 @@ impl<'a> PassBuilder<'_, 'a, Render> {
 
     /// Uses `target` as a read-only depth attachment: depth-tested against,
     /// not written (a sky drawn behind the scene).
+    #[inline]
     pub fn read_depth(&mut self, target: TextureHandle) {
         self.claim_depth(target);
         let needs = Needs::Texture(wgpu::TextureUsages::RENDER_ATTACHMENT);
@@ -640,7 +894,8 @@ impl<'a> PassBuilder<'_, 'a, Render> {
         &mut self,
         record: impl FnOnce(&mut wgpu::RenderPass<'_>, &PassResources<'_>) + 'a,
     ) {
-        self.graph.passes[self.pass.index()].exec = Some(PassExec::Render(Box::new(record)));
+        self.graph
+            .set_exec(self.pass, PassExec::Render(Box::new(record)));
     }
 }
 
@@ -650,7 +905,8 @@ impl<'a> PassBuilder<'_, 'a, Compute> {
         &mut self,
         record: impl FnOnce(&mut wgpu::ComputePass<'_>, &PassResources<'_>) + 'a,
     ) {
-        self.graph.passes[self.pass.index()].exec = Some(PassExec::Compute(Box::new(record)));
+        self.graph
+            .set_exec(self.pass, PassExec::Compute(Box::new(record)));
     }
 }
 
@@ -660,6 +916,7 @@ impl<'a> PassBuilder<'_, 'a, Encoder> {
         &mut self,
         record: impl FnOnce(&mut wgpu::CommandEncoder, &PassResources<'_>) + 'a,
     ) {
-        self.graph.passes[self.pass.index()].exec = Some(PassExec::Encoder(Box::new(record)));
+        self.graph
+            .set_exec(self.pass, PassExec::Encoder(Box::new(record)));
     }
 }

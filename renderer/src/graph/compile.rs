@@ -50,6 +50,8 @@ pub(crate) struct Slot {
     pub(crate) first_resource: u32,
     /// Last order position in use so far.
     last: usize,
+    /// `desc.byte_size()`, worked out once per slot.
+    bytes: u64,
 }
 
 /// The result of compiling a [`RenderGraph`]: which passes run and in what
@@ -165,7 +167,6 @@ struct Edge {
 #[derive(Debug, Default)]
 pub struct GraphCompiler {
     compiled: CompiledGraph,
-    stack: Vec<u32>,
     edges: Vec<Edge>,
     edge_start: Vec<u32>,
     cursor: Vec<u32>,
@@ -206,7 +207,9 @@ impl GraphCompiler {
         if let Some(error) = &graph.error {
             return Err(error.clone());
         }
-        validate(graph)?;
+        if graph.suspect {
+            validate(graph)?;
+        }
         self.cull(graph);
         self.order(graph)?;
         self.lifetimes(graph);
@@ -218,31 +221,18 @@ impl GraphCompiler {
     fn cull(&mut self, graph: &RenderGraph<'_>) {
         let alive = &mut self.compiled.alive;
         alive.clear();
-        alive.resize(graph.passes.len(), false);
-        self.stack.clear();
-        for (i, pass) in graph.passes.iter().enumerate() {
-            let writes_import = accesses(graph, pass.accesses.clone()).iter().any(|a| {
-                a.is_write()
-                    && graph.resources[graph.nodes[a.node as usize].resource as usize]
-                        .import
-                        .is_some()
-            });
-            if pass.keep || writes_import {
-                alive[i] = true;
-                self.stack.push(i as u32);
+        alive.extend(graph.passes.iter().map(|p| p.keep || p.writes_import));
+        // What a pass reads was written by it or an earlier pass, so one
+        // sweep from the last pass back reaches every producer.
+        for (p, pass) in graph.passes.iter().enumerate().rev() {
+            if !alive[p] {
+                continue;
             }
-        }
-        while let Some(p) = self.stack.pop() {
-            let range = graph.passes[p as usize].accesses.clone();
-            for a in accesses(graph, range) {
-                let Some(read) = a.reads(&graph.nodes) else {
-                    continue;
-                };
-                if let Some(writer) = graph.nodes[read as usize].writer
-                    && !alive[writer.index()]
+            for a in accesses(graph, pass.accesses.clone()) {
+                if let Some(read) = a.reads(&graph.nodes)
+                    && let Some(writer) = graph.nodes[read as usize].writer
                 {
                     alive[writer.index()] = true;
-                    self.stack.push(writer.0);
                 }
             }
         }
@@ -256,9 +246,30 @@ impl GraphCompiler {
         );
     }
 
+    /// Orders the live passes: every pass after those it depends on, and
+    /// otherwise in registration order.
+    fn order(&mut self, graph: &RenderGraph<'_>) -> Result<(), CompileError> {
+        if graph.backward {
+            return self.sort(graph);
+        }
+        // Every dependency runs forwards: registration order is the order
+        // (the one `sort` finds too, taking the smallest ready index).
+        let order = &mut self.compiled.order;
+        order.clear();
+        order.extend(
+            self.compiled
+                .alive
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| **a)
+                .map(|(i, _)| PassId(i as u32)),
+        );
+        Ok(())
+    }
+
     /// Collects ordering edges between live passes and sorts them
     /// topologically (Kahn, smallest registration index first).
-    fn order(&mut self, graph: &RenderGraph<'_>) -> Result<(), CompileError> {
+    fn sort(&mut self, graph: &RenderGraph<'_>) -> Result<(), CompileError> {
         let alive = &self.compiled.alive;
         let nodes = &graph.nodes;
         self.edges.clear();
@@ -401,7 +412,7 @@ impl GraphCompiler {
         self.by_first.clear();
         for (pos, pass) in self.compiled.order.iter().enumerate() {
             for a in accesses(graph, graph.passes[pass.index()].accesses.clone()) {
-                let r = graph.nodes[a.node as usize].resource as usize;
+                let r = a.resource as usize;
                 match &mut lifetimes[r] {
                     Some(span) => span.last = pos,
                     None => {
@@ -431,23 +442,25 @@ impl GraphCompiler {
         for &(first, r) in &self.by_first {
             let desc = graph.resources[r as usize].desc;
             let last = c.lifetimes[r as usize].map_or(first, |s| s.last);
-            let bytes = desc.byte_size();
-            c.transient_bytes += bytes;
             let slot = match c
                 .slots
                 .iter()
-                .position(|s| s.desc == desc && s.last < first)
+                .position(|s| s.last < first && s.desc == desc)
             {
                 Some(i) => {
                     c.slots[i].last = last;
+                    c.transient_bytes += c.slots[i].bytes;
                     i
                 }
                 None => {
+                    let bytes = desc.byte_size();
                     c.slots.push(Slot {
                         desc,
                         first_resource: r,
                         last,
+                        bytes,
                     });
+                    c.transient_bytes += bytes;
                     c.allocated_bytes += bytes;
                     c.slots.len() - 1
                 }
@@ -463,8 +476,10 @@ fn accesses<'g>(graph: &'g RenderGraph<'_>, range: std::ops::Range<u32>) -> &'g 
 
 /// Per-access checks that need no ordering: reads of unwritten transients
 /// and usages the description lacks. (Foreign handles and write conflicts
-/// are caught while building.)
-fn validate(graph: &RenderGraph<'_>) -> Result<(), CompileError> {
+/// are caught while building.) Only needed when the builder marked the
+/// graph [`suspect`](RenderGraph::suspect); then it finds the first error in
+/// pass and access order.
+pub(crate) fn validate(graph: &RenderGraph<'_>) -> Result<(), CompileError> {
     for pass in &graph.passes {
         for a in accesses(graph, pass.accesses.clone()) {
             let node: VersionNode = graph.nodes[a.node as usize];

@@ -85,7 +85,8 @@ fn bind_texture(texture: wgpu::Texture) -> Bound {
 impl RenderGraph<'_> {
     /// Runs the graph: takes physical transients from `pool`, records every
     /// live pass in `compiled` order into one command encoder, and submits
-    /// it with one `queue.submit`.
+    /// it with one `queue.submit`. The graph's memory goes back to `pool`
+    /// for its next [`new_graph`](ResourcePool::new_graph).
     ///
     /// # Errors
     /// [`ExecuteError::GraphMismatch`] when `compiled` came from another
@@ -115,8 +116,8 @@ impl RenderGraph<'_> {
             label: Some("taos render graph"),
         });
         for &id in &compiled.order {
-            let pass = &mut self.passes[id.index()];
-            let exec = pass.exec.take();
+            let exec = self.take_exec(id);
+            let pass = &self.passes[id.index()];
             let (kind, name) = (pass.kind, pass.name);
             match kind {
                 PassKind::Render => {
@@ -139,7 +140,7 @@ impl RenderGraph<'_> {
                                     depth_slice: None,
                                     resolve_target: None,
                                     ops: wgpu::Operations {
-                                        load,
+                                        load: self.color_load(load),
                                         store: wgpu::StoreOp::Store,
                                     },
                                 }))
@@ -207,7 +208,9 @@ impl RenderGraph<'_> {
                 }
             }
         }
-        Ok(queue.submit(Some(encoder.finish())))
+        let index = queue.submit(Some(encoder.finish()));
+        pool.keep_graph_storage(self.recycle());
+        Ok(index)
     }
 
     /// The wgpu object of every resource a live pass touches.

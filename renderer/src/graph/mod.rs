@@ -26,6 +26,16 @@
 //! submits it once. [`CompiledGraph::to_dot`] and
 //! [`CompiledGraph::to_mermaid`] dump the result.
 //!
+//! The graph is new each frame (a fresh [`GraphId`], so handles kept from
+//! an earlier frame are refused), its memory is not:
+//! [`ResourcePool::new_graph`] builds in the memory of the last graph the
+//! pool executed, and [`RenderGraph::recycle`] /
+//! [`RenderGraph::with_storage`] do the same by hand through a
+//! [`GraphStorage`]. With a warm [`GraphCompiler`] too, a frame whose graph
+//! is no larger than an earlier one allocates nothing to build and compile
+//! it but its pass closures (a box each that captures anything, and one Vec
+//! of them).
+//!
 //! ```
 //! use taos_renderer::graph::{GraphCompiler, ImportedTexture, RenderGraph, TextureDesc};
 //! use wgpu::{LoadOp, TextureFormat, TextureUsages};
@@ -74,8 +84,8 @@ mod handle;
 mod pool;
 
 pub use builder::{
-    Compute, Encoder, ImportedBuffer, ImportedTexture, MAX_COLOR_TARGETS, PassBuilder, PassKind,
-    Render, RenderGraph,
+    Compute, Encoder, GraphStorage, ImportedBuffer, ImportedTexture, MAX_COLOR_TARGETS,
+    PassBuilder, PassKind, Render, RenderGraph,
 };
 pub use compile::{CompiledGraph, GraphCompiler, Lifetime, PhysicalId};
 pub use desc::{BufferDesc, ResourceDesc, TextureDesc};

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::builder::{GraphStorage, RenderGraph};
 use super::desc::{BufferDesc, TextureDesc};
 
 struct Entry<T> {
@@ -51,10 +52,13 @@ impl<T: Clone> Entry<T> {
 
 /// Physical textures and buffers for transients, keyed by description and
 /// kept across frames: a graph that needs what the last one needed creates
-/// nothing.
+/// nothing. It also keeps the memory of the last graph it executed for the
+/// next [`new_graph`](Self::new_graph).
 pub struct ResourcePool {
     textures: HashMap<TextureDesc, Entry<wgpu::Texture>>,
     buffers: HashMap<BufferDesc, Entry<wgpu::Buffer>>,
+    /// Given back by [`RenderGraph::execute`].
+    graph_storage: GraphStorage,
     frame: u64,
     max_idle: u64,
     created: u64,
@@ -90,6 +94,7 @@ impl ResourcePool {
         Self {
             textures: HashMap::new(),
             buffers: HashMap::new(),
+            graph_storage: GraphStorage::new(),
             frame: 0,
             max_idle: frames,
             created: 0,
@@ -113,6 +118,19 @@ impl ResourcePool {
     #[must_use]
     pub fn created(&self) -> u64 {
         self.created
+    }
+
+    /// A new, empty graph (fresh [`GraphId`](super::GraphId)) built in the
+    /// memory of the last graph this pool [executed](RenderGraph::execute):
+    /// in steady state, building it allocates nothing.
+    #[must_use]
+    pub fn new_graph<'a>(&mut self) -> RenderGraph<'a> {
+        RenderGraph::with_storage(std::mem::take(&mut self.graph_storage))
+    }
+
+    /// Keeps `storage` for the next [`new_graph`](Self::new_graph).
+    pub(crate) fn keep_graph_storage(&mut self, storage: GraphStorage) {
+        self.graph_storage = storage;
     }
 
     pub(crate) fn begin_frame(&mut self) {

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use wgpu::{Color, LoadOp, TextureFormat as TF, TextureUsages as TU};
 
 use super::builder::AccessKind;
+use super::compile::validate;
 use super::*;
 
 /// One pass: which resources it reads (by index, and whether it takes an
@@ -185,5 +186,151 @@ proptest! {
         let sum: u64 = live.iter().map(|&r| g.resources[r].desc.byte_size()).sum();
         prop_assert_eq!(c.transient_bytes(), sum);
         prop_assert!(c.allocated_bytes() <= sum);
+    }
+}
+
+/// Random passes of random accesses, valid or not: each access is
+/// `(resource, op, older)` with op 0 sample, 1 clear-render, 2
+/// load-render, 3 read-only depth, 4 load-depth; `older` uses the version
+/// before the latest. Resources are `(depth, sampleable, cleared)`,
+/// `cleared` ones written first by a pass of their own.
+type RoughPlan = (Vec<(bool, bool, bool)>, Vec<Vec<(usize, u8, bool)>>);
+
+fn rough_plan() -> impl Strategy<Value = RoughPlan> {
+    let resource = (
+        any::<bool>(),
+        prop::bool::weighted(0.97),
+        prop::bool::weighted(0.9),
+    );
+    let access = (0usize..6, 0u8..5, prop::bool::weighted(0.1));
+    let pass = prop::collection::vec(access, 0..4);
+    (
+        prop::collection::vec(resource, 1..6),
+        prop::collection::vec(pass, 1..16),
+    )
+}
+
+fn build_rough((resources, passes): &RoughPlan) -> RenderGraph<'static> {
+    let mut g = RenderGraph::new();
+    let desc = |format, usage| TextureDesc::new_2d(8, 8, format, usage);
+    let mut out = g.import_texture(
+        "out",
+        ImportedTexture::declared(desc(TF::Rgba8Unorm, TU::RENDER_ATTACHMENT)),
+    );
+    let mut versions: Vec<Vec<TextureHandle>> = Vec::new();
+    for &(depth, sampleable, cleared) in resources {
+        let format = if depth {
+            TF::Depth32Float
+        } else {
+            TF::Rgba8Unorm
+        };
+        let mut usage = TU::RENDER_ATTACHMENT;
+        if sampleable {
+            usage |= TU::TEXTURE_BINDING;
+        }
+        let t = g.create_texture("t", desc(format, usage));
+        let mut v = vec![t];
+        if cleared {
+            v.push(g.add_render_pass("clear", |p| {
+                if depth {
+                    p.write_depth(t, LoadOp::Clear(1.0))
+                } else {
+                    p.write_color(t, LoadOp::Clear(Color::BLACK))
+                }
+            }));
+        }
+        versions.push(v);
+    }
+    for (i, plan) in passes.iter().enumerate() {
+        let mut wrote: Vec<(usize, TextureHandle)> = Vec::new();
+        g.add_render_pass("p", |p| {
+            let mut colors = 0;
+            if i % 3 == 0 {
+                out = p.write_color(out, LoadOp::Load);
+                colors += 1;
+            }
+            let mut depth = false;
+            for &(r, op, older) in plan {
+                let r = r % versions.len();
+                let v = &versions[r];
+                let pick = if older && v.len() > 1 { 2 } else { 1 };
+                let (read, latest) = (v[v.len() - pick], v[v.len() - 1]);
+                // Each version is written once: one write per resource.
+                if matches!(op, 1 | 2 | 4) && wrote.iter().any(|&(w, _)| w == r) {
+                    continue;
+                }
+                match op {
+                    0 => p.read_texture(read),
+                    1 | 2 if colors < MAX_COLOR_TARGETS => {
+                        colors += 1;
+                        let load = if op == 1 {
+                            LoadOp::Clear(Color::BLACK)
+                        } else {
+                            LoadOp::Load
+                        };
+                        wrote.push((r, p.write_color(latest, load)));
+                    }
+                    3 if !depth => {
+                        depth = true;
+                        p.read_depth(read);
+                    }
+                    4 if !depth => {
+                        depth = true;
+                        wrote.push((r, p.write_depth(latest, LoadOp::Load)));
+                    }
+                    _ => {}
+                }
+            }
+        });
+        for (r, h) in wrote {
+            versions[r].push(h);
+        }
+    }
+    g
+}
+
+/// Compiles `g` with and without the builder's shortcuts (registration
+/// order as the order, validation skipped) and checks they agree.
+fn shortcuts_agree(g: &mut RenderGraph<'static>) -> Result<(), TestCaseError> {
+    let (backward, suspect) = (g.backward, g.suspect);
+    if !suspect {
+        prop_assert!(validate(g).is_ok(), "an invalid access was not flagged");
+    }
+    let mut compiler = GraphCompiler::new();
+    let fast = compiler.compile(g).cloned();
+    g.backward = true;
+    g.suspect = true;
+    let mut full = GraphCompiler::new();
+    let slow = full.compile(g).cloned();
+    match (fast, slow) {
+        (Ok(fast), Ok(slow)) => {
+            prop_assert_eq!(fast.order(), slow.order());
+            prop_assert_eq!(fast.culled(), slow.culled());
+            prop_assert_eq!(&fast.lifetimes, &slow.lifetimes);
+            prop_assert_eq!(&fast.physical, &slow.physical);
+            prop_assert_eq!(fast.allocated_bytes(), slow.allocated_bytes());
+            prop_assert_eq!(fast.transient_bytes(), slow.transient_bytes());
+        }
+        (Err(fast), Err(slow)) => prop_assert_eq!(fast, slow),
+        (fast, slow) => {
+            return Err(TestCaseError::fail(format!(
+                "backward {backward}, suspect {suspect}: {fast:?} but in full {slow:?}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn builder_shortcuts_change_nothing_for_valid_graphs((formats, passes) in plan()) {
+        shortcuts_agree(&mut build(&formats, &passes))?;
+    }
+
+    #[test]
+    fn builder_shortcuts_change_nothing_for_any_graph(plan in rough_plan()) {
+        shortcuts_agree(&mut build_rough(&plan))?;
     }
 }
