@@ -40,7 +40,8 @@ pub struct RenderStats {
     /// without a stall: the figure is that of a frame one or two frames
     /// earlier.
     pub light_tiles_overflowed: u32,
-    /// Draw calls of the lit pass (instanced batches).
+    /// Draw calls of the lit passes (instanced batches; depth pre-passes
+    /// included).
     pub draw_calls: u32,
 }
 
