@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Affine3A, Vec3, Vec4};
-use taos_image_compare::{Tolerance, assert_matches_reference};
+use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
 use taos_renderer::features::{
     ForwardLitFeature, ForwardPlusFeature, LightBinding, TILE_SIZE, TonemapFeature,
     UNIFORM_LIGHT_CAP,
@@ -438,16 +438,7 @@ fn forward_plus_graph_matches_its_golden_dump() {
     let dump = renderer
         .dump_graph(&mut data, target.texture(), false)
         .unwrap();
-    let golden_path = reference_dir().join("forward_plus_preset_graph.mmd");
-    if std::env::var_os("TAOS_UPDATE_REFERENCES").is_some() {
-        std::fs::write(&golden_path, &dump).unwrap();
-    }
-    let golden = std::fs::read_to_string(&golden_path)
-        .unwrap_or_else(|e| panic!("missing golden {}: {e}", golden_path.display()));
-    assert_eq!(
-        dump, golden,
-        "the forward-plus preset's compiled graph changed; if on purpose, rerun with TAOS_UPDATE_REFERENCES=1"
-    );
+    assert_matches_golden_text(&reference_dir(), "forward_plus_preset_graph.mmd", &dump);
 }
 
 fn reference_dir() -> PathBuf {

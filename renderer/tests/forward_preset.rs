@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use glam::{Affine3A, Vec3};
-use taos_image_compare::{Tolerance, assert_matches_reference};
+use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
 use taos_renderer::features::{ShadowCascades, SkyOption};
 use taos_renderer::frame::{
     CameraView, CascadeSettings, DrawItem, PointLightData, SpotLightData, SunLight,
@@ -168,16 +168,7 @@ fn forward_preset_graph_matches_its_golden_dump() {
     let dump = renderer
         .dump_graph(&mut data, target.texture(), false)
         .unwrap();
-    let golden_path = reference_dir().join("forward_preset_graph.mmd");
-    if std::env::var_os("TAOS_UPDATE_REFERENCES").is_some() {
-        std::fs::write(&golden_path, &dump).unwrap();
-    }
-    let golden = std::fs::read_to_string(&golden_path)
-        .unwrap_or_else(|e| panic!("missing golden {}: {e}", golden_path.display()));
-    assert_eq!(
-        dump, golden,
-        "the forward preset's compiled graph changed; if on purpose, rerun with TAOS_UPDATE_REFERENCES=1"
-    );
+    assert_matches_golden_text(&reference_dir(), "forward_preset_graph.mmd", &dump);
     assert!(
         renderer
             .dump_graph(&mut data, target.texture(), true)

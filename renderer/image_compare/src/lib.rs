@@ -103,3 +103,27 @@ pub fn assert_matches_reference(
         );
     }
 }
+
+/// Asserts that `text` (a graph dump, a log) equals the golden file
+/// `dir/name`, naming what changed. With `TAOS_UPDATE_REFERENCES=1` the
+/// golden file is (re)written instead.
+///
+/// # Panics
+/// When the golden file is missing or differs.
+pub fn assert_matches_golden_text(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    if std::env::var_os("TAOS_UPDATE_REFERENCES").is_some() {
+        std::fs::write(&path, text)
+            .unwrap_or_else(|e| panic!("cannot write golden {}: {e}", path.display()));
+    }
+    let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "missing golden {}: {e} (run with TAOS_UPDATE_REFERENCES=1 to create it)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        text, golden,
+        "{name} changed; if on purpose, rerun with TAOS_UPDATE_REFERENCES=1"
+    );
+}

@@ -2,11 +2,7 @@
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    let base = base_color(in);
-    if base.a < material.roughness_cutoff.y {
-        discard;
-    }
-    let s = surface(in, base);
+    let s = lit_surface(in);
     var color = sun_and_ambient(s);
     for (var i = 0u; i < frame.counts.x; i++) {
         color += light_contribution(lights[i], s);

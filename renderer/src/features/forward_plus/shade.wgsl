@@ -5,11 +5,7 @@
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    let base = base_color(in);
-    if base.a < material.roughness_cutoff.y {
-        discard;
-    }
-    let s = surface(in, base);
+    let s = lit_surface(in);
     var color = sun_and_ambient(s);
     let tile = vec2<u32>(in.clip.xy) / frame.counts.y;
     let per_tile = frame.counts.w;

@@ -177,6 +177,15 @@ fn base_color(in: VertexOut) -> vec4<f32> {
     return base;
 }
 
+// The surface a lit fragment shades; alpha-masked texels are discarded.
+fn lit_surface(in: VertexOut) -> Surface {
+    let base = base_color(in);
+    if base.a < material.roughness_cutoff.y {
+        discard;
+    }
+    return surface(in, base);
+}
+
 fn surface(in: VertexOut, base: vec4<f32>) -> Surface {
     var s: Surface;
     s.world = in.world;
