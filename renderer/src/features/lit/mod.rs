@@ -1,6 +1,7 @@
 //! What the lit passes (forward and forward-plus) share: the frame uniform,
 //! the light array, material bind groups, the shadow binding, instanced
-//! batches, the common WGSL, and pipeline construction.
+//! batches, the common WGSL (frame, BRDF, shadow, mesh), and pipeline
+//! construction. The deferred features share it too.
 
 mod instances;
 mod lights;
@@ -22,24 +23,43 @@ use crate::resources::{Assets, SamplerKind, Vertex};
 
 /// The WGSL of one point or spot light (`GpuLight`).
 pub(crate) const LIGHT_WGSL: &str = include_str!("light.wgsl");
-/// The WGSL every lit shader shares (after the light declaration).
-const COMMON_WGSL: &str = include_str!("common.wgsl");
+/// The frame uniform (`@group(0)`).
+const FRAME_WGSL: &str = include_str!("frame.wgsl");
+/// The BRDF and one point/spot light's contribution.
+const BRDF_WGSL: &str = include_str!("brdf.wgsl");
+/// The sun's cascaded shadow (`@group(2)`) and light.
+const SHADOW_WGSL: &str = include_str!("shadow.wgsl");
+/// Meshes with materials (`@group(1)`): the vertex stage and surfaces.
+const MESH_WGSL: &str = include_str!("mesh.wgsl");
 
-/// A lit shader: the light struct and declaration for `binding`, the common
-/// code, then `main`.
+/// A lit mesh shader: the light struct and declaration for `binding`, the
+/// frame uniform, the BRDF, the sun's shadow, the mesh and material code,
+/// then `main`.
 pub(crate) fn shader_source(binding: LightBinding, main: &str) -> String {
-    let mut source = String::from(LIGHT_WGSL);
-    source.push_str(&binding.declaration());
-    source.push_str(COMMON_WGSL);
+    let mut source = lighting_source(binding, "");
+    source.push_str(MESH_WGSL);
     source.push_str(main);
     source
 }
 
-/// The frame uniform of the lit shaders (`FrameUniform` in `common.wgsl`).
+/// A lit shader that draws no meshes (a full-screen lighting pass): the
+/// light struct and declaration, the frame uniform, the BRDF and the sun's
+/// shadow, then `main`, which declares its own `@group(1)`.
+pub(crate) fn lighting_source(binding: LightBinding, main: &str) -> String {
+    let mut source = String::from(LIGHT_WGSL);
+    source.push_str(&binding.declaration());
+    for part in [FRAME_WGSL, BRDF_WGSL, SHADOW_WGSL, main] {
+        source.push_str(part);
+    }
+    source
+}
+
+/// The frame uniform of the lit shaders (`FrameUniform` in `frame.wgsl`).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct FrameUniform {
     view_proj: [[f32; 4]; 4],
+    inverse_view_proj: [[f32; 4]; 4],
     cascade_view_proj: [[[f32; 4]; 4]; 4],
     cascade_splits: [f32; 4],
     shadow_params: [f32; 4],
@@ -356,8 +376,10 @@ fn frame_uniform(data: &FrameData, ambient: Vec3, lights: u32, tiles: TileParams
             ),
             None => ([Mat4::IDENTITY.to_cols_array_2d(); 4], [0.0; 4], [0.0; 4]),
         };
+    let view_proj = camera.projection * camera.view;
     FrameUniform {
-        view_proj: (camera.projection * camera.view).to_cols_array_2d(),
+        view_proj: view_proj.to_cols_array_2d(),
+        inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
         cascade_view_proj,
         cascade_splits,
         shadow_params,
