@@ -5,7 +5,9 @@
 
 use crate::Renderer;
 use crate::features::{
-    ForwardLitFeature, ForwardPlusFeature, ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
+    AoFeature, AoOptions, DeferredLightingFeature, ForwardLitFeature, ForwardOverlayFeature,
+    ForwardPlusFeature, GeometryFeature, OverlayLighting, PointSpotLightFeature, PointSpotMethod,
+    ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
 };
 
 /// Options every preset understands.
@@ -91,4 +93,93 @@ fn add_shadow_and_sky(renderer: &mut Renderer, options: &PresetOptions) {
         renderer.add_feature(feature);
     }
     renderer.add_feature(SkyFeature::new(options.sky.clone()));
+}
+
+/// Options of the [deferred preset](deferred_preset): the shared vocabulary
+/// plus the deferred path's own knobs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeferredOptions {
+    /// Sky, shadow, exposure and tone curve, as in every preset.
+    pub common: PresetOptions,
+    /// Screen-space ambient occlusion (`None`: off).
+    pub ao: Option<AoOptions>,
+    /// Shade blended draws in a forward overlay after the deferred
+    /// lighting (`false`: blended draws are not drawn).
+    pub transparent: bool,
+    /// Shade point and spot lights (`None`: only the sun and ambient);
+    /// `Some(None)` lets the device pick the method.
+    pub point_spot_lights: Option<Option<PointSpotMethod>>,
+    /// The deferred lighting's settings.
+    pub lighting: LightingOptions,
+    /// Which forward pass shades the transparency overlay.
+    pub overlay_lighting: OverlayLighting,
+}
+
+impl Default for DeferredOptions {
+    fn default() -> Self {
+        Self {
+            common: PresetOptions::default(),
+            ao: Some(AoOptions::default()),
+            transparent: true,
+            point_spot_lights: Some(None),
+            lighting: LightingOptions::default(),
+            overlay_lighting: OverlayLighting::Forward,
+        }
+    }
+}
+
+/// Settings of the deferred lighting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightingOptions {
+    /// Ambient light (linear RGB) added to every surface, times the
+    /// ambient occlusion; the transparency overlay uses it too.
+    pub ambient: glam::Vec3,
+}
+
+impl Default for LightingOptions {
+    fn default() -> Self {
+        Self {
+            ambient: glam::Vec3::splat(0.03),
+        }
+    }
+}
+
+/// The deferred preset, in the order of the design: shadow (optional),
+/// [`GeometryFeature`] (the G-buffer), [`AoFeature`] (optional), sky,
+/// [`DeferredLightingFeature`] (sun and ambient), [`PointSpotLightFeature`]
+/// (optional), [`ForwardOverlayFeature`] (transparency, optional), tonemap.
+///
+/// Pick it for scenes with much opaque geometry, ambient occlusion, and
+/// many lights; blended surfaces go through a forward overlay. Every
+/// feature runs without compute shaders except the tiled point/spot method
+/// and the forward-plus overlay, which fall back (logged) to light volumes
+/// and the forward overlay.
+pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
+    move |renderer| {
+        let common = &options.common;
+        if let Some(shadow) = common.shadow {
+            let mut feature = ShadowFeature::default();
+            feature.resolution = shadow.resolution;
+            renderer.add_feature(feature);
+        }
+        renderer.add_feature(GeometryFeature::new());
+        if let Some(ao) = options.ao {
+            renderer.add_feature(AoFeature::new(ao));
+        }
+        renderer.add_feature(SkyFeature::new(common.sky.clone()));
+        let mut lighting = DeferredLightingFeature::new();
+        lighting.ambient = options.lighting.ambient;
+        renderer.add_feature(lighting);
+        if let Some(method) = options.point_spot_lights {
+            let mut lights = PointSpotLightFeature::new();
+            lights.method = method;
+            renderer.add_feature(lights);
+        }
+        if options.transparent {
+            let mut overlay = ForwardOverlayFeature::new(options.overlay_lighting);
+            overlay.set_ambient(options.lighting.ambient);
+            renderer.add_feature(overlay);
+        }
+        renderer.add_feature(TonemapFeature::new(common.exposure, common.aces));
+    }
 }

@@ -221,6 +221,7 @@ impl Renderer {
             output,
             hdr: None,
             depth: None,
+            gbuffer: None,
             slots: graph_slots,
         };
         for feature in features.iter().filter(|f| f.enabled()) {

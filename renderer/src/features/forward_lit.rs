@@ -30,6 +30,9 @@ pub struct ForwardLitFeature {
     pub instancing: bool,
     /// How the lights reach the shader (`None`: what the device supports).
     pub light_binding: Option<LightBinding>,
+    /// Transparency overlay over a deferred frame: shade only the blended
+    /// draws, depth-tested against the depth an earlier feature wrote.
+    overlay: bool,
     gpu: Option<Gpu>,
     warned_dropped: bool,
 }
@@ -47,6 +50,7 @@ impl Default for ForwardLitFeature {
             ambient: glam::Vec3::splat(0.03),
             instancing: true,
             light_binding: None,
+            overlay: false,
             gpu: None,
             warned_dropped: false,
         }
@@ -60,10 +64,49 @@ impl ForwardLitFeature {
         Self::default()
     }
 
+    /// The transparency overlay of a deferred frame: only blended draws,
+    /// depth-tested (not written) against the G-buffer depth an earlier
+    /// feature put in [`Frame::depth`]. Draws nothing when no depth is there.
+    #[must_use]
+    pub(crate) fn overlay() -> Self {
+        Self {
+            overlay: true,
+            ..Self::default()
+        }
+    }
+
     /// How the lights reach the shader, once set up.
     #[must_use]
     pub fn binding(&self) -> Option<LightBinding> {
         self.gpu.as_ref().map(|gpu| gpu.lit.lights().binding())
+    }
+}
+
+impl ForwardLitFeature {
+    /// The overlay: blended draws over the frame's depth and HDR target.
+    fn add_overlay_pass<'a>(&'a self, frame: &mut Frame<'a>, gpu: &'a Gpu) {
+        let Some(depth) = frame.depth else { return };
+        if gpu.lit.batches().transparent.is_empty() {
+            return;
+        }
+        let (hdr, load) = hdr_target(frame);
+        let assets = frame.assets;
+        let shadow_map = frame.slots.get::<super::ShadowMap>().map(|map| map.0);
+        let hdr = frame.graph.add_render_pass("forward overlay", |pass| {
+            let hdr = pass.write_color(hdr, load);
+            pass.read_depth(depth);
+            if let Some(shadow_map) = shadow_map {
+                pass.read_texture(shadow_map);
+            }
+            pass.execute(move |rp, res| {
+                let lit = &gpu.lit;
+                lit.bind_frame(rp, &lit.shadow_group(res, shadow_map));
+                rp.set_pipeline(&gpu.blended);
+                lit.draw(rp, assets, &lit.batches().transparent);
+            });
+            hdr
+        });
+        frame.hdr = Some(hdr);
     }
 }
 
@@ -124,6 +167,10 @@ impl RenderFeature for ForwardLitFeature {
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
         let Some(gpu) = &self.gpu else { return };
+        if self.overlay {
+            self.add_overlay_pass(frame, gpu);
+            return;
+        }
         let (width, height) = frame.data.size;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let (hdr, load) = hdr_target(frame);
@@ -157,7 +204,12 @@ impl RenderFeature for ForwardLitFeature {
         if let Some(gpu) = &self.gpu {
             stats.lights += gpu.lit.lights().count() as u32;
             stats.lights_dropped += gpu.lit.lights().dropped() as u32;
-            stats.draw_calls += gpu.lit.batches().draw_calls() as u32;
+            let batches = gpu.lit.batches();
+            stats.draw_calls += if self.overlay {
+                batches.transparent.len()
+            } else {
+                batches.draw_calls()
+            } as u32;
         }
     }
 }

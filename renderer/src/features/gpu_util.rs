@@ -73,13 +73,27 @@ pub(crate) fn fullscreen_pipeline(
         bind_group_layouts: &[Some(layout)],
         immediate_size: 0,
     });
+    fullscreen_pipeline_with(device, label, source, &pipeline_layout, format, None)
+}
+
+/// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` in
+/// `source`) into one `format` target with `blend`, under a full pipeline
+/// `layout`.
+pub(crate) fn fullscreen_pipeline_with(
+    device: &wgpu::Device,
+    label: &str,
+    source: &str,
+    layout: &wgpu::PipelineLayout,
+    format: wgpu::TextureFormat,
+    blend: Option<wgpu::BlendState>,
+) -> wgpu::RenderPipeline {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     });
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
-        layout: Some(&pipeline_layout),
+        layout: Some(layout),
         vertex: wgpu::VertexState {
             module: &module,
             entry_point: Some("vs_main"),
@@ -90,7 +104,11 @@ pub(crate) fn fullscreen_pipeline(
             module: &module,
             entry_point: Some("fs_main"),
             compilation_options: Default::default(),
-            targets: &[Some(format.into())],
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
         }),
         primitive: wgpu::PrimitiveState::default(),
         depth_stencil: None,

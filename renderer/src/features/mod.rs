@@ -1,5 +1,6 @@
 //! The render features that ship with Taos.
 
+mod deferred;
 pub(crate) mod forward_lit;
 mod forward_plus;
 mod gpu_util;
@@ -8,7 +9,12 @@ mod shadow;
 mod sky;
 mod tonemap;
 
-pub use crate::frame::{DEPTH_FORMAT, HDR_FORMAT};
+pub use crate::frame::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT};
+pub use deferred::{
+    AmbientOcclusion, AoFeature, AoOptions, DeferredLightingFeature, ForwardOverlayFeature,
+    GBUFFER_BYTES_PER_PIXEL, GBuffer, GeometryFeature, OverlayLighting, PointSpotLightFeature,
+    PointSpotMethod,
+};
 pub use forward_lit::ForwardLitFeature;
 pub use forward_plus::{
     DEFAULT_LIGHTS_PER_TILE, ForwardPlusFeature, ForwardPlusUnsupported, TILE_SIZE,

@@ -11,7 +11,7 @@ mod view;
 
 pub use data::FrameData;
 pub use draw::{DrawBuckets, DrawItem, SortedDraw};
-pub use formats::{DEPTH_FORMAT, HDR_FORMAT};
+pub use formats::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT};
 pub use frustum::Frustum;
 pub use slots::FrameSlots;
 pub use view::{

@@ -10,14 +10,14 @@ mod materials;
 use glam::{Mat4, Vec3, Vec4};
 
 pub(crate) use instances::{Batch, Batches, INSTANCE_LAYOUT};
-pub(crate) use lights::LightBuffer;
+pub(crate) use lights::{GpuLight, LightBuffer, pack_lights};
 pub use lights::{LightBinding, UNIFORM_LIGHT_CAP};
 use materials::MaterialBindings;
 
 use super::gpu_util::{sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry};
 use crate::Frame;
 use crate::GpuContext;
-use crate::frame::{DEPTH_FORMAT, FrameData, HDR_FORMAT};
+use crate::frame::{DEPTH_FORMAT, FrameData, GBUFFER_FORMAT, HDR_FORMAT};
 use crate::graph::{PassResources, TextureDesc, TextureHandle};
 use crate::resources::{Assets, SamplerKind, Vertex};
 
@@ -90,6 +90,8 @@ pub(crate) enum PipelineKind {
     DepthOnly,
     /// Opaque over a depth pre-pass: `LessEqual`, no depth write.
     AfterPrepass,
+    /// Opaque into the G-buffer ([`GBUFFER_FORMAT`]), depth written.
+    GBuffer,
 }
 
 /// GPU state shared by a lit feature's pipelines.
@@ -173,6 +175,21 @@ impl LitGpu {
         ambient: Vec3,
         tiles: TileParams,
     ) {
+        self.update_frame(data, gpu, ambient, tiles);
+        let (device, queue) = (gpu.device(), gpu.queue());
+        self.materials.update(device, queue, assets);
+        self.batches.update(&data.buckets, device, queue);
+    }
+
+    /// Uploads the frame uniform and the lights only (a full-screen pass
+    /// that draws no meshes).
+    pub(crate) fn update_frame(
+        &mut self,
+        data: &FrameData,
+        gpu: &GpuContext,
+        ambient: Vec3,
+        tiles: TileParams,
+    ) {
         let (device, queue) = (gpu.device(), gpu.queue());
         if self.lights.upload(device, queue, &data.lights) {
             self.frame_group =
@@ -180,8 +197,6 @@ impl LitGpu {
         }
         let uniform = frame_uniform(data, ambient, self.lights.count() as u32, tiles);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
-        self.materials.update(device, queue, assets);
-        self.batches.update(&data.buckets, device, queue);
     }
 
     /// The layout of a depth-only pipeline: frame and material groups.
@@ -238,6 +253,26 @@ impl LitGpu {
                     resource: wgpu::BindingResource::Sampler(&self.shadow_sampler),
                 },
             ],
+        })
+    }
+
+    /// A full-screen pipeline layout: frame, `surface` (in place of the
+    /// material group), shadow, then the `extra` group.
+    pub(crate) fn fullscreen_layout(
+        &self,
+        device: &wgpu::Device,
+        surface: &wgpu::BindGroupLayout,
+        extra: Option<&wgpu::BindGroupLayout>,
+    ) -> wgpu::PipelineLayout {
+        device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("lit full-screen"),
+            bind_group_layouts: &[
+                Some(&self.frame_layout),
+                Some(surface),
+                Some(&self.shadow_layout),
+                extra,
+            ],
+            immediate_size: 0,
         })
     }
 
@@ -313,7 +348,11 @@ pub(crate) fn lit_pipeline(
     kind: PipelineKind,
 ) -> wgpu::RenderPipeline {
     let color = [Some(wgpu::ColorTargetState {
-        format: HDR_FORMAT,
+        format: if kind == PipelineKind::GBuffer {
+            GBUFFER_FORMAT
+        } else {
+            HDR_FORMAT
+        },
         blend: (kind == PipelineKind::Blended).then_some(wgpu::BlendState::ALPHA_BLENDING),
         write_mask: wgpu::ColorWrites::ALL,
     })];
@@ -322,7 +361,9 @@ pub(crate) fn lit_pipeline(
         _ => &color,
     };
     let (depth_write, compare) = match kind {
-        PipelineKind::Opaque | PipelineKind::DepthOnly => (true, wgpu::CompareFunction::Less),
+        PipelineKind::Opaque | PipelineKind::DepthOnly | PipelineKind::GBuffer => {
+            (true, wgpu::CompareFunction::Less)
+        }
         PipelineKind::Blended => (false, wgpu::CompareFunction::Less),
         PipelineKind::AfterPrepass => (false, wgpu::CompareFunction::LessEqual),
     };

@@ -1,0 +1,53 @@
+// Reading the G-buffer in a full-screen pass (@group(1)): the packed
+// surface, the depth and the ambient occlusion (1 x 1 white without AO), and
+// the surface a pixel shows, rebuilt from them.
+
+@group(1) @binding(0) var gbuffer: texture_2d<u32>;
+@group(1) @binding(1) var gbuffer_depth: texture_depth_2d;
+@group(1) @binding(2) var ambient_occlusion: texture_2d<f32>;
+
+@vertex
+fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let uv = vec2(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+
+// The world position seen at framebuffer position `at` with depth `depth`.
+fn world_at(at: vec2<f32>, depth: f32) -> vec3<f32> {
+    let size = vec2<f32>(textureDimensions(gbuffer_depth));
+    let ndc = vec2(at.x / size.x * 2.0 - 1.0, 1.0 - at.y / size.y * 2.0);
+    let p = frame.inverse_view_proj * vec4(ndc, depth, 1.0);
+    return p.xyz / p.w;
+}
+
+// The surface at framebuffer position `at`; `found` is false on the sky.
+struct GPixel {
+    found: bool,
+    s: Surface,
+    g: GSurface,
+};
+
+fn gbuffer_pixel(at: vec2<f32>) -> GPixel {
+    var out: GPixel;
+    let pixel = vec2<i32>(at);
+    let depth = textureLoad(gbuffer_depth, pixel, 0);
+    out.found = depth < 1.0;
+    if !out.found {
+        return out;
+    }
+    out.g = unpack_gbuffer(textureLoad(gbuffer, pixel, 0));
+    out.s.world = world_at(at, depth);
+    out.s.n = out.g.normal;
+    out.s.v = normalize(frame.camera_position.xyz - out.s.world);
+    out.s.albedo = out.g.albedo;
+    out.s.alpha = 1.0;
+    out.s.metallic = out.g.metallic;
+    out.s.roughness = out.g.roughness;
+    return out;
+}
+
+// Screen-space ambient occlusion at `at` (1: open).
+fn occlusion_at(at: vec2<f32>) -> f32 {
+    let size = vec2<i32>(textureDimensions(ambient_occlusion));
+    return textureLoad(ambient_occlusion, min(vec2<i32>(at), size - 1), 0).r;
+}

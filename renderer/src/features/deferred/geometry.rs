@@ -1,0 +1,121 @@
+//! The geometry pass: opaque draws (instanced, alpha-masked texels cut out)
+//! packed into the G-buffer, with the scene depth.
+
+use super::gbuffer::{GBUFFER_WGSL, GBuffer};
+use crate::feature::{FeatureSetup, Frame, RenderFeature};
+use crate::features::lit::{LightBinding, LitGpu, PipelineKind, lit_pipeline, shader_source};
+use crate::frame::{DEPTH_FORMAT, FrameData, GBUFFER_FORMAT};
+use crate::graph::TextureDesc;
+use crate::resources::Assets;
+use crate::{GpuContext, RenderStats};
+
+/// Writes the G-buffer ([`Frame::gbuffer`]) and the scene depth
+/// ([`Frame::depth`]) from the frame's opaque draws. Blended draws are left
+/// to the [`ForwardOverlayFeature`](super::ForwardOverlayFeature).
+#[derive(Debug)]
+pub struct GeometryFeature {
+    /// Group draws of the same mesh and material into one instanced draw
+    /// call (default on).
+    pub instancing: bool,
+    gpu: Option<Gpu>,
+}
+
+#[derive(Debug)]
+struct Gpu {
+    lit: LitGpu,
+    pipeline: wgpu::RenderPipeline,
+}
+
+impl Default for GeometryFeature {
+    fn default() -> Self {
+        Self {
+            instancing: true,
+            gpu: None,
+        }
+    }
+}
+
+impl GeometryFeature {
+    /// The geometry pass, instanced.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl RenderFeature for GeometryFeature {
+    fn name(&self) -> &'static str {
+        "Geometry"
+    }
+
+    fn setup(&mut self, setup: FeatureSetup<'_>) {
+        let device = setup.gpu.device();
+        let binding = LightBinding::for_device(device);
+        let lit = LitGpu::new(setup.gpu, binding);
+        let main = format!("{GBUFFER_WGSL}{}", include_str!("geometry.wgsl"));
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("deferred geometry.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(shader_source(binding, &main).into()),
+        });
+        let pipeline = lit_pipeline(
+            device,
+            "deferred geometry",
+            &lit.depth_layout(device),
+            (&module, "fs_main"),
+            PipelineKind::GBuffer,
+        );
+        self.gpu = Some(Gpu { lit, pipeline });
+    }
+
+    fn update(&mut self, data: &FrameData, gpu: &GpuContext, assets: &Assets) {
+        let Some(state) = &mut self.gpu else { return };
+        state.lit.set_instancing(self.instancing);
+        state
+            .lit
+            .update(data, gpu, assets, glam::Vec3::ZERO, Default::default());
+    }
+
+    fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
+        let Some(gpu) = &self.gpu else { return };
+        let (width, height) = frame.data.size;
+        if width == 0 || height == 0 {
+            return;
+        }
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let surface = frame.graph.create_texture(
+            "gbuffer",
+            TextureDesc::new_2d(width, height, GBUFFER_FORMAT, usage),
+        );
+        // Copied by a forward-plus overlay (its blended surfaces' depth
+        // is drawn over a copy).
+        let depth = frame.graph.create_texture(
+            "depth",
+            TextureDesc::new_2d(
+                width,
+                height,
+                DEPTH_FORMAT,
+                usage | wgpu::TextureUsages::COPY_SRC,
+            ),
+        );
+        let assets = frame.assets;
+        let (surface, depth) = frame.graph.add_render_pass("deferred geometry", |pass| {
+            let surface = pass.write_color(surface, wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT));
+            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
+            pass.execute(move |rp, _| {
+                let lit = &gpu.lit;
+                lit.bind_frame_only(rp);
+                rp.set_pipeline(&gpu.pipeline);
+                lit.draw(rp, assets, &lit.batches().opaque);
+            });
+            (surface, depth)
+        });
+        frame.gbuffer = Some(GBuffer { surface, depth });
+        frame.depth = Some(depth);
+    }
+
+    fn after_frame(&mut self, _gpu: &GpuContext, stats: &mut RenderStats) {
+        if let Some(gpu) = &self.gpu {
+            stats.draw_calls += gpu.lit.batches().opaque.len() as u32;
+        }
+    }
+}
