@@ -52,7 +52,7 @@ pub struct Frame<'a> {
 }
 
 /// One unit of rendering work (sky, shadows, lit geometry, tonemapping...).
-pub trait RenderFeature: Send {
+pub trait RenderFeature: std::any::Any + Send {
     /// A name for dumps, timings and errors.
     fn name(&self) -> &'static str;
 

@@ -6,8 +6,8 @@
 use crate::Renderer;
 use crate::features::{
     AoFeature, AoOptions, DeferredLightingFeature, ForwardLitFeature, ForwardOverlayFeature,
-    ForwardPlusFeature, GeometryFeature, OverlayLighting, PointSpotLightFeature, PointSpotMethod,
-    ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
+    ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting, PointSpotLightFeature,
+    PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
 };
 
 /// Options every preset understands.
@@ -21,6 +21,9 @@ pub struct PresetOptions {
     pub exposure: f32,
     /// ACES filmic curve (`true`) or a plain clamp.
     pub aces: bool,
+    /// Image-based lighting baked from the sky (`None`: off; the lit
+    /// passes then use their constant ambient alone).
+    pub ibl: Option<IblOptions>,
 }
 
 impl Default for PresetOptions {
@@ -30,6 +33,7 @@ impl Default for PresetOptions {
             shadow: Some(ShadowOptions::default()),
             exposure: 1.0,
             aces: true,
+            ibl: None,
         }
     }
 }
@@ -92,7 +96,13 @@ fn add_shadow_and_sky(renderer: &mut Renderer, options: &PresetOptions) {
         feature.resolution = shadow.resolution;
         renderer.add_feature(feature);
     }
-    renderer.add_feature(SkyFeature::new(options.sky.clone()));
+    renderer.add_feature(sky_feature(options));
+}
+
+fn sky_feature(options: &PresetOptions) -> SkyFeature {
+    let mut sky = SkyFeature::new(options.sky.clone());
+    sky.ibl = options.ibl;
+    sky
 }
 
 /// Options of the [deferred preset](deferred_preset): the shared vocabulary
@@ -166,7 +176,7 @@ pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
         if let Some(ao) = options.ao {
             renderer.add_feature(AoFeature::new(ao));
         }
-        renderer.add_feature(SkyFeature::new(common.sky.clone()));
+        renderer.add_feature(sky_feature(common));
         let mut lighting = DeferredLightingFeature::new();
         lighting.ambient = options.lighting.ambient;
         renderer.add_feature(lighting);

@@ -93,6 +93,23 @@ impl Renderer {
         self
     }
 
+    /// The first registered feature of type `T`, to read its state
+    /// (`renderer.feature::<SkyFeature>()`).
+    #[must_use]
+    pub fn feature<T: RenderFeature>(&self) -> Option<&T> {
+        self.features
+            .iter()
+            .find_map(|feature| (feature.as_ref() as &dyn std::any::Any).downcast_ref::<T>())
+    }
+
+    /// The first registered feature of type `T`, to change its settings
+    /// between frames (a feature's GPU objects stay as `setup` made them).
+    pub fn feature_mut<T: RenderFeature>(&mut self) -> Option<&mut T> {
+        self.features
+            .iter_mut()
+            .find_map(|feature| (feature.as_mut() as &mut dyn std::any::Any).downcast_mut::<T>())
+    }
+
     /// Names of the registered features, in order.
     pub fn feature_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.features.iter().map(|f| f.name())

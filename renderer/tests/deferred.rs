@@ -141,6 +141,7 @@ fn occlusion_image(ao: Option<AoOptions>) -> (Vec<u8>, CameraView) {
             sky: SkyOption::None,
             exposure: 1.0,
             aces: false,
+            ibl: None,
         },
         ao,
         lighting: LightingOptions { ambient: Vec3::ONE },

@@ -92,6 +92,7 @@ impl ForwardLitFeature {
         let (hdr, load) = hdr_target(frame);
         let assets = frame.assets;
         let shadow_map = frame.slots.get::<super::ShadowMap>().map(|map| map.0);
+        let environment = frame.slots.get::<super::ibl::Environment>().cloned();
         let hdr = frame.graph.add_render_pass("forward overlay", |pass| {
             let hdr = pass.write_color(hdr, load);
             pass.read_depth(depth);
@@ -100,7 +101,7 @@ impl ForwardLitFeature {
             }
             pass.execute(move |rp, res| {
                 let lit = &gpu.lit;
-                lit.bind_frame(rp, &lit.shadow_group(res, shadow_map));
+                lit.bind_frame(rp, &lit.shadow_group(res, shadow_map, environment.as_ref()));
                 rp.set_pipeline(&gpu.blended);
                 lit.draw(rp, assets, &lit.batches().transparent);
             });
@@ -180,6 +181,7 @@ impl RenderFeature for ForwardLitFeature {
         );
         let assets = frame.assets;
         let shadow_map = frame.slots.get::<super::ShadowMap>().map(|map| map.0);
+        let environment = frame.slots.get::<super::ibl::Environment>().cloned();
         let (hdr, depth) = frame.graph.add_render_pass("forward lit", |pass| {
             let hdr = pass.write_color(hdr, load);
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
@@ -188,7 +190,7 @@ impl RenderFeature for ForwardLitFeature {
             }
             pass.execute(move |rp, res| {
                 let lit = &gpu.lit;
-                lit.bind_frame(rp, &lit.shadow_group(res, shadow_map));
+                lit.bind_frame(rp, &lit.shadow_group(res, shadow_map, environment.as_ref()));
                 rp.set_pipeline(&gpu.opaque);
                 lit.draw(rp, assets, &lit.batches().opaque);
                 rp.set_pipeline(&gpu.blended);

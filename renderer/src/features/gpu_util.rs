@@ -36,6 +36,20 @@ pub(crate) fn texture_entry(
     }
 }
 
+/// A filterable float cube-texture entry for the fragment stage.
+pub(crate) fn cube_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::Cube,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 /// A sampler entry for the fragment stage.
 pub(crate) fn sampler_entry(
     binding: u32,

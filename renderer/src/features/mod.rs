@@ -4,6 +4,7 @@ mod deferred;
 pub(crate) mod forward_lit;
 mod forward_plus;
 mod gpu_util;
+mod ibl;
 mod lit;
 mod shadow;
 mod sky;
@@ -19,6 +20,7 @@ pub use forward_lit::ForwardLitFeature;
 pub use forward_plus::{
     DEFAULT_LIGHTS_PER_TILE, ForwardPlusFeature, ForwardPlusUnsupported, TILE_SIZE,
 };
+pub use ibl::{BRDF_SIZE, ENVIRONMENT_SIZE, IRRADIANCE_SIZE, IblOptions, SPECULAR_MIPS};
 pub use lit::{LightBinding, UNIFORM_LIGHT_CAP};
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};

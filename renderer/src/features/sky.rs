@@ -6,6 +6,7 @@ use glam::Vec3;
 use super::gpu_util::{
     fullscreen_pipeline, sampler_entry, texture_entry, uniform_buffer, uniform_entry,
 };
+use super::ibl::{EnvironmentSource, IblBaker, IblOptions};
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::FrameData;
@@ -32,12 +33,25 @@ pub enum SkyOption {
     },
 }
 
-/// Creates the frame's HDR target and fills it with the sky.
+/// Creates the frame's HDR target and fills it with the sky; with
+/// [`ibl`](Self::ibl) on, also bakes the sky into image-based lighting for
+/// the lit passes, once, and again only when the sky changes.
 #[derive(Debug)]
 pub struct SkyFeature {
     /// The sky.
     pub sky: SkyOption,
+    /// Image-based lighting from this sky (`None`: off). Read at setup.
+    pub ibl: Option<IblOptions>,
     gpu: Option<Gpu>,
+    baker: Option<IblBaker>,
+    baked: Option<BakedSky>,
+}
+
+/// What the environment was last baked from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BakedSky {
+    Uniform(Vec3),
+    Panorama(usize, f32),
 }
 
 #[derive(Debug)]
@@ -60,7 +74,66 @@ impl SkyFeature {
     /// A sky feature showing `sky`.
     #[must_use]
     pub fn new(sky: SkyOption) -> Self {
-        Self { sky, gpu: None }
+        Self {
+            sky,
+            ibl: None,
+            gpu: None,
+            baker: None,
+            baked: None,
+        }
+    }
+
+    /// A sky feature showing `sky` and lighting the scene with it.
+    #[must_use]
+    pub fn with_ibl(sky: SkyOption, ibl: IblOptions) -> Self {
+        Self {
+            ibl: Some(ibl),
+            ..Self::new(sky)
+        }
+    }
+
+    /// How many times the sky was baked into image-based lighting (once
+    /// per sky, never per frame).
+    #[must_use]
+    pub fn environment_bakes(&self) -> u64 {
+        self.baker.as_ref().map_or(0, IblBaker::bakes)
+    }
+
+    /// Bakes the environment when the sky differs from the last bake.
+    fn bake_if_changed(&mut self, gpu: &GpuContext) {
+        let (Some(baker), Some(state)) = (&mut self.baker, &self.gpu) else {
+            return;
+        };
+        let panorama = state.panorama.as_ref().map(Texture::view);
+        let (key, source) = match (&self.sky, panorama) {
+            (SkyOption::Texture { image, intensity }, Some(view)) => {
+                let intensity = sanitized_intensity(*intensity);
+                (
+                    BakedSky::Panorama(std::sync::Arc::as_ptr(image) as usize, intensity),
+                    EnvironmentSource::Panorama(view, intensity),
+                )
+            }
+            (SkyOption::Color(color), _) => (
+                BakedSky::Uniform(*color),
+                EnvironmentSource::Uniform(*color),
+            ),
+            _ => (
+                BakedSky::Uniform(Vec3::ZERO),
+                EnvironmentSource::Uniform(Vec3::ZERO),
+            ),
+        };
+        if self.baked != Some(key) {
+            baker.bake(gpu, source);
+            self.baked = Some(key);
+        }
+    }
+}
+
+fn sanitized_intensity(intensity: f32) -> f32 {
+    if intensity.is_finite() {
+        intensity.max(0.0)
+    } else {
+        1.0
     }
 }
 
@@ -99,9 +172,11 @@ impl RenderFeature for SkyFeature {
             sampler: SamplerKind::LinearRepeat.create(device),
             panorama,
         });
+        self.baker = self.ibl.map(|options| IblBaker::new(setup.gpu, options));
     }
 
     fn update(&mut self, data: &FrameData, gpu: &GpuContext, _assets: &Assets) {
+        self.bake_if_changed(gpu);
         let (Some(state), SkyOption::Texture { intensity, .. }) = (&self.gpu, &self.sky) else {
             return;
         };
@@ -111,22 +186,16 @@ impl RenderFeature for SkyFeature {
             inverse_view_proj: (camera.projection * camera.view)
                 .inverse()
                 .to_cols_array_2d(),
-            intensity: [
-                if intensity.is_finite() {
-                    intensity.max(0.0)
-                } else {
-                    1.0
-                },
-                0.0,
-                0.0,
-                0.0,
-            ],
+            intensity: [sanitized_intensity(intensity), 0.0, 0.0, 0.0],
         };
         gpu.queue()
             .write_buffer(&state.uniform, 0, bytemuck::bytes_of(&uniform));
     }
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
+        if let Some(baker) = &self.baker {
+            frame.slots.insert(baker.environment().clone());
+        }
         let (width, height) = frame.data.size;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let hdr = frame

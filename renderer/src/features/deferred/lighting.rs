@@ -93,6 +93,10 @@ impl RenderFeature for DeferredLightingFeature {
             .slots
             .get::<crate::features::ShadowMap>()
             .map(|map| map.0);
+        let environment = frame
+            .slots
+            .get::<crate::features::ibl::Environment>()
+            .cloned();
         let hdr = frame.graph.add_render_pass("deferred lighting", |pass| {
             let hdr = pass.write_color(hdr, load);
             GBufferReader::declare(pass, gbuffer, occlusion);
@@ -103,8 +107,10 @@ impl RenderFeature for DeferredLightingFeature {
                 let Some(surface) = gpu.reader.group(res, gbuffer, occlusion) else {
                     return;
                 };
-                gpu.lit
-                    .bind_frame(rp, &gpu.lit.shadow_group(res, shadow_map));
+                gpu.lit.bind_frame(
+                    rp,
+                    &gpu.lit.shadow_group(res, shadow_map, environment.as_ref()),
+                );
                 rp.set_bind_group(1, &surface, &[]);
                 rp.set_pipeline(&gpu.pipeline);
                 rp.draw(0..3, 0..1);

@@ -1,4 +1,5 @@
-// Deferred lighting: each covered pixel's ambient (times the occlusion),
+// Deferred lighting: each covered pixel's ambient and image-based light
+// (times the occlusion),
 // emissive and sunlight with its cascaded shadow, from the G-buffer. Sky
 // pixels are left as the sky drew them.
 
@@ -9,6 +10,6 @@ fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
         discard;
     }
     let occlusion = p.g.occlusion * occlusion_at(at.xy);
-    let color = frame.ambient.rgb * p.s.albedo * occlusion + p.g.emissive + sun_light(p.s);
+    let color = ambient_light(p.s) * occlusion + p.g.emissive + sun_light(p.s);
     return vec4(color, 1.0);
 }

@@ -215,7 +215,7 @@ impl RenderFeature for PointSpotLightFeature {
                             ) else {
                                 return;
                             };
-                            lit.bind_frame(rp, &lit.shadow_group(res, None));
+                            lit.bind_frame(rp, &lit.shadow_group(res, None, None));
                             rp.set_bind_group(1, &surface, &[]);
                             rp.set_bind_group(3, &tiles, &[]);
                             rp.set_pipeline(pipeline);
@@ -238,7 +238,7 @@ impl RenderFeature for PointSpotLightFeature {
                         else {
                             return;
                         };
-                        lit.bind_frame(rp, &lit.shadow_group(res, None));
+                        lit.bind_frame(rp, &lit.shadow_group(res, None, None));
                         rp.set_bind_group(1, &surface, &[]);
                         rp.set_pipeline(pipeline);
                         rp.set_vertex_buffer(0, buffer.slice(..));

@@ -249,6 +249,7 @@ impl RenderFeature for ForwardPlusFeature {
         let assets = frame.assets;
         let overlay = self.overlay;
         let shadow_map = frame.slots.get::<super::ShadowMap>().map(|map| map.0);
+        let environment = frame.slots.get::<super::ibl::Environment>().cloned();
         let name = if overlay {
             "forward+ overlay"
         } else {
@@ -265,7 +266,7 @@ impl RenderFeature for ForwardPlusFeature {
                 let Some(tiles_group) = gpu.culler.tiles_group(res, tiles) else {
                     return;
                 };
-                lit.bind_frame(rp, &lit.shadow_group(res, shadow_map));
+                lit.bind_frame(rp, &lit.shadow_group(res, shadow_map, environment.as_ref()));
                 rp.set_bind_group(3, &tiles_group, &[]);
                 if !overlay {
                     rp.set_pipeline(&gpu.opaque);

@@ -78,7 +78,7 @@ fn surface(in: VertexOut, base: vec4<f32>) -> Surface {
 // Ambient, emissive and the sun (with its shadow): everything but the
 // point and spot lights.
 fn sun_and_ambient(s: Surface) -> vec3<f32> {
-    return frame.ambient.rgb * s.albedo + material.emissive_metallic.rgb + sun_light(s);
+    return ambient_light(s) + material.emissive_metallic.rgb + sun_light(s);
 }
 
 // Depth-only fragment stage (the forward-plus pre-pass): alpha-masked

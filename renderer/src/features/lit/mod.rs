@@ -14,7 +14,10 @@ pub(crate) use lights::{GpuLight, LightBuffer, pack_lights};
 pub use lights::{LightBinding, UNIFORM_LIGHT_CAP};
 use materials::MaterialBindings;
 
-use super::gpu_util::{sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry};
+use super::gpu_util::{
+    cube_entry, sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry,
+};
+use super::ibl::{Environment, NoEnvironment};
 use crate::Frame;
 use crate::GpuContext;
 use crate::frame::{DEPTH_FORMAT, FrameData, GBUFFER_FORMAT, HDR_FORMAT};
@@ -29,6 +32,8 @@ const FRAME_WGSL: &str = include_str!("frame.wgsl");
 const BRDF_WGSL: &str = include_str!("brdf.wgsl");
 /// The sun's cascaded shadow (`@group(2)`) and light.
 const SHADOW_WGSL: &str = include_str!("shadow.wgsl");
+/// Image-based lighting (`@group(2)` too) and the ambient term.
+const ENVIRONMENT_WGSL: &str = include_str!("environment.wgsl");
 /// Meshes with materials (`@group(1)`): the vertex stage and surfaces.
 const MESH_WGSL: &str = include_str!("mesh.wgsl");
 
@@ -48,7 +53,7 @@ pub(crate) fn shader_source(binding: LightBinding, main: &str) -> String {
 pub(crate) fn lighting_source(binding: LightBinding, main: &str) -> String {
     let mut source = String::from(LIGHT_WGSL);
     source.push_str(&binding.declaration());
-    for part in [FRAME_WGSL, BRDF_WGSL, SHADOW_WGSL, main] {
+    for part in [FRAME_WGSL, BRDF_WGSL, SHADOW_WGSL, ENVIRONMENT_WGSL, main] {
         source.push_str(part);
     }
     source
@@ -105,6 +110,8 @@ pub(crate) struct LitGpu {
     shadow_layout: wgpu::BindGroupLayout,
     shadow_sampler: wgpu::Sampler,
     no_shadow: wgpu::TextureView,
+    no_environment: NoEnvironment,
+    environment_sampler: wgpu::Sampler,
     batches: Batches,
 }
 
@@ -119,10 +126,15 @@ impl LitGpu {
             ],
         });
         let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("lit shadow"),
+            label: Some("lit shadow and environment"),
             entries: &[
                 texture_entry(0, wgpu::TextureSampleType::Depth),
                 sampler_entry(1, wgpu::SamplerBindingType::Comparison),
+                cube_entry(2),
+                cube_entry(3),
+                texture_entry(4, wgpu::TextureSampleType::Float { filterable: true }),
+                sampler_entry(5, wgpu::SamplerBindingType::Filtering),
+                uniform_entry(6, false, wgpu::ShaderStages::FRAGMENT),
             ],
         });
         let frame_buffer = uniform_buffer(
@@ -147,6 +159,8 @@ impl LitGpu {
             shadow_layout,
             shadow_sampler: SamplerKind::ShadowCompare.create(device),
             no_shadow: no_shadow.create_view(&wgpu::TextureViewDescriptor::default()),
+            no_environment: NoEnvironment::new(device),
+            environment_sampler: SamplerKind::LinearClamp.create(device),
             batches: Batches::new(),
         }
     }
@@ -231,33 +245,46 @@ impl LitGpu {
         })
     }
 
-    /// The bind group of the shadow atlas (or a fully lit stand-in).
+    /// The bind group of the shadow atlas (or a fully lit stand-in) and
+    /// the baked environment (or stand-ins that switch it off).
     pub(crate) fn shadow_group(
         &self,
         res: &PassResources<'_>,
         shadow_map: Option<TextureHandle>,
+        environment: Option<&Environment>,
     ) -> wgpu::BindGroup {
         let atlas = shadow_map
             .and_then(|map| res.texture_view(map))
             .unwrap_or(&self.no_shadow);
+        let environment = environment.unwrap_or(&self.no_environment.0);
+        let view = |binding, view| wgpu::BindGroupEntry {
+            binding,
+            resource: wgpu::BindingResource::TextureView(view),
+        };
+        let sampler = |binding, sampler| wgpu::BindGroupEntry {
+            binding,
+            resource: wgpu::BindingResource::Sampler(sampler),
+        };
         res.device().create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("lit shadow"),
+            label: Some("lit shadow and environment"),
             layout: &self.shadow_layout,
             entries: &[
+                view(0, atlas),
+                sampler(1, &self.shadow_sampler),
+                view(2, &environment.irradiance),
+                view(3, &environment.specular),
+                view(4, &environment.brdf),
+                sampler(5, &self.environment_sampler),
                 wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(atlas),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&self.shadow_sampler),
+                    binding: 6,
+                    resource: environment.params.as_entire_binding(),
                 },
             ],
         })
     }
 
     /// A full-screen pipeline layout: frame, `surface` (in place of the
-    /// material group), shadow, then the `extra` group.
+    /// material group), shadow and environment, then the `extra` group.
     pub(crate) fn fullscreen_layout(
         &self,
         device: &wgpu::Device,
