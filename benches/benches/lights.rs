@@ -1,4 +1,5 @@
-//! Forward vs forward-plus on the `many_lights` sample: 64, 256 and 1,024
+//! Forward vs forward-plus vs deferred (tiled lights and light volumes) on
+//! the `many_lights` sample: 64, 256 and 1,024
 //! drifting point lights over a field of 144 boxes and balls, 640 x 360,
 //! one full engine frame each (behaviours, bucketing, the graph, and the
 //! GPU's work waited for).
@@ -43,6 +44,8 @@ fn lights(c: &mut Criterion) {
         for (name, preset) in [
             ("forward", LightsPreset::Forward),
             ("forward_plus", LightsPreset::ForwardPlus),
+            ("deferred_tiled", LightsPreset::Deferred),
+            ("deferred_volumes", LightsPreset::DeferredVolumes),
         ] {
             let mut engine = engine(preset, count);
             group.bench_with_input(BenchmarkId::new(name, count), &count, |b, _| {

@@ -8,12 +8,14 @@
 //! cargo run -p taos_samples --bin forward_simple
 //! cargo run -p taos_samples --bin forward_simple -- --headless --frames 3 --screenshot out.png
 //! cargo run --release -p taos_samples --bin many_lights -- --preset forward-plus --lights 2048
+//! cargo run -p taos_samples --bin deferred_showcase
 //! ```
 //!
 //! Every sample is also an image test (`samples/tests/`), compared with a
 //! reference PNG.
 
 mod args;
+mod deferred_showcase;
 mod forward_simple;
 mod many_lights;
 mod shooter;
@@ -24,6 +26,7 @@ pub use args::{CommonCli, SampleArgs, run_sample};
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/api-guide.md")]
 pub struct ApiGuide;
+pub use deferred_showcase::{GRID, deferred_showcase, deferred_showcase_preset};
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
 pub use shooter::{

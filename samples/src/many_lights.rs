@@ -1,15 +1,18 @@
 //! Many lights: hundreds to thousands of small coloured point lights (and a
 //! few spots) drifting over a field of boxes and balls, under a dim sun.
 //! The scene to compare the presets on: forward loops every light for every
-//! fragment; forward-plus shades each screen tile's lights only.
+//! fragment; forward-plus shades each screen tile's lights only; deferred
+//! writes a G-buffer and adds each tile's lights over it.
 
 use clap::Parser;
 use glam::{Quat, Vec3};
 use taos_engine::Engine;
 use taos_engine::prelude::*;
 use taos_renderer::Renderer;
-use taos_renderer::features::SkyOption;
-use taos_renderer::presets::{PresetOptions, forward_plus_preset, forward_preset};
+use taos_renderer::features::{PointSpotMethod, SkyOption};
+use taos_renderer::presets::{
+    DeferredOptions, PresetOptions, deferred_preset, forward_plus_preset, forward_preset,
+};
 use taos_renderer::resources::{MeshData, PbrMaterial};
 
 use crate::args::{CommonCli, SampleArgs};
@@ -21,6 +24,11 @@ pub enum LightsPreset {
     Forward,
     /// Depth pre-pass, tiled light culling, shading over each tile's lights.
     ForwardPlus,
+    /// G-buffer, then the lights over it, culled per tile (no SSAO, so the
+    /// comparison with the forward presets is like for like).
+    Deferred,
+    /// Deferred, each light drawn as a light volume instead of tiles.
+    DeferredVolumes,
 }
 
 /// The sample's own options.
@@ -45,7 +53,7 @@ impl Default for ManyLightsOptions {
 }
 
 #[derive(Debug, Parser)]
-#[command(about = "Hundreds to thousands of moving lights, forward or forward-plus")]
+#[command(about = "Hundreds to thousands of moving lights: forward, forward-plus or deferred")]
 struct Cli {
     #[command(flatten)]
     common: CommonCli,
@@ -72,7 +80,7 @@ impl From<&Cli> for ManyLightsOptions {
 
 impl ManyLightsOptions {
     /// Parses `args` (without the program name): the common sample
-    /// arguments plus `--preset forward|forward-plus`, `--lights N` and
+    /// arguments plus `--preset forward|forward-plus|deferred|deferred-volumes`, `--lights N` and
     /// `--no-spots`.
     ///
     /// # Errors
@@ -105,6 +113,19 @@ impl ManyLightsOptions {
         move |renderer: &mut Renderer| match self.preset {
             LightsPreset::Forward => forward_preset(options)(renderer),
             LightsPreset::ForwardPlus => forward_plus_preset(options)(renderer),
+            LightsPreset::Deferred | LightsPreset::DeferredVolumes => {
+                let method = if self.preset == LightsPreset::Deferred {
+                    PointSpotMethod::Tiled
+                } else {
+                    PointSpotMethod::Volumes
+                };
+                deferred_preset(DeferredOptions {
+                    common: options,
+                    ao: None,
+                    point_spot_lights: Some(Some(method)),
+                    ..DeferredOptions::default()
+                })(renderer);
+            }
         }
     }
 }
