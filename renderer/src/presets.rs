@@ -164,8 +164,18 @@ impl Default for LightingOptions {
 /// feature runs without compute shaders except the tiled point/spot method
 /// and the forward-plus overlay, which fall back (logged) to light volumes
 /// and the forward overlay.
+///
+/// Fallback: on a device that cannot hold the G-buffer or bind the
+/// lighting's seven sampled textures ([`check_deferred_support`]) it
+/// registers the [forward preset](forward_preset) with the same common
+/// options instead, and logs why.
 pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
+        if let Err(error) = check_deferred_support(renderer.gpu()) {
+            log::warn!("{error}: the deferred preset falls back to forward shading");
+            forward_preset(options.common)(renderer);
+            return;
+        }
         let common = &options.common;
         if let Some(shadow) = common.shadow {
             let mut feature = ShadowFeature::default();

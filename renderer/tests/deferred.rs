@@ -92,6 +92,33 @@ fn deferred_matches_forward_on_an_opaque_scene() {
 }
 
 #[test]
+fn four_thousand_lights_are_all_shaded_by_both_methods() {
+    // At 320 x 180, as the forward-plus test does: 4,096 lights stay under
+    // 256 per tile there.
+    let size = (320, 180);
+    let (plus, plus_stats, _) = render_sized(
+        taos_renderer::presets::forward_plus_preset(no_sun_options()),
+        4096,
+        size,
+    );
+    assert_eq!(plus_stats.lights, 4096);
+    for method in [PointSpotMethod::Tiled, PointSpotMethod::Volumes] {
+        let options = DeferredOptions {
+            common: no_sun_options(),
+            ..plain_deferred(method)
+        };
+        let (deferred, stats, _) = render_sized(deferred_preset(options), 4096, size);
+        assert_eq!(stats.lights, 4096, "{method:?}");
+        assert_eq!(stats.light_tiles_overflowed, 0, "{method:?}");
+        let (difference, _) = max_difference(&plus, &deferred);
+        assert!(
+            difference <= SAME_IMAGE,
+            "{method:?} differs by {difference}"
+        );
+    }
+}
+
+#[test]
 fn the_overlay_shades_glass_like_the_forward_pass() {
     let (forward, _) = render_scene(forward_preset(PresetOptions::default()), false, 64);
     let mut images = Vec::new();

@@ -19,3 +19,66 @@ pub use geometry::GeometryFeature;
 pub use lighting::DeferredLightingFeature;
 pub use overlay::{ForwardOverlayFeature, OverlayLighting};
 pub use point_spot::{PointSpotLightFeature, PointSpotMethod};
+
+/// Sampled textures the busiest deferred shader binds in one stage (the
+/// lighting pass: G-buffer, depth, occlusion, shadow atlas, irradiance,
+/// specular and BRDF table). WebGL2 guarantees 16.
+pub const DEFERRED_SAMPLED_TEXTURES: u32 = 7;
+
+/// Why a device cannot run the deferred path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the deferred path needs {missing}, which this {backend} adapter lacks")]
+pub struct DeferredUnsupported {
+    /// The adapter's backend.
+    pub backend: String,
+    /// What is missing.
+    pub missing: &'static str,
+}
+
+/// Whether `gpu` can run the deferred features: enough sampled textures per
+/// stage and 16-byte colour targets (the packed G-buffer texel). Compute is
+/// not needed: without it the point and spot lights use light volumes and
+/// the overlay the forward pass.
+///
+/// # Errors
+/// [`DeferredUnsupported`] naming what is missing.
+pub fn check_deferred_support(gpu: &crate::GpuContext) -> Result<(), DeferredUnsupported> {
+    deferred_support(gpu.adapter_info().backend, &gpu.device().limits())
+}
+
+fn deferred_support(
+    backend: wgpu::Backend,
+    limits: &wgpu::Limits,
+) -> Result<(), DeferredUnsupported> {
+    let missing = if limits.max_sampled_textures_per_shader_stage < DEFERRED_SAMPLED_TEXTURES {
+        Some("7 sampled textures per shader stage")
+    } else if limits.max_color_attachment_bytes_per_sample < 16 {
+        Some("16-byte colour attachments")
+    } else {
+        None
+    };
+    match missing {
+        Some(missing) => Err(DeferredUnsupported {
+            backend: backend.to_string(),
+            missing,
+        }),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn webgl2_limits_run_the_deferred_path_and_tiny_ones_are_refused() {
+        let webgl2 = wgpu::Limits::downlevel_webgl2_defaults();
+        assert_eq!(deferred_support(wgpu::Backend::Gl, &webgl2), Ok(()));
+        let tiny = wgpu::Limits {
+            max_sampled_textures_per_shader_stage: 4,
+            ..webgl2
+        };
+        let error = deferred_support(wgpu::Backend::Gl, &tiny).unwrap_err();
+        assert!(error.to_string().contains("sampled textures"), "{error}");
+    }
+}
