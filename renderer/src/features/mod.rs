@@ -1,5 +1,6 @@
 //! The render features that ship with Taos.
 
+mod atmosphere;
 pub(crate) mod forward_lit;
 mod forward_plus;
 mod gpu_util;
@@ -9,6 +10,7 @@ mod sky;
 mod tonemap;
 
 pub use crate::frame::{DEPTH_FORMAT, HDR_FORMAT};
+pub use atmosphere::Atmosphere;
 pub use forward_lit::ForwardLitFeature;
 pub use forward_plus::{
     DEFAULT_LIGHTS_PER_TILE, ForwardPlusFeature, ForwardPlusUnsupported, TILE_SIZE,
