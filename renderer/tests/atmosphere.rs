@@ -9,7 +9,11 @@ use glam::Vec3;
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::features::{Atmosphere, SkyFeature, SkyOption, TonemapFeature};
 use taos_renderer::frame::{CameraView, CascadeSettings, SunLight};
-use taos_renderer::{FrameData, GpuContext, OffscreenTarget, RenderStats, Renderer, wgpu};
+use taos_renderer::resources::Assets;
+use taos_renderer::{
+    FeatureSetup, FrameData, GpuContext, OffscreenTarget, RenderFeature, RenderStats, Renderer,
+    wgpu,
+};
 
 const SIZE: u32 = 128;
 /// The camera looks this far above the horizon...
@@ -170,6 +174,30 @@ fn sky_view_table_rerenders_only_when_the_sun_moves() {
         (0, 0),
         "the sky view is laid out around the sun's azimuth: turning needs no render"
     );
+}
+
+#[test]
+fn sky_feature_counts_its_sky_view_renders() {
+    let gpu = GpuContext::headless().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let assets = Assets::new();
+    let mut sky = SkyFeature::new(SkyOption::Atmosphere(Atmosphere::default()));
+    sky.setup(FeatureSetup {
+        gpu: &gpu,
+        output_format: wgpu::TextureFormat::Rgba8UnormSrgb,
+    });
+    assert_eq!(sky.sky_view_renders(), 0, "nothing rendered before a frame");
+    let low = frame(5.0, 0.0);
+    sky.update(&low, &gpu, &assets);
+    sky.update(&low, &gpu, &assets);
+    assert_eq!(sky.sky_view_renders(), 1);
+    sky.update(&frame(6.0, 0.0), &gpu, &assets);
+    assert_eq!(sky.sky_view_renders(), 2);
+    sky.sky = SkyOption::Atmosphere(Atmosphere {
+        mie_anisotropy: 0.7,
+        ..Atmosphere::default()
+    });
+    sky.update(&frame(6.0, 0.0), &gpu, &assets);
+    assert_eq!(sky.sky_view_renders(), 3, "new settings: every table again");
 }
 
 #[test]

@@ -89,7 +89,7 @@ impl SkyFeature {
     pub fn sky_view_renders(&self) -> u64 {
         self.atmosphere
             .as_ref()
-            .map_or(0, |atmosphere| u64::from(atmosphere.totals().sky_view))
+            .map_or(0, AtmosphereGpu::sky_view_renders)
     }
 
     fn update_panorama(&self, intensity: f32, data: &FrameData, gpu: &GpuContext) {

@@ -27,8 +27,8 @@ pub(crate) struct LutRenders {
 
 impl std::ops::AddAssign for LutRenders {
     fn add_assign(&mut self, other: Self) {
-        self.transmittance += other.transmittance;
-        self.sky_view += other.sky_view;
+        self.transmittance = self.transmittance.saturating_add(other.transmittance);
+        self.sky_view = self.sky_view.saturating_add(other.sky_view);
     }
 }
 
@@ -109,7 +109,7 @@ pub(crate) struct AtmosphereGpu {
     view_layout: wgpu::BindGroupLayout,
     camera: ViewBinding,
     rendered: Option<Rendered>,
-    totals: LutRenders,
+    sky_view_renders: u64,
 }
 
 fn group_entries<'a>(
@@ -243,7 +243,7 @@ impl AtmosphereGpu {
             view_layout,
             camera,
             rendered: None,
-            totals: LutRenders::default(),
+            sky_view_renders: 0,
         }
     }
 
@@ -320,14 +320,14 @@ impl AtmosphereGpu {
         }
         self.sky_view.encode(&mut encoder);
         queue.submit([encoder.finish()]);
-        self.totals += renders;
+        self.sky_view_renders += 1;
         renders
     }
 
-    /// Tables rendered since creation.
+    /// Sky-view table renders since creation.
     #[must_use]
-    pub(crate) fn totals(&self) -> LutRenders {
-        self.totals
+    pub(crate) fn sky_view_renders(&self) -> u64 {
+        self.sky_view_renders
     }
 
     /// Draws the sky into `pass` (one `HDR_FORMAT` colour target) with the
