@@ -117,6 +117,8 @@ const SKIES: [(&str, f32, f32); 4] = [
 #[test]
 fn atmosphere_at_four_sun_elevations_matches_references() {
     let (mut renderer, target) = sky_renderer(Atmosphere::default());
+    let info = renderer.gpu().adapter_info();
+    eprintln!("adapter: {} ({:?})", info.name, info.backend);
     let horizon = horizon_row();
     for (name, elevation, azimuth) in SKIES {
         let mut data = frame(elevation, azimuth);
