@@ -7,7 +7,7 @@ use crate::Renderer;
 use crate::features::{
     AoFeature, AoOptions, DeferredLightingFeature, ForwardLitFeature, ForwardOverlayFeature,
     ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting, PointSpotLightFeature,
-    PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
+    PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature, check_deferred_support,
 };
 
 /// Options every preset understands.

@@ -43,6 +43,14 @@ pub struct RenderStats {
     /// Draw calls of the lit passes (instanced batches; depth pre-passes
     /// included).
     pub draw_calls: u32,
+    /// Times the atmosphere sky rendered its transmittance and
+    /// multiple-scattering tables this frame: 1 on the first frame and after
+    /// its settings changed, else 0.
+    pub transmittance_lut_renders: u32,
+    /// Times the atmosphere sky rendered its sky-view table this frame: 1 on
+    /// the first frame and when the sun's elevation (or the settings)
+    /// changed, else 0.
+    pub sky_view_lut_renders: u32,
 }
 
 /// Owns the GPU context, the assets and the registered features, and renders

@@ -222,3 +222,72 @@ fn the_environment_is_baked_once_per_sky() {
     assert_eq!(bakes(&renderer), 2);
     assert!(max_difference(&first, &second).0 > 40);
 }
+
+#[test]
+fn the_atmosphere_bakes_when_the_sun_moves_and_lights_from_the_sky() {
+    let mut renderer = Renderer::new(gpu(), FORMAT);
+    let sky = SkyOption::Atmosphere(taos_renderer::features::Atmosphere::default());
+    lit_features(
+        &mut renderer,
+        SkyFeature::with_ibl(sky, IblOptions::default()),
+        false,
+    );
+    let (assets, gpu) = renderer.assets_mut();
+    let sphere = assets.add_mesh(gpu, "sphere", &MeshData::sphere(1.0, 32, 16));
+    let white = assets.add_material(PbrMaterial {
+        roughness: 1.0,
+        ..PbrMaterial::color(Vec3::ONE)
+    });
+    let items = [DrawItem {
+        mesh: sphere,
+        material: white,
+        world: Affine3A::IDENTITY,
+        cast_shadows: false,
+    }];
+    let target = OffscreenTarget::new(renderer.gpu(), SIZE, SIZE, FORMAT).unwrap();
+    let mut data = FrameData {
+        camera: camera(Vec3::new(0.0, 0.5, 4.0)),
+        size: (SIZE, SIZE),
+        ..FrameData::default()
+    };
+    data.buckets
+        .fill(items.iter().copied(), renderer.assets(), &data.camera);
+    let sun_at = |elevation: f32| taos_renderer::frame::SunLight {
+        direction: -Vec3::new(
+            0.0,
+            elevation.to_radians().sin(),
+            -elevation.to_radians().cos(),
+        ),
+        color: Vec3::ONE,
+        intensity: 1.0,
+        cast_shadows: false,
+        cascades: Default::default(),
+    };
+    let bakes = |renderer: &Renderer| {
+        renderer
+            .feature::<SkyFeature>()
+            .unwrap()
+            .environment_bakes()
+    };
+    data.lights.sun = Some(sun_at(60.0));
+    renderer.render(&mut data, target.texture()).unwrap();
+    renderer.render(&mut data, target.texture()).unwrap();
+    assert_eq!(bakes(&renderer), 1, "the same sun bakes once");
+    let noon = target.read_rgba8(renderer.gpu()).unwrap();
+    // A tenth of a degree: below the re-bake threshold.
+    data.lights.sun = Some(sun_at(60.1));
+    renderer.render(&mut data, target.texture()).unwrap();
+    assert_eq!(bakes(&renderer), 1);
+    data.lights.sun = Some(sun_at(2.0));
+    renderer.render(&mut data, target.texture()).unwrap();
+    assert_eq!(bakes(&renderer), 2, "a sun that moved re-bakes");
+    let low = target.read_rgba8(renderer.gpu()).unwrap();
+    // The sphere's top, lit by the blue noon sky: bright and bluish.
+    let top = (((SIZE / 2 - SIZE / 5) * SIZE + SIZE / 2) * 4) as usize;
+    let px = &noon[top..top + 3];
+    assert!(
+        px[2] > 60 && px[2] >= px[0],
+        "noon sky light on the sphere {px:?}"
+    );
+    assert!(max_difference(&noon, &low).0 > 20);
+}

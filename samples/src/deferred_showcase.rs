@@ -1,32 +1,25 @@
 //! The deferred showcase: a grid of spheres from dielectric to metal and
-//! from smooth to rough, lit by the sky (image-based lighting), the sun and
+//! from smooth to rough, lit by the atmosphere sky (image-based lighting), the sun and
 //! coloured point lights; a stepped wall whose creases show the ambient
 //! occlusion; and a glass ball shaded by the transparency overlay.
-
-use std::sync::Arc;
 
 use glam::{Quat, Vec3, Vec4};
 use taos_engine::Engine;
 use taos_engine::prelude::*;
 use taos_renderer::Renderer;
-use taos_renderer::features::{AoOptions, IblOptions, SkyOption};
+use taos_renderer::features::{AoOptions, Atmosphere, IblOptions, SkyOption};
 use taos_renderer::presets::{DeferredOptions, PresetOptions, deferred_preset};
 use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
-
-use crate::sky_panorama;
 
 /// Spheres per row and per column of the material grid.
 pub const GRID: usize = 5;
 
-/// The sample's preset: deferred with SSAO, image-based lighting from the
-/// sky, point lights and the forward transparency overlay.
+/// The sample's preset: deferred with SSAO, the atmosphere sky (also the
+/// image-based light), point lights and the forward transparency overlay.
 pub fn deferred_showcase_preset() -> impl FnOnce(&mut Renderer) {
     deferred_preset(DeferredOptions {
         common: PresetOptions {
-            sky: SkyOption::Texture {
-                image: Arc::new(sky_panorama(256, 128)),
-                intensity: 1.0,
-            },
+            sky: SkyOption::Atmosphere(Atmosphere::default()),
             ibl: Some(IblOptions::default()),
             ..PresetOptions::default()
         },

@@ -82,9 +82,20 @@ pub(crate) fn fullscreen_pipeline(
     layout: &wgpu::BindGroupLayout,
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
+    fullscreen_pipeline_with_groups(device, label, source, &[Some(layout)], format)
+}
+
+/// [`fullscreen_pipeline`] with several bind groups, `layouts[i]` at group `i`.
+pub(crate) fn fullscreen_pipeline_with_groups(
+    device: &wgpu::Device,
+    label: &str,
+    source: &str,
+    layouts: &[Option<&wgpu::BindGroupLayout>],
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(label),
-        bind_group_layouts: &[Some(layout)],
+        bind_group_layouts: layouts,
         immediate_size: 0,
     });
     fullscreen_pipeline_with(device, label, source, &pipeline_layout, format, None)

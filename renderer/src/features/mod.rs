@@ -1,5 +1,6 @@
 //! The render features that ship with Taos.
 
+mod atmosphere;
 mod deferred;
 pub(crate) mod forward_lit;
 mod forward_plus;
@@ -11,6 +12,7 @@ mod sky;
 mod tonemap;
 
 pub use crate::frame::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT};
+pub use atmosphere::Atmosphere;
 pub use deferred::{
     AmbientOcclusion, AoFeature, AoOptions, DEFERRED_SAMPLED_TEXTURES, DeferredLightingFeature,
     DeferredUnsupported, ForwardOverlayFeature, GBUFFER_BYTES_PER_PIXEL, GBuffer, GeometryFeature,

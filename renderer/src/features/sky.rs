@@ -1,18 +1,19 @@
-//! The sky behind everything: nothing, a flat colour, or an equirectangular
-//! panorama texture.
+//! The sky behind everything: nothing, a flat colour, an equirectangular
+//! panorama texture, or a physically based atmosphere.
 
 use glam::Vec3;
 
+use super::atmosphere::{Atmosphere, AtmosphereGpu, LutRenders, direction_towards_sun};
 use super::gpu_util::{
     fullscreen_pipeline, sampler_entry, texture_entry, uniform_buffer, uniform_entry,
 };
 use super::ibl::{EnvironmentSource, IblBaker, IblOptions};
-use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::FrameData;
 use crate::frame::HDR_FORMAT;
 use crate::graph::TextureDesc;
 use crate::resources::{Assets, ColorSpace, SamplerKind, Texture};
+use crate::{GpuContext, RenderStats};
 
 /// What fills the background.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -31,18 +32,31 @@ pub enum SkyOption {
         /// Radiance multiplier.
         intensity: f32,
     },
+    /// Sunlight scattered by a planet's air ([`Atmosphere`]): blue by day,
+    /// red at sunset, dark at night, the sun's disk included. The sun is the
+    /// frame's [`SunLight`](crate::frame::SunLight) (only its direction:
+    /// the atmosphere's own illuminance sets the brightness); without one
+    /// it stands 30 degrees above the horizon towards -Z.
+    Atmosphere(Atmosphere),
 }
 
 /// Creates the frame's HDR target and fills it with the sky; with
 /// [`ibl`](Self::ibl) on, also bakes the sky into image-based lighting for
 /// the lit passes, once, and again only when the sky changes.
+///
+/// A frame with a zero width or height gets no sky pass (and no HDR target
+/// from this feature).
 #[derive(Debug)]
 pub struct SkyFeature {
-    /// The sky.
+    /// The sky. A panorama is uploaded at setup; an atmosphere's tables
+    /// follow changes to its settings at the next frame.
     pub sky: SkyOption,
     /// Image-based lighting from this sky (`None`: off). Read at setup.
     pub ibl: Option<IblOptions>,
     gpu: Option<Gpu>,
+    atmosphere: Option<AtmosphereGpu>,
+    /// Tables rendered since the last `after_frame`.
+    lut_renders: LutRenders,
     baker: Option<IblBaker>,
     baked: Option<BakedSky>,
 }
@@ -52,6 +66,21 @@ pub struct SkyFeature {
 enum BakedSky {
     Uniform(Vec3),
     Panorama(usize, f32),
+    Atmosphere(Atmosphere, Vec3),
+}
+
+impl BakedSky {
+    /// Whether a bake of `self` still stands for `now`: the same sky, and
+    /// for an atmosphere a sun within a quarter of a degree (a slowly
+    /// turning sun re-bakes every few seconds, not every frame).
+    fn still_matches(&self, now: &Self) -> bool {
+        match (self, now) {
+            (Self::Atmosphere(settings, sun), Self::Atmosphere(now_settings, now_sun)) => {
+                settings == now_settings && sun.dot(*now_sun) > 0.25f32.to_radians().cos()
+            }
+            _ => self == now,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -78,6 +107,8 @@ impl SkyFeature {
             sky,
             ibl: None,
             gpu: None,
+            atmosphere: None,
+            lut_renders: LutRenders::default(),
             baker: None,
             baked: None,
         }
@@ -105,15 +136,19 @@ impl SkyFeature {
             return;
         };
         let panorama = state.panorama.as_ref().map(Texture::view);
-        let (key, source) = match (&self.sky, panorama) {
-            (SkyOption::Texture { image, intensity }, Some(view)) => {
+        let (key, source) = match (&self.sky, panorama, &self.atmosphere) {
+            (SkyOption::Atmosphere(settings), _, Some(atmosphere)) => (
+                BakedSky::Atmosphere(*settings, atmosphere.towards_sun()),
+                EnvironmentSource::Atmosphere(atmosphere),
+            ),
+            (SkyOption::Texture { image, intensity }, Some(view), _) => {
                 let intensity = sanitized_intensity(*intensity);
                 (
                     BakedSky::Panorama(std::sync::Arc::as_ptr(image) as usize, intensity),
                     EnvironmentSource::Panorama(view, intensity),
                 )
             }
-            (SkyOption::Color(color), _) => (
+            (SkyOption::Color(color), _, _) => (
                 BakedSky::Uniform(*color),
                 EnvironmentSource::Uniform(*color),
             ),
@@ -122,7 +157,7 @@ impl SkyFeature {
                 EnvironmentSource::Uniform(Vec3::ZERO),
             ),
         };
-        if self.baked != Some(key) {
+        if !self.baked.is_some_and(|baked| baked.still_matches(&key)) {
             baker.bake(gpu, source);
             self.baked = Some(key);
         }
@@ -135,6 +170,51 @@ fn sanitized_intensity(intensity: f32) -> f32 {
     } else {
         1.0
     }
+}
+
+impl SkyFeature {
+    /// How many times the atmosphere's sky-view table was rendered since
+    /// setup: once at the first frame, then whenever the sun's elevation
+    /// or the atmosphere's settings changed. Zero for other skies.
+    #[must_use]
+    pub fn sky_view_renders(&self) -> u64 {
+        self.atmosphere
+            .as_ref()
+            .map_or(0, AtmosphereGpu::sky_view_renders)
+    }
+
+    fn update_panorama(&self, intensity: f32, data: &FrameData, gpu: &GpuContext) {
+        let Some(state) = &self.gpu else { return };
+        let camera = &data.camera;
+        let uniform = SkyUniform {
+            inverse_view_proj: (camera.projection * camera.view)
+                .inverse()
+                .to_cols_array_2d(),
+            intensity: [sanitized_intensity(intensity), 0.0, 0.0, 0.0],
+        };
+        gpu.queue()
+            .write_buffer(&state.uniform, 0, bytemuck::bytes_of(&uniform));
+    }
+
+    fn update_atmosphere(&mut self, settings: Atmosphere, data: &FrameData, gpu: &GpuContext) {
+        let atmosphere = self
+            .atmosphere
+            .get_or_insert_with(|| AtmosphereGpu::new(gpu.device()));
+        let towards_sun = direction_towards_sun(data.lights.sun.as_ref());
+        self.lut_renders += atmosphere.prepare(gpu.device(), gpu.queue(), &settings, towards_sun);
+        let camera = &data.camera;
+        atmosphere
+            .camera()
+            .write(gpu.queue(), camera.projection * camera.view);
+    }
+}
+
+/// What the sky pass draws over its clear colour.
+#[derive(Clone, Copy)]
+enum Background<'a> {
+    Clear,
+    Panorama(&'a wgpu::TextureView, &'a Gpu),
+    Atmosphere(&'a AtmosphereGpu),
 }
 
 impl RenderFeature for SkyFeature {
@@ -172,24 +252,26 @@ impl RenderFeature for SkyFeature {
             sampler: SamplerKind::LinearRepeat.create(device),
             panorama,
         });
+        if matches!(self.sky, SkyOption::Atmosphere(_)) {
+            self.atmosphere = Some(AtmosphereGpu::new(device));
+        }
         self.baker = self.ibl.map(|options| IblBaker::new(setup.gpu, options));
     }
 
     fn update(&mut self, data: &FrameData, gpu: &GpuContext, _assets: &Assets) {
+        match &self.sky {
+            SkyOption::Texture { intensity, .. } => self.update_panorama(*intensity, data, gpu),
+            SkyOption::Atmosphere(settings) => self.update_atmosphere(*settings, data, gpu),
+            SkyOption::None | SkyOption::Color(_) => {}
+        }
+        // After the atmosphere's tables are up to date.
         self.bake_if_changed(gpu);
-        let (Some(state), SkyOption::Texture { intensity, .. }) = (&self.gpu, &self.sky) else {
-            return;
-        };
-        let intensity = *intensity;
-        let camera = &data.camera;
-        let uniform = SkyUniform {
-            inverse_view_proj: (camera.projection * camera.view)
-                .inverse()
-                .to_cols_array_2d(),
-            intensity: [sanitized_intensity(intensity), 0.0, 0.0, 0.0],
-        };
-        gpu.queue()
-            .write_buffer(&state.uniform, 0, bytemuck::bytes_of(&uniform));
+    }
+
+    fn after_frame(&mut self, _gpu: &GpuContext, stats: &mut RenderStats) {
+        let renders = std::mem::take(&mut self.lut_renders);
+        stats.transmittance_lut_renders += renders.transmittance;
+        stats.sky_view_lut_renders += renders.sky_view;
     }
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
@@ -197,6 +279,9 @@ impl RenderFeature for SkyFeature {
             frame.slots.insert(baker.environment().clone());
         }
         let (width, height) = frame.data.size;
+        if width == 0 || height == 0 {
+            return;
+        }
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let hdr = frame
             .graph
@@ -211,35 +296,50 @@ impl RenderFeature for SkyFeature {
             b: f64::from(color.z),
             a: 1.0,
         };
-        let panorama = self
-            .gpu
-            .as_ref()
-            .and_then(|gpu| gpu.panorama.as_ref().map(|t| (t.view(), gpu)));
+        let background = match &self.sky {
+            SkyOption::Texture { .. } => self
+                .gpu
+                .as_ref()
+                .and_then(|gpu| {
+                    gpu.panorama
+                        .as_ref()
+                        .map(|t| Background::Panorama(t.view(), gpu))
+                })
+                .unwrap_or(Background::Clear),
+            SkyOption::Atmosphere(_) => self
+                .atmosphere
+                .as_ref()
+                .map_or(Background::Clear, Background::Atmosphere),
+            SkyOption::None | SkyOption::Color(_) => Background::Clear,
+        };
         frame.hdr = Some(frame.graph.add_render_pass("sky", |pass| {
             let hdr = pass.write_color(hdr, wgpu::LoadOp::Clear(clear));
-            pass.execute(move |rp, res| {
-                let Some((view, gpu)) = panorama else { return };
-                let group = res.device().create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("sky"),
-                    layout: &gpu.layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: gpu.uniform.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::TextureView(view),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: wgpu::BindingResource::Sampler(&gpu.sampler),
-                        },
-                    ],
-                });
-                rp.set_pipeline(&gpu.pipeline);
-                rp.set_bind_group(0, &group, &[]);
-                rp.draw(0..3, 0..1);
+            pass.execute(move |rp, res| match background {
+                Background::Clear => {}
+                Background::Atmosphere(atmosphere) => atmosphere.draw_sky(rp, atmosphere.camera()),
+                Background::Panorama(view, gpu) => {
+                    let group = res.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("sky"),
+                        layout: &gpu.layout,
+                        entries: &[
+                            wgpu::BindGroupEntry {
+                                binding: 0,
+                                resource: gpu.uniform.as_entire_binding(),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 1,
+                                resource: wgpu::BindingResource::TextureView(view),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 2,
+                                resource: wgpu::BindingResource::Sampler(&gpu.sampler),
+                            },
+                        ],
+                    });
+                    rp.set_pipeline(&gpu.pipeline);
+                    rp.set_bind_group(0, &group, &[]);
+                    rp.draw(0..3, 0..1);
+                }
             });
             hdr
         }));

@@ -4,7 +4,9 @@
 //! baker and re-bakes only when its sky changes; the lit passes read the
 //! maps through [`Environment`] in the frame's slots.
 
-use glam::Vec3;
+use glam::{Mat4, Vec3, Vec4};
+
+use super::atmosphere::AtmosphereGpu;
 
 use super::gpu_util::{ONE_TEXEL, uniform_buffer};
 use crate::GpuContext;
@@ -42,6 +44,8 @@ pub(crate) enum EnvironmentSource<'a> {
     Uniform(Vec3),
     /// An equirectangular panorama (with mips) times an intensity.
     Panorama(&'a wgpu::TextureView, f32),
+    /// The atmosphere sky, its tables prepared for the current sun.
+    Atmosphere(&'a AtmosphereGpu),
 }
 
 /// The baked maps, as the lit passes bind them (cheap to clone).
@@ -292,16 +296,30 @@ impl IblBaker {
     pub(crate) fn bake(&mut self, gpu: &GpuContext, source: EnvironmentSource<'_>) {
         let mut encoder = gpu.device().create_command_encoder(&Default::default());
         for face in 0..6 {
+            let atmosphere_view = match source {
+                EnvironmentSource::Atmosphere(atmosphere) => {
+                    let binding = atmosphere.view_binding(gpu.device(), "ibl atmosphere face");
+                    binding.write(gpu.queue(), face_view_proj(face));
+                    Some(binding)
+                }
+                _ => None,
+            };
             for mip in 0..ENVIRONMENT_MIPS {
                 let target = face_view(&self.environment_cube, face, mip);
                 match source {
+                    EnvironmentSource::Atmosphere(atmosphere) => {
+                        let mut pass = begin(&mut encoder, &target, Vec3::ZERO);
+                        if let Some(view) = &atmosphere_view {
+                            atmosphere.draw_sky(&mut pass, view);
+                        }
+                    }
                     EnvironmentSource::Uniform(color) => {
                         let color = if color.is_finite() {
                             color.max(Vec3::ZERO)
                         } else {
                             Vec3::ZERO
                         };
-                        clear(&mut encoder, &target, color);
+                        begin(&mut encoder, &target, color);
                     }
                     EnvironmentSource::Panorama(panorama, intensity) => self.draw(
                         gpu,
@@ -424,7 +442,36 @@ impl BakeUniform {
     }
 }
 
-fn clear(encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, color: Vec3) {
+/// A view-projection matrix whose inverse sends cube face `face`'s
+/// normalised device coordinates along the face's directions (the same
+/// orientation as `face_direction` in `bake.wgsl`), so a sky drawn through
+/// it fills that face.
+fn face_view_proj(face: u32) -> Mat4 {
+    // Direction = x * across + y * up + forward, for ndc (x, y).
+    let (across, up, forward) = match face {
+        0 => (Vec3::NEG_Z, Vec3::Y, Vec3::X),
+        1 => (Vec3::Z, Vec3::Y, Vec3::NEG_X),
+        2 => (Vec3::X, Vec3::NEG_Z, Vec3::Y),
+        3 => (Vec3::X, Vec3::Z, Vec3::NEG_Y),
+        4 => (Vec3::X, Vec3::Y, Vec3::Z),
+        _ => (Vec3::NEG_X, Vec3::Y, Vec3::NEG_Z),
+    };
+    // Depth 0 lands on the direction, depth 1 twice as far along it.
+    let inverse = Mat4::from_cols(
+        across.extend(0.0),
+        up.extend(0.0),
+        Vec4::new(0.0, 0.0, 0.0, -0.5),
+        forward.extend(1.0),
+    );
+    inverse.inverse()
+}
+
+/// Begins a render pass on `target`, cleared to `color`.
+fn begin<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    target: &wgpu::TextureView,
+    color: Vec3,
+) -> wgpu::RenderPass<'e> {
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some("ibl uniform environment"),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -442,7 +489,7 @@ fn clear(encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, color: 
             },
         })],
         ..Default::default()
-    });
+    })
 }
 
 /// Stand-ins bound when no environment was baked: black cubes, a zero
