@@ -20,7 +20,8 @@ pub fn deferred_showcase_preset() -> impl FnOnce(&mut Renderer) {
     deferred_preset(DeferredOptions {
         common: PresetOptions {
             sky: SkyOption::Atmosphere(Atmosphere::default()),
-            ibl: Some(IblOptions::default()),
+            ibl: Some(IblOptions { intensity: 0.5 }),
+            exposure: 0.6,
             ..PresetOptions::default()
         },
         ao: Some(AoOptions {

@@ -10,6 +10,14 @@
 //                 (n.v, roughness).
 
 const PI: f32 = 3.14159265;
+// Radiance above this is clipped when convolving: the sun's disk (already
+// lit by the directional light) and HDR hot spots would otherwise turn into
+// fireflies in the rough mips and double the sun.
+const MAX_RADIANCE: f32 = 8.0;
+
+fn environment_sample(direction: vec3<f32>, level: f32) -> vec3<f32> {
+    return min(textureSampleLevel(source_cube, linear, direction, level).rgb, vec3(MAX_RADIANCE));
+}
 
 struct Bake {
     face: u32,
@@ -92,7 +100,7 @@ fn fs_irradiance(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
             let theta = (f32(j) + 0.5) / f32(steps) * 0.5 * PI;
             let local = vec3(cos(phi) * sin(theta), sin(phi) * sin(theta), cos(theta));
             let w = cos(theta) * sin(theta);
-            sum += textureSampleLevel(source_cube, linear, tangent_frame(n, local), 0.0).rgb * w;
+            sum += environment_sample(tangent_frame(n, local), 0.0) * w;
             weight += w;
         }
     }
@@ -119,7 +127,7 @@ fn fs_specular(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
             let texel_solid_angle = 4.0 * PI / (6.0 * size * size);
             let sample_solid_angle = 1.0 / (f32(bake.samples) * pdf);
             let level = select(0.5 * log2(sample_solid_angle / texel_solid_angle) + 1.0, 0.0, bake.roughness == 0.0);
-            sum += textureSampleLevel(source_cube, linear, l, max(level, 0.0)).rgb * n_dot_l;
+            sum += environment_sample(l, max(level, 0.0)) * n_dot_l;
             weight += n_dot_l;
         }
     }
