@@ -117,7 +117,7 @@ pub struct DeferredOptions {
     /// lighting (`false`: blended draws are not drawn).
     pub transparent: bool,
     /// Shade point and spot lights (`None`: only the sun and ambient);
-    /// `Some(None)` lets the device pick the method.
+    /// `Some(None)` takes the default method (light volumes).
     pub point_spot_lights: Option<Option<PointSpotMethod>>,
     /// The deferred lighting's settings.
     pub lighting: LightingOptions,
@@ -162,8 +162,8 @@ impl Default for LightingOptions {
 /// Pick it for scenes with much opaque geometry, ambient occlusion, and
 /// many lights; blended surfaces go through a forward overlay. Every
 /// feature runs without compute shaders except the tiled point/spot method
-/// and the forward-plus overlay, which fall back (logged) to light volumes
-/// and the forward overlay.
+/// (light volumes are the default) and the forward-plus overlay, which fall
+/// back (logged) to light volumes and the forward overlay.
 ///
 /// Fallback: on a device that cannot hold the G-buffer or bind the
 /// lighting's seven sampled textures ([`check_deferred_support`]) it

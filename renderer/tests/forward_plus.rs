@@ -14,10 +14,9 @@ use taos_renderer::features::{
     ForwardLitFeature, ForwardPlusFeature, LightBinding, TILE_SIZE, TonemapFeature,
     UNIFORM_LIGHT_CAP,
 };
-use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SpotLightData, SunLight};
+use taos_renderer::frame::SunLight;
 use taos_renderer::presets::{PresetOptions, forward_plus_preset, forward_preset};
-use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
-use taos_renderer::{FrameData, GpuContext, OffscreenTarget, RenderStats, Renderer, wgpu};
+use taos_renderer::{FrameData, OffscreenTarget, Renderer};
 
 // Forward and forward-plus run the same BRDF on the same lights; only the
 // order in which a fragment sums its lights differs (tile lists are filled

@@ -29,8 +29,8 @@ pub struct ForwardOverlayFeature {
 
 #[derive(Debug)]
 enum OverlayPass {
-    Forward(ForwardLitFeature),
-    Plus(ForwardPlusFeature),
+    Forward(Box<ForwardLitFeature>),
+    Plus(Box<ForwardPlusFeature>),
 }
 
 impl ForwardOverlayFeature {
@@ -38,8 +38,12 @@ impl ForwardOverlayFeature {
     #[must_use]
     pub fn new(lighting: OverlayLighting) -> Self {
         let pass = match lighting {
-            OverlayLighting::Forward => OverlayPass::Forward(ForwardLitFeature::overlay()),
-            OverlayLighting::ForwardPlus => OverlayPass::Plus(ForwardPlusFeature::overlay()),
+            OverlayLighting::Forward => {
+                OverlayPass::Forward(Box::new(ForwardLitFeature::overlay()))
+            }
+            OverlayLighting::ForwardPlus => {
+                OverlayPass::Plus(Box::new(ForwardPlusFeature::overlay()))
+            }
         };
         Self { pass }
     }
@@ -63,15 +67,15 @@ impl ForwardOverlayFeature {
 
     fn inner(&self) -> &dyn RenderFeature {
         match &self.pass {
-            OverlayPass::Forward(pass) => pass,
-            OverlayPass::Plus(pass) => pass,
+            OverlayPass::Forward(pass) => pass.as_ref(),
+            OverlayPass::Plus(pass) => pass.as_ref(),
         }
     }
 
     fn inner_mut(&mut self) -> &mut dyn RenderFeature {
         match &mut self.pass {
-            OverlayPass::Forward(pass) => pass,
-            OverlayPass::Plus(pass) => pass,
+            OverlayPass::Forward(pass) => pass.as_mut(),
+            OverlayPass::Plus(pass) => pass.as_mut(),
         }
     }
 }
@@ -86,7 +90,7 @@ impl RenderFeature for ForwardOverlayFeature {
             && let Err(error) = ForwardPlusFeature::check_support(setup.gpu)
         {
             log::warn!("{error}: the transparency overlay uses the forward pass instead");
-            self.pass = OverlayPass::Forward(ForwardLitFeature::overlay());
+            self.pass = OverlayPass::Forward(Box::new(ForwardLitFeature::overlay()));
         }
         self.inner_mut().setup(setup);
     }

@@ -32,8 +32,8 @@ pub enum PointSpotMethod {
 /// Adds point and spot lights to the G-buffer's lit image.
 #[derive(Debug)]
 pub struct PointSpotLightFeature {
-    /// The method (`None`: tiled where the device has compute, volumes
-    /// elsewhere; see [`PointSpotLightFeature::method`]).
+    /// The method (`None`: light volumes, which measured faster on the
+    /// `many_lights` bench; see the deferred chapter of the book).
     pub method: Option<PointSpotMethod>,
     /// Most lights one tile shades (tiled method; default
     /// [`DEFAULT_LIGHTS_PER_TILE`]).
@@ -73,7 +73,7 @@ impl Default for PointSpotLightFeature {
 }
 
 impl PointSpotLightFeature {
-    /// Point and spot lights with the method picked for the device.
+    /// Point and spot lights drawn as light volumes (the default method).
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -122,14 +122,12 @@ impl RenderFeature for PointSpotLightFeature {
         let (device, queue) = (setup.gpu.device(), setup.gpu.queue());
         let supported = ForwardPlusFeature::check_support(setup.gpu);
         let method = match (self.method, supported) {
-            (Some(PointSpotMethod::Volumes), _) => PointSpotMethod::Volumes,
-            (_, Ok(())) => PointSpotMethod::Tiled,
-            (wanted, Err(error)) => {
-                if wanted == Some(PointSpotMethod::Tiled) {
-                    log::warn!("{error}: deferred point/spot lights use light volumes instead");
-                }
+            (Some(PointSpotMethod::Tiled), Ok(())) => PointSpotMethod::Tiled,
+            (Some(PointSpotMethod::Tiled), Err(error)) => {
+                log::warn!("{error}: deferred point/spot lights use light volumes instead");
                 PointSpotMethod::Volumes
             }
+            (Some(PointSpotMethod::Volumes) | None, _) => PointSpotMethod::Volumes,
         };
         let binding = match method {
             PointSpotMethod::Tiled => LightBinding::Storage,
