@@ -76,6 +76,23 @@ fn render(renderer: &mut Renderer, items: &[DrawItem], eye: Vec3, frames: usize)
     target.read_rgba8(renderer.gpu()).unwrap()
 }
 
+/// A unit sphere, white, fully rough, dielectric, at the origin.
+fn white_rough_sphere(renderer: &mut Renderer) -> [DrawItem; 1] {
+    let (assets, gpu) = renderer.assets_mut();
+    let sphere = assets.add_mesh(gpu, "sphere", &MeshData::sphere(1.0, 48, 24));
+    let white = assets.add_material(PbrMaterial {
+        roughness: 1.0,
+        metallic: 0.0,
+        ..PbrMaterial::color(Vec3::ONE)
+    });
+    [DrawItem {
+        mesh: sphere,
+        material: white,
+        world: Affine3A::IDENTITY,
+        cast_shadows: false,
+    }]
+}
+
 #[test]
 fn a_rough_white_sphere_vanishes_in_a_white_furnace() {
     for deferred in [false, true] {
@@ -86,19 +103,7 @@ fn a_rough_white_sphere_vanishes_in_a_white_furnace() {
             SkyFeature::with_ibl(furnace, IblOptions::default()),
             deferred,
         );
-        let (assets, gpu) = renderer.assets_mut();
-        let sphere = assets.add_mesh(gpu, "sphere", &MeshData::sphere(1.0, 48, 24));
-        let white = assets.add_material(PbrMaterial {
-            roughness: 1.0,
-            metallic: 0.0,
-            ..PbrMaterial::color(Vec3::ONE)
-        });
-        let items = [DrawItem {
-            mesh: sphere,
-            material: white,
-            world: Affine3A::IDENTITY,
-            cast_shadows: false,
-        }];
+        let items = white_rough_sphere(&mut renderer);
         let pixels = render(&mut renderer, &items, Vec3::new(0.0, 0.0, 4.0), 1);
         // Every pixel, sphere or background, within 6% of the furnace's 0.5.
         let (mut lowest, mut highest) = (f32::MAX, f32::MIN);
@@ -232,18 +237,7 @@ fn the_atmosphere_bakes_when_the_sun_moves_and_lights_from_the_sky() {
         SkyFeature::with_ibl(sky, IblOptions::default()),
         false,
     );
-    let (assets, gpu) = renderer.assets_mut();
-    let sphere = assets.add_mesh(gpu, "sphere", &MeshData::sphere(1.0, 32, 16));
-    let white = assets.add_material(PbrMaterial {
-        roughness: 1.0,
-        ..PbrMaterial::color(Vec3::ONE)
-    });
-    let items = [DrawItem {
-        mesh: sphere,
-        material: white,
-        world: Affine3A::IDENTITY,
-        cast_shadows: false,
-    }];
+    let items = white_rough_sphere(&mut renderer);
     let target = OffscreenTarget::new(renderer.gpu(), SIZE, SIZE, FORMAT).unwrap();
     let mut data = FrameData {
         camera: camera(Vec3::new(0.0, 0.5, 4.0)),
