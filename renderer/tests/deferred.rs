@@ -92,8 +92,6 @@ fn deferred_matches_forward_on_an_opaque_scene() {
 }
 
 #[test]
-#[ignore = "open defect: at 4,096 lights both deferred methods come out up to 20/255 darker \
-            than forward-plus at a few pixels (e.g. (115, 73)); 64 and 256 lights agree"]
 fn four_thousand_lights_are_all_shaded_by_both_methods() {
     // At 320 x 180, as the forward-plus test does: 4,096 lights stay under
     // 256 per tile there.

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
 use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT, TonemapFeature};
+use taos_renderer::frame::{DEPTH_CLEAR, DEPTH_NEARER, DEPTH_NEARER_OR_EQUAL};
 use taos_renderer::graph::TextureDesc;
 use taos_renderer::resources::{Assets, ColorSpace, Texture};
 use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
@@ -300,7 +301,7 @@ fn frame_uniform(
     highlight: Option<glam::IVec3>,
 ) -> FrameUniform {
     let camera = &data.camera;
-    let view_proj = camera.projection * camera.view;
+    let view_proj = camera.depth_view_proj();
     let inverse = view_proj.inverse();
     let inverse = if inverse.is_finite() {
         inverse
@@ -415,7 +416,7 @@ impl RenderFeature for CraftyPipelineFeature {
             instanced_quads: true,
             topology: wgpu::PrimitiveTopology::TriangleList,
             blend,
-            depth: Some((write, wgpu::CompareFunction::Less)),
+            depth: Some((write, DEPTH_NEARER)),
         };
         let opaque = pipeline(
             device,
@@ -457,7 +458,7 @@ impl RenderFeature for CraftyPipelineFeature {
                 instanced_quads: false,
                 topology: wgpu::PrimitiveTopology::LineList,
                 blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-                depth: Some((false, wgpu::CompareFunction::LessEqual)),
+                depth: Some((false, DEPTH_NEARER_OR_EQUAL)),
             },
         );
         self.gpu = Some(Gpu {
@@ -576,7 +577,7 @@ impl RenderFeature for CraftyPipelineFeature {
         let cutout = &self.transparent_draws;
         let (hdr, depth) = frame.graph.add_render_pass("crafty opaque", |pass| {
             let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
-            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
+            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
             pass.execute(move |rp, _| {
                 rp.set_pipeline(&gpu.opaque);
                 rp.set_bind_group(0, &gpu.frame_group, &[]);

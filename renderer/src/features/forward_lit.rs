@@ -14,7 +14,7 @@ use super::lit::{
     LightBinding, LitGpu, PipelineKind, TileParams, hdr_target, lit_pipeline, shader_source,
 };
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::frame::{DEPTH_FORMAT, FrameData};
+use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData};
 use crate::graph::TextureDesc;
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
@@ -184,7 +184,7 @@ impl RenderFeature for ForwardLitFeature {
         let environment = frame.slots.get::<super::ibl::Environment>().cloned();
         let (hdr, depth) = frame.graph.add_render_pass("forward lit", |pass| {
             let hdr = pass.write_color(hdr, load);
-            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
+            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
             if let Some(shadow_map) = shadow_map {
                 pass.read_texture(shadow_map);
             }

@@ -1,8 +1,9 @@
 //! Per-frame data the engine hands to render features: the camera, lights,
 //! time, the draw buckets and the frustum they are culled with, and the
-//! formats of the frame's shared targets.
+//! formats and depth convention of the frame's shared targets.
 
 mod data;
+mod depth;
 mod draw;
 mod formats;
 mod frustum;
@@ -10,6 +11,7 @@ mod slots;
 mod view;
 
 pub use data::FrameData;
+pub use depth::{DEPTH_CLEAR, DEPTH_NEARER, DEPTH_NEARER_OR_EQUAL, reversed_z};
 pub use draw::{DrawBuckets, DrawItem, SortedDraw};
 pub use formats::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT};
 pub use frustum::Frustum;

@@ -3,12 +3,15 @@
 
 use glam::{Mat4, Vec3};
 
+use super::reversed_z;
+
 /// The camera a frame is rendered from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CameraView {
     /// World-to-view.
     pub view: Mat4,
-    /// View-to-clip (depth 0..1).
+    /// View-to-clip (depth 0..1, near at 0). The renderer rasterises through
+    /// [`depth_projection`](Self::depth_projection), its reversed-Z form.
     pub projection: Mat4,
     /// World-space position.
     pub position: Vec3,
@@ -30,6 +33,19 @@ impl Default for CameraView {
             near: 0.1,
             far: 1000.0,
         }
+    }
+}
+
+impl CameraView {
+    /// The projection the scene is rasterised with: [`reversed_z`] of
+    /// [`projection`](Self::projection), near at depth 1, far at 0.
+    pub fn depth_projection(&self) -> Mat4 {
+        reversed_z(self.projection)
+    }
+
+    /// World-to-clip as rasterised: `depth_projection * view`.
+    pub fn depth_view_proj(&self) -> Mat4 {
+        self.depth_projection() * self.view
     }
 }
 

@@ -23,8 +23,9 @@ const TAU: f32 = 6.2831853;
 
 @fragment
 fn fs_main(in: SkyOut) -> @location(0) vec4<f32> {
-    let near = frame.inverse_view_proj * vec4(in.ndc, 0.0, 1.0);
-    let far = frame.inverse_view_proj * vec4(in.ndc, 1.0, 1.0);
+    // Reversed Z: depth 1 is the near plane, 0 the far one.
+    let near = frame.inverse_view_proj * vec4(in.ndc, 1.0, 1.0);
+    let far = frame.inverse_view_proj * vec4(in.ndc, 0.0, 1.0);
     let dir = normalize(far.xyz / far.w - near.xyz / near.w);
     var color = sky_color(dir);
     let above = smoothstep(-0.02, 0.03, dir.y);

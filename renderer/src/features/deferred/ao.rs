@@ -206,9 +206,10 @@ impl RenderFeature for AoFeature {
         let Some(state) = &self.gpu else { return };
         let options = self.options.sanitized();
         let camera = &data.camera;
-        let inverse_projection = camera.projection.inverse();
+        let projection = camera.depth_projection();
+        let inverse_projection = projection.inverse();
         let uniform = SsaoUniform {
-            projection: camera.projection.to_cols_array_2d(),
+            projection: projection.to_cols_array_2d(),
             inverse_projection: inverse_projection.to_cols_array_2d(),
             view: camera.view.to_cols_array_2d(),
             params: [

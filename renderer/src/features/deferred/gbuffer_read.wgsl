@@ -31,7 +31,7 @@ fn gbuffer_pixel(at: vec2<f32>) -> GPixel {
     var out: GPixel;
     let pixel = vec2<i32>(at);
     let depth = textureLoad(gbuffer_depth, pixel, 0);
-    out.found = depth < 1.0;
+    out.found = depth > 0.0; // reversed Z: 0 is the clear value
     if !out.found {
         return out;
     }

@@ -4,7 +4,7 @@
 use super::gbuffer::{GBUFFER_WGSL, GBuffer};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::lit::{LightBinding, LitGpu, PipelineKind, lit_pipeline, shader_source};
-use crate::frame::{DEPTH_FORMAT, FrameData, GBUFFER_FORMAT};
+use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData, GBUFFER_FORMAT};
 use crate::graph::TextureDesc;
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
@@ -100,7 +100,7 @@ impl RenderFeature for GeometryFeature {
         let assets = frame.assets;
         let (surface, depth) = frame.graph.add_render_pass("deferred geometry", |pass| {
             let surface = pass.write_color(surface, wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT));
-            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
+            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
             pass.execute(move |rp, _| {
                 let lit = &gpu.lit;
                 lit.bind_frame_only(rp);

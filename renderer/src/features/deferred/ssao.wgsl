@@ -33,7 +33,7 @@ fn view_position(at: vec2<f32>, depth: f32) -> vec3<f32> {
 fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     let pixel = vec2<i32>(at.xy);
     let depth = textureLoad(depth_buffer, pixel, 0);
-    if depth >= 1.0 {
+    if depth <= 0.0 { // reversed Z: nothing drawn
         return vec4(1.0);
     }
     let size = vec2<i32>(textureDimensions(depth_buffer));
@@ -61,7 +61,7 @@ fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
         let uv = vec2(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
         let texel = clamp(vec2<i32>(uv * vec2<f32>(size)), vec2(0), size - 1);
         let scene_depth = textureLoad(depth_buffer, texel, 0);
-        if scene_depth >= 1.0 {
+        if scene_depth <= 0.0 {
             continue;
         }
         let scene_z = view_position(vec2<f32>(texel) + 0.5, scene_depth).z;

@@ -15,6 +15,9 @@ fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
 }
 
 fn view_depth(depth: f32) -> f32 {
+    if depth <= 0.0 {
+        return 3.0e38; // reversed Z: nothing drawn, as far as it gets
+    }
     let p = blur.inverse_projection * vec4(0.0, 0.0, depth, 1.0);
     return -p.z / p.w;
 }

@@ -31,8 +31,8 @@ struct Counters { overflowed_tiles: atomic<u32> };
 
 const TILE: u32 = 16u;
 
-var<workgroup> tile_min_depth: atomic<u32>;
-var<workgroup> tile_max_depth: atomic<u32>;
+var<workgroup> tile_near_depth: atomic<u32>;
+var<workgroup> tile_far_depth: atomic<u32>;
 var<workgroup> tile_count: atomic<u32>;
 var<workgroup> depth_mask: atomic<u32>;
 
@@ -63,8 +63,8 @@ fn cull_lights(
     @builtin(local_invocation_index) local: u32,
 ) {
     if local == 0u {
-        atomicStore(&tile_min_depth, bitcast<u32>(1.0));
-        atomicStore(&tile_max_depth, 0u);
+        atomicStore(&tile_near_depth, 0u);
+        atomicStore(&tile_far_depth, bitcast<u32>(1.0));
         atomicStore(&tile_count, 0u);
         atomicStore(&depth_mask, 0u);
     }
@@ -72,31 +72,32 @@ fn cull_lights(
     // This pixel's depth span: from its nearest surface (blended ones
     // included) to its opaque surface; blended surfaces over the sky may
     // have more blended layers behind them, so their span runs to the far
-    // plane. A pixel with nothing drawn (depth 1, the clear value) has no
-    // span and widens nothing.
+    // plane. A pixel with nothing drawn (depth 0, the clear value) has no
+    // span and widens nothing. Depth is reversed: near 1, far 0.
     let size = cull.screen.xy;
-    var span = vec2(1.0, 0.0);
+    var span = vec2(0.0, 1.0); // empty: nearer than it is far
     if pixel.x < size.x && pixel.y < size.y {
         let at = vec2<i32>(pixel.xy);
         let opaque = clamp(textureLoad(depth, at, 0), 0.0, 1.0);
-        let nearest = min(clamp(textureLoad(near_depth, at, 0), 0.0, 1.0), opaque);
-        if nearest < 1.0 {
+        let nearest = max(clamp(textureLoad(near_depth, at, 0), 0.0, 1.0), opaque);
+        if nearest > 0.0 {
             span = vec2(nearest, opaque);
-            // Non-negative floats order like their bit patterns.
-            atomicMin(&tile_min_depth, bitcast<u32>(span.x));
-            atomicMax(&tile_max_depth, bitcast<u32>(span.y));
+            // Non-negative floats order like their bit patterns: the
+            // nearest depth is the greatest.
+            atomicMax(&tile_near_depth, bitcast<u32>(span.x));
+            atomicMin(&tile_far_depth, bitcast<u32>(span.y));
         }
     }
     workgroupBarrier();
-    let min_depth = bitcast<f32>(atomicLoad(&tile_min_depth));
-    let max_depth = bitcast<f32>(atomicLoad(&tile_max_depth));
-    let has_geometry = min_depth <= max_depth;
+    let tile_near = bitcast<f32>(atomicLoad(&tile_near_depth));
+    let tile_far = bitcast<f32>(atomicLoad(&tile_far_depth));
+    let has_geometry = tile_near >= tile_far;
 
     // 2.5D culling: the tile's depth range in 32 slices, a bit per slice
     // holding some pixel's span.
-    let near_z = view_distance(min_depth);
-    let slice_scale = f32(SLICES) / max(view_distance(max_depth) - near_z, 1e-6);
-    if span.x <= span.y {
+    let near_z = view_distance(tile_near);
+    let slice_scale = f32(SLICES) / max(view_distance(tile_far) - near_z, 1e-6);
+    if span.x >= span.y {
         let mask = slice_mask(view_distance(span.x), view_distance(span.y), near_z, slice_scale);
         atomicOr(&depth_mask, mask);
     }
@@ -108,7 +109,7 @@ fn cull_lights(
     let full = vec2<f32>(size);
     let ndc_lo = vec2(lo.x / full.x * 2.0 - 1.0, 1.0 - hi.y / full.y * 2.0);
     let ndc_hi = vec2(hi.x / full.x * 2.0 - 1.0, 1.0 - lo.y / full.y * 2.0);
-    let bounds = tile_box(ndc_lo, ndc_hi, min_depth, max_depth);
+    let bounds = tile_box(ndc_lo, ndc_hi, tile_near, tile_far);
 
     let per_tile = cull.params.y;
     let base = (group.y * cull.screen.z + group.x) * (per_tile + 1u);

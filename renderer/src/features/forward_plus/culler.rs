@@ -156,7 +156,7 @@ impl LightCuller {
     ) {
         let per_tile = self.tiles.per_tile;
         let uniform = CullUniform {
-            inv_proj: camera.projection.inverse().to_cols_array_2d(),
+            inv_proj: camera.depth_projection().inverse().to_cols_array_2d(),
             view: camera.view.to_cols_array_2d(),
             screen: [size.0, size.1, self.tiles.across, self.down],
             params: [lights, per_tile, 0, 0],

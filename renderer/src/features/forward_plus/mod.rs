@@ -18,7 +18,7 @@ use glam::Vec3;
 
 use super::lit::{LightBinding, LitGpu, PipelineKind, hdr_target, lit_pipeline, shader_source};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::frame::{DEPTH_FORMAT, FrameData};
+use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData};
 use crate::graph::{TextureDesc, TextureHandle};
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
@@ -308,7 +308,7 @@ fn depth_prepass<'a>(frame: &mut Frame<'a>, gpu: &'a Gpu) -> TextureHandle {
     );
     let (lit, assets) = (&gpu.lit, frame.assets);
     frame.graph.add_render_pass("forward+ depth", |pass| {
-        let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(1.0));
+        let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
         pass.execute(move |rp, _| {
             lit.bind_frame_only(rp);
             rp.set_pipeline(&gpu.depth);

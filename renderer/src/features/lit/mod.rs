@@ -20,7 +20,9 @@ use super::gpu_util::{
 use super::ibl::{Environment, NoEnvironment};
 use crate::Frame;
 use crate::GpuContext;
-use crate::frame::{DEPTH_FORMAT, FrameData, GBUFFER_FORMAT, HDR_FORMAT};
+use crate::frame::{
+    DEPTH_FORMAT, DEPTH_NEARER, DEPTH_NEARER_OR_EQUAL, FrameData, GBUFFER_FORMAT, HDR_FORMAT,
+};
 use crate::graph::{PassResources, TextureDesc, TextureHandle};
 use crate::resources::{Assets, SamplerKind, Vertex};
 
@@ -389,10 +391,10 @@ pub(crate) fn lit_pipeline(
     };
     let (depth_write, compare) = match kind {
         PipelineKind::Opaque | PipelineKind::DepthOnly | PipelineKind::GBuffer => {
-            (true, wgpu::CompareFunction::Less)
+            (true, DEPTH_NEARER)
         }
-        PipelineKind::Blended => (false, wgpu::CompareFunction::Less),
-        PipelineKind::AfterPrepass => (false, wgpu::CompareFunction::LessEqual),
+        PipelineKind::Blended => (false, DEPTH_NEARER),
+        PipelineKind::AfterPrepass => (false, DEPTH_NEARER_OR_EQUAL),
     };
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
@@ -444,7 +446,7 @@ fn frame_uniform(data: &FrameData, ambient: Vec3, lights: u32, tiles: TileParams
             ),
             None => ([Mat4::IDENTITY.to_cols_array_2d(); 4], [0.0; 4], [0.0; 4]),
         };
-    let view_proj = camera.projection * camera.view;
+    let view_proj = camera.depth_view_proj();
     FrameUniform {
         view_proj: view_proj.to_cols_array_2d(),
         inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
