@@ -73,6 +73,10 @@ pub(crate) fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) ->
     })
 }
 
+/// The full-screen triangle's vertex shader (`vs_main`), for a source to
+/// start with.
+pub(crate) const FULLSCREEN_VS_WGSL: &str = include_str!("fullscreen.wgsl");
+
 /// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` in
 /// `source`) into one `format` target, with one bind group `layout`.
 pub(crate) fn fullscreen_pipeline(

@@ -1,6 +1,8 @@
 //! Tonemapping: HDR radiance to the display-ready output.
 
-use super::gpu_util::{fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry};
+use super::gpu_util::{
+    FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
+};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 
 #[repr(C)]
@@ -60,7 +62,7 @@ impl RenderFeature for TonemapFeature {
         let pipeline = fullscreen_pipeline(
             device,
             "tonemap",
-            include_str!("tonemap.wgsl"),
+            &format!("{FULLSCREEN_VS_WGSL}{}", include_str!("tonemap.wgsl")),
             &layout,
             setup.output_format,
         );

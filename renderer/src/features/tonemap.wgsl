@@ -6,12 +6,6 @@ struct Params { exposure: f32, aces: f32, encode_srgb: f32, _pad: f32 };
 @group(0) @binding(0) var hdr: texture_2d<f32>;
 @group(0) @binding(1) var<uniform> params: Params;
 
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4(uv * 2.0 - 1.0, 0.0, 1.0);
-}
-
 fn aces(x: vec3<f32>) -> vec3<f32> {
     return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), vec3(0.0), vec3(1.0));
 }

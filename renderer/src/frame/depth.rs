@@ -69,6 +69,9 @@ mod tests {
         let conventional = error_at(projection());
         let reversed = error_at(reversed_z(projection()));
         assert!(conventional > 3e-5, "{conventional}");
-        assert!(reversed < 2e-6 && reversed < conventional / 20.0, "{reversed} vs {conventional}");
+        assert!(
+            reversed < 2e-6 && reversed < conventional / 20.0,
+            "{reversed} vs {conventional}"
+        );
     }
 }

@@ -5,7 +5,7 @@ use super::gbuffer::GBUFFER_WGSL;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
+    FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::FrameData;
 use crate::graph::{TextureDesc, TextureHandle};
@@ -175,7 +175,10 @@ impl RenderFeature for AoFeature {
             "ssao blur",
             wgpu::TextureSampleType::Float { filterable: false },
         );
-        let sample_source = format!("{GBUFFER_WGSL}{}", include_str!("ssao.wgsl"));
+        let sample_source = format!(
+            "{FULLSCREEN_VS_WGSL}{GBUFFER_WGSL}{}",
+            include_str!("ssao.wgsl")
+        );
         self.gpu = Some(Gpu {
             sample_pipeline: fullscreen_pipeline(
                 device,
@@ -187,7 +190,7 @@ impl RenderFeature for AoFeature {
             blur_pipeline: fullscreen_pipeline(
                 device,
                 "ssao blur",
-                include_str!("ssao_blur.wgsl"),
+                &format!("{FULLSCREEN_VS_WGSL}{}", include_str!("ssao_blur.wgsl")),
                 &blur_layout,
                 AO_FORMAT,
             ),

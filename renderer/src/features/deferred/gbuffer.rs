@@ -1,7 +1,7 @@
 //! The G-buffer: what the geometry pass leaves for the lighting passes, its
 //! layout, and how full-screen passes bind it.
 
-use crate::features::gpu_util::{single_texel, texture_entry};
+use crate::features::gpu_util::{FULLSCREEN_VS_WGSL, single_texel, texture_entry};
 use crate::features::lit::{LightBinding, lighting_source};
 use crate::graph::{PassResources, TextureHandle};
 
@@ -35,6 +35,7 @@ const GBUFFER_READ_WGSL: &str = include_str!("gbuffer_read.wgsl");
 /// G-buffer packing and reading, then `main`.
 pub(crate) fn deferred_source(binding: LightBinding, main: &str) -> String {
     let mut source = lighting_source(binding, GBUFFER_WGSL);
+    source.push_str(FULLSCREEN_VS_WGSL);
     source.push_str(GBUFFER_READ_WGSL);
     source.push_str(main);
     source

@@ -6,12 +6,6 @@
 @group(1) @binding(1) var gbuffer_depth: texture_depth_2d;
 @group(1) @binding(2) var ambient_occlusion: texture_2d<f32>;
 
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4(uv * 2.0 - 1.0, 0.0, 1.0);
-}
-
 // The world position seen at framebuffer position `at` with depth `depth`.
 fn world_at(at: vec2<f32>, depth: f32) -> vec3<f32> {
     let size = vec2<f32>(textureDimensions(gbuffer_depth));

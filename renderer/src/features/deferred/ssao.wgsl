@@ -16,12 +16,6 @@ struct Ssao {
 @group(0) @binding(1) var gbuffer: texture_2d<u32>;
 @group(0) @binding(2) var depth_buffer: texture_depth_2d;
 
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4(uv * 2.0 - 1.0, 0.0, 1.0);
-}
-
 fn view_position(at: vec2<f32>, depth: f32) -> vec3<f32> {
     let size = vec2<f32>(textureDimensions(depth_buffer));
     let ndc = vec2(at.x / size.x * 2.0 - 1.0, 1.0 - at.y / size.y * 2.0);

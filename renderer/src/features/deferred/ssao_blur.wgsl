@@ -8,12 +8,6 @@ struct Blur { inverse_projection: mat4x4<f32> };
 @group(0) @binding(1) var raw: texture_2d<f32>;
 @group(0) @binding(2) var depth_buffer: texture_depth_2d;
 
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4(uv * 2.0 - 1.0, 0.0, 1.0);
-}
-
 fn view_depth(depth: f32) -> f32 {
     if depth <= 0.0 {
         return 3.0e38; // reversed Z: nothing drawn, as far as it gets

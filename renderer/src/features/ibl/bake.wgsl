@@ -34,12 +34,6 @@ struct Bake {
 @group(0) @binding(2) var source_cube: texture_cube<f32>;
 @group(0) @binding(3) var linear: sampler;
 
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4(uv * 2.0 - 1.0, 0.0, 1.0);
-}
-
 // The direction through framebuffer position `at` of cube face `face`
 // (order +X, -X, +Y, -Y, +Z, -Z; the usual cube-map orientation).
 fn face_direction(face: u32, at: vec2<f32>, size: f32) -> vec3<f32> {

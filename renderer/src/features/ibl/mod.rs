@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::atmosphere::AtmosphereGpu;
 
-use super::gpu_util::{ONE_TEXEL, uniform_buffer};
+use super::gpu_util::{FULLSCREEN_VS_WGSL, ONE_TEXEL, uniform_buffer};
 use crate::GpuContext;
 use crate::frame::HDR_FORMAT;
 
@@ -193,7 +193,9 @@ impl IblBaker {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("ibl bake.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("bake.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(
+                format!("{FULLSCREEN_VS_WGSL}{}", include_str!("bake.wgsl")).into(),
+            ),
         });
         let environment_cube = cube(device, "environment", ENVIRONMENT_SIZE, ENVIRONMENT_MIPS);
         let irradiance_cube = cube(device, "irradiance", IRRADIANCE_SIZE, 1);
