@@ -9,6 +9,7 @@ use crate::features::{
     ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting, PointSpotLightFeature,
     PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature, check_deferred_support,
 };
+use crate::features::{BloomFeature, BloomOptions};
 
 /// Options every preset understands.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +25,8 @@ pub struct PresetOptions {
     /// Image-based lighting baked from the sky (`None`: off; the lit
     /// passes then use their constant ambient alone).
     pub ibl: Option<IblOptions>,
+    /// Bloom before the tonemap (`None`: off).
+    pub bloom: Option<BloomOptions>,
 }
 
 impl Default for PresetOptions {
@@ -34,6 +37,7 @@ impl Default for PresetOptions {
             exposure: 1.0,
             aces: true,
             ibl: None,
+            bloom: None,
         }
     }
 }
@@ -54,16 +58,13 @@ impl Default for ShadowOptions {
     }
 }
 
-/// The forward preset: sun shadows (cascaded), sky, forward-lit PBR, tonemap.
-///
-/// TAA, depth of field and bloom slot in before the tonemap as their
-/// features land.
+/// The forward preset: sun shadows (cascaded), sky, forward-lit PBR, the
+/// post effects that are on ([`BloomFeature`]), tonemap.
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         add_shadow_and_sky(renderer, &options);
-        renderer
-            .add_feature(ForwardLitFeature::new())
-            .add_feature(TonemapFeature::new(options.exposure, options.aces));
+        renderer.add_feature(ForwardLitFeature::new());
+        add_post_and_tonemap(renderer, &options);
     }
 }
 
@@ -86,8 +87,16 @@ pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer)
                 renderer.add_feature(ForwardLitFeature::new())
             }
         };
-        renderer.add_feature(TonemapFeature::new(options.exposure, options.aces));
+        add_post_and_tonemap(renderer, &options);
     }
+}
+
+/// The post effects that are on, in the design's order, then the tonemap.
+fn add_post_and_tonemap(renderer: &mut Renderer, options: &PresetOptions) {
+    if let Some(bloom) = options.bloom {
+        renderer.add_feature(BloomFeature::new(bloom));
+    }
+    renderer.add_feature(TonemapFeature::new(options.exposure, options.aces));
 }
 
 fn add_shadow_and_sky(renderer: &mut Renderer, options: &PresetOptions) {
@@ -157,7 +166,8 @@ impl Default for LightingOptions {
 /// The deferred preset, in the order of the design: shadow (optional),
 /// [`GeometryFeature`] (the G-buffer), [`AoFeature`] (optional), sky,
 /// [`DeferredLightingFeature`] (sun and ambient), [`PointSpotLightFeature`]
-/// (optional), [`ForwardOverlayFeature`] (transparency, optional), tonemap.
+/// (optional), [`ForwardOverlayFeature`] (transparency, optional), the post
+/// effects that are on, tonemap.
 ///
 /// Pick it for scenes with much opaque geometry, ambient occlusion, and
 /// many lights; blended surfaces go through a forward overlay. Every
@@ -200,6 +210,6 @@ pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
             overlay.set_ambient(options.lighting.ambient);
             renderer.add_feature(overlay);
         }
-        renderer.add_feature(TonemapFeature::new(common.exposure, common.aces));
+        add_post_and_tonemap(renderer, common);
     }
 }

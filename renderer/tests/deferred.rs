@@ -10,7 +10,9 @@ mod support;
 use glam::{Affine3A, Vec3};
 use support::*;
 use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
-use taos_renderer::features::{AoOptions, OverlayLighting, PointSpotMethod, SkyOption};
+use taos_renderer::features::{
+    AoOptions, BloomOptions, OverlayLighting, PointSpotMethod, SkyOption,
+};
 use taos_renderer::frame::{CameraView, DrawItem, SunLight};
 use taos_renderer::presets::{
     DeferredOptions, LightingOptions, PresetOptions, deferred_preset, forward_preset,
@@ -172,7 +174,7 @@ fn occlusion_image(ao: Option<AoOptions>) -> (Vec<u8>, CameraView) {
             sky: SkyOption::None,
             exposure: 1.0,
             aces: false,
-            ibl: None,
+            ..PresetOptions::default()
         },
         ao,
         lighting: LightingOptions { ambient: Vec3::ONE },
@@ -272,6 +274,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
     deferred_preset(DeferredOptions {
         common: PresetOptions {
             sky: SkyOption::Color(Vec3::new(0.3, 0.5, 0.8)),
+            bloom: Some(BloomOptions::default()),
             ..PresetOptions::default()
         },
         point_spot_lights: Some(Some(PointSpotMethod::Tiled)),
@@ -288,6 +291,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
             "DeferredLighting",
             "PointSpotLight",
             "ForwardOverlay",
+            "Bloom",
             "Tonemap"
         ]
     );

@@ -120,18 +120,32 @@ pub(crate) fn fullscreen_pipeline_with(
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     });
+    fullscreen_entry_pipeline(device, label, &module, "fs_main", layout, format, blend)
+}
+
+/// A full-screen-triangle pipeline over an already compiled `module`
+/// (its `vs_main`, and `fragment` as the fragment entry point).
+pub(crate) fn fullscreen_entry_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    module: &wgpu::ShaderModule,
+    fragment: &str,
+    layout: &wgpu::PipelineLayout,
+    format: wgpu::TextureFormat,
+    blend: Option<wgpu::BlendState>,
+) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
         layout: Some(layout),
         vertex: wgpu::VertexState {
-            module: &module,
+            module,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
             buffers: &[],
         },
         fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs_main"),
+            module,
+            entry_point: Some(fragment),
             compilation_options: Default::default(),
             targets: &[Some(wgpu::ColorTargetState {
                 format,

@@ -7,11 +7,12 @@ mod forward_plus;
 mod gpu_util;
 mod ibl;
 mod lit;
+mod post;
 mod shadow;
 mod sky;
 mod tonemap;
 
-pub use crate::frame::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT};
+pub use crate::frame::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT, HDR_USAGE};
 pub use atmosphere::Atmosphere;
 pub use deferred::{
     AmbientOcclusion, AoFeature, AoOptions, DEFERRED_SAMPLED_TEXTURES, DeferredLightingFeature,
@@ -24,6 +25,7 @@ pub use forward_plus::{
 };
 pub use ibl::{BRDF_SIZE, ENVIRONMENT_SIZE, IRRADIANCE_SIZE, IblOptions, SPECULAR_MIPS};
 pub use lit::{LightBinding, UNIFORM_LIGHT_CAP};
+pub use post::{BloomFeature, BloomOptions, MAX_BLOOM_LEVELS};
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};
 pub use tonemap::TonemapFeature;

@@ -10,7 +10,7 @@ use super::gpu_util::{
 use super::ibl::{EnvironmentSource, IblBaker, IblOptions};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::FrameData;
-use crate::frame::HDR_FORMAT;
+use crate::frame::{HDR_FORMAT, HDR_USAGE};
 use crate::graph::TextureDesc;
 use crate::resources::{Assets, ColorSpace, SamplerKind, Texture};
 use crate::{GpuContext, RenderStats};
@@ -282,10 +282,10 @@ impl RenderFeature for SkyFeature {
         if width == 0 || height == 0 {
             return;
         }
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let hdr = frame
-            .graph
-            .create_texture("hdr", TextureDesc::new_2d(width, height, HDR_FORMAT, usage));
+        let hdr = frame.graph.create_texture(
+            "hdr",
+            TextureDesc::new_2d(width, height, HDR_FORMAT, HDR_USAGE),
+        );
         let color = match &self.sky {
             SkyOption::Color(c) if c.is_finite() => c.max(Vec3::ZERO),
             _ => Vec3::ZERO,

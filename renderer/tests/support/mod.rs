@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub(crate) mod hdr;
+
 use std::path::{Path, PathBuf};
 
 use glam::{Affine3A, Vec3, Vec4};

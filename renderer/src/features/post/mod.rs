@@ -1,0 +1,7 @@
+//! Post effects on the frame's HDR target, between the lighting and the
+//! tonemap: each reads [`Frame::hdr`](crate::Frame::hdr) and puts its
+//! result back.
+
+mod bloom;
+
+pub use bloom::{BloomFeature, BloomOptions, MAX_BLOOM_LEVELS};
