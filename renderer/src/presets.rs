@@ -9,7 +9,7 @@ use crate::features::{
     ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting, PointSpotLightFeature,
     PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature, check_deferred_support,
 };
-use crate::features::{BloomFeature, BloomOptions};
+use crate::features::{BloomFeature, BloomOptions, DofFeature, DofOptions};
 
 /// Options every preset understands.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +25,8 @@ pub struct PresetOptions {
     /// Image-based lighting baked from the sky (`None`: off; the lit
     /// passes then use their constant ambient alone).
     pub ibl: Option<IblOptions>,
+    /// Depth of field (`None`: off).
+    pub dof: Option<DofOptions>,
     /// Bloom before the tonemap (`None`: off).
     pub bloom: Option<BloomOptions>,
 }
@@ -37,6 +39,7 @@ impl Default for PresetOptions {
             exposure: 1.0,
             aces: true,
             ibl: None,
+            dof: None,
             bloom: None,
         }
     }
@@ -59,7 +62,7 @@ impl Default for ShadowOptions {
 }
 
 /// The forward preset: sun shadows (cascaded), sky, forward-lit PBR, the
-/// post effects that are on ([`BloomFeature`]), tonemap.
+/// post effects that are on ([`DofFeature`], [`BloomFeature`]), tonemap.
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         add_shadow_and_sky(renderer, &options);
@@ -93,6 +96,9 @@ pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer)
 
 /// The post effects that are on, in the design's order, then the tonemap.
 fn add_post_and_tonemap(renderer: &mut Renderer, options: &PresetOptions) {
+    if let Some(dof) = options.dof {
+        renderer.add_feature(DofFeature::new(dof));
+    }
     if let Some(bloom) = options.bloom {
         renderer.add_feature(BloomFeature::new(bloom));
     }

@@ -11,7 +11,7 @@ use glam::{Affine3A, Vec3};
 use support::*;
 use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
 use taos_renderer::features::{
-    AoOptions, BloomOptions, OverlayLighting, PointSpotMethod, SkyOption,
+    AoOptions, BloomOptions, DofOptions, OverlayLighting, PointSpotMethod, SkyOption,
 };
 use taos_renderer::frame::{CameraView, DrawItem, SunLight};
 use taos_renderer::presets::{
@@ -274,6 +274,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
     deferred_preset(DeferredOptions {
         common: PresetOptions {
             sky: SkyOption::Color(Vec3::new(0.3, 0.5, 0.8)),
+            dof: Some(DofOptions::default()),
             bloom: Some(BloomOptions::default()),
             ..PresetOptions::default()
         },
@@ -291,6 +292,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
             "DeferredLighting",
             "PointSpotLight",
             "ForwardOverlay",
+            "DepthOfField",
             "Bloom",
             "Tonemap"
         ]

@@ -3,10 +3,14 @@
 
 mod support;
 
+use glam::Vec3;
 use support::hdr::{HdrProbe, HdrSource, Rgba, channel_sums};
 use support::*;
-use taos_renderer::features::{BloomFeature, BloomOptions};
-use taos_renderer::{FrameData, GpuContext, Renderer};
+use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
+use taos_renderer::features::{BloomFeature, BloomOptions, DofOptions, SkyOption};
+use taos_renderer::frame::{CameraView, SunLight};
+use taos_renderer::presets::{PresetOptions, forward_plus_preset, forward_preset};
+use taos_renderer::{FrameData, GpuContext, OffscreenTarget, Renderer};
 
 const SIZE: u32 = 128;
 
@@ -29,7 +33,7 @@ fn run_on(
     frames: usize,
 ) -> Vec<Rgba> {
     let gpu: GpuContext = gpu();
-    let target = taos_renderer::OffscreenTarget::new(&gpu, SIZE, SIZE, FORMAT).unwrap();
+    let target = OffscreenTarget::new(&gpu, SIZE, SIZE, FORMAT).unwrap();
     let mut renderer = Renderer::new(gpu, FORMAT);
     let source = HdrSource::new(renderer.gpu(), SIZE, SIZE, pixels);
     renderer.add_feature(source);
@@ -147,4 +151,200 @@ fn a_bloom_threshold_keeps_dim_light_out_of_the_glow() {
     assert!(at(&unthresholded, 64, 24)[1] > at(&without, 64, 24)[1] + 1e-2);
     // The spot still glows.
     assert!(at(&with_band, 71, 64)[0] > 1e-3);
+}
+
+// --- Effects on the lit test scene, through the presets ---------------------
+
+const SCENE_SIZE: (u32, u32) = (320, 180);
+
+fn dof_camera() -> CameraView {
+    camera(SCENE_SIZE)
+}
+
+/// The lit test scene under a sun, seen by `camera`; the last of two frames.
+fn render_scene_with(setup: impl FnOnce(&mut Renderer), camera: CameraView) -> Vec<u8> {
+    let gpu = gpu();
+    let target = OffscreenTarget::new(&gpu, SCENE_SIZE.0, SCENE_SIZE.1, FORMAT).unwrap();
+    let mut renderer = Renderer::new(gpu, FORMAT);
+    setup(&mut renderer);
+    let items = scene(&mut renderer);
+    let mut data = FrameData {
+        camera,
+        size: SCENE_SIZE,
+        ..FrameData::default()
+    };
+    data.lights.sun = Some(SunLight {
+        direction: Vec3::new(-0.3, -1.0, -0.4).normalize(),
+        color: Vec3::ONE,
+        intensity: 3.0,
+        cast_shadows: true,
+        cascades: Default::default(),
+    });
+    data.buckets
+        .fill(items.iter().copied(), renderer.assets(), &data.camera);
+    renderer.render(&mut data, target.texture()).unwrap();
+    renderer.render(&mut data, target.texture()).unwrap();
+    target.read_rgba8(renderer.gpu()).unwrap()
+}
+
+/// Root-mean-square luminance step between neighbouring pixels in a square
+/// of half-size `r` around `(cx, cy)`: how sharp the edges there are (a
+/// blur spreads an edge's step over several pixels, which the squares
+/// count for less; the plain mean would not change).
+fn edge_contrast(pixels: &[u8], (cx, cy): (i32, i32), r: i32) -> f64 {
+    let width = SCENE_SIZE.0 as i32;
+    let luma = |x: i32, y: i32| {
+        let i = ((y * width + x) * 4) as usize;
+        0.2126 * f64::from(pixels[i])
+            + 0.7152 * f64::from(pixels[i + 1])
+            + 0.0722 * f64::from(pixels[i + 2])
+    };
+    let mut sum = 0.0;
+    let mut count = 0.0;
+    for y in cy - r..cy + r {
+        for x in cx - r..cx + r {
+            sum += (luma(x + 1, y) - luma(x, y)).powi(2) + (luma(x, y + 1) - luma(x, y)).powi(2);
+            count += 2.0;
+        }
+    }
+    (sum / count).sqrt()
+}
+
+/// Where a world point lands in the frame, in pixels.
+fn pixel_of(camera: &CameraView, world: Vec3) -> (i32, i32) {
+    let ndc = (camera.projection * camera.view).project_point3(world);
+    (
+        ((ndc.x * 0.5 + 0.5) * SCENE_SIZE.0 as f32) as i32,
+        ((0.5 - ndc.y * 0.5) * SCENE_SIZE.1 as f32) as i32,
+    )
+}
+
+fn preset_with(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
+    forward_preset(options)
+}
+
+#[test]
+fn depth_of_field_keeps_the_focus_plane_sharp_and_blurs_the_far_field() {
+    let camera = dof_camera();
+    // Focus on the near row's middle ball (z = 2); the far row is at z = -3.
+    let near_ball = Vec3::new(0.0, 0.6, 2.0);
+    let far_box = Vec3::new(-2.5, 0.5, -3.0);
+    let far_box_right = Vec3::new(2.5, 0.5, -3.0);
+    let focus = near_ball.distance(camera.position);
+    // A wide aperture for 180 pixels of height 8 m away (at 1080 p the
+    // same blur takes an aperture six times narrower, focused at 2 m
+    // another four times).
+    let dof = DofOptions {
+        focus_distance: focus,
+        aperture_f_stops: 0.02,
+        ..DofOptions::default()
+    };
+    let sharp = render_scene_with(preset_with(PresetOptions::default()), camera);
+    let blurred = render_scene_with(
+        preset_with(PresetOptions {
+            dof: Some(dof),
+            ..PresetOptions::default()
+        }),
+        camera,
+    );
+    let in_focus = (
+        edge_contrast(&sharp, pixel_of(&camera, near_ball), 14),
+        edge_contrast(&blurred, pixel_of(&camera, near_ball), 14),
+    );
+    eprintln!("edge contrast in focus, without and with DoF: {in_focus:?}");
+    assert!(
+        in_focus.1 > in_focus.0 * 0.9,
+        "focus plane lost edges: {in_focus:?}"
+    );
+    for far in [far_box, far_box_right] {
+        let at = pixel_of(&camera, far);
+        let (before, after) = (edge_contrast(&sharp, at, 8), edge_contrast(&blurred, at, 8));
+        eprintln!("edge contrast far at {at:?}, without and with DoF: {before} -> {after}");
+        assert!(
+            after < before * 0.6,
+            "far field not blurred at {at:?}: {before} -> {after}"
+        );
+    }
+    assert_matches_reference(
+        &reference_dir(),
+        "post_dof",
+        SCENE_SIZE.0,
+        SCENE_SIZE.1,
+        &blurred,
+        Tolerance {
+            per_channel: 3,
+            outlier_fraction: 0.01,
+        },
+    );
+}
+
+#[test]
+fn bloom_through_a_preset_matches_its_reference() {
+    let camera = dof_camera();
+    let plain = render_scene_with(preset_with(PresetOptions::default()), camera);
+    let bloomed = render_scene_with(
+        preset_with(PresetOptions {
+            bloom: Some(BloomOptions {
+                intensity: 0.3,
+                ..BloomOptions::default()
+            }),
+            ..PresetOptions::default()
+        }),
+        camera,
+    );
+    assert!(max_difference(&plain, &bloomed).0 > 10);
+    assert_matches_reference(
+        &reference_dir(),
+        "post_bloom",
+        SCENE_SIZE.0,
+        SCENE_SIZE.1,
+        &bloomed,
+        Tolerance {
+            per_channel: 3,
+            outlier_fraction: 0.01,
+        },
+    );
+}
+
+/// Every post effect that exists, on.
+fn every_effect() -> PresetOptions {
+    PresetOptions {
+        sky: SkyOption::Color(Vec3::new(0.3, 0.5, 0.8)),
+        dof: Some(DofOptions::default()),
+        bloom: Some(BloomOptions::default()),
+        ..PresetOptions::default()
+    }
+}
+
+#[test]
+fn forward_and_forward_plus_graphs_with_every_effect_match_their_golden_dumps() {
+    let presets: [(&str, Box<dyn FnOnce(&mut Renderer)>); 2] = [
+        (
+            "forward_every_effect_graph.mmd",
+            Box::new(forward_preset(every_effect())),
+        ),
+        (
+            "forward_plus_every_effect_graph.mmd",
+            Box::new(forward_plus_preset(every_effect())),
+        ),
+    ];
+    for (golden, setup) in presets {
+        let gpu = gpu();
+        let target = OffscreenTarget::new(&gpu, WIDTH, HEIGHT, FORMAT).unwrap();
+        let mut renderer = Renderer::new(gpu, FORMAT);
+        setup(&mut renderer);
+        let names: Vec<_> = renderer.feature_names().collect();
+        assert_eq!(
+            &names[names.len() - 3..],
+            ["DepthOfField", "Bloom", "Tonemap"]
+        );
+        let items = scene(&mut renderer);
+        let mut data = frame_data(&renderer, &items, 64, (WIDTH, HEIGHT));
+        let dump = renderer
+            .dump_graph(&mut data, target.texture(), false)
+            .unwrap();
+        assert_matches_golden_text(&reference_dir(), golden, &dump);
+        // And it runs.
+        renderer.render(&mut data, target.texture()).unwrap();
+    }
 }

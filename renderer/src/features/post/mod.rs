@@ -3,5 +3,7 @@
 //! result back.
 
 mod bloom;
+mod dof;
 
 pub use bloom::{BloomFeature, BloomOptions, MAX_BLOOM_LEVELS};
+pub use dof::{DofFeature, DofOptions};
