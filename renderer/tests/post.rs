@@ -14,6 +14,9 @@ use taos_renderer::{FrameData, GpuContext, OffscreenTarget, Renderer};
 
 const SIZE: u32 = 128;
 
+/// Registers features on a renderer (a preset, or one effect).
+type Setup = Box<dyn FnOnce(&mut Renderer)>;
+
 /// Black, with a 4 x 4 block of radiance 50 in the middle.
 fn bright_spot() -> Vec<Rgba> {
     let mut pixels = vec![[0.0, 0.0, 0.0, 1.0]; (SIZE * SIZE) as usize];
@@ -27,11 +30,7 @@ fn bright_spot() -> Vec<Rgba> {
 
 /// Runs `source`, then `effect` (if any), then a probe, for `frames` frames;
 /// returns what the probe saw last.
-fn run_on(
-    pixels: &[Rgba],
-    effect: Option<Box<dyn FnOnce(&mut Renderer)>>,
-    frames: usize,
-) -> Vec<Rgba> {
+fn run_on(pixels: &[Rgba], effect: Option<Setup>, frames: usize) -> Vec<Rgba> {
     let gpu: GpuContext = gpu();
     let target = OffscreenTarget::new(&gpu, SIZE, SIZE, FORMAT).unwrap();
     let mut renderer = Renderer::new(gpu, FORMAT);
@@ -53,7 +52,7 @@ fn run_on(
     probe.read(renderer.gpu())
 }
 
-fn with_bloom(options: BloomOptions) -> Option<Box<dyn FnOnce(&mut Renderer)>> {
+fn with_bloom(options: BloomOptions) -> Option<Setup> {
     Some(Box::new(move |renderer: &mut Renderer| {
         renderer.add_feature(BloomFeature::new(options));
     }))
@@ -318,7 +317,7 @@ fn every_effect() -> PresetOptions {
 
 #[test]
 fn forward_and_forward_plus_graphs_with_every_effect_match_their_golden_dumps() {
-    let presets: [(&str, Box<dyn FnOnce(&mut Renderer)>); 2] = [
+    let presets: [(&str, Setup); 2] = [
         (
             "forward_every_effect_graph.mmd",
             Box::new(forward_preset(every_effect())),
