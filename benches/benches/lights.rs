@@ -9,6 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use taos_benches::frame_waited;
 use taos_engine::{Engine, EngineConfig};
 use taos_samples::{LightsPreset, ManyLightsOptions, many_lights};
 
@@ -26,17 +27,6 @@ fn engine(preset: LightsPreset, lights: u32) -> Engine {
     engine
 }
 
-fn frame(engine: &mut Engine) -> u32 {
-    let stats = engine.frame().expect("renders");
-    engine
-        .renderer()
-        .gpu()
-        .device()
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("the GPU finishes");
-    stats.lights
-}
-
 fn lights(c: &mut Criterion) {
     let mut group = c.benchmark_group("lights");
     group.sample_size(10);
@@ -49,7 +39,7 @@ fn lights(c: &mut Criterion) {
         ] {
             let mut engine = engine(preset, count);
             group.bench_with_input(BenchmarkId::new(name, count), &count, |b, _| {
-                b.iter(|| black_box(frame(&mut engine)));
+                b.iter(|| black_box(frame_waited(&mut engine).lights));
             });
         }
     }

@@ -8,6 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use taos_benches::frame_waited;
 use taos_engine::{Engine, EngineConfig};
 use taos_renderer::features::{BloomOptions, DofOptions};
 use taos_renderer::presets::{PresetOptions, forward_preset};
@@ -19,17 +20,6 @@ fn engine(options: PresetOptions) -> Engine {
     deferred_showcase(&mut engine).expect("the sample scene builds");
     engine.frame().expect("renders");
     engine
-}
-
-fn frame(engine: &mut Engine) -> usize {
-    let stats = engine.frame().expect("renders");
-    engine
-        .renderer()
-        .gpu()
-        .device()
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("the GPU finishes");
-    stats.passes
 }
 
 fn post(c: &mut Criterion) {
@@ -63,7 +53,9 @@ fn post(c: &mut Criterion) {
         ),
     ] {
         let mut engine = engine(options);
-        group.bench_function(name, |b| b.iter(|| black_box(frame(&mut engine))));
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(frame_waited(&mut engine).passes))
+        });
     }
     group.finish();
 }
