@@ -7,6 +7,7 @@ use super::desc::ResourceDesc;
 use super::error::ExecuteError;
 use super::handle::{BufferHandle, GraphId, TextureHandle};
 use super::pool::ResourcePool;
+use crate::timings::GpuPassTimer;
 
 /// A resource bound to its wgpu object for this frame.
 #[derive(Debug)]
@@ -93,11 +94,27 @@ impl RenderGraph<'_> {
     /// graph; [`ExecuteError::UnboundImport`] when a live pass uses an import
     /// that was only declared.
     pub fn execute(
+        self,
+        compiled: &CompiledGraph,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        pool: &mut ResourcePool,
+    ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
+        self.execute_timed(compiled, device, queue, pool, None)
+    }
+
+    /// [`execute`](Self::execute), writing a timestamp when each pass
+    /// begins and ends into `timer`'s queries (render and compute passes
+    /// through their descriptors; encoder passes only where the device
+    /// allows timestamps between passes) and resolving them at the end of
+    /// the encoder.
+    pub(crate) fn execute_timed(
         mut self,
         compiled: &CompiledGraph,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         pool: &mut ResourcePool,
+        mut timer: Option<&mut GpuPassTimer>,
     ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
         if compiled.graph != Some(self.id) {
             return Err(ExecuteError::GraphMismatch {
@@ -119,6 +136,11 @@ impl RenderGraph<'_> {
             let exec = self.take_exec(id);
             let pass = &self.passes[id.index()];
             let (kind, name) = (pass.kind, pass.name);
+            let timed = match (kind, timer.as_deref_mut()) {
+                (PassKind::Encoder, Some(t)) if !t.times_encoder_passes() => None,
+                (_, Some(t)) => t.reserve(name, kind),
+                (_, None) => None,
+            };
             match kind {
                 PassKind::Render => {
                     let pass = &self.passes[id.index()];
@@ -184,7 +206,13 @@ impl RenderGraph<'_> {
                         label: Some(pass.name),
                         color_attachments: &colors,
                         depth_stencil_attachment: depth,
-                        timestamp_writes: None,
+                        timestamp_writes: timed.as_ref().map(|(query_set, begin)| {
+                            wgpu::RenderPassTimestampWrites {
+                                query_set,
+                                beginning_of_pass_write_index: Some(*begin),
+                                end_of_pass_write_index: Some(begin + 1),
+                            }
+                        }),
                         occlusion_query_set: None,
                         multiview_mask: None,
                     });
@@ -195,20 +223,38 @@ impl RenderGraph<'_> {
                 PassKind::Compute => {
                     let mut cpass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some(name),
-                        timestamp_writes: None,
+                        timestamp_writes: timed.as_ref().map(|(query_set, begin)| {
+                            wgpu::ComputePassTimestampWrites {
+                                query_set,
+                                beginning_of_pass_write_index: Some(*begin),
+                                end_of_pass_write_index: Some(begin + 1),
+                            }
+                        }),
                     });
                     if let Some(PassExec::Compute(record)) = exec {
                         record(&mut cpass, &resources);
                     }
                 }
                 PassKind::Encoder => {
+                    if let Some((query_set, begin)) = &timed {
+                        encoder.write_timestamp(query_set, *begin);
+                    }
                     if let Some(PassExec::Encoder(record)) = exec {
                         record(&mut encoder, &resources);
+                    }
+                    if let Some((query_set, begin)) = &timed {
+                        encoder.write_timestamp(query_set, begin + 1);
                     }
                 }
             }
         }
+        if let Some(timer) = timer.as_deref_mut() {
+            timer.resolve(&mut encoder);
+        }
         let index = queue.submit(Some(encoder.finish()));
+        if let Some(timer) = timer {
+            timer.submitted();
+        }
         pool.keep_graph_storage(self.recycle());
         Ok(index)
     }
