@@ -183,8 +183,9 @@ impl Renderer {
                     bytes_saved: compiled.bytes_saved(),
                     ..RenderStats::default()
                 };
-                let timer = profiler.start_record(gpu.device(), &graph, compiled);
-                graph.execute_timed(compiled, gpu.device(), gpu.queue(), pool, timer)?;
+                let (device, queue) = (gpu.device(), gpu.queue());
+                let (timer, cpu_passes) = profiler.start_record(device, &graph, compiled);
+                graph.execute_timed(compiled, device, queue, pool, timer, Some(cpu_passes))?;
                 profiler.end_record();
                 Ok(stats)
             },

@@ -52,13 +52,18 @@ fn print_table(title: &str, timings: &FrameTimings) {
         "{title} at {}x{}, frame {}: CPU build {:?}, compile {:?}, record {:?}",
         SIZE.0, SIZE.1, timings.frame, timings.cpu_build, timings.cpu_compile, timings.cpu_record
     );
+    eprintln!("  {:<24} {:>12} {:>12}", "pass", "CPU record", "GPU");
+    for cpu in &timings.cpu_passes {
+        let gpu = timings.gpu.as_ref().and_then(|g| g.pass(cpu.name));
+        let gpu = gpu.map_or_else(|| "-".to_owned(), |p| format!("{:?}", p.gpu));
+        let record = format!("{:?}", cpu.record);
+        eprintln!("  {:<24} {record:>12} {gpu:>12}", cpu.name);
+    }
     if let Some(gpu) = &timings.gpu {
-        for pass in &gpu.passes {
-            eprintln!("  {:<24} {:?}", pass.name, pass.gpu);
-        }
+        let total = format!("{:?}", gpu.total);
         eprintln!(
-            "  {:<24} {:?} (frame {})",
-            "GPU total", gpu.total, gpu.frame
+            "  {:<24} {:>12} {total:>12} (frame {})",
+            "GPU total", "", gpu.frame
         );
     }
 }
@@ -85,7 +90,7 @@ fn assert_timed(graph: &GraphOverview, gpu: &GpuTimings, encoder_passes_timed: b
     for pass in &gpu.passes {
         let seconds = pass.gpu.as_secs_f64();
         assert!(
-            seconds.is_finite() && seconds >= 0.0 && seconds < 60.0,
+            seconds.is_finite() && (0.0..60.0).contains(&seconds),
             "{}: {:?}",
             pass.name,
             pass.gpu
@@ -104,6 +109,13 @@ fn check_preset(title: &str, preset: impl FnOnce(&mut Renderer)) {
         timings.cpu_total(),
         timings.cpu_build + timings.cpu_compile + timings.cpu_record
     );
+    // Every pass that ran was recorded, and its recording is part of the
+    // record phase.
+    let recorded: Vec<&str> = timings.cpu_passes.iter().map(|p| p.name).collect();
+    let executed: Vec<&str> = renderer.last_graph().executed().map(|p| p.name).collect();
+    assert_eq!(recorded, executed);
+    let pass_sum: std::time::Duration = timings.cpu_passes.iter().map(|p| p.record).sum();
+    assert!(pass_sum <= timings.cpu_record);
     if !renderer.gpu().has_gpu_timestamps() {
         eprintln!(
             "{} has no timestamp queries: GPU timings are not checked",

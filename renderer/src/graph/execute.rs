@@ -1,13 +1,15 @@
 //! Executing a compiled graph: bind physical resources, record every live
 //! pass into one command encoder, submit once.
 
+use std::time::Instant;
+
 use super::builder::{AccessKind, Import, PassExec, PassKind, RenderGraph};
 use super::compile::CompiledGraph;
 use super::desc::ResourceDesc;
 use super::error::ExecuteError;
 use super::handle::{BufferHandle, GraphId, TextureHandle};
 use super::pool::ResourcePool;
-use crate::timings::GpuPassTimer;
+use crate::timings::{GpuPassTimer, PassCpuTiming};
 
 /// A resource bound to its wgpu object for this frame.
 #[derive(Debug)]
@@ -100,14 +102,15 @@ impl RenderGraph<'_> {
         queue: &wgpu::Queue,
         pool: &mut ResourcePool,
     ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
-        self.execute_timed(compiled, device, queue, pool, None)
+        self.execute_timed(compiled, device, queue, pool, None, None)
     }
 
     /// [`execute`](Self::execute), writing a timestamp when each pass
     /// begins and ends into `timer`'s queries (render and compute passes
     /// through their descriptors; encoder passes only where the device
     /// allows timestamps between passes) and resolving them at the end of
-    /// the encoder.
+    /// the encoder; and, into `cpu_passes`, the CPU time each pass took to
+    /// record.
     pub(crate) fn execute_timed(
         mut self,
         compiled: &CompiledGraph,
@@ -115,6 +118,7 @@ impl RenderGraph<'_> {
         queue: &wgpu::Queue,
         pool: &mut ResourcePool,
         mut timer: Option<&mut GpuPassTimer>,
+        mut cpu_passes: Option<&mut Vec<PassCpuTiming>>,
     ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
         if compiled.graph != Some(self.id) {
             return Err(ExecuteError::GraphMismatch {
@@ -132,7 +136,11 @@ impl RenderGraph<'_> {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("taos render graph"),
         });
+        if let Some(cpu_passes) = cpu_passes.as_deref_mut() {
+            cpu_passes.clear();
+        }
         for &id in &compiled.order {
+            let started = Instant::now();
             let exec = self.take_exec(id);
             let pass = &self.passes[id.index()];
             let (kind, name) = (pass.kind, pass.name);
@@ -246,6 +254,13 @@ impl RenderGraph<'_> {
                         encoder.write_timestamp(query_set, begin + 1);
                     }
                 }
+            }
+            if let Some(cpu_passes) = cpu_passes.as_deref_mut() {
+                cpu_passes.push(PassCpuTiming {
+                    name,
+                    kind,
+                    record: started.elapsed(),
+                });
             }
         }
         if let Some(timer) = timer.as_deref_mut() {

@@ -94,8 +94,37 @@ pub struct GraphEdge {
     pub to: GraphNode,
 }
 
-/// A compiled graph as plain data (see the [module docs](self)), from
-/// [`CompiledGraph::overview`].
+/// A compiled graph as plain data, from [`CompiledGraph::overview`]: its
+/// passes (kind, execution position or culled), resources (imported or
+/// transient, size, physical allocation, aliased), their versions and the
+/// edges between them. The text dumps are written from it, and debug
+/// overlays draw it. It owns what it holds (names are `&'static str`), so
+/// it outlives the frame's graph; [`CompiledGraph::overview_into`] refills
+/// one without allocating.
+///
+/// ```
+/// use taos_renderer::graph::{GraphCompiler, ImportedTexture, RenderGraph, TextureDesc};
+/// use wgpu::{LoadOp, TextureFormat, TextureUsages};
+///
+/// let usage = TextureUsages::RENDER_ATTACHMENT | TextureUsages::TEXTURE_BINDING;
+/// let desc = TextureDesc::new_2d(64, 64, TextureFormat::Rgba8Unorm, usage);
+/// let mut graph = RenderGraph::new();
+/// let surface = graph.import_texture("surface", ImportedTexture::declared(desc));
+/// let scratch = graph.create_texture("scratch", desc);
+/// graph.add_render_pass("draw", |pass| {
+///     let _ = pass.write_color(surface, LoadOp::Clear(wgpu::Color::BLACK));
+/// });
+/// graph.add_render_pass("unused", |pass| {
+///     let _ = pass.write_color(scratch, LoadOp::Clear(wgpu::Color::BLACK));
+/// });
+/// let mut compiler = GraphCompiler::new();
+/// let overview = compiler.compile(&graph)?.overview(&graph);
+/// let ran: Vec<_> = overview.executed().map(|pass| pass.name).collect();
+/// assert_eq!(ran, ["draw"]);
+/// assert!(overview.culled().all(|pass| pass.name == "unused"));
+/// assert!(overview.resources[0].imported);
+/// # Ok::<(), taos_renderer::graph::CompileError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GraphOverview {
     /// Every pass, culled ones included, in registration order.

@@ -5,8 +5,9 @@
 //! keeps the figures in [`Renderer::last_timings`](crate::Renderer::last_timings):
 //!
 //! - **CPU** ([`FrameTimings::cpu_build`], [`cpu_compile`](FrameTimings::cpu_compile),
-//!   [`cpu_record`](FrameTimings::cpu_record)): wall-clock time on the
-//!   calling thread, of the frame just rendered.
+//!   [`cpu_record`](FrameTimings::cpu_record), and the recording of each
+//!   pass in [`cpu_passes`](FrameTimings::cpu_passes)): wall-clock time on
+//!   the calling thread, of the frame just rendered.
 //! - **GPU** ([`FrameTimings::gpu`]): where the device has timestamp queries
 //!   (`TIMESTAMP_QUERY`; lavapipe, desktop Vulkan, DX12 and Metal on most
 //!   GPUs have them), each render and compute pass writes a timestamp when
@@ -70,6 +71,10 @@ pub struct FrameTimings {
     /// Executing the graph: binding resources, recording every live pass
     /// into the command encoder, and the submit.
     pub cpu_record: Duration,
+    /// The part of [`cpu_record`](Self::cpu_record) each live pass took:
+    /// beginning its wgpu pass, its recording closure, ending it. In
+    /// execution order, of this frame.
+    pub cpu_passes: Vec<PassCpuTiming>,
     /// GPU time per pass of the latest frame whose timestamps were read
     /// back; `None` without timestamp queries, with
     /// [`Renderer::set_gpu_timings`](crate::Renderer::set_gpu_timings) off,
@@ -112,6 +117,17 @@ impl GpuTimings {
     pub fn sum(&self) -> Duration {
         self.passes.iter().map(|pass| pass.gpu).sum()
     }
+}
+
+/// CPU time to record one pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassCpuTiming {
+    /// The name the pass was added with.
+    pub name: &'static str,
+    /// Render, compute or encoder pass.
+    pub kind: PassKind,
+    /// Wall-clock time on the recording thread.
+    pub record: Duration,
 }
 
 /// GPU time of one pass.

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{FrameTimings, GpuPassTimer, GpuTimings};
+use super::{FrameTimings, GpuPassTimer, GpuTimings, PassCpuTiming};
 use crate::GpuContext;
 use crate::graph::{CompiledGraph, GraphOverview, RenderGraph};
 
@@ -56,26 +56,24 @@ impl FrameProfiler {
     }
 
     /// The compiled graph is about to run: keeps it as plain data and returns
-    /// the GPU timer to record with (`None`: this frame is not timed).
-    /// Starts the record clock.
+    /// the GPU timer to record with (`None`: this frame is not timed) and
+    /// the list to put each pass's CPU time in. Starts the record clock.
     pub(crate) fn start_record(
         &mut self,
         device: &wgpu::Device,
         graph: &RenderGraph<'_>,
         compiled: &CompiledGraph,
-    ) -> Option<&mut GpuPassTimer> {
+    ) -> (Option<&mut GpuPassTimer>, &mut Vec<PassCpuTiming>) {
         compiled.overview_into(graph, &mut self.overview);
         self.frames += 1;
-        let timer = self.gpu_timer.as_mut().filter(|_| self.gpu_enabled);
-        let timer = timer.map(|timer| {
-            let passes = compiled.order().len();
-            if let Some(landed) = timer.begin_frame(device, self.frames, passes) {
-                self.last.gpu = Some(landed);
-            }
-            timer
-        });
+        let mut timer = self.gpu_timer.as_mut().filter(|_| self.gpu_enabled);
+        if let Some(timer) = timer.as_deref_mut()
+            && let Some(landed) = timer.begin_frame(device, self.frames, compiled.order().len())
+        {
+            self.last.gpu = Some(landed);
+        }
         self.phase_start = Instant::now();
-        timer
+        (timer, &mut self.last.cpu_passes)
     }
 
     /// The frame was recorded and submitted: its figures become the last.
