@@ -94,6 +94,8 @@ pub struct Engine {
     /// The earliest wake-up a game asked for outside the loop's own.
     wake_at: Option<std::time::Instant>,
     pub(crate) stats: WindowStats,
+    /// The render-graph overlay's state.
+    pub(crate) graph_overlay: crate::graph_overlay::GraphOverlay,
 }
 
 /// What the window driver did so far (how often the event loop woke, how
@@ -155,6 +157,7 @@ impl Engine {
             exit_requested: false,
             wake_at: None,
             stats: WindowStats::default(),
+            graph_overlay: crate::graph_overlay::GraphOverlay::default(),
         })
     }
 

@@ -13,7 +13,9 @@
 //!   [`App`]'s hooks: window events (focus, resize, close requested), a
 //!   per-frame update, pointer lock, switching screens
 //!   ([`Engine::set_game_loop`]), and a UI overlay ([`egui`]) drawn after
-//!   tonemapping that sees window events first;
+//!   tonemapping that sees window events first, and the render-graph overlay
+//!   (F3, [`Engine::set_graph_overlay`]: passes, resources, CPU and GPU
+//!   times);
 //! - the mapping from window events to the loop's
 //!   [`InputEvent`](game_loop::InputEvent)s, and the logger.
 //!
@@ -43,6 +45,8 @@
 mod app;
 #[cfg(not(target_arch = "wasm32"))]
 mod facade;
+#[cfg(not(target_arch = "wasm32"))]
+mod graph_overlay;
 #[cfg(not(target_arch = "wasm32"))]
 mod logging;
 #[cfg(not(target_arch = "wasm32"))]

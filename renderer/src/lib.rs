@@ -18,10 +18,11 @@ pub mod graph;
 pub mod presets;
 mod renderer;
 pub mod resources;
+pub mod timings;
 
 pub use context::{
-    ContextError, GpuContext, OffscreenTarget, ReadbackError, SurfaceError, SurfaceFrame,
-    WindowSurface,
+    ContextError, ContextOptions, GpuContext, OffscreenTarget, ReadbackError, SurfaceError,
+    SurfaceFrame, WindowSurface,
 };
 
 pub use feature::{FeatureSetup, Frame, RenderFeature};

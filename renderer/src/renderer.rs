@@ -4,9 +4,11 @@ use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::{FrameData, FrameSlots};
 use crate::graph::{
-    CompileError, ExecuteError, GraphCompiler, ImportedTexture, RenderGraph, ResourcePool,
+    CompileError, ExecuteError, GraphCompiler, GraphOverview, ImportedTexture, RenderGraph,
+    ResourcePool,
 };
 use crate::resources::Assets;
+use crate::timings::{FrameProfiler, FrameTimings, GpuTimings};
 
 /// Rendering a frame failed.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +66,8 @@ pub struct Renderer {
     output_format: wgpu::TextureFormat,
     /// The graph-side slots lent to each frame's [`Frame::slots`].
     graph_slots: FrameSlots,
+    /// CPU and GPU timings, and the last frame's graph.
+    profiler: FrameProfiler,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -81,6 +85,7 @@ impl Renderer {
     #[must_use]
     pub fn new(gpu: GpuContext, output_format: wgpu::TextureFormat) -> Self {
         Self {
+            profiler: FrameProfiler::new(&gpu),
             gpu,
             assets: Assets::new(),
             features: Vec::new(),
@@ -167,16 +172,24 @@ impl Renderer {
         output: &wgpu::Texture,
         before_render: &mut dyn FnMut(&mut Frame<'_>),
     ) -> Result<RenderStats, RenderError> {
-        self.with_compiled_graph(data, output, before_render, |graph, compiled, gpu, pool| {
-            let stats = RenderStats {
-                passes: compiled.order().len(),
-                culled: compiled.culled().len(),
-                bytes_saved: compiled.bytes_saved(),
-                ..RenderStats::default()
-            };
-            graph.execute(compiled, gpu.device(), gpu.queue(), pool)?;
-            Ok(stats)
-        })?
+        self.with_compiled_graph(
+            data,
+            output,
+            before_render,
+            |graph, compiled, gpu, pool, profiler| {
+                let stats = RenderStats {
+                    passes: compiled.order().len(),
+                    culled: compiled.culled().len(),
+                    bytes_saved: compiled.bytes_saved(),
+                    ..RenderStats::default()
+                };
+                let (device, queue) = (gpu.device(), gpu.queue());
+                let (timer, cpu_passes) = profiler.start_record(device, &graph, compiled);
+                graph.execute_timed(compiled, device, queue, pool, timer, Some(cpu_passes))?;
+                profiler.end_record();
+                Ok(stats)
+            },
+        )?
         .map(|mut stats| {
             for feature in self.features.iter_mut().filter(|f| f.enabled()) {
                 feature.after_frame(&self.gpu, &mut stats);
@@ -198,13 +211,71 @@ impl Renderer {
         output: &wgpu::Texture,
         dot: bool,
     ) -> Result<String, RenderError> {
-        self.with_compiled_graph(data, output, &mut |_| {}, |graph, compiled, _, _| {
+        self.with_compiled_graph(data, output, &mut |_| {}, |graph, compiled, _, _, _| {
             if dot {
                 compiled.to_dot(&graph)
             } else {
                 compiled.to_mermaid(&graph)
             }
         })
+    }
+
+    /// What the last rendered frame cost: CPU time to build, compile and
+    /// record its graph, and GPU time per pass of the latest frame whose
+    /// timestamps were read back (see [`timings`](crate::timings)).
+    /// All zero before the first frame.
+    ///
+    /// ```no_run
+    /// # use taos_renderer::{FrameData, GpuContext, OffscreenTarget, Renderer, wgpu};
+    /// # let gpu = GpuContext::headless()?;
+    /// # let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    /// # let target = OffscreenTarget::new(&gpu, 64, 64, format)?;
+    /// # let mut renderer = Renderer::new(gpu, format);
+    /// # let mut data = FrameData::default();
+    /// renderer.render(&mut data, target.texture())?;
+    /// let timings = renderer.last_timings();
+    /// println!("compile: {:?}", timings.cpu_compile);
+    /// if let Some(gpu) = &timings.gpu {
+    ///     println!("GPU, frame {}: {:?}", gpu.frame, gpu.total);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn last_timings(&self) -> &FrameTimings {
+        self.profiler.last()
+    }
+
+    /// The last rendered frame's compiled graph as plain data: passes in
+    /// registration order with their execution position (or culled),
+    /// resources (imported or transient, size, aliased), versions and edges.
+    /// Empty before the first frame.
+    #[must_use]
+    pub fn last_graph(&self) -> &GraphOverview {
+        self.profiler.overview()
+    }
+
+    /// Times passes on the GPU (`true`, the default) or not. Has no effect
+    /// on a device without timestamp queries; turning it off drops the
+    /// GPU figures.
+    pub fn set_gpu_timings(&mut self, enabled: bool) {
+        self.profiler.set_gpu_enabled(enabled);
+    }
+
+    /// Whether passes are timed on the GPU: the device has timestamp
+    /// queries and [`set_gpu_timings`](Self::set_gpu_timings) did not turn
+    /// them off.
+    #[must_use]
+    pub fn gpu_timings_enabled(&self) -> bool {
+        self.profiler.gpu_enabled()
+    }
+
+    /// Reads GPU timings whose read-back landed since the last frame
+    /// (polling the device without waiting) and returns the latest
+    /// (`last_timings().gpu`). Rendering does this by itself; call it to
+    /// see the last frame's figures without rendering another (after
+    /// waiting for the device in a benchmark or test).
+    pub fn collect_gpu_timings(&mut self) -> Option<&GpuTimings> {
+        self.profiler.collect(self.gpu.device())
     }
 
     fn with_compiled_graph<R>(
@@ -217,6 +288,7 @@ impl Renderer {
             &crate::graph::CompiledGraph,
             &GpuContext,
             &mut ResourcePool,
+            &mut FrameProfiler,
         ) -> R,
     ) -> Result<R, RenderError> {
         let Self {
@@ -226,8 +298,10 @@ impl Renderer {
             compiler,
             pool,
             graph_slots,
+            profiler,
             ..
         } = self;
+        profiler.start_build();
         data.slots.clear();
         graph_slots.clear();
         for feature in features.iter_mut().filter(|f| f.enabled()) {
@@ -254,8 +328,10 @@ impl Renderer {
         }
         before_render(&mut frame);
         let graph = frame.graph;
+        profiler.end_build();
         let compiled = compiler.compile(&graph)?;
-        Ok(finish(graph, compiled, gpu, pool))
+        profiler.end_compile();
+        Ok(finish(graph, compiled, gpu, pool, profiler))
     }
 }
 

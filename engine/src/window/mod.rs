@@ -187,7 +187,10 @@ impl<A: App> Driver<A> {
         engine.stats.redraws += 1;
         self.app.update(engine).map_err(RunError::App)?;
         let app = &mut self.app;
-        let frame = ui.run(window, |ui| app.ui(engine, ui));
+        let frame = ui.run(window, |ui| {
+            app.ui(engine, ui);
+            engine.draw_graph_overlay(ui);
+        });
         let ui_repaint_at = frame.repaint_after.map(|after| Instant::now() + after);
         let ui_wants_frame = frame.repaint_after.is_some_and(|after| after.is_zero());
         engine.set_ui_frame(frame);
@@ -244,11 +247,17 @@ impl<A: App> Driver<A> {
                 }
             }
             WindowEvent::Occluded(hidden) => engine.game_loop().set_visible(!hidden),
-            WindowEvent::Focused(false) => engine.game_loop().release_held_input(),
+            WindowEvent::Focused(false) => {
+                engine.graph_overlay.on_focus_lost();
+                engine.game_loop().release_held_input();
+            }
             WindowEvent::Input {
                 event,
                 ui_consumed: false,
-            } => engine.game_loop().push_input(event),
+            } => {
+                engine.graph_overlay_input(&event);
+                engine.game_loop().push_input(event);
+            }
             _ => {}
         }
         Ok(engine.exit_requested())

@@ -2,10 +2,12 @@
 //! window, plus offscreen targets with read-back and window surfaces.
 
 mod error;
+mod options;
 mod readback;
 mod surface;
 
 pub use error::{ContextError, ReadbackError, SurfaceError};
+pub use options::ContextOptions;
 pub use readback::OffscreenTarget;
 pub use surface::{Frame as SurfaceFrame, WindowSurface};
 
@@ -27,9 +29,18 @@ impl GpuContext {
     /// [`ContextError::NoAdapter`] (naming the package that provides software
     /// Vulkan) or [`ContextError::Device`].
     pub fn headless() -> Result<Self, ContextError> {
+        Self::headless_with(ContextOptions::default())
+    }
+
+    /// [`headless`](Self::headless) with `options` (for instance a context
+    /// that does not request timestamp queries).
+    ///
+    /// # Errors
+    /// As [`GpuContext::headless`].
+    pub fn headless_with(options: ContextOptions) -> Result<Self, ContextError> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        pollster::block_on(Self::from_instance(instance, None))
+        pollster::block_on(Self::from_instance_with(instance, None, options))
     }
 
     /// A context whose adapter can present to `surface`, created from `instance`.
@@ -40,19 +51,30 @@ impl GpuContext {
         instance: wgpu::Instance,
         surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Self, ContextError> {
-        let options = wgpu::RequestAdapterOptions {
+        Self::from_instance_with(instance, surface, ContextOptions::default()).await
+    }
+
+    /// [`from_instance`](Self::from_instance) with `options`.
+    ///
+    /// # Errors
+    /// As [`GpuContext::headless`].
+    pub async fn from_instance_with(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+        options: ContextOptions,
+    ) -> Result<Self, ContextError> {
+        let adapter_options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
             compatible_surface: surface,
             apply_limit_buckets: false,
         };
-        let adapter =
-            instance
-                .request_adapter(&options)
-                .await
-                .map_err(|source| ContextError::NoAdapter {
-                    detail: source.to_string(),
-                })?;
+        let adapter = instance
+            .request_adapter(&adapter_options)
+            .await
+            .map_err(|source| ContextError::NoAdapter {
+                detail: source.to_string(),
+            })?;
         let info = adapter.get_info();
         log::info!(
             "GPU adapter: {} ({:?}, {:?})",
@@ -60,10 +82,11 @@ impl GpuContext {
             info.backend,
             info.device_type
         );
+        let required_features = options.features_to_request(adapter.features());
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("taos device"),
-                required_features: wgpu::Features::empty(),
+                required_features,
                 required_limits: wgpu::Limits::default().using_resolution(adapter.limits()),
                 ..Default::default()
             })
@@ -102,6 +125,25 @@ impl GpuContext {
     #[must_use]
     pub fn queue(&self) -> &wgpu::Queue {
         &self.queue
+    }
+
+    /// Whether the device can time passes on the GPU (it was created with
+    /// `TIMESTAMP_QUERY`; see [`ContextOptions::gpu_timestamps`]).
+    #[must_use]
+    pub fn has_gpu_timestamps(&self) -> bool {
+        self.device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+
+    /// Whether the device can also write timestamps between passes
+    /// (`TIMESTAMP_QUERY_INSIDE_ENCODERS`): the render graph's encoder
+    /// passes (copies, clears) are then timed as well.
+    #[must_use]
+    pub fn has_encoder_timestamps(&self) -> bool {
+        self.device.features().contains(
+            wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS,
+        )
     }
 
     /// Name, backend and type of the adapter.

@@ -1,4 +1,5 @@
-//! Text dumps of a compiled graph for debugging: Graphviz DOT and Mermaid.
+//! Text dumps of a compiled graph for debugging: Graphviz DOT and Mermaid,
+//! both written from its [`GraphOverview`].
 //!
 //! Passes are boxes numbered by execution position (culled passes dashed,
 //! unnumbered); resource versions are ellipses labelled `name vN`, with the
@@ -10,72 +11,95 @@ use std::fmt::Write;
 
 use super::builder::RenderGraph;
 use super::compile::CompiledGraph;
+use super::overview::{GraphNode, GraphOverview, PassOverview, VersionOverview};
 
-struct Names {
-    pass_labels: Vec<String>,
-    node_labels: Vec<String>,
-    node_used: Vec<bool>,
-    node_imported: Vec<bool>,
-}
-
-fn names(compiled: &CompiledGraph, graph: &RenderGraph<'_>) -> Names {
-    let mut pass_labels: Vec<String> = graph
-        .passes
-        .iter()
-        .map(|p| format!("{} (culled)", p.name))
-        .collect();
-    for (pos, id) in compiled.order.iter().enumerate() {
-        pass_labels[id.index()] = format!("{pos}: {}", graph.passes[id.index()].name);
-    }
-    let mut node_used = vec![false; graph.nodes.len()];
-    for a in &graph.accesses {
-        node_used[a.node as usize] = true;
-        if let Some(prev) = a.reads(&graph.nodes) {
-            node_used[prev as usize] = true;
-        }
-    }
-    let node_labels = graph
-        .nodes
-        .iter()
-        .map(|n| {
-            let res = &graph.resources[n.resource as usize];
-            let slot = compiled
-                .physical
-                .get(n.resource as usize)
-                .copied()
-                .flatten()
-                .map(|s| format!(" #{}", s.index()))
-                .unwrap_or_default();
-            format!("{} v{}{slot}", res.label, n.version)
-        })
-        .collect();
-    let node_imported = graph
-        .nodes
-        .iter()
-        .map(|n| graph.resources[n.resource as usize].import.is_some())
-        .collect();
-    Names {
-        pass_labels,
-        node_labels,
-        node_used,
-        node_imported,
+fn pass_label(pass: &PassOverview) -> String {
+    match pass.position {
+        Some(position) => format!("{position}: {}", pass.name),
+        None => format!("{} (culled)", pass.name),
     }
 }
 
-/// Calls `edge(from_is_pass, from, to_is_pass, to)` for every edge, in
-/// registration order. A write that keeps the previous version also gets an
-/// edge from that version into the pass.
-fn edges(graph: &RenderGraph<'_>, mut edge: impl FnMut(bool, usize, bool, usize)) {
-    for (p, pass) in graph.passes.iter().enumerate() {
-        let span = pass.accesses.start as usize..pass.accesses.end as usize;
-        for a in &graph.accesses[span] {
-            if let Some(read) = a.reads(&graph.nodes) {
-                edge(false, read as usize, true, p);
+fn version_label(overview: &GraphOverview, version: &VersionOverview) -> String {
+    let resource = &overview.resources[version.resource];
+    let slot = resource
+        .physical
+        .map(|s| format!(" #{}", s.index()))
+        .unwrap_or_default();
+    format!("{} v{}{slot}", resource.label, version.version)
+}
+
+fn node_name(node: GraphNode) -> String {
+    match node {
+        GraphNode::Pass(p) => format!("p{p}"),
+        GraphNode::Version(v) => format!("r{v}"),
+    }
+}
+
+impl GraphOverview {
+    /// The graph as Graphviz DOT (`dot -Tsvg`).
+    #[must_use]
+    pub fn to_dot(&self) -> String {
+        let mut out = String::from("digraph render_graph {\n  rankdir=LR;\n");
+        for (p, pass) in self.passes.iter().enumerate() {
+            let style = if pass.is_culled() {
+                ", style=dashed"
+            } else {
+                ""
+            };
+            let label = pass_label(pass);
+            let _ = writeln!(out, "  p{p} [shape=box{style}, label=\"{label}\"];");
+        }
+        for (i, version) in self.versions.iter().enumerate() {
+            if !version.used {
+                continue;
             }
-            if a.is_write() {
-                edge(true, p, false, a.node as usize);
+            let peripheries = if self.resources[version.resource].imported {
+                ", peripheries=2"
+            } else {
+                ""
+            };
+            let label = version_label(self, version);
+            let _ = writeln!(
+                out,
+                "  r{i} [shape=ellipse{peripheries}, label=\"{label}\"];"
+            );
+        }
+        for edge in &self.edges {
+            let (from, to) = (node_name(edge.from), node_name(edge.to));
+            let _ = writeln!(out, "  {from} -> {to};");
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// The graph as a Mermaid flowchart (renders in GitHub and mdBook with
+    /// the mermaid plugin).
+    #[must_use]
+    pub fn to_mermaid(&self) -> String {
+        let mut out = String::from("flowchart LR\n");
+        for (p, pass) in self.passes.iter().enumerate() {
+            let class = if pass.is_culled() { ":::culled" } else { "" };
+            let label = pass_label(pass);
+            let _ = writeln!(out, "  p{p}[\"{label}\"]{class}");
+        }
+        for (i, version) in self.versions.iter().enumerate() {
+            if !version.used {
+                continue;
+            }
+            let label = version_label(self, version);
+            if self.resources[version.resource].imported {
+                let _ = writeln!(out, "  r{i}((\"{label}\"))");
+            } else {
+                let _ = writeln!(out, "  r{i}([\"{label}\"])");
             }
         }
+        for edge in &self.edges {
+            let (from, to) = (node_name(edge.from), node_name(edge.to));
+            let _ = writeln!(out, "  {from} --> {to}");
+        }
+        out.push_str("  classDef culled stroke-dasharray: 5 5\n");
+        out
     }
 }
 
@@ -84,37 +108,7 @@ impl CompiledGraph {
     /// graph this was compiled from.
     #[must_use]
     pub fn to_dot(&self, graph: &RenderGraph<'_>) -> String {
-        let n = names(self, graph);
-        let mut out = String::from("digraph render_graph {\n  rankdir=LR;\n");
-        for (p, label) in n.pass_labels.iter().enumerate() {
-            let style = if self.is_culled(super::PassId(p as u32)) {
-                ", style=dashed"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "  p{p} [shape=box{style}, label=\"{label}\"];");
-        }
-        for (i, label) in n.node_labels.iter().enumerate() {
-            if !n.node_used[i] {
-                continue;
-            }
-            let peripheries = if n.node_imported[i] {
-                ", peripheries=2"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "  r{i} [shape=ellipse{peripheries}, label=\"{label}\"];"
-            );
-        }
-        edges(graph, |from_pass, from, to_pass, to| {
-            let f = if from_pass { 'p' } else { 'r' };
-            let t = if to_pass { 'p' } else { 'r' };
-            let _ = writeln!(out, "  {f}{from} -> {t}{to};");
-        });
-        out.push_str("}\n");
-        out
+        self.overview(graph).to_dot()
     }
 
     /// The compiled graph as a Mermaid flowchart (renders in GitHub and
@@ -122,32 +116,6 @@ impl CompiledGraph {
     /// compiled from.
     #[must_use]
     pub fn to_mermaid(&self, graph: &RenderGraph<'_>) -> String {
-        let n = names(self, graph);
-        let mut out = String::from("flowchart LR\n");
-        for (p, label) in n.pass_labels.iter().enumerate() {
-            let class = if self.is_culled(super::PassId(p as u32)) {
-                ":::culled"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "  p{p}[\"{label}\"]{class}");
-        }
-        for (i, label) in n.node_labels.iter().enumerate() {
-            if !n.node_used[i] {
-                continue;
-            }
-            if n.node_imported[i] {
-                let _ = writeln!(out, "  r{i}((\"{label}\"))");
-            } else {
-                let _ = writeln!(out, "  r{i}([\"{label}\"])");
-            }
-        }
-        edges(graph, |from_pass, from, to_pass, to| {
-            let f = if from_pass { 'p' } else { 'r' };
-            let t = if to_pass { 'p' } else { 'r' };
-            let _ = writeln!(out, "  {f}{from} --> {t}{to}");
-        });
-        out.push_str("  classDef culled stroke-dasharray: 5 5\n");
-        out
+        self.overview(graph).to_mermaid()
     }
 }

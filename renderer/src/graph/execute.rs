@@ -1,12 +1,15 @@
 //! Executing a compiled graph: bind physical resources, record every live
 //! pass into one command encoder, submit once.
 
+use std::time::Instant;
+
 use super::builder::{AccessKind, Import, PassExec, PassKind, RenderGraph};
 use super::compile::CompiledGraph;
 use super::desc::ResourceDesc;
 use super::error::ExecuteError;
 use super::handle::{BufferHandle, GraphId, TextureHandle};
 use super::pool::ResourcePool;
+use crate::timings::{GpuPassTimer, PassCpuTiming};
 
 /// A resource bound to its wgpu object for this frame.
 #[derive(Debug)]
@@ -93,11 +96,29 @@ impl RenderGraph<'_> {
     /// graph; [`ExecuteError::UnboundImport`] when a live pass uses an import
     /// that was only declared.
     pub fn execute(
+        self,
+        compiled: &CompiledGraph,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        pool: &mut ResourcePool,
+    ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
+        self.execute_timed(compiled, device, queue, pool, None, None)
+    }
+
+    /// [`execute`](Self::execute), writing a timestamp when each pass
+    /// begins and ends into `timer`'s queries (render and compute passes
+    /// through their descriptors; encoder passes only where the device
+    /// allows timestamps between passes) and resolving them at the end of
+    /// the encoder; and, into `cpu_passes`, the CPU time each pass took to
+    /// record.
+    pub(crate) fn execute_timed(
         mut self,
         compiled: &CompiledGraph,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         pool: &mut ResourcePool,
+        mut timer: Option<&mut GpuPassTimer>,
+        mut cpu_passes: Option<&mut Vec<PassCpuTiming>>,
     ) -> Result<wgpu::SubmissionIndex, ExecuteError> {
         if compiled.graph != Some(self.id) {
             return Err(ExecuteError::GraphMismatch {
@@ -115,10 +136,19 @@ impl RenderGraph<'_> {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("taos render graph"),
         });
+        if let Some(cpu_passes) = cpu_passes.as_deref_mut() {
+            cpu_passes.clear();
+        }
         for &id in &compiled.order {
+            let started = Instant::now();
             let exec = self.take_exec(id);
             let pass = &self.passes[id.index()];
             let (kind, name) = (pass.kind, pass.name);
+            let timed = match (kind, timer.as_deref_mut()) {
+                (PassKind::Encoder, Some(t)) if !t.times_encoder_passes() => None,
+                (_, Some(t)) => t.reserve(name, kind),
+                (_, None) => None,
+            };
             match kind {
                 PassKind::Render => {
                     let pass = &self.passes[id.index()];
@@ -184,7 +214,13 @@ impl RenderGraph<'_> {
                         label: Some(pass.name),
                         color_attachments: &colors,
                         depth_stencil_attachment: depth,
-                        timestamp_writes: None,
+                        timestamp_writes: timed.as_ref().map(|(query_set, begin)| {
+                            wgpu::RenderPassTimestampWrites {
+                                query_set,
+                                beginning_of_pass_write_index: Some(*begin),
+                                end_of_pass_write_index: Some(begin + 1),
+                            }
+                        }),
                         occlusion_query_set: None,
                         multiview_mask: None,
                     });
@@ -195,20 +231,45 @@ impl RenderGraph<'_> {
                 PassKind::Compute => {
                     let mut cpass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some(name),
-                        timestamp_writes: None,
+                        timestamp_writes: timed.as_ref().map(|(query_set, begin)| {
+                            wgpu::ComputePassTimestampWrites {
+                                query_set,
+                                beginning_of_pass_write_index: Some(*begin),
+                                end_of_pass_write_index: Some(begin + 1),
+                            }
+                        }),
                     });
                     if let Some(PassExec::Compute(record)) = exec {
                         record(&mut cpass, &resources);
                     }
                 }
                 PassKind::Encoder => {
+                    if let Some((query_set, begin)) = &timed {
+                        encoder.write_timestamp(query_set, *begin);
+                    }
                     if let Some(PassExec::Encoder(record)) = exec {
                         record(&mut encoder, &resources);
                     }
+                    if let Some((query_set, begin)) = &timed {
+                        encoder.write_timestamp(query_set, begin + 1);
+                    }
                 }
             }
+            if let Some(cpu_passes) = cpu_passes.as_deref_mut() {
+                cpu_passes.push(PassCpuTiming {
+                    name,
+                    kind,
+                    record: started.elapsed(),
+                });
+            }
+        }
+        if let Some(timer) = timer.as_deref_mut() {
+            timer.resolve(&mut encoder);
         }
         let index = queue.submit(Some(encoder.finish()));
+        if let Some(timer) = timer {
+            timer.submitted();
+        }
         pool.keep_graph_storage(self.recycle());
         Ok(index)
     }

@@ -23,8 +23,10 @@
 //!
 //! [`RenderGraph::execute`] binds physical resources from a [`ResourcePool`]
 //! kept across frames, records every live pass into one command encoder and
-//! submits it once. [`CompiledGraph::to_dot`] and
-//! [`CompiledGraph::to_mermaid`] dump the result.
+//! submits it once. [`CompiledGraph::overview`] gives the result as plain
+//! data (passes, resources, versions, edges: what a debug overlay draws),
+//! and [`CompiledGraph::to_dot`] and [`CompiledGraph::to_mermaid`] dump it
+//! as text.
 //!
 //! The graph is new each frame (a fresh [`GraphId`], so handles kept from
 //! an earlier frame are refused), its memory is not:
@@ -81,6 +83,7 @@ mod dump;
 mod error;
 mod execute;
 mod handle;
+mod overview;
 mod pool;
 
 pub use builder::{
@@ -92,6 +95,9 @@ pub use desc::{BufferDesc, ResourceDesc, TextureDesc};
 pub use error::{CompileError, CycleEdge, ExecuteError};
 pub use execute::PassResources;
 pub use handle::{Buffer, BufferHandle, GraphId, Handle, PassId, Texture, TextureHandle};
+pub use overview::{
+    GraphEdge, GraphNode, GraphOverview, PassOverview, ResourceOverview, VersionOverview,
+};
 pub use pool::ResourcePool;
 
 #[cfg(test)]
