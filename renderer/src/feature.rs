@@ -64,7 +64,9 @@ pub trait RenderFeature: std::any::Any + Send {
     /// Called once when the feature is added: build pipelines, persistent buffers.
     fn setup(&mut self, _setup: FeatureSetup<'_>) {}
 
-    /// Called every frame before any `update`.
+    /// Called every frame before any `update`. Changes to `data.camera`
+    /// hold for this frame only (TAA's sub-pixel jitter): the renderer
+    /// gives the caller its camera back after the frame.
     fn early_update(&mut self, _data: &mut FrameData) {}
 
     /// Called every frame after bucketing: upload this frame's uniforms.

@@ -9,7 +9,7 @@ use crate::features::{
     ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting, PointSpotLightFeature,
     PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature, check_deferred_support,
 };
-use crate::features::{BloomFeature, BloomOptions, DofFeature, DofOptions};
+use crate::features::{BloomFeature, BloomOptions, DofFeature, DofOptions, TaaFeature, TaaOptions};
 
 /// Options every preset understands.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +25,8 @@ pub struct PresetOptions {
     /// Image-based lighting baked from the sky (`None`: off; the lit
     /// passes then use their constant ambient alone).
     pub ibl: Option<IblOptions>,
+    /// Temporal anti-aliasing (`None`: off).
+    pub taa: Option<TaaOptions>,
     /// Depth of field (`None`: off).
     pub dof: Option<DofOptions>,
     /// Bloom before the tonemap (`None`: off).
@@ -39,6 +41,7 @@ impl Default for PresetOptions {
             exposure: 1.0,
             aces: true,
             ibl: None,
+            taa: None,
             dof: None,
             bloom: None,
         }
@@ -62,7 +65,8 @@ impl Default for ShadowOptions {
 }
 
 /// The forward preset: sun shadows (cascaded), sky, forward-lit PBR, the
-/// post effects that are on ([`DofFeature`], [`BloomFeature`]), tonemap.
+/// post effects that are on ([`TaaFeature`], [`DofFeature`],
+/// [`BloomFeature`]), tonemap.
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         add_shadow_and_sky(renderer, &options);
@@ -96,6 +100,9 @@ pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer)
 
 /// The post effects that are on, in the design's order, then the tonemap.
 fn add_post_and_tonemap(renderer: &mut Renderer, options: &PresetOptions) {
+    if let Some(taa) = options.taa {
+        renderer.add_feature(TaaFeature::new(taa));
+    }
     if let Some(dof) = options.dof {
         renderer.add_feature(DofFeature::new(dof));
     }

@@ -291,6 +291,27 @@ impl Renderer {
             &mut FrameProfiler,
         ) -> R,
     ) -> Result<R, RenderError> {
+        // Features may change the camera for this frame only (TAA's jitter):
+        // the caller gets its own back.
+        let camera = data.camera;
+        let result = self.build_and_compile(data, output, before_render, finish);
+        data.camera = camera;
+        result
+    }
+
+    fn build_and_compile<R>(
+        &mut self,
+        data: &mut FrameData,
+        output: &wgpu::Texture,
+        before_render: &mut dyn FnMut(&mut Frame<'_>),
+        finish: impl FnOnce(
+            RenderGraph<'_>,
+            &crate::graph::CompiledGraph,
+            &GpuContext,
+            &mut ResourcePool,
+            &mut FrameProfiler,
+        ) -> R,
+    ) -> Result<R, RenderError> {
         let Self {
             gpu,
             assets,

@@ -25,7 +25,10 @@ pub use forward_plus::{
 };
 pub use ibl::{BRDF_SIZE, ENVIRONMENT_SIZE, IRRADIANCE_SIZE, IblOptions, SPECULAR_MIPS};
 pub use lit::{LightBinding, UNIFORM_LIGHT_CAP};
-pub use post::{BloomFeature, BloomOptions, DofFeature, DofOptions, MAX_BLOOM_LEVELS};
+pub use post::{
+    BloomFeature, BloomOptions, DofFeature, DofOptions, MAX_BLOOM_LEVELS, TaaFeature, TaaJitter,
+    TaaOptions, halton, jitter_offset, jittered_projection,
+};
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};
 pub use tonemap::TonemapFeature;

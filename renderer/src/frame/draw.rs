@@ -5,6 +5,10 @@
 //! camera's [`Frustum`] and sorts them into the three lists passes draw from.
 //! The lists are cleared, never dropped, so in steady state bucketing
 //! allocates nothing (test `bucketing_is_allocation_free`).
+//!
+//! An item may say where it was the frame before ([`MovingDraw`]): temporal
+//! anti-aliasing draws motion vectors for the items that moved, so they
+//! leave no trail.
 
 use glam::{Affine3A, Vec3};
 
@@ -24,6 +28,25 @@ pub struct DrawItem {
     pub cast_shadows: bool,
 }
 
+/// A draw item with where it was drawn the frame before. Every
+/// [`DrawItem`] converts into one that did not move.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MovingDraw {
+    /// The item, at this frame's transform.
+    pub item: DrawItem,
+    /// Its object-to-world transform the frame before.
+    pub previous_world: Affine3A,
+}
+
+impl From<DrawItem> for MovingDraw {
+    fn from(item: DrawItem) -> Self {
+        Self {
+            item,
+            previous_world: item.world,
+        }
+    }
+}
+
 /// A draw item with its distance along the view direction (for sorting).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SortedDraw {
@@ -31,6 +54,17 @@ pub struct SortedDraw {
     pub item: DrawItem,
     /// Depth of its origin along the camera's forward axis.
     pub depth: f32,
+    /// Its object-to-world transform the frame before (equal to
+    /// `item.world` when it did not move).
+    pub previous_world: Affine3A,
+}
+
+impl SortedDraw {
+    /// Whether the item moved since the frame before.
+    #[must_use]
+    pub fn moved(&self) -> bool {
+        self.previous_world != self.item.world
+    }
 }
 
 /// The three lists passes draw from, reused frame to frame.
@@ -70,6 +104,8 @@ impl Default for DrawBuckets {
 
 impl DrawBuckets {
     /// Replaces the buckets' contents with `items`, seen from `camera`.
+    /// Items are [`DrawItem`]s, or [`MovingDraw`]s where the caller knows
+    /// the previous frame's transforms (for motion vectors).
     ///
     /// Items with an unknown mesh or material are counted in
     /// [`missing`](Self::missing) and skipped, not drawn wrong. With
@@ -79,7 +115,7 @@ impl DrawBuckets {
     /// transparent lists; casters among them stay in [`shadow`](Self::shadow).
     pub fn fill(
         &mut self,
-        items: impl IntoIterator<Item = DrawItem>,
+        items: impl IntoIterator<Item = impl Into<MovingDraw>>,
         assets: &Assets,
         camera: &CameraView,
     ) {
@@ -90,7 +126,11 @@ impl DrawBuckets {
         self.culled = 0;
         let frustum = Frustum::from_view_proj(camera.projection * camera.view);
         let (eye, forward) = (camera.position, camera.forward);
-        for item in items {
+        for moving in items {
+            let MovingDraw {
+                item,
+                previous_world,
+            } = moving.into();
             let (Some(mesh), Some(material)) =
                 (assets.mesh(item.mesh), assets.material(item.material))
             else {
@@ -107,7 +147,11 @@ impl DrawBuckets {
                 continue;
             }
             let depth = (Vec3::from(item.world.translation) - eye).dot(forward);
-            let sorted = SortedDraw { item, depth };
+            let sorted = SortedDraw {
+                item,
+                depth,
+                previous_world,
+            };
             if material.is_transparent() {
                 self.transparent.push(sorted);
             } else {

@@ -12,7 +12,7 @@ mod view;
 
 pub use data::FrameData;
 pub use depth::{DEPTH_CLEAR, DEPTH_NEARER, DEPTH_NEARER_OR_EQUAL, reversed_z};
-pub use draw::{DrawBuckets, DrawItem, SortedDraw};
+pub use draw::{DrawBuckets, DrawItem, MovingDraw, SortedDraw};
 pub use formats::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT, HDR_USAGE};
 pub use frustum::Frustum;
 pub use slots::FrameSlots;

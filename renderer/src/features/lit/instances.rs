@@ -191,14 +191,16 @@ mod tests {
     use crate::frame::DrawItem;
 
     fn draw(mesh: u32, material: u32, depth: f32) -> SortedDraw {
+        let world = Affine3A::from_translation(Vec3::Z * depth);
         SortedDraw {
             item: DrawItem {
                 mesh: MeshId(mesh),
                 material: MaterialId(material),
-                world: Affine3A::from_translation(Vec3::Z * depth),
+                world,
                 cast_shadows: false,
             },
             depth,
+            previous_world: world,
         }
     }
 

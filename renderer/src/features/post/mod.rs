@@ -4,6 +4,8 @@
 
 mod bloom;
 mod dof;
+mod taa;
 
 pub use bloom::{BloomFeature, BloomOptions, MAX_BLOOM_LEVELS};
 pub use dof::{DofFeature, DofOptions};
+pub use taa::{TaaFeature, TaaJitter, TaaOptions, halton, jitter_offset, jittered_projection};
