@@ -2,9 +2,11 @@
 //! reference frame: find the camera, bucket the scene, run the features'
 //! updates, build, compile and execute the graph).
 
-use glam::{Mat4, Vec3};
+use std::collections::HashMap;
+
+use glam::{Affine3A, Mat4, Vec3};
 use taos_renderer::frame::{
-    CameraView, CascadeSettings, DrawItem, PointLightData, SpotLightData, SunLight,
+    CameraView, CascadeSettings, DrawItem, MovingDraw, PointLightData, SpotLightData, SunLight,
 };
 use taos_renderer::resources::{MaterialId, MeshId};
 use taos_renderer::{Frame, FrameData, RenderError, RenderStats, Renderer};
@@ -31,6 +33,10 @@ pub(crate) struct RenderPresenter {
     pub(crate) output: Output,
     pub(crate) data: FrameData,
     draws: Vec<MeshDraw>,
+    /// Each drawn object's world matrix last frame (for motion vectors),
+    /// and this frame's, swapped every frame.
+    previous_worlds: HashMap<GameObject, Affine3A>,
+    current_worlds: HashMap<GameObject, Affine3A>,
     /// The camera object last drawn from (of the current loop's scene).
     pub(crate) camera: Option<GameObject>,
     pub(crate) last: Result<RenderStats, RenderError>,
@@ -58,6 +64,8 @@ impl RenderPresenter {
             output,
             data: FrameData::default(),
             draws: Vec::new(),
+            previous_worlds: HashMap::new(),
+            current_worlds: HashMap::new(),
             camera: None,
             last: Ok(RenderStats::default()),
             before_render: Vec::new(),
@@ -132,14 +140,23 @@ impl RenderPresenter {
             }
         }
         gather_lights(scene, data);
-        let items = self.draws.iter().map(|d| DrawItem {
-            mesh: MeshId(d.renderer.mesh.0),
-            material: MaterialId(d.renderer.material.0),
-            world: d.world,
-            cast_shadows: d.renderer.cast_shadows,
+        self.current_worlds.clear();
+        self.current_worlds
+            .extend(self.draws.iter().map(|d| (d.object, d.world)));
+        let previous = &self.previous_worlds;
+        let items = self.draws.iter().map(|d| MovingDraw {
+            item: DrawItem {
+                mesh: MeshId(d.renderer.mesh.0),
+                material: MaterialId(d.renderer.material.0),
+                world: d.world,
+                cast_shadows: d.renderer.cast_shadows,
+            },
+            // New objects have no motion yet.
+            previous_world: previous.get(&d.object).copied().unwrap_or(d.world),
         });
         data.buckets
             .fill(items, self.renderer.assets(), &data.camera);
+        std::mem::swap(&mut self.previous_worlds, &mut self.current_worlds);
         let time = scene.time();
         data.time.delta = time.delta();
         data.time.elapsed = time.elapsed();
