@@ -11,7 +11,7 @@ use glam::{Affine3A, Vec3};
 use support::*;
 use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
 use taos_renderer::features::{
-    AoOptions, BloomOptions, DofOptions, OverlayLighting, PointSpotMethod, SkyOption,
+    AoOptions, BloomOptions, DofOptions, OverlayLighting, PointSpotMethod, SkyOption, TaaOptions,
 };
 use taos_renderer::frame::{CameraView, DrawItem, SunLight};
 use taos_renderer::presets::{
@@ -274,6 +274,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
     deferred_preset(DeferredOptions {
         common: PresetOptions {
             sky: SkyOption::Color(Vec3::new(0.3, 0.5, 0.8)),
+            taa: Some(TaaOptions::default()),
             dof: Some(DofOptions::default()),
             bloom: Some(BloomOptions::default()),
             ..PresetOptions::default()
@@ -292,6 +293,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
             "DeferredLighting",
             "PointSpotLight",
             "ForwardOverlay",
+            "Taa",
             "DepthOfField",
             "Bloom",
             "Tonemap"
@@ -300,6 +302,10 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
     let items = scene(&mut renderer);
     let mut data = frame_data(&renderer, &items, 64, (WIDTH, HEIGHT));
     data.lights.sun = Some(sun());
+    // A first frame, so TAA has a history; then one item moves.
+    renderer.render(&mut data, target.texture()).unwrap();
+    data.buckets
+        .fill(with_one_moved(&items), renderer.assets(), &data.camera);
     let dump = renderer
         .dump_graph(&mut data, target.texture(), false)
         .unwrap();

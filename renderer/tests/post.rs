@@ -7,7 +7,7 @@ use glam::Vec3;
 use support::hdr::{HdrProbe, HdrSource, Rgba, channel_sums};
 use support::*;
 use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
-use taos_renderer::features::{BloomFeature, BloomOptions, DofOptions, SkyOption};
+use taos_renderer::features::{BloomFeature, BloomOptions, DofOptions, SkyOption, TaaOptions};
 use taos_renderer::frame::{CameraView, SunLight};
 use taos_renderer::presets::{PresetOptions, forward_plus_preset, forward_preset};
 use taos_renderer::{FrameData, GpuContext, OffscreenTarget, Renderer};
@@ -309,6 +309,7 @@ fn bloom_through_a_preset_matches_its_reference() {
 fn every_effect() -> PresetOptions {
     PresetOptions {
         sky: SkyOption::Color(Vec3::new(0.3, 0.5, 0.8)),
+        taa: Some(TaaOptions::default()),
         dof: Some(DofOptions::default()),
         bloom: Some(BloomOptions::default()),
         ..PresetOptions::default()
@@ -334,11 +335,15 @@ fn forward_and_forward_plus_graphs_with_every_effect_match_their_golden_dumps() 
         setup(&mut renderer);
         let names: Vec<_> = renderer.feature_names().collect();
         assert_eq!(
-            &names[names.len() - 3..],
-            ["DepthOfField", "Bloom", "Tonemap"]
+            &names[names.len() - 4..],
+            ["Taa", "DepthOfField", "Bloom", "Tonemap"]
         );
         let items = scene(&mut renderer);
         let mut data = frame_data(&renderer, &items, 64, (WIDTH, HEIGHT));
+        // A first frame, so TAA has a history; then one item moves.
+        renderer.render(&mut data, target.texture()).unwrap();
+        data.buckets
+            .fill(with_one_moved(&items), renderer.assets(), &data.camera);
         let dump = renderer
             .dump_graph(&mut data, target.texture(), false)
             .unwrap();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{Affine3A, Vec3, Vec4};
 use taos_renderer::features::TILE_SIZE;
-use taos_renderer::frame::{CameraView, DrawItem, PointLightData, SpotLightData};
+use taos_renderer::frame::{CameraView, DrawItem, MovingDraw, PointLightData, SpotLightData};
 use taos_renderer::presets::PresetOptions;
 use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
 use taos_renderer::{FrameData, GpuContext, OffscreenTarget, RenderStats, Renderer, wgpu};
@@ -261,4 +261,21 @@ pub(crate) fn max_difference(a: &[u8], b: &[u8]) -> (u8, usize) {
 
 pub(crate) fn reference_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
+}
+
+/// The scene's draws with the first one moved since the last frame (so
+/// TAA draws motion vectors).
+pub(crate) fn with_one_moved(items: &[DrawItem]) -> Vec<MovingDraw> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| MovingDraw {
+            item: *item,
+            previous_world: if i == 0 {
+                Affine3A::from_translation(Vec3::X * 0.1) * item.world
+            } else {
+                item.world
+            },
+        })
+        .collect()
 }
