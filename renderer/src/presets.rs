@@ -27,6 +27,11 @@ pub struct PresetOptions {
     pub ibl: Option<IblOptions>,
     /// Temporal anti-aliasing (`None`: off).
     pub taa: Option<TaaOptions>,
+    /// Multisample anti-aliasing: samples per pixel of the forward and
+    /// forward-plus lit passes (1: off; 4 is usual). A count the device
+    /// cannot render falls to the largest it can, logged. The deferred
+    /// preset ignores it (its G-buffer is one sample per pixel: use TAA).
+    pub msaa: u32,
     /// Depth of field (`None`: off).
     pub dof: Option<DofOptions>,
     /// Bloom before the tonemap (`None`: off).
@@ -42,6 +47,7 @@ impl Default for PresetOptions {
             aces: true,
             ibl: None,
             taa: None,
+            msaa: 1,
             dof: None,
             bloom: None,
         }
@@ -70,7 +76,7 @@ impl Default for ShadowOptions {
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         add_shadow_and_sky(renderer, &options);
-        renderer.add_feature(ForwardLitFeature::new());
+        renderer.add_feature(forward_lit(&options));
         add_post_and_tonemap(renderer, &options);
     }
 }
@@ -88,14 +94,24 @@ pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer)
     move |renderer| {
         add_shadow_and_sky(renderer, &options);
         match ForwardPlusFeature::check_support(renderer.gpu()) {
-            Ok(()) => renderer.add_feature(ForwardPlusFeature::new()),
+            Ok(()) => {
+                let mut feature = ForwardPlusFeature::new();
+                feature.msaa_samples = options.msaa;
+                renderer.add_feature(feature)
+            }
             Err(error) => {
                 log::warn!("{error}: the forward-plus preset falls back to forward shading");
-                renderer.add_feature(ForwardLitFeature::new())
+                renderer.add_feature(forward_lit(&options))
             }
         };
         add_post_and_tonemap(renderer, &options);
     }
+}
+
+fn forward_lit(options: &PresetOptions) -> ForwardLitFeature {
+    let mut feature = ForwardLitFeature::new();
+    feature.msaa_samples = options.msaa;
+    feature
 }
 
 /// The post effects that are on, in the design's order, then the tonemap.

@@ -310,6 +310,7 @@ fn every_effect() -> PresetOptions {
     PresetOptions {
         sky: SkyOption::Color(Vec3::new(0.3, 0.5, 0.8)),
         taa: Some(TaaOptions::default()),
+        msaa: 4,
         dof: Some(DofOptions::default()),
         bloom: Some(BloomOptions::default()),
         ..PresetOptions::default()

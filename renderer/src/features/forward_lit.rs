@@ -11,10 +11,11 @@
 //! logged once.
 
 use super::lit::{
-    LightBinding, LitGpu, PipelineKind, TileParams, hdr_target, lit_pipeline, shader_source,
+    LightBinding, LitGpu, MsaaResolve, PipelineKind, TileParams, hdr_target, lit_pipeline,
+    shader_source, supported_msaa_samples,
 };
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData};
+use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData, HDR_FORMAT};
 use crate::graph::TextureDesc;
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
@@ -30,6 +31,11 @@ pub struct ForwardLitFeature {
     pub instancing: bool,
     /// How the lights reach the shader (`None`: what the device supports).
     pub light_binding: Option<LightBinding>,
+    /// Samples per pixel (MSAA; 1: off). Read when the feature is added:
+    /// set it before [`Renderer::add_feature`](crate::Renderer::add_feature)
+    /// (or through the presets' `msaa`). A count the device cannot render
+    /// falls to the largest it can, logged.
+    pub msaa_samples: u32,
     /// Transparency overlay over a deferred frame: shade only the blended
     /// draws, depth-tested against the depth an earlier feature wrote.
     overlay: bool,
@@ -42,6 +48,7 @@ struct Gpu {
     lit: LitGpu,
     opaque: wgpu::RenderPipeline,
     blended: wgpu::RenderPipeline,
+    msaa: Option<MsaaResolve>,
 }
 
 impl Default for ForwardLitFeature {
@@ -50,6 +57,7 @@ impl Default for ForwardLitFeature {
             ambient: glam::Vec3::splat(0.03),
             instancing: true,
             light_binding: None,
+            msaa_samples: 1,
             overlay: false,
             gpu: None,
             warned_dropped: false,
@@ -123,6 +131,11 @@ impl RenderFeature for ForwardLitFeature {
             .unwrap_or_else(|| LightBinding::for_device(device));
         let lit = LitGpu::new(setup.gpu, binding);
         let layout = lit.pipeline_layout(device, None);
+        let samples = if self.overlay {
+            1
+        } else {
+            msaa_samples(setup.gpu, self.msaa_samples, "forward lighting")
+        };
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("forward_lit.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
@@ -134,8 +147,9 @@ impl RenderFeature for ForwardLitFeature {
                 device,
                 "forward lit opaque",
                 &layout,
-                (&module, "fs_main"),
+                (&module, "fs_opaque"),
                 PipelineKind::Opaque,
+                samples,
             ),
             blended: lit_pipeline(
                 device,
@@ -143,7 +157,9 @@ impl RenderFeature for ForwardLitFeature {
                 &layout,
                 (&module, "fs_main"),
                 PipelineKind::Blended,
+                samples,
             ),
+            msaa: (samples > 1).then(|| MsaaResolve::new(device, samples)),
             lit,
         });
     }
@@ -175,15 +191,28 @@ impl RenderFeature for ForwardLitFeature {
         let (width, height) = frame.data.size;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let (hdr, load) = hdr_target(frame);
-        let depth = frame.graph.create_texture(
-            "depth",
-            TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),
-        );
+        // Multisampled: draw into a cleared multisampled target, resolved
+        // over the frame's HDR target below.
+        let (target, target_load, depth) = match &gpu.msaa {
+            Some(msaa) => (
+                msaa.target(frame, "lit samples", HDR_FORMAT),
+                wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                msaa.target(frame, "depth samples", DEPTH_FORMAT),
+            ),
+            None => (
+                hdr,
+                load,
+                frame.graph.create_texture(
+                    "depth",
+                    TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),
+                ),
+            ),
+        };
         let assets = frame.assets;
         let shadow_map = frame.slots.get::<super::ShadowMap>().map(|map| map.0);
         let environment = frame.slots.get::<super::ibl::Environment>().cloned();
-        let (hdr, depth) = frame.graph.add_render_pass("forward lit", |pass| {
-            let hdr = pass.write_color(hdr, load);
+        let (lit_color, depth) = frame.graph.add_render_pass("forward lit", |pass| {
+            let target = pass.write_color(target, target_load);
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
             if let Some(shadow_map) = shadow_map {
                 pass.read_texture(shadow_map);
@@ -196,10 +225,18 @@ impl RenderFeature for ForwardLitFeature {
                 rp.set_pipeline(&gpu.blended);
                 lit.draw(rp, assets, &lit.batches().transparent);
             });
-            (hdr, depth)
+            (target, depth)
         });
-        frame.hdr = Some(hdr);
-        frame.depth = Some(depth);
+        match &gpu.msaa {
+            Some(msaa) => {
+                frame.hdr = Some(msaa.resolve_color(frame, lit_color, (hdr, load)));
+                frame.depth = Some(msaa.resolve_depth(frame, depth, "depth"));
+            }
+            None => {
+                frame.hdr = Some(lit_color);
+                frame.depth = Some(depth);
+            }
+        }
     }
 
     fn after_frame(&mut self, _gpu: &GpuContext, stats: &mut RenderStats) {
@@ -214,4 +251,14 @@ impl RenderFeature for ForwardLitFeature {
             } as u32;
         }
     }
+}
+
+/// The sample count a lit feature draws with: `requested` if the device
+/// can, else the largest it can (logged).
+pub(crate) fn msaa_samples(gpu: &GpuContext, requested: u32, what: &str) -> u32 {
+    let samples = supported_msaa_samples(gpu, requested);
+    if requested > 1 && samples != requested {
+        log::warn!("{what}: {requested}x MSAA is not available on this device; using {samples}x");
+    }
+    samples
 }

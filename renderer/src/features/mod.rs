@@ -24,7 +24,7 @@ pub use forward_plus::{
     DEFAULT_LIGHTS_PER_TILE, ForwardPlusFeature, ForwardPlusUnsupported, TILE_SIZE,
 };
 pub use ibl::{BRDF_SIZE, ENVIRONMENT_SIZE, IRRADIANCE_SIZE, IblOptions, SPECULAR_MIPS};
-pub use lit::{LightBinding, UNIFORM_LIGHT_CAP};
+pub use lit::{LightBinding, UNIFORM_LIGHT_CAP, supported_msaa_samples};
 pub use post::{
     BloomFeature, BloomOptions, DofFeature, DofOptions, MAX_BLOOM_LEVELS, TaaFeature, TaaJitter,
     TaaOptions, halton, jitter_offset, jittered_projection,

@@ -63,6 +63,7 @@ impl RenderFeature for GeometryFeature {
             &lit.depth_layout(device),
             (&module, "fs_main"),
             PipelineKind::GBuffer,
+            1,
         );
         self.gpu = Some(Gpu { lit, pipeline });
     }

@@ -16,9 +16,12 @@ mod readback;
 
 use glam::Vec3;
 
-use super::lit::{LightBinding, LitGpu, PipelineKind, hdr_target, lit_pipeline, shader_source};
+use super::forward_lit::msaa_samples;
+use super::lit::{
+    LightBinding, LitGpu, MsaaResolve, PipelineKind, hdr_target, lit_pipeline, shader_source,
+};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData};
+use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData, HDR_FORMAT};
 use crate::graph::{TextureDesc, TextureHandle};
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
@@ -50,6 +53,11 @@ pub struct ForwardPlusFeature {
     /// Most lights one tile shades (default [`DEFAULT_LIGHTS_PER_TILE`]);
     /// the tile buffer takes `4 * (1 + max)` bytes per tile.
     pub max_lights_per_tile: u32,
+    /// Samples per pixel (MSAA; 1: off), as for
+    /// [`ForwardLitFeature::msaa_samples`](super::ForwardLitFeature::msaa_samples):
+    /// set it before the feature is added. The light culling reads the
+    /// nearest sample of each pixel.
+    pub msaa_samples: u32,
     /// Transparency overlay over a deferred frame: shade only the blended
     /// draws, culling lights against the depth an earlier feature wrote.
     overlay: bool,
@@ -62,6 +70,10 @@ pub struct ForwardPlusFeature {
 struct Gpu {
     lit: LitGpu,
     depth: wgpu::RenderPipeline,
+    /// The blended draws' depth over the resolved (single-sampled) depth,
+    /// when the passes are multisampled.
+    resolved_depth: Option<wgpu::RenderPipeline>,
+    msaa: Option<MsaaResolve>,
     opaque: wgpu::RenderPipeline,
     blended: wgpu::RenderPipeline,
     culler: LightCuller,
@@ -73,6 +85,7 @@ impl Default for ForwardPlusFeature {
             ambient: Vec3::splat(0.03),
             instancing: true,
             max_lights_per_tile: DEFAULT_LIGHTS_PER_TILE,
+            msaa_samples: 1,
             overlay: false,
             gpu: None,
             unsupported: None,
@@ -188,20 +201,32 @@ impl RenderFeature for ForwardPlusFeature {
         });
         let layout = lit.pipeline_layout(device, Some(culler.tiles_layout()));
         let depth_layout = lit.depth_layout(device);
-        self.gpu = Some(Gpu {
-            depth: lit_pipeline(
+        let samples = if self.overlay {
+            1
+        } else {
+            msaa_samples(setup.gpu, self.msaa_samples, "forward-plus lighting")
+        };
+        let depth_pipeline = |samples| {
+            lit_pipeline(
                 device,
                 "forward+ depth",
                 &depth_layout,
                 (&module, "fs_depth"),
                 PipelineKind::DepthOnly,
-            ),
+                samples,
+            )
+        };
+        self.gpu = Some(Gpu {
+            depth: depth_pipeline(samples),
+            resolved_depth: (samples > 1).then(|| depth_pipeline(1)),
+            msaa: (samples > 1).then(|| MsaaResolve::new(device, samples)),
             opaque: lit_pipeline(
                 device,
                 "forward+ opaque",
                 &layout,
-                (&module, "fs_main"),
+                (&module, "fs_opaque"),
                 PipelineKind::AfterPrepass,
+                samples,
             ),
             blended: lit_pipeline(
                 device,
@@ -209,6 +234,7 @@ impl RenderFeature for ForwardPlusFeature {
                 &layout,
                 (&module, "fs_main"),
                 PipelineKind::Blended,
+                samples,
             ),
             lit,
             culler,
@@ -232,19 +258,33 @@ impl RenderFeature for ForwardPlusFeature {
             return;
         }
         let lit = &gpu.lit;
-        let depth = if self.overlay {
+        // `depth` is what the shading tests against (multisampled with
+        // MSAA), `resolved` one depth per pixel for the culling and later
+        // passes.
+        let (depth, resolved) = if self.overlay {
             match frame.depth {
-                Some(depth) if !lit.batches().transparent.is_empty() => depth,
+                Some(depth) if !lit.batches().transparent.is_empty() => (depth, depth),
                 _ => return,
             }
         } else {
-            depth_prepass(frame, gpu)
+            let depth = depth_prepass(frame, gpu);
+            match &gpu.msaa {
+                Some(msaa) => (depth, msaa.resolve_depth(frame, depth, "depth")),
+                None => (depth, depth),
+            }
         };
         let (hdr, load) = hdr_target(frame);
-        let near_depth = near_depth(frame, gpu, depth);
+        let near_depth = near_depth(frame, gpu, resolved);
         let tiles = gpu
             .culler
-            .add_passes(&mut frame.graph, lit.lights(), depth, near_depth);
+            .add_passes(&mut frame.graph, lit.lights(), resolved, near_depth);
+        let (target, target_load) = match &gpu.msaa {
+            Some(msaa) => (
+                msaa.target(frame, "lit samples", HDR_FORMAT),
+                wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+            ),
+            None => (hdr, load),
+        };
 
         let assets = frame.assets;
         let overlay = self.overlay;
@@ -255,8 +295,8 @@ impl RenderFeature for ForwardPlusFeature {
         } else {
             "forward+ shade"
         };
-        let hdr = frame.graph.add_render_pass(name, |pass| {
-            let hdr = pass.write_color(hdr, load);
+        let lit_color = frame.graph.add_render_pass(name, |pass| {
+            let target = pass.write_color(target, target_load);
             pass.read_depth(depth);
             pass.read_buffer(tiles, wgpu::BufferUsages::STORAGE);
             if let Some(shadow_map) = shadow_map {
@@ -275,10 +315,13 @@ impl RenderFeature for ForwardPlusFeature {
                 rp.set_pipeline(&gpu.blended);
                 lit.draw(rp, assets, &lit.batches().transparent);
             });
-            hdr
+            target
         });
-        frame.hdr = Some(hdr);
-        frame.depth = Some(depth);
+        frame.hdr = Some(match &gpu.msaa {
+            Some(msaa) => msaa.resolve_color(frame, lit_color, (hdr, load)),
+            None => lit_color,
+        });
+        frame.depth = Some(resolved);
     }
 
     fn after_frame(&mut self, _gpu: &GpuContext, stats: &mut RenderStats) {
@@ -302,10 +345,13 @@ fn depth_prepass<'a>(frame: &mut Frame<'a>, gpu: &'a Gpu) -> TextureHandle {
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
         | wgpu::TextureUsages::TEXTURE_BINDING
         | wgpu::TextureUsages::COPY_SRC;
-    let depth = frame.graph.create_texture(
-        "depth",
-        TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),
-    );
+    let depth = match &gpu.msaa {
+        Some(msaa) => msaa.target(frame, "depth samples", DEPTH_FORMAT),
+        None => frame.graph.create_texture(
+            "depth",
+            TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),
+        ),
+    };
     let (lit, assets) = (&gpu.lit, frame.assets);
     frame.graph.add_render_pass("forward+ depth", |pass| {
         let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
@@ -351,9 +397,11 @@ fn near_depth<'a>(frame: &mut Frame<'a>, gpu: &'a Gpu, depth: TextureHandle) -> 
         .graph
         .add_render_pass("forward+ blended depth", |pass| {
             let near = pass.write_depth(copy, wgpu::LoadOp::Load);
+            // `depth` is one sample per pixel here, multisampled or not.
+            let pipeline = gpu.resolved_depth.as_ref().unwrap_or(&gpu.depth);
             pass.execute(move |rp, _| {
                 lit.bind_frame_only(rp);
-                rp.set_pipeline(&gpu.depth);
+                rp.set_pipeline(pipeline);
                 lit.draw(rp, assets, &lit.batches().transparent);
             });
             near

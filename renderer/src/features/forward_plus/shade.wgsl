@@ -5,6 +5,17 @@
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    return shade_fragment(in);
+}
+
+// Opaque surfaces cover their pixel whatever their base alpha (what a
+// multisampled pass's resolve blends by).
+@fragment
+fn fs_opaque(in: VertexOut) -> @location(0) vec4<f32> {
+    return vec4(shade_fragment(in).rgb, 1.0);
+}
+
+fn shade_fragment(in: VertexOut) -> vec4<f32> {
     let s = lit_surface(in);
     var color = sun_and_ambient(s);
     let tile = vec2<u32>(in.clip.xy) / frame.counts.y;

@@ -6,6 +6,7 @@
 mod instances;
 mod lights;
 mod materials;
+mod msaa;
 
 use glam::{Mat4, Vec3, Vec4};
 
@@ -13,6 +14,8 @@ pub(crate) use instances::{Batch, Batches, INSTANCE_LAYOUT};
 pub(crate) use lights::{GpuLight, LightBuffer, pack_lights};
 pub use lights::{LightBinding, UNIFORM_LIGHT_CAP};
 use materials::MaterialBindings;
+pub(crate) use msaa::MsaaResolve;
+pub use msaa::supported_msaa_samples;
 
 use super::gpu_util::{
     cube_entry, sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry,
@@ -368,13 +371,14 @@ fn frame_group(
 }
 
 /// A lit render pipeline of `kind` from `module`'s `vs_main` and its
-/// fragment entry point `fragment`.
+/// fragment entry point `fragment`, drawing `samples` samples per pixel.
 pub(crate) fn lit_pipeline(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::PipelineLayout,
     (module, fragment): (&wgpu::ShaderModule, &str),
     kind: PipelineKind,
+    samples: u32,
 ) -> wgpu::RenderPipeline {
     let color = [Some(wgpu::ColorTargetState {
         format: if kind == PipelineKind::GBuffer {
@@ -422,7 +426,10 @@ pub(crate) fn lit_pipeline(
             stencil: wgpu::StencilState::default(),
             bias: wgpu::DepthBiasState::default(),
         }),
-        multisample: wgpu::MultisampleState::default(),
+        multisample: wgpu::MultisampleState {
+            count: samples,
+            ..Default::default()
+        },
         multiview_mask: None,
         cache: None,
     })

@@ -1,15 +1,17 @@
-//! Temporal anti-aliasing on a real adapter (lavapipe in CI): convergence
+//! Anti-aliasing on a real adapter (lavapipe in CI). Temporal: convergence
 //! on a static scene, edge aliasing against a supersampled ground truth,
 //! the trail a moving object leaves, and the history's resets.
+//! Multisampled: edges with intermediate coverage through the forward and
+//! forward-plus presets, over the sky, with TAA too.
 
 mod support;
 
 use glam::{Affine3A, Quat, Vec3};
 use support::{FORMAT, gpu, reference_dir};
 use taos_image_compare::{Tolerance, assert_matches_reference};
-use taos_renderer::features::{SkyOption, TaaFeature, TaaOptions};
+use taos_renderer::features::{SkyOption, TaaFeature, TaaOptions, supported_msaa_samples};
 use taos_renderer::frame::{CameraView, DrawItem, MovingDraw};
-use taos_renderer::presets::{PresetOptions, forward_preset};
+use taos_renderer::presets::{PresetOptions, forward_plus_preset, forward_preset};
 use taos_renderer::resources::{MaterialId, MeshData, MeshId, PbrMaterial};
 use taos_renderer::{FrameData, OffscreenTarget, Renderer};
 
@@ -43,6 +45,13 @@ fn options(taa: Option<TaaOptions>) -> PresetOptions {
     }
 }
 
+fn msaa(samples: u32) -> PresetOptions {
+    PresetOptions {
+        msaa: samples,
+        ..options(None)
+    }
+}
+
 /// A renderer, an offscreen target and the frame data it renders.
 struct Harness {
     renderer: Renderer,
@@ -54,10 +63,14 @@ struct Harness {
 
 impl Harness {
     fn new(size: (u32, u32), taa: Option<TaaOptions>) -> Self {
+        Self::with(size, forward_preset(options(taa)))
+    }
+
+    fn with(size: (u32, u32), setup: impl FnOnce(&mut Renderer)) -> Self {
         let gpu = gpu();
         let target = OffscreenTarget::new(&gpu, size.0, size.1, FORMAT).unwrap();
         let mut renderer = Renderer::new(gpu, FORMAT);
-        forward_preset(options(taa))(&mut renderer);
+        setup(&mut renderer);
         let (assets, gpu) = renderer.assets_mut();
         let cube = assets.add_mesh(gpu, "cube", &MeshData::cube(1.0));
         let glow = assets.add_material(PbrMaterial {
@@ -384,4 +397,101 @@ fn the_history_starts_over_on_cuts_resizes_and_requests() {
     assert_eq!(pixels.len(), (small.0 * small.1 * 4) as usize);
     taa.frame(&bars);
     assert!(!reset(&taa));
+}
+
+// --- MSAA --------------------------------------------------------------------
+
+/// Share of pixels strictly between the background and the bars' colour:
+/// partly covered ones.
+fn intermediate_share(pixels: &[u8]) -> f64 {
+    let luma = luminance(pixels);
+    let (background, lit) = (luma[0], luma.iter().copied().fold(0.0, f64::max));
+    let between = luma
+        .iter()
+        .filter(|l| **l > background + 0.01 && **l < lit - 0.01)
+        .count();
+    between as f64 / luma.len() as f64
+}
+
+#[test]
+fn msaa_edges_carry_intermediate_coverage_in_both_forward_presets() {
+    type Preset = fn(PresetOptions) -> Box<dyn FnOnce(&mut Renderer)>;
+    let presets: [(&str, Preset); 2] = [
+        ("forward", |o| Box::new(forward_preset(o))),
+        ("forward_plus", |o| Box::new(forward_plus_preset(o))),
+    ];
+    for (name, preset) in presets {
+        let mut plain = Harness::with(SIZE, preset(msaa(1)));
+        let bars = plain.thin_bars();
+        let aliased = plain.frame(&bars);
+        let mut smooth = Harness::with(SIZE, preset(msaa(4)));
+        let resolved = smooth.frame(&bars);
+        let (before, after) = (intermediate_share(&aliased), intermediate_share(&resolved));
+        eprintln!("{name}: partly covered pixels without MSAA {before:.4}, with 4x {after:.4}");
+        assert!(before < 0.001, "{name}: {before}");
+        assert!(after > 0.02, "{name}: {after}");
+        // Away from the bars the sky shows through unchanged.
+        assert_eq!(
+            &aliased[..4 * SIZE.0 as usize],
+            &resolved[..4 * SIZE.0 as usize]
+        );
+        // And against 16x supersampling it is closer than without.
+        if name == "forward" {
+            let mut truth = Harness::new((SIZE.0 * 4, SIZE.1 * 4), None);
+            let truth = downsample(&luminance(&truth.frame(&bars)), SIZE, 4);
+            let errors = (
+                error_against(&truth, &luminance(&aliased)).0,
+                error_against(&truth, &luminance(&resolved)).0,
+            );
+            eprintln!("mean error against 16x supersampling, no AA and 4x MSAA: {errors:.4?}");
+            assert!(errors.1 < errors.0 * 0.6, "{errors:?}");
+            assert_matches_reference(
+                &reference_dir(),
+                "post_msaa",
+                SIZE.0,
+                SIZE.1,
+                &resolved,
+                Tolerance {
+                    per_channel: 3,
+                    outlier_fraction: 0.01,
+                },
+            );
+        }
+    }
+}
+
+#[test]
+fn msaa_and_taa_run_together_with_depth_of_field() {
+    let mut both = Harness::with(
+        SIZE,
+        forward_plus_preset(PresetOptions {
+            msaa: 4,
+            taa: Some(TaaOptions::default()),
+            dof: Some(Default::default()),
+            ..options(None)
+        }),
+    );
+    let bars = both.thin_bars();
+    let mut pixels = Vec::new();
+    for _ in 0..4 {
+        pixels = both.frame(&bars);
+    }
+    assert!(intermediate_share(&pixels) > 0.02);
+}
+
+#[test]
+fn sample_counts_fall_to_what_the_device_renders() {
+    let gpu = gpu();
+    assert_eq!(supported_msaa_samples(&gpu, 1), 1);
+    assert_eq!(supported_msaa_samples(&gpu, 0), 1);
+    // Every WebGPU device renders 4x.
+    assert_eq!(supported_msaa_samples(&gpu, 4), 4);
+    // A count between supported ones falls to the one below.
+    assert_eq!(
+        supported_msaa_samples(&gpu, 3),
+        supported_msaa_samples(&gpu, 2)
+    );
+    assert_eq!(supported_msaa_samples(&gpu, 7), 4);
+    let most = supported_msaa_samples(&gpu, 64);
+    assert!(most >= 4 && most.is_power_of_two(), "{most}");
 }
