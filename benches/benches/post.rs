@@ -1,7 +1,9 @@
 //! What each post effect costs: the `deferred_showcase` scene (a grid of
 //! PBR spheres) at 1280 x 720 through the forward preset, with no effect
-//! (the baseline, measured in the same run), bloom, depth of field, and
-//! both; one full engine frame each with the GPU's work waited for.
+//! (the baseline, measured in the same run), bloom, depth of field, TAA,
+//! 4x MSAA, and all of them; one full engine frame each with the GPU's
+//! work waited for. After each, the GPU time of every pass of its last
+//! timed frame is printed.
 //!
 //! Run: `cargo bench -p taos_benches --bench post -- --warm-up-time 1 --measurement-time 5`
 
@@ -10,7 +12,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use taos_benches::frame_waited;
 use taos_engine::{Engine, EngineConfig};
-use taos_renderer::features::{BloomOptions, DofOptions};
+use taos_renderer::features::{BloomOptions, DofOptions, TaaOptions};
 use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::deferred_showcase;
 
@@ -22,40 +24,60 @@ fn engine(options: PresetOptions) -> Engine {
     engine
 }
 
+/// Each configuration: a name and its preset options.
+fn configurations() -> Vec<(&'static str, PresetOptions)> {
+    let with = |edit: fn(&mut PresetOptions)| {
+        let mut options = PresetOptions::default();
+        edit(&mut options);
+        options
+    };
+    vec![
+        ("none", PresetOptions::default()),
+        ("bloom", with(|o| o.bloom = Some(BloomOptions::default()))),
+        ("dof", with(|o| o.dof = Some(DofOptions::default()))),
+        ("taa", with(|o| o.taa = Some(TaaOptions::default()))),
+        ("msaa4", with(|o| o.msaa = 4)),
+        (
+            "every_effect",
+            with(|o| {
+                o.bloom = Some(BloomOptions::default());
+                o.dof = Some(DofOptions::default());
+                o.taa = Some(TaaOptions::default());
+                o.msaa = 4;
+            }),
+        ),
+    ]
+}
+
+/// Prints the GPU time of each pass of the last timed frame (lavapipe
+/// has timestamp queries): where an effect's cost goes.
+fn print_gpu_passes(name: &str, engine: &mut Engine) {
+    let renderer = engine.renderer();
+    let Some(gpu) = renderer.collect_gpu_timings() else {
+        eprintln!("{name}: no GPU timings on this device");
+        return;
+    };
+    let passes: Vec<String> = gpu
+        .passes
+        .iter()
+        .map(|pass| format!("{} {:.2} ms", pass.name, pass.gpu.as_secs_f64() * 1e3))
+        .collect();
+    eprintln!(
+        "{name}: GPU {:.2} ms: {}",
+        gpu.total.as_secs_f64() * 1e3,
+        passes.join(", ")
+    );
+}
+
 fn post(c: &mut Criterion) {
     let mut group = c.benchmark_group("post_1280x720");
     group.sample_size(10);
-    let bloom = Some(BloomOptions::default());
-    let dof = Some(DofOptions::default());
-    for (name, options) in [
-        ("none", PresetOptions::default()),
-        (
-            "bloom",
-            PresetOptions {
-                bloom,
-                ..PresetOptions::default()
-            },
-        ),
-        (
-            "dof",
-            PresetOptions {
-                dof,
-                ..PresetOptions::default()
-            },
-        ),
-        (
-            "bloom_and_dof",
-            PresetOptions {
-                bloom,
-                dof,
-                ..PresetOptions::default()
-            },
-        ),
-    ] {
+    for (name, options) in configurations() {
         let mut engine = engine(options);
         group.bench_function(name, |b| {
             b.iter(|| black_box(frame_waited(&mut engine).passes))
         });
+        print_gpu_passes(name, &mut engine);
     }
     group.finish();
 }
