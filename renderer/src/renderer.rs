@@ -292,67 +292,56 @@ impl Renderer {
         ) -> R,
     ) -> Result<R, RenderError> {
         // Features may change the camera for this frame only (TAA's jitter):
-        // the caller gets its own back.
+        // the caller gets its own back once the frame's borrows end.
         let camera = data.camera;
-        let result = self.build_and_compile(data, output, before_render, finish);
+        let result = 'frame: {
+            let Self {
+                gpu,
+                assets,
+                features,
+                compiler,
+                pool,
+                graph_slots,
+                profiler,
+                ..
+            } = self;
+            profiler.start_build();
+            data.slots.clear();
+            graph_slots.clear();
+            for feature in features.iter_mut().filter(|f| f.enabled()) {
+                feature.early_update(data);
+            }
+            for feature in features.iter_mut().filter(|f| f.enabled()) {
+                feature.update(data, gpu, assets);
+            }
+            let mut graph = pool.new_graph();
+            let output = graph.import_texture("output", ImportedTexture::new(output.clone()));
+            let mut frame = Frame {
+                data,
+                gpu,
+                assets,
+                graph,
+                output,
+                hdr: None,
+                depth: None,
+                gbuffer: None,
+                slots: graph_slots,
+            };
+            for feature in features.iter().filter(|f| f.enabled()) {
+                feature.add_passes(&mut frame);
+            }
+            before_render(&mut frame);
+            let graph = frame.graph;
+            profiler.end_build();
+            let compiled = match compiler.compile(&graph) {
+                Ok(compiled) => compiled,
+                Err(error) => break 'frame Err(error.into()),
+            };
+            profiler.end_compile();
+            Ok(finish(graph, compiled, gpu, pool, profiler))
+        };
         data.camera = camera;
         result
-    }
-
-    fn build_and_compile<R>(
-        &mut self,
-        data: &mut FrameData,
-        output: &wgpu::Texture,
-        before_render: &mut dyn FnMut(&mut Frame<'_>),
-        finish: impl FnOnce(
-            RenderGraph<'_>,
-            &crate::graph::CompiledGraph,
-            &GpuContext,
-            &mut ResourcePool,
-            &mut FrameProfiler,
-        ) -> R,
-    ) -> Result<R, RenderError> {
-        let Self {
-            gpu,
-            assets,
-            features,
-            compiler,
-            pool,
-            graph_slots,
-            profiler,
-            ..
-        } = self;
-        profiler.start_build();
-        data.slots.clear();
-        graph_slots.clear();
-        for feature in features.iter_mut().filter(|f| f.enabled()) {
-            feature.early_update(data);
-        }
-        for feature in features.iter_mut().filter(|f| f.enabled()) {
-            feature.update(data, gpu, assets);
-        }
-        let mut graph = pool.new_graph();
-        let output = graph.import_texture("output", ImportedTexture::new(output.clone()));
-        let mut frame = Frame {
-            data,
-            gpu,
-            assets,
-            graph,
-            output,
-            hdr: None,
-            depth: None,
-            gbuffer: None,
-            slots: graph_slots,
-        };
-        for feature in features.iter().filter(|f| f.enabled()) {
-            feature.add_passes(&mut frame);
-        }
-        before_render(&mut frame);
-        let graph = frame.graph;
-        profiler.end_build();
-        let compiled = compiler.compile(&graph)?;
-        profiler.end_compile();
-        Ok(finish(graph, compiled, gpu, pool, profiler))
     }
 }
 
