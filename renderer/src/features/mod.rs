@@ -28,4 +28,4 @@ pub use lit::{LightBinding, UNIFORM_LIGHT_CAP};
 pub use post::{BloomFeature, BloomOptions, DofFeature, DofOptions, MAX_BLOOM_LEVELS};
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};
-pub use tonemap::TonemapFeature;
+pub use tonemap::{ACES_AT_PAPER_WHITE, TonemapFeature};
