@@ -21,8 +21,9 @@ pub mod resources;
 pub mod timings;
 
 pub use context::{
-    ContextError, ContextOptions, GpuContext, OffscreenTarget, ReadbackError, SurfaceError,
-    SurfaceFrame, WindowSurface,
+    ContextError, ContextOptions, GpuContext, HDR_OUTPUT_COLOR_SPACE, HDR_OUTPUT_FORMAT,
+    HdrFallback, OffscreenTarget, OutputChoice, OutputColor, ReadbackError, SurfaceError,
+    SurfaceFrame, WindowSurface, choose_output_format,
 };
 
 pub use feature::{FeatureSetup, Frame, RenderFeature};

@@ -36,6 +36,15 @@ pub struct PresetOptions {
     pub dof: Option<DofOptions>,
     /// Bloom before the tonemap (`None`: off).
     pub bloom: Option<BloomOptions>,
+    /// Present in HDR when the output offers it (`false`, the default:
+    /// SDR). The preset then switches the renderer to the HDR format the
+    /// output offered ([`Renderer::use_hdr_output`]: `Rgba16Float` in
+    /// extended linear sRGB; the engine's window offers it when the surface
+    /// has it) before adding any feature, and the tonemap writes linear
+    /// values above 1.0 (paper white stays 1.0). Where no HDR format is
+    /// offered (headless engines, SDR displays) the output stays SDR and
+    /// the preset logs one warning saying why.
+    pub hdr_output: bool,
 }
 
 impl Default for PresetOptions {
@@ -50,6 +59,7 @@ impl Default for PresetOptions {
             msaa: 1,
             dof: None,
             bloom: None,
+            hdr_output: false,
         }
     }
 }
@@ -75,6 +85,7 @@ impl Default for ShadowOptions {
 /// [`BloomFeature`]), tonemap.
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
+        use_hdr_output_if_asked(renderer, &options);
         add_shadow_and_sky(renderer, &options);
         renderer.add_feature(forward_lit(&options));
         add_post_and_tonemap(renderer, &options);
@@ -92,6 +103,7 @@ pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
 /// `Shadow, Sky, ForwardLit, Tonemap`.
 pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
+        use_hdr_output_if_asked(renderer, &options);
         add_shadow_and_sky(renderer, &options);
         match ForwardPlusFeature::check_support(renderer.gpu()) {
             Ok(()) => {
@@ -112,6 +124,19 @@ fn forward_lit(options: &PresetOptions) -> ForwardLitFeature {
     let mut feature = ForwardLitFeature::new();
     feature.msaa_samples = options.msaa;
     feature
+}
+
+/// Switches to HDR output first when the options ask for it (before any
+/// feature is set up for the output format); logs why when it cannot.
+fn use_hdr_output_if_asked(renderer: &mut Renderer, options: &PresetOptions) {
+    if options.hdr_output
+        && let Err(why) = renderer.use_hdr_output()
+    {
+        log::warn!(
+            "HDR output asked for; presenting SDR in {:?} instead: {why}",
+            renderer.output_format()
+        );
+    }
 }
 
 /// The post effects that are on, in the design's order, then the tonemap.
@@ -216,6 +241,7 @@ pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
             return;
         }
         let common = &options.common;
+        use_hdr_output_if_asked(renderer, common);
         if let Some(shadow) = common.shadow {
             let mut feature = ShadowFeature::default();
             feature.resolution = shadow.resolution;

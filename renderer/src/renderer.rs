@@ -1,5 +1,7 @@
 //! [`Renderer`]: features, the per-frame graph, compile and execute.
 
+mod output;
+
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::{FrameData, FrameSlots};
@@ -64,6 +66,9 @@ pub struct Renderer {
     compiler: GraphCompiler,
     pool: ResourcePool,
     output_format: wgpu::TextureFormat,
+    /// The HDR format the output could take instead, or why there is none
+    /// (see [`Renderer::offer_hdr_output`]).
+    hdr_offer: Result<wgpu::TextureFormat, crate::HdrFallback>,
     /// The graph-side slots lent to each frame's [`Frame::slots`].
     graph_slots: FrameSlots,
     /// CPU and GPU timings, and the last frame's graph.
@@ -91,6 +96,7 @@ impl Renderer {
             features: Vec::new(),
             compiler: GraphCompiler::new(),
             pool: ResourcePool::new(),
+            hdr_offer: output::own_hdr_offer(output_format),
             output_format,
             graph_slots: FrameSlots::default(),
         }

@@ -67,9 +67,18 @@ fn bad_targets_are_refused_with_clear_errors() {
             height: 10
         })
     ));
-    let float = OffscreenTarget::new(&ctx, 4, 4, wgpu::TextureFormat::Rgba16Float);
+    let float = OffscreenTarget::new(&ctx, 4, 4, wgpu::TextureFormat::Rgba32Float);
     let message = float.unwrap_err().to_string();
-    assert!(message.contains("Rgba16Float"), "{message}");
+    assert!(message.contains("Rgba32Float"), "{message}");
+    // An HDR output (Rgba16Float) is a target, but reads back as floats only
+    // from itself.
+    let hdr = OffscreenTarget::new(&ctx, 4, 4, wgpu::TextureFormat::Rgba16Float).unwrap();
+    assert_eq!(hdr.read_rgba_f32(&ctx).unwrap().len(), 16);
+    let sdr = OffscreenTarget::new(&ctx, 4, 4, wgpu::TextureFormat::Rgba8UnormSrgb).unwrap();
+    assert!(matches!(
+        sdr.read_rgba_f32(&ctx),
+        Err(ReadbackError::UnsupportedFormat { .. })
+    ));
 }
 
 const TRIANGLE: &str = r"

@@ -47,7 +47,7 @@ pub struct CommonCli {
     size: (u32, u32),
 }
 
-fn parse_size(text: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_size(text: &str) -> Result<(u32, u32), String> {
     let (w, h) = text
         .split_once('x')
         .ok_or_else(|| format!("wants WIDTHxHEIGHT, got {text:?}"))?;

@@ -17,7 +17,14 @@ pub const GRID: usize = 5;
 /// The sample's preset: deferred with SSAO, the atmosphere sky (also the
 /// image-based light), point lights and the forward transparency overlay.
 pub fn deferred_showcase_preset() -> impl FnOnce(&mut Renderer) {
-    deferred_preset(DeferredOptions {
+    deferred_preset(deferred_showcase_options())
+}
+
+/// The options of [`deferred_showcase_preset`] (`presets_compare` gives
+/// their common part to the other presets too).
+#[must_use]
+pub fn deferred_showcase_options() -> DeferredOptions {
+    DeferredOptions {
         common: PresetOptions {
             sky: SkyOption::Atmosphere(Atmosphere::default()),
             ibl: Some(IblOptions { intensity: 0.5 }),
@@ -30,7 +37,7 @@ pub fn deferred_showcase_preset() -> impl FnOnce(&mut Renderer) {
             samples: 16,
         }),
         ..DeferredOptions::default()
-    })
+    }
 }
 
 /// Fills `engine` with the showcase scene.

@@ -9,6 +9,7 @@
 //! cargo run -p taos_samples --bin forward_simple -- --headless --frames 3 --screenshot out.png
 //! cargo run --release -p taos_samples --bin many_lights -- --preset forward-plus --lights 2048
 //! cargo run -p taos_samples --bin deferred_showcase
+//! cargo run -p taos_samples --bin presets_compare -- --headless --out compare/
 //! ```
 //!
 //! Every sample is also an image test (`samples/tests/`), compared with a
@@ -18,6 +19,7 @@ mod args;
 mod deferred_showcase;
 mod forward_simple;
 mod many_lights;
+mod presets_compare;
 mod shooter;
 
 pub use args::{CommonCli, SampleArgs, run_sample};
@@ -26,9 +28,16 @@ pub use args::{CommonCli, SampleArgs, run_sample};
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/api-guide.md")]
 pub struct ApiGuide;
-pub use deferred_showcase::{GRID, deferred_showcase, deferred_showcase_preset};
+pub use deferred_showcase::{
+    GRID, deferred_showcase, deferred_showcase_options, deferred_showcase_preset,
+};
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
+pub use presets_compare::{
+    CompareCli, CompareOptions, ComparePreset, Comparison, EFFECTS, Effect, EffectSet, SHEET_FILE,
+    TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance, presets_compare,
+    presets_compare_scene, run_comparison,
+};
 pub use shooter::{
     Faller, Play, SHOOTER_HZ, Score, Ship, Shot, Spawner, Target, shooter, shooter_bindings,
     shooter_demo, shooter_loop, shooter_preset,

@@ -147,12 +147,24 @@ impl<A: App> Driver<A> {
         let gpu = pollster::block_on(GpuContext::from_instance(instance, Some(&surface)))
             .map_err(EngineError::from)?;
         let size = window.inner_size();
-        let surface = WindowSurface::new(&gpu, surface, size.width, size.height)?;
+        let mut surface = WindowSurface::new(&gpu, surface, size.width, size.height)?;
         let max_texture = gpu.device().limits().max_texture_dimension_2d as usize;
         let ui = UiInput::new(&window, max_texture);
         let mut renderer = Renderer::new(gpu, surface.format());
+        // A preset asked for HDR output (`PresetOptions::hdr_output`) takes
+        // the surface's HDR format before it sets up any feature; the
+        // surface then presents in whatever the renderer settled on.
+        renderer.offer_hdr_output(surface.hdr_offer());
         if let Some(preset) = self.preset.take() {
             preset(&mut renderer);
+        }
+        if renderer.output_format() != surface.format() {
+            surface.set_format(renderer.gpu(), renderer.output_format())?;
+            log::info!(
+                "presenting in {:?} ({:?})",
+                surface.format(),
+                surface.output_color()
+            );
         }
         let mut engine = Engine::windowed(
             self.config,

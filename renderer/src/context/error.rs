@@ -36,8 +36,9 @@ pub enum ReadbackError {
         /// Requested height.
         height: u32,
     },
-    /// Read-back supports 8-bit RGBA/BGRA formats only.
-    #[error("cannot read back format {format:?}: only 8-bit RGBA or BGRA")]
+    /// Read-back supports 8-bit RGBA/BGRA formats and `Rgba16Float` only
+    /// (floats only from `Rgba16Float`).
+    #[error("cannot read back format {format:?}: only 8-bit RGBA or BGRA, or Rgba16Float")]
     UnsupportedFormat {
         /// The target's format.
         format: wgpu::TextureFormat,
@@ -60,6 +61,13 @@ pub enum SurfaceError {
     /// wgpu reported a validation error while acquiring the frame.
     #[error("validation error while acquiring the surface texture")]
     Validation,
+    /// The surface does not offer this format (in a colour space the
+    /// renderer can write).
+    #[error("the window surface does not offer {format:?}")]
+    FormatNotOffered {
+        /// The format asked for.
+        format: wgpu::TextureFormat,
+    },
     /// The surface was lost and reconfiguring did not bring it back.
     #[error("the window surface was lost and could not be recovered")]
     Lost,

@@ -3,11 +3,16 @@
 
 mod error;
 mod options;
+mod output_color;
 mod readback;
 mod surface;
 
 pub use error::{ContextError, ReadbackError, SurfaceError};
 pub use options::ContextOptions;
+pub use output_color::{
+    HDR_OUTPUT_COLOR_SPACE, HDR_OUTPUT_FORMAT, HdrFallback, OutputChoice, OutputColor,
+    choose_output_format,
+};
 pub use readback::OffscreenTarget;
 pub use surface::{Frame as SurfaceFrame, WindowSurface};
 

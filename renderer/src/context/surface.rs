@@ -3,9 +3,14 @@
 //! A zero-size (minimised) window is never configured; acquiring a frame then
 //! returns `Ok(None)` and the caller skips the frame. An outdated or lost
 //! surface is reconfigured and tried once more before it counts as an error.
+//!
+//! A surface starts in its SDR (sRGB) format; [`WindowSurface::set_format`]
+//! moves it to the HDR format it offers ([`WindowSurface::hdr_offer`]), see
+//! [`choose_output_format`].
 
 use super::GpuContext;
 use super::error::SurfaceError;
+use super::output_color::{HdrFallback, OutputColor, choose_output_format};
 
 /// A window's surface and its configuration.
 #[derive(Debug)]
@@ -13,6 +18,8 @@ pub struct WindowSurface {
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     configured: bool,
+    /// What the surface offers (formats and colour spaces).
+    capabilities: wgpu::SurfaceCapabilities,
 }
 
 /// One acquired frame: render into [`view`](Frame::view), then
@@ -44,7 +51,8 @@ impl Frame {
 
 impl WindowSurface {
     /// Configures `surface` (created from `ctx.instance()`) for a window of
-    /// `width` x `height` pixels, with vsync (FIFO) presentation.
+    /// `width` x `height` pixels, with vsync (FIFO) presentation, in its first
+    /// sRGB format (SDR).
     ///
     /// # Errors
     /// [`SurfaceError::Unsupported`] if the adapter cannot present to it.
@@ -55,16 +63,11 @@ impl WindowSurface {
         height: u32,
     ) -> Result<Self, SurfaceError> {
         let caps = surface.get_capabilities(ctx.adapter());
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(wgpu::TextureFormat::is_srgb)
-            .or_else(|| caps.formats.first().copied())
-            .ok_or(SurfaceError::Unsupported)?;
+        let choice =
+            choose_output_format(&caps, OutputColor::Sdr).ok_or(SurfaceError::Unsupported)?;
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
+            format: choice.format,
             width,
             height,
             present_mode: wgpu::PresentMode::Fifo,
@@ -75,12 +78,13 @@ impl WindowSurface {
                 .copied()
                 .unwrap_or(wgpu::CompositeAlphaMode::Auto),
             view_formats: Vec::new(),
-            color_space: wgpu::SurfaceColorSpace::Auto,
+            color_space: choice.color_space,
         };
         let mut this = Self {
             surface,
             config,
             configured: false,
+            capabilities: caps,
         };
         this.resize(ctx, width, height);
         Ok(this)
@@ -90,6 +94,51 @@ impl WindowSurface {
     #[must_use]
     pub fn format(&self) -> wgpu::TextureFormat {
         self.config.format
+    }
+
+    /// Whether the surface presents an SDR or an HDR image.
+    #[must_use]
+    pub fn output_color(&self) -> OutputColor {
+        OutputColor::of_format(self.config.format)
+    }
+
+    /// The HDR format this surface could present in, or why there is none
+    /// (see [`choose_output_format`]).
+    ///
+    /// # Errors
+    /// [`HdrFallback::NotOffered`] with what the surface offers.
+    pub fn hdr_offer(&self) -> Result<wgpu::TextureFormat, HdrFallback> {
+        match choose_output_format(&self.capabilities, OutputColor::Hdr) {
+            Some(choice) => choice.fallback.map_or(Ok(choice.format), Err),
+            None => Err(HdrFallback::NotOffered {
+                offered: Vec::new(),
+            }),
+        }
+    }
+
+    /// Reconfigures the surface to present in `format`, which it must offer
+    /// (its SDR format, or the one [`hdr_offer`](Self::hdr_offer) returned),
+    /// in the matching colour space (extended linear sRGB for the HDR
+    /// format). The renderer's features must be set up for the same format.
+    ///
+    /// # Errors
+    /// [`SurfaceError::FormatNotOffered`] for a format the surface does not
+    /// offer; the surface keeps its format.
+    pub fn set_format(
+        &mut self,
+        ctx: &GpuContext,
+        format: wgpu::TextureFormat,
+    ) -> Result<(), SurfaceError> {
+        let choice = [OutputColor::Sdr, OutputColor::Hdr]
+            .into_iter()
+            .filter_map(|request| choose_output_format(&self.capabilities, request))
+            .find(|choice| choice.format == format && choice.fallback.is_none())
+            .ok_or(SurfaceError::FormatNotOffered { format })?;
+        self.config.format = choice.format;
+        self.config.color_space = choice.color_space;
+        let (width, height) = self.size();
+        self.resize(ctx, width, height);
+        Ok(())
     }
 
     /// Current size in pixels.

@@ -31,4 +31,4 @@ pub use post::{
 };
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};
 pub use sky::{SkyFeature, SkyOption};
-pub use tonemap::TonemapFeature;
+pub use tonemap::{ACES_AT_PAPER_WHITE, TonemapFeature};

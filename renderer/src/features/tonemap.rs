@@ -1,4 +1,18 @@
 //! Tonemapping: HDR radiance to the display-ready output.
+//!
+//! What it writes depends on the output format:
+//! - an sRGB format: the curve's 0..=1 result (the format encodes);
+//! - another 8- or 10-bit format: the same, sRGB-encoded by the shader;
+//! - a floating-point format (an HDR output, [`OutputColor::Hdr`]): linear
+//!   values, not clamped to 1.0. Without ACES that is the exposed radiance
+//!   itself. With ACES the curve is divided by its value at 1.0
+//!   ([`ACES_AT_PAPER_WHITE`]), so that radiance 1.0 (paper white, SDR
+//!   white on an HDR display) stays 1.0 and the curve's shoulder goes on up
+//!   to about 1.29 instead of being cut at 1.0. The curve keeps its shape;
+//!   the HDR image is 1.24 times as bright as the SDR one at every level
+//!   below the shoulder, which is the price of keeping paper white at 1.0.
+
+use crate::OutputColor;
 
 use super::gpu_util::{
     FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
@@ -11,11 +25,16 @@ struct Params {
     exposure: f32,
     aces: f32,
     encode_srgb: f32,
-    _pad: f32,
+    extended: f32,
 }
 
+/// The ACES fit (Narkowicz) at radiance 1.0: an HDR output divides the
+/// curve by it so that paper white stays 1.0.
+pub const ACES_AT_PAPER_WHITE: f32 = 2.54 / 3.16;
+
 /// Maps the frame's HDR target to the output with an exposure and, optionally,
-/// the ACES filmic curve.
+/// the ACES filmic curve; into an HDR output it keeps values above 1.0 (see
+/// the [module docs](self)).
 #[derive(Debug)]
 pub struct TonemapFeature {
     /// Multiplier applied before the curve.
@@ -31,6 +50,8 @@ struct Gpu {
     layout: wgpu::BindGroupLayout,
     params: wgpu::Buffer,
     encode_srgb: bool,
+    /// A floating-point output: linear values above 1.0 kept.
+    extended: bool,
 }
 
 impl TonemapFeature {
@@ -67,11 +88,13 @@ impl RenderFeature for TonemapFeature {
             setup.output_format,
         );
         let params = uniform_buffer(device, "tonemap params", std::mem::size_of::<Params>());
+        let extended = OutputColor::of_format(setup.output_format) == OutputColor::Hdr;
         self.gpu = Some(Gpu {
             pipeline,
             layout,
             params,
-            encode_srgb: !setup.output_format.is_srgb(),
+            encode_srgb: !setup.output_format.is_srgb() && !extended,
+            extended,
         });
     }
 
@@ -90,7 +113,7 @@ impl RenderFeature for TonemapFeature {
             },
             aces: if self.aces { 1.0 } else { 0.0 },
             encode_srgb: if state.encode_srgb { 1.0 } else { 0.0 },
-            _pad: 0.0,
+            extended: if state.extended { 1.0 } else { 0.0 },
         };
         gpu.queue()
             .write_buffer(&state.params, 0, bytemuck::bytes_of(&params));

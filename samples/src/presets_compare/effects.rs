@@ -1,0 +1,193 @@
+//! The effects the comparison turns on and off, as a small table: one row
+//! per effect, a label and what it changes in the preset options. A new
+//! effect is one more row in [`EFFECTS`].
+
+use taos_renderer::features::{BloomOptions, DofOptions};
+use taos_renderer::presets::PresetOptions;
+
+use super::scene::focus_distance;
+
+/// One effect: a label (lower case, no spaces) and what turning it on
+/// changes in the options every preset shares.
+#[derive(Debug, Clone, Copy)]
+pub struct Effect {
+    /// Shown in the contact sheet, the table and `--effects`.
+    pub label: &'static str,
+    /// Turns the effect on.
+    pub apply: fn(&mut PresetOptions),
+}
+
+/// The effects compared, in the order of their columns.
+pub const EFFECTS: &[Effect] = &[
+    Effect {
+        label: "dof",
+        apply: |options| options.dof = Some(scene_dof()),
+    },
+    Effect {
+        label: "bloom",
+        apply: |options| {
+            options.bloom = Some(BloomOptions {
+                intensity: 0.3,
+                ..BloomOptions::default()
+            })
+        },
+    },
+];
+
+/// Depth of field focused on the middle of the sphere grid. The aperture
+/// is far wider than a real lens's: the tiles are only 180 pixels tall,
+/// and a real f/1.4 would blur less than a pixel at this distance (see
+/// the book's depth-of-field section).
+fn scene_dof() -> DofOptions {
+    DofOptions {
+        focus_distance: focus_distance(),
+        aperture_f_stops: 0.03,
+        ..DofOptions::default()
+    }
+}
+
+/// Some effects on together: one column of the comparison.
+#[derive(Debug, Clone)]
+pub struct EffectSet {
+    effects: Vec<Effect>,
+}
+
+impl EffectSet {
+    /// No effect.
+    #[must_use]
+    pub fn none() -> Self {
+        Self {
+            effects: Vec::new(),
+        }
+    }
+
+    /// These effects together.
+    #[must_use]
+    pub fn of(effects: &[Effect]) -> Self {
+        Self {
+            effects: effects.to_vec(),
+        }
+    }
+
+    /// `off`, or the effects' labels joined with `+` (`dof+bloom`).
+    #[must_use]
+    pub fn label(&self) -> String {
+        if self.effects.is_empty() {
+            return "off".to_owned();
+        }
+        let labels: Vec<_> = self.effects.iter().map(|effect| effect.label).collect();
+        labels.join("+")
+    }
+
+    /// The effects in the set.
+    #[must_use]
+    pub fn effects(&self) -> &[Effect] {
+        &self.effects
+    }
+
+    /// Turns the set's effects on in `options`.
+    pub fn apply(&self, options: &mut PresetOptions) {
+        for effect in &self.effects {
+            (effect.apply)(options);
+        }
+    }
+
+    /// Parses `off`, `all`, or labels joined with `+` or `,` (`dof+bloom`),
+    /// against `effects`.
+    ///
+    /// # Errors
+    /// A message naming the unknown label and the known ones.
+    pub fn parse(text: &str, effects: &[Effect]) -> Result<Self, String> {
+        match text.trim() {
+            "off" | "none" | "" => return Ok(Self::none()),
+            "all" => return Ok(Self::of(effects)),
+            _ => {}
+        }
+        let mut chosen = Vec::new();
+        for label in text.split(['+', ',']).map(str::trim) {
+            let effect = effects
+                .iter()
+                .find(|effect| effect.label == label)
+                .ok_or_else(|| {
+                    let known: Vec<_> = effects.iter().map(|effect| effect.label).collect();
+                    format!(
+                        "unknown effect {label:?}: use off, all, or some of {} joined with '+'",
+                        known.join(", ")
+                    )
+                })?;
+            if !chosen.iter().any(|e: &Effect| e.label == label) {
+                chosen.push(*effect);
+            }
+        }
+        // In table order, so `bloom+dof` and `dof+bloom` are one set.
+        chosen.sort_by_key(|e| effects.iter().position(|known| known.label == e.label));
+        Ok(Self { effects: chosen })
+    }
+}
+
+/// The comparison's columns: every effect off, each effect alone, then all
+/// of them on together (when there are two or more).
+#[must_use]
+pub fn effect_sets(effects: &[Effect]) -> Vec<EffectSet> {
+    let mut sets = vec![EffectSet::none()];
+    sets.extend(effects.iter().map(|effect| EffectSet::of(&[*effect])));
+    if effects.len() > 1 {
+        sets.push(EffectSet::of(effects));
+    }
+    sets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(sets: &[EffectSet]) -> Vec<String> {
+        sets.iter().map(EffectSet::label).collect()
+    }
+
+    #[test]
+    fn the_columns_are_off_each_alone_then_all() {
+        assert_eq!(
+            labels(&effect_sets(EFFECTS)),
+            ["off", "dof", "bloom", "dof+bloom"]
+        );
+        assert_eq!(labels(&effect_sets(&EFFECTS[..1])), ["off", "dof"]);
+        assert_eq!(labels(&effect_sets(&[])), ["off"]);
+    }
+
+    #[test]
+    fn a_set_turns_on_exactly_its_effects() {
+        let mut options = PresetOptions::default();
+        EffectSet::parse("bloom", EFFECTS)
+            .unwrap()
+            .apply(&mut options);
+        assert!(options.bloom.is_some() && options.dof.is_none());
+        let mut options = PresetOptions::default();
+        EffectSet::parse("all", EFFECTS)
+            .unwrap()
+            .apply(&mut options);
+        assert!(options.bloom.is_some());
+        let dof = options.dof.expect("all turns depth of field on");
+        assert!((dof.focus_distance - focus_distance()).abs() < 1e-6);
+        let mut options = PresetOptions::default();
+        EffectSet::parse("off", EFFECTS)
+            .unwrap()
+            .apply(&mut options);
+        assert_eq!(options, PresetOptions::default());
+    }
+
+    #[test]
+    fn parsing_is_order_free_and_names_unknown_effects() {
+        let set = EffectSet::parse("bloom+dof", EFFECTS).unwrap();
+        assert_eq!(set.label(), "dof+bloom");
+        assert_eq!(
+            EffectSet::parse("dof,bloom", EFFECTS).unwrap().label(),
+            "dof+bloom"
+        );
+        let error = EffectSet::parse("dof+fog", EFFECTS).unwrap_err();
+        assert!(
+            error.contains("\"fog\"") && error.contains("bloom"),
+            "{error}"
+        );
+    }
+}
