@@ -33,8 +33,8 @@ struct Params {
 pub const ACES_AT_PAPER_WHITE: f32 = 2.54 / 3.16;
 
 /// Maps the frame's HDR target to the output with an exposure and, optionally,
-/// the ACES filmic curve; into an HDR output it keeps values above 1.0 (see
-/// the [module docs](self)).
+/// the ACES filmic curve; into an HDR output (a float format) it keeps
+/// values above 1.0, ACES divided by [`ACES_AT_PAPER_WHITE`].
 #[derive(Debug)]
 pub struct TonemapFeature {
     /// Multiplier applied before the curve.
