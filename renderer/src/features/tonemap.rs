@@ -1,16 +1,4 @@
-//! Tonemapping: HDR radiance to the display-ready output.
-//!
-//! What it writes depends on the output format:
-//! - an sRGB format: the curve's 0..=1 result (the format encodes);
-//! - another 8- or 10-bit format: the same, sRGB-encoded by the shader;
-//! - a floating-point format (an HDR output, [`OutputColor::Hdr`]): linear
-//!   values, not clamped to 1.0. Without ACES that is the exposed radiance
-//!   itself. With ACES the curve is divided by its value at 1.0
-//!   ([`ACES_AT_PAPER_WHITE`]), so that radiance 1.0 (paper white, SDR
-//!   white on an HDR display) stays 1.0 and the curve's shoulder goes on up
-//!   to about 1.29 instead of being cut at 1.0. The curve keeps its shape;
-//!   the HDR image is 1.24 times as bright as the SDR one at every level
-//!   below the shoulder, which is the price of keeping paper white at 1.0.
+//! Tonemapping: HDR radiance to the display-ready output (SDR or HDR).
 
 use crate::OutputColor;
 
@@ -33,8 +21,19 @@ struct Params {
 pub const ACES_AT_PAPER_WHITE: f32 = 2.54 / 3.16;
 
 /// Maps the frame's HDR target to the output with an exposure and, optionally,
-/// the ACES filmic curve; into an HDR output (a float format) it keeps
-/// values above 1.0, ACES divided by [`ACES_AT_PAPER_WHITE`].
+/// the ACES filmic curve.
+///
+/// What it writes depends on the output format:
+/// - an sRGB format: the curve's 0..=1 result (the format encodes);
+/// - another 8- or 10-bit format: the same, sRGB-encoded by the shader;
+/// - a floating-point format (an HDR output, [`OutputColor::Hdr`]): linear
+///   values, not clamped to 1.0. Without ACES that is the exposed radiance
+///   itself. With ACES the curve is divided by its value at 1.0
+///   ([`ACES_AT_PAPER_WHITE`]), so that radiance 1.0 (paper white, SDR
+///   white on an HDR display) stays 1.0 and the curve's shoulder goes on up
+///   to about 1.29 instead of being cut at 1.0. The curve keeps its shape;
+///   the HDR image is 1.24 times as bright as the SDR one at every level
+///   below the shoulder, which is the price of keeping paper white at 1.0.
 #[derive(Debug)]
 pub struct TonemapFeature {
     /// Multiplier applied before the curve.

@@ -147,12 +147,35 @@ mod tests {
 
     #[test]
     fn the_columns_are_off_each_alone_then_all() {
+        let table = [
+            Effect {
+                label: "a",
+                apply: |_| {},
+            },
+            Effect {
+                label: "b",
+                apply: |_| {},
+            },
+            Effect {
+                label: "c",
+                apply: |_| {},
+            },
+        ];
         assert_eq!(
-            labels(&effect_sets(EFFECTS)),
-            ["off", "dof", "bloom", "dof+bloom"]
+            labels(&effect_sets(&table)),
+            ["off", "a", "b", "c", "a+b+c"]
         );
-        assert_eq!(labels(&effect_sets(&EFFECTS[..1])), ["off", "dof"]);
+        assert_eq!(labels(&effect_sets(&table[..1])), ["off", "a"]);
         assert_eq!(labels(&effect_sets(&[])), ["off"]);
+        // The sample's own table: its labels are distinct and usable in a set.
+        let labels: Vec<_> = EFFECTS.iter().map(|effect| effect.label).collect();
+        for (i, label) in labels.iter().enumerate() {
+            assert!(!labels[i + 1..].contains(label), "{label} twice");
+            assert!(
+                !label.is_empty() && !label.contains(['+', ',', ' ']),
+                "{label}"
+            );
+        }
     }
 
     #[test]

@@ -184,15 +184,14 @@ impl Comparison {
         };
         let mut out = format!(
             "Measured by `presets_compare --headless` on {adapter}, {w} x {h} tiles, \
-             {profile} build. Each figure is the mean over {frames} frame(s) after {warmup} \
-             warm-up frame(s); the GPU figures come from timestamp queries, read back after \
+             {profile} build. Each figure is the mean over {frames} after {warmup}; the GPU figures come from timestamp queries, read back after \
              waiting for each frame. The contact sheet's rows are the presets ({rows}); \
              its columns are the effect sets ({columns}).\n\n",
             adapter = self.adapter,
             w = options.tile.0,
             h = options.tile.1,
-            frames = options.frames.max(1),
-            warmup = options.warmup_frames,
+            frames = count(options.frames.max(1), "frame"),
+            warmup = count(options.warmup_frames, "warm-up frame"),
             rows = ComparePreset::ALL.map(ComparePreset::label).join(", "),
             columns = self.effect_sets.join(", "),
         );
@@ -226,6 +225,15 @@ impl Comparison {
         std::fs::write(&table, self.timings_markdown())
             .with_context(|| format!("cannot write the timing table {}", table.display()))?;
         Ok([sheet, table])
+    }
+}
+
+/// `n` and `thing`, plural unless one: `3 frames`, `1 frame`.
+fn count(n: u32, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
     }
 }
 
