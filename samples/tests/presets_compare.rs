@@ -62,8 +62,9 @@ fn presets_compare_matches_its_reference_and_each_effect_shows() {
     let columns: Vec<_> = effect_sets(EFFECTS).iter().map(EffectSet::label).collect();
     assert_eq!(comparison.effect_sets, columns);
     assert_eq!(comparison.tiles.len(), 3 * columns.len());
-    // The column with every effect on ("dof+bloom" while those are all).
-    let all = EffectSet::of(EFFECTS).label();
+    // The column with every effect on.
+    let all = EffectSet::all(EFFECTS).label();
+    assert_eq!(all, "all");
 
     for preset in ComparePreset::ALL {
         let off = image_of(&comparison, preset, "off");
@@ -77,6 +78,18 @@ fn presets_compare_matches_its_reference_and_each_effect_shows() {
         assert!(contrast("dof") < 0.96 * off_contrast, "{preset:?} dof");
         assert!(contrast("bloom") < 0.75 * off_contrast, "{preset:?} bloom");
         assert!(contrast(&all) < contrast("bloom"), "{preset:?} {all}");
+        // TAA averages jittered frames: its edges are softer than one frame's.
+        assert!(contrast("taa") < off_contrast, "{preset:?} taa");
+        // MSAA: the forward presets resolve partly covered edge pixels;
+        // deferred's G-buffer is single-sampled, so it ignores the option
+        // and its tile is the plain one.
+        let msaa = image_of(&comparison, preset, "msaa");
+        if preset == ComparePreset::Deferred {
+            assert!(mean_difference(msaa, off) < 0.01, "deferred msaa");
+        } else {
+            assert!(contrast("msaa") < off_contrast, "{preset:?} msaa");
+            assert!(mean_difference(msaa, off) > 0.01, "{preset:?} msaa");
+        }
         // Every tile was measured for the frames asked.
         for tile in comparison.tiles.iter().filter(|t| t.preset == preset) {
             assert_eq!(tile.timings.frames, 2);
@@ -106,6 +119,10 @@ fn presets_compare_matches_its_reference_and_each_effect_shows() {
             assert!(!has("off", "dof gather") && has("dof", "dof gather"));
             assert!(!has("dof", "bloom composite") && has("bloom", "bloom composite"));
             assert!(has(&all, "dof gather") && has(&all, "bloom composite"));
+            assert!(!has("off", "taa resolve") && has("taa", "taa resolve"));
+            let msaa_resolves = preset != ComparePreset::Deferred;
+            assert!(!has("off", "msaa resolve"));
+            assert_eq!(has("msaa", "msaa resolve"), msaa_resolves, "{preset:?}");
         }
         assert!(table.contains("| GPU `dof gather` | - |"), "{table}");
     }

@@ -1,11 +1,13 @@
 //! HDR in and out of a renderer for post-effect tests: [`HdrSource`] puts a
 //! known float image in `Frame::hdr`, [`HdrProbe`] copies whatever
-//! `Frame::hdr` holds at its place in the chain into a read-back buffer.
+//! `Frame::hdr` holds at its place in the chain into a read-back buffer,
+//! [`FarDepth`] gives effects that read depth a far-plane depth buffer.
 
 use std::sync::mpsc;
 
 use taos_renderer::features::HDR_FORMAT;
-use taos_renderer::graph::{ImportedBuffer, ImportedTexture};
+use taos_renderer::frame::{DEPTH_CLEAR, DEPTH_FORMAT};
+use taos_renderer::graph::{ImportedBuffer, ImportedTexture, TextureDesc};
 use taos_renderer::{Frame, GpuContext, RenderFeature, wgpu};
 
 /// Rows of the read-back are padded to this many bytes.
@@ -68,6 +70,31 @@ impl RenderFeature for HdrSource {
             .graph
             .import_texture("test hdr", ImportedTexture::new(self.texture.clone()));
         frame.hdr = Some(hdr);
+    }
+}
+
+/// Puts a depth buffer cleared to the far plane (everything at infinity)
+/// in `Frame::depth`, for effects that read depth.
+pub(crate) struct FarDepth;
+
+impl RenderFeature for FarDepth {
+    fn name(&self) -> &'static str {
+        "TestFarDepth"
+    }
+
+    fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
+        let (width, height) = frame.data.size;
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let depth = frame.graph.create_texture(
+            "test far depth",
+            TextureDesc::new_2d(width, height, DEPTH_FORMAT, usage),
+        );
+        let depth = frame.graph.add_render_pass("test far depth", |pass| {
+            let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
+            pass.execute(|_, _| {});
+            depth
+        });
+        frame.depth = Some(depth);
     }
 }
 

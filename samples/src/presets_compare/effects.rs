@@ -2,7 +2,7 @@
 //! per effect, a label and what it changes in the preset options. A new
 //! effect is one more row in [`EFFECTS`].
 
-use taos_renderer::features::{BloomOptions, DofOptions};
+use taos_renderer::features::{BloomOptions, DofOptions, TaaOptions};
 use taos_renderer::presets::PresetOptions;
 
 use super::scene::focus_distance;
@@ -32,6 +32,16 @@ pub const EFFECTS: &[Effect] = &[
             })
         },
     },
+    Effect {
+        label: "taa",
+        apply: |options| options.taa = Some(TaaOptions::default()),
+    },
+    Effect {
+        label: "msaa",
+        // Deferred ignores it (its G-buffer is single-sampled): that column
+        // shows the deferred preset unchanged, which is the point.
+        apply: |options| options.msaa = 4,
+    },
 ];
 
 /// Depth of field focused on the middle of the sphere grid. The aperture
@@ -50,6 +60,8 @@ fn scene_dof() -> DofOptions {
 #[derive(Debug, Clone)]
 pub struct EffectSet {
     effects: Vec<Effect>,
+    /// Every effect of the table: labelled `all` rather than a long list.
+    everything: bool,
 }
 
 impl EffectSet {
@@ -58,6 +70,7 @@ impl EffectSet {
     pub fn none() -> Self {
         Self {
             effects: Vec::new(),
+            everything: false,
         }
     }
 
@@ -66,14 +79,27 @@ impl EffectSet {
     pub fn of(effects: &[Effect]) -> Self {
         Self {
             effects: effects.to_vec(),
+            everything: false,
         }
     }
 
-    /// `off`, or the effects' labels joined with `+` (`dof+bloom`).
+    /// Every effect of `effects` together, labelled `all`.
+    #[must_use]
+    pub fn all(effects: &[Effect]) -> Self {
+        Self {
+            everything: true,
+            ..Self::of(effects)
+        }
+    }
+
+    /// `off`, `all`, or the effects' labels joined with `+` (`dof+bloom`).
     #[must_use]
     pub fn label(&self) -> String {
         if self.effects.is_empty() {
             return "off".to_owned();
+        }
+        if self.everything {
+            return "all".to_owned();
         }
         let labels: Vec<_> = self.effects.iter().map(|effect| effect.label).collect();
         labels.join("+")
@@ -100,7 +126,7 @@ impl EffectSet {
     pub fn parse(text: &str, effects: &[Effect]) -> Result<Self, String> {
         match text.trim() {
             "off" | "none" | "" => return Ok(Self::none()),
-            "all" => return Ok(Self::of(effects)),
+            "all" => return Ok(Self::all(effects)),
             _ => {}
         }
         let mut chosen = Vec::new();
@@ -121,7 +147,10 @@ impl EffectSet {
         }
         // In table order, so `bloom+dof` and `dof+bloom` are one set.
         chosen.sort_by_key(|e| effects.iter().position(|known| known.label == e.label));
-        Ok(Self { effects: chosen })
+        Ok(Self {
+            effects: chosen,
+            everything: false,
+        })
     }
 }
 
@@ -132,7 +161,7 @@ pub fn effect_sets(effects: &[Effect]) -> Vec<EffectSet> {
     let mut sets = vec![EffectSet::none()];
     sets.extend(effects.iter().map(|effect| EffectSet::of(&[*effect])));
     if effects.len() > 1 {
-        sets.push(EffectSet::of(effects));
+        sets.push(EffectSet::all(effects));
     }
     sets
 }
@@ -161,10 +190,7 @@ mod tests {
                 apply: |_| {},
             },
         ];
-        assert_eq!(
-            labels(&effect_sets(&table)),
-            ["off", "a", "b", "c", "a+b+c"]
-        );
+        assert_eq!(labels(&effect_sets(&table)), ["off", "a", "b", "c", "all"]);
         assert_eq!(labels(&effect_sets(&table[..1])), ["off", "a"]);
         assert_eq!(labels(&effect_sets(&[])), ["off"]);
         // The sample's own table: its labels are distinct and usable in a set.

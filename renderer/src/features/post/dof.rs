@@ -10,6 +10,7 @@
 //! own circle. The near field (in front of the focus) blurs over what lies
 //! behind it; the far field does not bleed over sharper surfaces in front.
 
+use super::TaaJitter;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
@@ -17,7 +18,7 @@ use crate::features::gpu_util::{
     uniform_entry,
 };
 use crate::frame::{CameraView, FrameData, HDR_FORMAT, HDR_USAGE};
-use crate::graph::TextureDesc;
+use crate::graph::{TextureDesc, TextureHandle};
 use crate::resources::Assets;
 
 /// Depth-of-field settings.
@@ -86,6 +87,18 @@ impl DofOptions {
     }
 }
 
+/// The frame number that varies the gather's per-pixel spiral turn over
+/// time: under TAA (which jitters the camera first) each frame's noise
+/// differs and the history averages it away; without TAA the pattern stays
+/// put, so a still image does not shimmer.
+fn spiral_turn_frame(data: &FrameData) -> f32 {
+    if data.slots.get::<TaaJitter>().is_some() {
+        (data.time.frame % 64) as f32
+    } else {
+        0.0
+    }
+}
+
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct DofParams {
@@ -112,6 +125,7 @@ struct Gpu {
     layout: wgpu::BindGroupLayout,
     coc: wgpu::RenderPipeline,
     gather: wgpu::RenderPipeline,
+    smooth: wgpu::RenderPipeline,
     params: wgpu::Buffer,
     sampler: wgpu::Sampler,
 }
@@ -173,6 +187,7 @@ impl RenderFeature for DofFeature {
         self.gpu = Some(Gpu {
             coc: pipeline("dof circle of confusion", "fs_coc", COC_FORMAT),
             gather: pipeline("dof gather", "fs_gather", HDR_FORMAT),
+            smooth: pipeline("dof smooth", "fs_smooth", HDR_FORMAT),
             params: uniform_buffer(device, "dof params", std::mem::size_of::<DofParams>()),
             sampler: device.create_sampler(&wgpu::SamplerDescriptor {
                 label: Some("dof"),
@@ -198,7 +213,7 @@ impl RenderFeature for DofFeature {
                 options.coc_radius_at_infinity(&data.camera, data.size.1),
                 options.focus_distance,
                 options.max_radius,
-                0.0,
+                spiral_turn_frame(data),
             ],
         };
         gpu.queue()
@@ -246,11 +261,28 @@ impl RenderFeature for DofFeature {
                 });
                 coc
             });
+        let gathered = gpu.add_pass(frame, "dof gather", &gpu.gather, [depth, scene, coc]);
+        let smoothed = gpu.add_pass(frame, "dof smooth", &gpu.smooth, [depth, gathered, coc]);
+        frame.hdr = Some(smoothed);
+    }
+}
+
+impl Gpu {
+    /// A full-screen pass of `pipeline` reading `[depth, scene, coc]` into
+    /// a new HDR texture, which it returns.
+    fn add_pass<'a>(
+        &'a self,
+        frame: &mut Frame<'a>,
+        name: &'static str,
+        pipeline: &'a wgpu::RenderPipeline,
+        [depth, scene, coc]: [TextureHandle; 3],
+    ) -> TextureHandle {
+        let (width, height) = frame.data.size;
         let out = frame.graph.create_texture(
             "focused hdr",
             TextureDesc::new_2d(width, height, HDR_FORMAT, HDR_USAGE),
         );
-        frame.hdr = Some(frame.graph.add_render_pass("dof gather", |pass| {
+        frame.graph.add_render_pass(name, |pass| {
             pass.read_texture(depth);
             pass.read_texture(scene);
             pass.read_texture(coc);
@@ -261,18 +293,16 @@ impl RenderFeature for DofFeature {
                     res.texture_view(scene),
                     res.texture_view(coc),
                 ) {
-                    let group = gpu.group(res.device(), depth, scene, coc);
-                    rp.set_pipeline(&gpu.gather);
+                    let group = self.group(res.device(), depth, scene, coc);
+                    rp.set_pipeline(pipeline);
                     rp.set_bind_group(0, &group, &[]);
                     rp.draw(0..3, 0..1);
                 }
             });
             out
-        }));
+        })
     }
-}
 
-impl Gpu {
     fn group(
         &self,
         device: &wgpu::Device,
@@ -376,5 +406,17 @@ mod tests {
             ..CameraView::default()
         };
         assert_eq!(options.coc_radius_at_infinity(&degenerate, 720), 0.0);
+    }
+
+    #[test]
+    fn the_spiral_turns_with_the_frame_only_under_taa() {
+        let mut data = FrameData::default();
+        data.time.frame = 70;
+        assert_eq!(spiral_turn_frame(&data), 0.0);
+        data.slots.insert(TaaJitter {
+            offset: glam::Vec2::ZERO,
+            unjittered_projection: glam::Mat4::IDENTITY,
+        });
+        assert_eq!(spiral_turn_frame(&data), 6.0);
     }
 }

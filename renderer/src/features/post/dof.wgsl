@@ -13,7 +13,8 @@
 struct DofParams {
     inverse_projection: mat4x4<f32>,
     // CoC radius in pixels at infinite distance (signed CoC = this x
-    // (1 - focus / distance)), focus distance, largest radius, unused.
+    // (1 - focus / distance)), focus distance, largest radius, and the
+    // frame number that turns the sample spiral (0 without TAA).
     coc: vec4<f32>,
 };
 
@@ -26,6 +27,7 @@ struct DofParams {
 const SAMPLES: u32 = 48u;
 const GOLDEN_ANGLE: f32 = 2.39996323;
 const PI: f32 = 3.14159265;
+const TAU: f32 = 6.28318531;
 
 fn view_distance(depth: f32) -> f32 {
     let p = dof.inverse_projection * vec4(0.0, 0.0, depth, 1.0);
@@ -50,6 +52,12 @@ fn coverage(radius: f32, distance: f32) -> f32 {
     return clamp(radius - distance + 0.5, 0.0, 1.0);
 }
 
+// Interleaved gradient noise: in [0, 1), evenly spread over small pixel
+// neighbourhoods (Jimenez, "Next generation post processing in Call of Duty").
+fn pixel_noise(at: vec2<f32>) -> f32 {
+    return fract(52.9829189 * fract(dot(at, vec2(0.06711056, 0.00583715))));
+}
+
 @fragment
 fn fs_gather(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     let size = vec2<i32>(textureDimensions(scene));
@@ -62,9 +70,14 @@ fn fs_gather(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     let own = max(abs(centre_coc), 0.5);
     var weight = 1.0 / (PI * own * own);
     var sum = centre.rgb * weight;
+    // The spiral turns by a different angle at each pixel (and each frame
+    // under TAA): one fixed spiral would print its sample pattern along
+    // long out-of-focus edges as bands; a turning one leaves fine noise,
+    // which neighbouring pixels and TAA's history average away.
+    let turn = TAU * pixel_noise(at.xy + dof.coc.w * vec2(5.588238, 5.588238));
     for (var i = 0u; i < SAMPLES; i++) {
         let r = max_radius * sqrt((f32(i) + 0.5) / f32(SAMPLES));
-        let angle = f32(i) * GOLDEN_ANGLE;
+        let angle = f32(i) * GOLDEN_ANGLE + turn;
         let offset = vec2(cos(angle), sin(angle)) * r;
         // Filtered reads between texels: a smooth blur from few samples.
         let uv = (at.xy + offset) / vec2<f32>(size);
@@ -79,5 +92,47 @@ fn fs_gather(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
         sum += textureSampleLevel(scene, smooth_sampler, uv, 0.0).rgb * w;
         weight += w;
     }
-    return vec4(sum / weight, centre.a);
+    // Alpha: the share of the light that came from other pixels' circles,
+    // for the smoothing pass.
+    let own_share = 1.0 / (PI * own * own) / weight;
+    return vec4(sum / weight, 1.0 - own_share);
+}
+
+// The gather's noise (its spiral turns per pixel) smoothed away: a 3 x 3
+// average of the blurred neighbours, as strong as the pixel is blurred or
+// lit by other pixels' circles (a sharp surface under a blurred one in
+// front). Interleaved gradient noise spreads its turns evenly over any
+// 3 x 3 block, so the average is close to a gather with nine times the
+// samples. Pixels that are sharp and lit only by themselves keep their
+// value, and such neighbours do not smear into a blurred pixel. Writes
+// alpha 1.
+fn smoothing(pixel: vec2<i32>) -> f32 {
+    let blur = saturate(abs(textureLoad(coc_buffer, pixel, 0).r) - 1.0);
+    let foreign = saturate(4.0 * textureLoad(scene, pixel, 0).a);
+    return max(blur, foreign);
+}
+
+@fragment
+fn fs_smooth(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
+    let size = vec2<i32>(textureDimensions(scene));
+    let pixel = vec2<i32>(at.xy);
+    let centre = textureLoad(scene, pixel, 0).rgb;
+    let amount = smoothing(pixel);
+    if amount <= 0.0 {
+        return vec4(centre, 1.0);
+    }
+    var sum = centre;
+    var weight = 1.0;
+    for (var y = -1; y <= 1; y++) {
+        for (var x = -1; x <= 1; x++) {
+            let neighbour = clamp(pixel + vec2(x, y), vec2(0), size - 1);
+            if all(neighbour == pixel) {
+                continue;
+            }
+            let w = smoothing(neighbour);
+            sum += textureLoad(scene, neighbour, 0).rgb * w;
+            weight += w;
+        }
+    }
+    return vec4(mix(centre, sum / weight, amount), 1.0);
 }
