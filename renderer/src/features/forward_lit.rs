@@ -11,7 +11,8 @@
 //! logged once.
 
 use super::lit::{
-    LightBinding, LitGpu, MsaaResolve, PipelineKind, TileParams, hdr_target, lit_pipeline,
+    LightBinding, LitGpu, LitPipeline, MsaaResolve, PipelineKind, TileParams, hdr_target,
+    lit_pipeline,
     shader_source, supported_msaa_samples,
 };
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
@@ -46,8 +47,8 @@ pub struct ForwardLitFeature {
 #[derive(Debug)]
 struct Gpu {
     lit: LitGpu,
-    opaque: wgpu::RenderPipeline,
-    blended: wgpu::RenderPipeline,
+    opaque: LitPipeline,
+    blended: LitPipeline,
     msaa: Option<MsaaResolve>,
 }
 
@@ -110,8 +111,7 @@ impl ForwardLitFeature {
             pass.execute(move |rp, res| {
                 let lit = &gpu.lit;
                 lit.bind_frame(rp, &lit.shadow_group(res, shadow_map, environment.as_ref()));
-                rp.set_pipeline(&gpu.blended);
-                lit.draw(rp, assets, &lit.batches().transparent);
+                lit.draw(rp, assets, &lit.batches().transparent, &gpu.blended);
             });
             hdr
         });
@@ -220,10 +220,8 @@ impl RenderFeature for ForwardLitFeature {
             pass.execute(move |rp, res| {
                 let lit = &gpu.lit;
                 lit.bind_frame(rp, &lit.shadow_group(res, shadow_map, environment.as_ref()));
-                rp.set_pipeline(&gpu.opaque);
-                lit.draw(rp, assets, &lit.batches().opaque);
-                rp.set_pipeline(&gpu.blended);
-                lit.draw(rp, assets, &lit.batches().transparent);
+                lit.draw(rp, assets, &lit.batches().opaque, &gpu.opaque);
+                lit.draw(rp, assets, &lit.batches().transparent, &gpu.blended);
             });
             (target, depth)
         });

@@ -1,8 +1,13 @@
 //! Mesh geometry on the CPU: the built-in shapes and validated user data.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 
-/// One vertex: position, normal, texture coordinates (32 bytes).
+/// One vertex (72 bytes): position, normal, texture coordinates, tangent,
+/// a second set of texture coordinates and a colour.
+///
+/// [`Vertex::new`] fills the extra attributes with neutral values: no
+/// tangent (the shaders then derive one from the texture coordinates'
+/// screen-space derivatives), `uv1` equal to `uv`, white.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Vertex {
@@ -10,24 +15,74 @@ pub struct Vertex {
     pub position: [f32; 3],
     /// Unit normal.
     pub normal: [f32; 3],
-    /// Texture coordinates, (0, 0) top-left.
+    /// Texture coordinates (set 0), (0, 0) top-left.
     pub uv: [f32; 2],
+    /// Unit tangent along increasing `u`, and in `w` the handedness (+1 or
+    /// -1): the bitangent is `cross(normal, tangent.xyz) * w` (glTF's
+    /// convention). All zero: none given.
+    pub tangent: [f32; 4],
+    /// Texture coordinates, set 1 (light or occlusion maps).
+    pub uv1: [f32; 2],
+    /// Linear RGBA vertex colour, multiplied into the base colour.
+    pub color: [f32; 4],
 }
 
 impl Vertex {
-    /// The vertex buffer layout shaders see: locations 0 (position), 1 (normal), 2 (uv).
+    /// The vertex buffer layout shaders see: locations 0 (position), 1
+    /// (normal), 2 (uv), then 13 (tangent), 14 (uv1) and 15 (colour);
+    /// 3-12 are left to per-instance data.
     pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
         array_stride: std::mem::size_of::<Self>() as wgpu::BufferAddress,
         step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2],
+        attributes: &wgpu::vertex_attr_array![
+            0 => Float32x3, 1 => Float32x3, 2 => Float32x2,
+            13 => Float32x4, 14 => Float32x2, 15 => Float32x4
+        ],
     };
 
-    fn new(position: Vec3, normal: Vec3, uv: Vec2) -> Self {
+    /// A vertex with no tangent, `uv1 = uv` and a white colour.
+    #[must_use]
+    pub fn new(position: Vec3, normal: Vec3, uv: Vec2) -> Self {
         Self {
             position: position.to_array(),
             normal: normal.to_array(),
             uv: uv.to_array(),
+            tangent: [0.0; 4],
+            uv1: uv.to_array(),
+            color: [1.0; 4],
         }
+    }
+
+    /// This vertex with a tangent (`w`: handedness, see [`Vertex::tangent`]).
+    #[must_use]
+    pub fn with_tangent(mut self, tangent: Vec4) -> Self {
+        self.tangent = tangent.to_array();
+        self
+    }
+
+    /// This vertex with a second set of texture coordinates.
+    #[must_use]
+    pub fn with_uv1(mut self, uv1: Vec2) -> Self {
+        self.uv1 = uv1.to_array();
+        self
+    }
+
+    /// This vertex with a linear RGBA colour.
+    #[must_use]
+    pub fn with_color(mut self, color: Vec4) -> Self {
+        self.color = color.to_array();
+        self
+    }
+
+    fn is_finite(&self) -> bool {
+        self.position
+            .iter()
+            .chain(&self.normal)
+            .chain(&self.uv)
+            .chain(&self.tangent)
+            .chain(&self.uv1)
+            .chain(&self.color)
+            .all(|c| c.is_finite())
     }
 }
 
@@ -94,13 +149,7 @@ impl MeshData {
                 vertices: vertices.len(),
             });
         }
-        if let Some(at) = vertices.iter().position(|v| {
-            !v.position
-                .iter()
-                .chain(&v.normal)
-                .chain(&v.uv)
-                .all(|c| c.is_finite())
-        }) {
+        if let Some(at) = vertices.iter().position(|v| !v.is_finite()) {
             return Err(MeshDataError::NonFinite { at });
         }
         Ok(Self { vertices, indices })
@@ -124,7 +173,11 @@ impl MeshData {
             let base = vertices.len() as u32;
             for (u, v) in [(0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)] {
                 let position = (normal + right * (u * 2.0 - 1.0) + up * (1.0 - v * 2.0)) * h;
-                vertices.push(Vertex::new(position, normal, Vec2::new(u, v)));
+                // u runs along `right`, v against `up`: the bitangent
+                // cross(normal, right) = up is the normal map's +Y.
+                vertices.push(
+                    Vertex::new(position, normal, Vec2::new(u, v)).with_tangent(right.extend(1.0)),
+                );
             }
             indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
         }
@@ -148,7 +201,12 @@ impl MeshData {
                     theta.cos(),
                     -theta.sin() * phi.sin(),
                 );
-                vertices.push(Vertex::new(normal * radius, normal, Vec2::new(u, v)));
+                // Along increasing longitude (u); the bitangent points north.
+                let tangent = Vec3::new(-phi.sin(), 0.0, -phi.cos());
+                vertices.push(
+                    Vertex::new(normal * radius, normal, Vec2::new(u, v))
+                        .with_tangent(tangent.extend(1.0)),
+                );
             }
         }
         let mut indices = Vec::with_capacity((segments * rings * 6) as usize);
@@ -179,7 +237,10 @@ impl MeshData {
             (-h, h, 0.0, 1.0),
         ]
         .into_iter()
-        .map(|(x, z, u, v)| Vertex::new(Vec3::new(x, 0.0, z), Vec3::Y, Vec2::new(u, v)))
+        .map(|(x, z, u, v)| {
+            Vertex::new(Vec3::new(x, 0.0, z), Vec3::Y, Vec2::new(u, v))
+                .with_tangent(Vec4::new(1.0, 0.0, 0.0, 1.0))
+        })
         .collect();
         Self {
             vertices,
@@ -235,6 +296,40 @@ mod tests {
         }
     }
 
+    /// Each triangle's tangent runs along increasing u and its bitangent
+    /// (cross(normal, tangent) * w) along decreasing v: the normal map's +Y
+    /// is "up" in the image, as glTF has it.
+    fn assert_tangents_follow_uv(mesh: &MeshData) {
+        for tri in mesh.indices().chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|i| mesh.vertices()[tri[i] as usize]);
+            let (e1, e2) = (
+                Vec3::from(b.position) - Vec3::from(a.position),
+                Vec3::from(c.position) - Vec3::from(a.position),
+            );
+            let (d1, d2) = (
+                Vec2::from(b.uv) - Vec2::from(a.uv),
+                Vec2::from(c.uv) - Vec2::from(a.uv),
+            );
+            let det = d1.x * d2.y - d2.x * d1.y;
+            if det.abs() < 1e-9 {
+                continue; // a pole's degenerate UVs
+            }
+            let along_u = (e1 * d2.y - e2 * d1.y) / det;
+            let along_v = (e2 * d1.x - e1 * d2.x) / det;
+            let tangent = Vec4::from(a.tangent);
+            let bitangent = Vec3::from(a.normal).cross(tangent.truncate()) * tangent.w;
+            assert!(tangent.truncate().dot(along_u) > 0.0, "{tri:?} tangent");
+            assert!(bitangent.dot(along_v) < 0.0, "{tri:?} bitangent");
+        }
+    }
+
+    #[test]
+    fn built_in_tangents_follow_the_texture_coordinates() {
+        assert_tangents_follow_uv(&MeshData::cube(2.0));
+        assert_tangents_follow_uv(&MeshData::sphere(0.5, 16, 8));
+        assert_tangents_follow_uv(&MeshData::plane(4.0));
+    }
+
     #[test]
     fn built_in_shapes_are_closed_outward_and_sized() {
         let cube = MeshData::cube(2.0);
@@ -270,6 +365,11 @@ mod tests {
         assert_eq!(
             MeshData::new(vec![v, v, nan], vec![0, 1, 2]),
             Err(MeshDataError::NonFinite { at: 2 })
+        );
+        let bad_tangent = v.with_tangent(Vec4::new(f32::INFINITY, 0.0, 0.0, 1.0));
+        assert_eq!(
+            MeshData::new(vec![v, bad_tangent, v], vec![0, 1, 2]),
+            Err(MeshDataError::NonFinite { at: 1 })
         );
         assert!(MeshData::new(vec![v; 3], vec![0, 1, 2]).is_ok());
     }

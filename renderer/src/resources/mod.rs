@@ -6,11 +6,15 @@ mod material;
 mod mesh;
 mod mesh_data;
 mod texture;
+mod texture_slot;
 mod uniform_slab;
 
 pub use assets::{Assets, MaterialId, MeshId, TextureId};
-pub use material::{AlphaMode, MaterialUniform, PbrMaterial};
+pub use material::{
+    AlphaMode, MATERIAL_TEXTURE_SLOTS, MaterialUniform, PbrMaterial, TextureSlotUniform,
+};
 pub use mesh::GpuMesh;
 pub use mesh_data::{MeshData, MeshDataError, Vertex};
 pub use texture::{ColorSpace, SamplerKind, Texture, TextureError};
+pub use texture_slot::{Filter, TextureSampler, TextureSlot, UvTransform, Wrap};
 pub use uniform_slab::uniform_slab;

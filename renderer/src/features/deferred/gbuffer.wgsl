@@ -4,6 +4,8 @@
 //   y: normal, octahedral (snorm16 x2)
 //   z: emissive red, green (float16 x2)
 //   w: emissive blue (float16, low half), metallic (unorm8), roughness (unorm8)
+// Lit roughness is at least 0.04 (10 of 255), so roughness 0 marks an unlit
+// surface, shown as its albedo.
 
 struct GSurface {
     albedo: vec3<f32>,
@@ -12,6 +14,7 @@ struct GSurface {
     emissive: vec3<f32>,
     metallic: f32,
     roughness: f32,
+    unlit: bool,
 };
 
 fn octahedral_wrap(v: vec2<f32>) -> vec2<f32> {
@@ -34,7 +37,8 @@ fn octahedral_decode(e: vec2<f32>) -> vec3<f32> {
 fn pack_gbuffer(g: GSurface) -> vec4<u32> {
     let albedo = sqrt(clamp(g.albedo, vec3(0.0), vec3(1.0)));
     let emissive = clamp(g.emissive, vec3(0.0), vec3(65000.0));
-    let material = pack4x8unorm(vec4(0.0, 0.0, g.metallic, g.roughness)) & 0xffff0000u;
+    let roughness = select(max(g.roughness, 0.04), 0.0, g.unlit);
+    let material = pack4x8unorm(vec4(0.0, 0.0, g.metallic, roughness)) & 0xffff0000u;
     return vec4(
         pack4x8unorm(vec4(albedo, g.occlusion)),
         pack2x16snorm(octahedral_encode(g.normal)),
@@ -53,5 +57,6 @@ fn unpack_gbuffer(texel: vec4<u32>) -> GSurface {
     let material = unpack4x8unorm(texel.w);
     g.metallic = material.z;
     g.roughness = material.w;
+    g.unlit = texel.w >> 24u == 0u;
     return g;
 }

@@ -37,6 +37,8 @@ fn gbuffer_pixel(at: vec2<f32>) -> GPixel {
     out.s.alpha = 1.0;
     out.s.metallic = out.g.metallic;
     out.s.roughness = out.g.roughness;
+    out.s.occlusion = out.g.occlusion;
+    out.s.emissive = out.g.emissive;
     return out;
 }
 

@@ -3,7 +3,9 @@
 
 use super::gbuffer::{GBUFFER_WGSL, GBuffer};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
-use crate::features::lit::{LightBinding, LitGpu, PipelineKind, lit_pipeline, shader_source};
+use crate::features::lit::{
+    LightBinding, LitGpu, LitPipeline, PipelineKind, lit_pipeline, shader_source,
+};
 use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData, GBUFFER_FORMAT};
 use crate::graph::TextureDesc;
 use crate::resources::Assets;
@@ -23,7 +25,7 @@ pub struct GeometryFeature {
 #[derive(Debug)]
 struct Gpu {
     lit: LitGpu,
-    pipeline: wgpu::RenderPipeline,
+    pipeline: LitPipeline,
 }
 
 impl Default for GeometryFeature {
@@ -105,8 +107,7 @@ impl RenderFeature for GeometryFeature {
             pass.execute(move |rp, _| {
                 let lit = &gpu.lit;
                 lit.bind_frame_only(rp);
-                rp.set_pipeline(&gpu.pipeline);
-                lit.draw(rp, assets, &lit.batches().opaque);
+                lit.draw(rp, assets, &lit.batches().opaque, &gpu.pipeline);
             });
             (surface, depth)
         });

@@ -58,7 +58,8 @@ fn vs_volume(
 @fragment
 fn fs_volume(in: VolumeOut) -> @location(0) vec4<f32> {
     let p = gbuffer_pixel(in.clip.xy);
-    if !p.found {
+    // The sky and unlit surfaces take no light.
+    if !p.found || p.g.unlit {
         discard;
     }
     var light: Light;

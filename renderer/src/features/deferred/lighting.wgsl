@@ -9,6 +9,9 @@ fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     if !p.found {
         discard;
     }
+    if p.g.unlit {
+        return vec4(p.g.albedo, 1.0);
+    }
     let occlusion = p.g.occlusion * occlusion_at(at.xy);
     let color = ambient_light(p.s) * occlusion + p.g.emissive + sun_light(p.s);
     return vec4(color, 1.0);

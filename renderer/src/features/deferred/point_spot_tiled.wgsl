@@ -7,7 +7,8 @@
 @fragment
 fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     let p = gbuffer_pixel(at.xy);
-    if !p.found {
+    // The sky and unlit surfaces take no light.
+    if !p.found || p.g.unlit {
         discard;
     }
     let tile = vec2<u32>(at.xy) / frame.counts.y;

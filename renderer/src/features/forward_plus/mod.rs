@@ -18,7 +18,8 @@ use glam::Vec3;
 
 use super::forward_lit::msaa_samples;
 use super::lit::{
-    LightBinding, LitGpu, MsaaResolve, PipelineKind, hdr_target, lit_pipeline, shader_source,
+    LightBinding, LitGpu, LitPipeline, MsaaResolve, PipelineKind, hdr_target, lit_pipeline,
+    shader_source,
 };
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData, HDR_FORMAT};
@@ -69,13 +70,13 @@ pub struct ForwardPlusFeature {
 #[derive(Debug)]
 struct Gpu {
     lit: LitGpu,
-    depth: wgpu::RenderPipeline,
+    depth: LitPipeline,
     /// The blended draws' depth over the resolved (single-sampled) depth,
     /// when the passes are multisampled.
-    resolved_depth: Option<wgpu::RenderPipeline>,
+    resolved_depth: Option<LitPipeline>,
     msaa: Option<MsaaResolve>,
-    opaque: wgpu::RenderPipeline,
-    blended: wgpu::RenderPipeline,
+    opaque: LitPipeline,
+    blended: LitPipeline,
     culler: LightCuller,
 }
 
@@ -309,11 +310,9 @@ impl RenderFeature for ForwardPlusFeature {
                 lit.bind_frame(rp, &lit.shadow_group(res, shadow_map, environment.as_ref()));
                 rp.set_bind_group(3, &tiles_group, &[]);
                 if !overlay {
-                    rp.set_pipeline(&gpu.opaque);
-                    lit.draw(rp, assets, &lit.batches().opaque);
+                    lit.draw(rp, assets, &lit.batches().opaque, &gpu.opaque);
                 }
-                rp.set_pipeline(&gpu.blended);
-                lit.draw(rp, assets, &lit.batches().transparent);
+                lit.draw(rp, assets, &lit.batches().transparent, &gpu.blended);
             });
             target
         });
@@ -357,8 +356,7 @@ fn depth_prepass<'a>(frame: &mut Frame<'a>, gpu: &'a Gpu) -> TextureHandle {
         let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
         pass.execute(move |rp, _| {
             lit.bind_frame_only(rp);
-            rp.set_pipeline(&gpu.depth);
-            lit.draw(rp, assets, &lit.batches().opaque);
+            lit.draw(rp, assets, &lit.batches().opaque, &gpu.depth);
         });
         depth
     })
@@ -401,8 +399,7 @@ fn near_depth<'a>(frame: &mut Frame<'a>, gpu: &'a Gpu, depth: TextureHandle) -> 
             let pipeline = gpu.resolved_depth.as_ref().unwrap_or(&gpu.depth);
             pass.execute(move |rp, _| {
                 lit.bind_frame_only(rp);
-                rp.set_pipeline(pipeline);
-                lit.draw(rp, assets, &lit.batches().transparent);
+                lit.draw(rp, assets, &lit.batches().transparent, pipeline);
             });
             near
         })

@@ -4,19 +4,22 @@
 @group(3) @binding(0) var<storage, read> tiles: array<u32>;
 
 @fragment
-fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    return shade_fragment(in);
+fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return shade_fragment(in, front);
 }
 
 // Opaque surfaces cover their pixel whatever their base alpha (what a
 // multisampled pass's resolve blends by).
 @fragment
-fn fs_opaque(in: VertexOut) -> @location(0) vec4<f32> {
-    return vec4(shade_fragment(in).rgb, 1.0);
+fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return vec4(shade_fragment(in, front).rgb, 1.0);
 }
 
-fn shade_fragment(in: VertexOut) -> vec4<f32> {
-    let s = lit_surface(in);
+fn shade_fragment(in: VertexOut, front: bool) -> vec4<f32> {
+    let s = lit_surface(in, front);
+    if is_unlit() {
+        return vec4(s.albedo, s.alpha);
+    }
     var color = sun_and_ambient(s);
     let tile = vec2<u32>(in.clip.xy) / frame.counts.y;
     let per_tile = frame.counts.w;

@@ -27,6 +27,9 @@ struct Surface {
     alpha: f32,
     metallic: f32,
     roughness: f32,
+    // Ambient occlusion from the material (1: open).
+    occlusion: f32,
+    emissive: vec3<f32>,
 };
 
 // Radiance reflected towards the eye from light arriving along `l` with `radiance`.

@@ -1,16 +1,26 @@
-//! One bind group per material (uniform, base-colour texture, sampler),
-//! rebuilt only when a material's texture changes.
+//! One bind group per material (uniform, then a texture and a sampler for
+//! each of the five texture slots), rebuilt only when a material's
+//! textures or samplers change. Samplers are shared between materials.
+
+use std::collections::HashMap;
 
 use super::super::gpu_util::{
     ONE_TEXEL, sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry,
 };
-use crate::resources::{Assets, MaterialId, MaterialUniform, SamplerKind, TextureId};
+use crate::resources::{
+    Assets, MATERIAL_TEXTURE_SLOTS, MaterialId, MaterialUniform, PbrMaterial, TextureId,
+    TextureSampler,
+};
+
+/// What a material's bind group was built from, per slot.
+type SlotKeys = [Option<(TextureId, TextureSampler)>; MATERIAL_TEXTURE_SLOTS];
 
 #[derive(Debug)]
 struct MaterialBinding {
     buffer: wgpu::Buffer,
     group: wgpu::BindGroup,
-    texture: Option<TextureId>,
+    slots: SlotKeys,
+    double_sided: bool,
 }
 
 /// The material bind groups of every material in the asset store.
@@ -19,18 +29,23 @@ pub(crate) struct MaterialBindings {
     layout: wgpu::BindGroupLayout,
     bindings: Vec<MaterialBinding>,
     white: wgpu::TextureView,
-    sampler: wgpu::Sampler,
+    samplers: HashMap<TextureSampler, wgpu::Sampler>,
 }
 
 impl MaterialBindings {
     pub(crate) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        let filterable = wgpu::TextureSampleType::Float { filterable: true };
+        let mut entries = vec![uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT)];
+        for slot in 0..MATERIAL_TEXTURE_SLOTS as u32 {
+            entries.push(texture_entry(1 + 2 * slot, filterable));
+            entries.push(sampler_entry(
+                2 + 2 * slot,
+                wgpu::SamplerBindingType::Filtering,
+            ));
+        }
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("lit material"),
-            entries: &[
-                uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT),
-                texture_entry(1, wgpu::TextureSampleType::Float { filterable: true }),
-                sampler_entry(2, wgpu::SamplerBindingType::Filtering),
-            ],
+            entries: &entries,
         });
         let white = single_texel(
             device,
@@ -52,7 +67,7 @@ impl MaterialBindings {
             layout,
             bindings: Vec::new(),
             white: white.create_view(&wgpu::TextureViewDescriptor::default()),
-            sampler: SamplerKind::LinearRepeat.create(device),
+            samplers: HashMap::new(),
         }
     }
 
@@ -65,71 +80,90 @@ impl MaterialBindings {
         self.bindings.get(material.0 as usize).map(|b| &b.group)
     }
 
-    /// Uploads every material's uniform; rebinds those whose texture changed.
+    /// Whether `material` draws both faces (as of the last update).
+    pub(crate) fn double_sided(&self, material: MaterialId) -> bool {
+        self.bindings
+            .get(material.0 as usize)
+            .is_some_and(|b| b.double_sided)
+    }
+
+    /// Uploads every material's uniform; rebinds those whose textures or
+    /// samplers changed.
     pub(crate) fn update(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, assets: &Assets) {
         for index in 0..assets.material_count() {
             let Some(material) = assets.material(MaterialId(index as u32)) else {
                 continue;
             };
-            let texture = material
-                .base_color_texture
-                .filter(|t| assets.texture(*t).is_some());
-            if self
-                .bindings
-                .get(index)
-                .is_none_or(|m| m.texture != texture)
-            {
-                let binding = self.binding(device, assets, texture);
+            let slots = slot_keys(material, assets);
+            if self.bindings.get(index).is_none_or(|m| m.slots != slots) {
+                let binding = self.binding(device, assets, slots);
                 if index < self.bindings.len() {
                     self.bindings[index] = binding;
                 } else {
                     self.bindings.push(binding);
                 }
             }
-            queue.write_buffer(
-                &self.bindings[index].buffer,
-                0,
-                bytemuck::bytes_of(&material.uniform()),
-            );
+            let binding = &mut self.bindings[index];
+            binding.double_sided = material.double_sided;
+            let uniform = material.uniform(slots.map(|slot| slot.is_some()));
+            queue.write_buffer(&binding.buffer, 0, bytemuck::bytes_of(&uniform));
         }
     }
 
-    fn binding(
-        &self,
-        device: &wgpu::Device,
-        assets: &Assets,
-        texture: Option<TextureId>,
-    ) -> MaterialBinding {
+    fn binding(&mut self, device: &wgpu::Device, assets: &Assets, slots: SlotKeys) -> MaterialBinding {
         let buffer = uniform_buffer(
             device,
             "material uniform",
             std::mem::size_of::<MaterialUniform>(),
         );
-        let view = texture
-            .and_then(|t| assets.texture(t))
-            .map_or(&self.white, |t| t.view());
+        for (_, sampler) in slots.iter().flatten() {
+            self.samplers
+                .entry(*sampler)
+                .or_insert_with(|| device.create_sampler(&sampler.descriptor()));
+        }
+        let default_sampler = self
+            .samplers
+            .entry(TextureSampler::default())
+            .or_insert_with(|| device.create_sampler(&TextureSampler::default().descriptor()))
+            .clone();
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: buffer.as_entire_binding(),
+        }];
+        for (slot, key) in slots.iter().enumerate() {
+            let view = key
+                .and_then(|(texture, _)| assets.texture(texture))
+                .map_or(&self.white, |t| t.view());
+            let sampler = key
+                .and_then(|(_, sampler)| self.samplers.get(&sampler))
+                .unwrap_or(&default_sampler);
+            entries.push(wgpu::BindGroupEntry {
+                binding: 1 + 2 * slot as u32,
+                resource: wgpu::BindingResource::TextureView(view),
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 + 2 * slot as u32,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            });
+        }
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("material"),
             layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
-            ],
+            entries: &entries,
         });
         MaterialBinding {
             buffer,
             group,
-            texture,
+            slots,
+            double_sided: false,
         }
     }
+}
+
+/// Each slot's texture and sampler, where the texture is in the store.
+fn slot_keys(material: &PbrMaterial, assets: &Assets) -> SlotKeys {
+    material.texture_slots().map(|slot| {
+        slot.filter(|slot| assets.texture(slot.texture).is_some())
+            .map(|slot| (slot.texture, slot.sampler))
+    })
 }

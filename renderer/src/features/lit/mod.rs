@@ -314,12 +314,21 @@ impl LitGpu {
         rp.set_bind_group(2, shadow, &[]);
     }
 
-    /// Draws `batches` (material group 1 set per batch).
-    pub(crate) fn draw(&self, rp: &mut wgpu::RenderPass<'_>, assets: &Assets, batches: &[Batch]) {
+    /// Draws `batches` with `pipelines` (the back-face-culled one, or the
+    /// double-sided one for materials that show both faces), setting the
+    /// material group 1 per batch.
+    pub(crate) fn draw(
+        &self,
+        rp: &mut wgpu::RenderPass<'_>,
+        assets: &Assets,
+        batches: &[Batch],
+        pipelines: &LitPipeline,
+    ) {
         let Some(instances) = self.batches.buffer() else {
             return;
         };
         rp.set_vertex_buffer(1, instances.slice(..));
+        let mut bound: Option<bool> = None;
         for batch in batches {
             let (Some(mesh), Some(material)) = (
                 assets.mesh(batch.mesh),
@@ -327,6 +336,11 @@ impl LitGpu {
             ) else {
                 continue;
             };
+            let double_sided = self.materials.double_sided(batch.material);
+            if bound != Some(double_sided) {
+                rp.set_pipeline(pipelines.for_faces(double_sided));
+                bound = Some(double_sided);
+            }
             rp.set_bind_group(1, material, &[]);
             mesh.draw(rp, batch.instances.clone());
         }
@@ -370,15 +384,51 @@ fn frame_group(
     })
 }
 
+/// A lit pipeline in its two face modes: back faces culled (the usual), and
+/// both faces drawn, for double-sided materials.
+#[derive(Debug)]
+pub(crate) struct LitPipeline {
+    culled: wgpu::RenderPipeline,
+    double_sided: wgpu::RenderPipeline,
+}
+
+impl LitPipeline {
+    /// The pipeline for a material that shows both faces or only the front.
+    pub(crate) fn for_faces(&self, double_sided: bool) -> &wgpu::RenderPipeline {
+        if double_sided {
+            &self.double_sided
+        } else {
+            &self.culled
+        }
+    }
+}
+
 /// A lit render pipeline of `kind` from `module`'s `vs_main` and its
-/// fragment entry point `fragment`, drawing `samples` samples per pixel.
+/// fragment entry point `fragment`, drawing `samples` samples per pixel, in
+/// both face modes.
 pub(crate) fn lit_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::PipelineLayout,
+    shader: (&wgpu::ShaderModule, &str),
+    kind: PipelineKind,
+    samples: u32,
+) -> LitPipeline {
+    let faces = |cull_mode| lit_pipeline_faces(device, label, layout, shader, kind, samples, cull_mode);
+    LitPipeline {
+        culled: faces(Some(wgpu::Face::Back)),
+        double_sided: faces(None),
+    }
+}
+
+fn lit_pipeline_faces(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::PipelineLayout,
     (module, fragment): (&wgpu::ShaderModule, &str),
     kind: PipelineKind,
     samples: u32,
+    cull_mode: Option<wgpu::Face>,
 ) -> wgpu::RenderPipeline {
     let color = [Some(wgpu::ColorTargetState {
         format: if kind == PipelineKind::GBuffer {
@@ -416,7 +466,7 @@ pub(crate) fn lit_pipeline(
             targets,
         }),
         primitive: wgpu::PrimitiveState {
-            cull_mode: Some(wgpu::Face::Back),
+            cull_mode,
             ..Default::default()
         },
         depth_stencil: Some(wgpu::DepthStencilState {
