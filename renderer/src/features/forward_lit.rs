@@ -12,8 +12,7 @@
 
 use super::lit::{
     LightBinding, LitGpu, LitPipeline, MsaaResolve, PipelineKind, TileParams, hdr_target,
-    lit_pipeline,
-    shader_source, supported_msaa_samples,
+    lit_pipeline, shader_source, supported_msaa_samples,
 };
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::{DEPTH_CLEAR, DEPTH_FORMAT, FrameData, HDR_FORMAT};

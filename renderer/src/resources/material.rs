@@ -230,8 +230,8 @@ mod tests {
 
     #[test]
     fn only_bound_slots_reach_the_shader_with_their_set_and_transform() {
-        use super::super::texture_slot::UvTransform;
         use super::super::TextureId;
+        use super::super::texture_slot::UvTransform;
         let material = PbrMaterial {
             normal_texture: Some(TextureSlot::new(TextureId(3)).with_transform(UvTransform {
                 offset: glam::Vec2::new(0.25, 0.5),

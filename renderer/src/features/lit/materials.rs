@@ -110,7 +110,12 @@ impl MaterialBindings {
         }
     }
 
-    fn binding(&mut self, device: &wgpu::Device, assets: &Assets, slots: SlotKeys) -> MaterialBinding {
+    fn binding(
+        &mut self,
+        device: &wgpu::Device,
+        assets: &Assets,
+        slots: SlotKeys,
+    ) -> MaterialBinding {
         let buffer = uniform_buffer(
             device,
             "material uniform",

@@ -143,7 +143,12 @@ fn shading_normal(in: VertexOut, front: bool) -> vec3<f32> {
         t = normalize(given);
         b = cross(n, t) * select(1.0, -1.0, in.tangent.w < 0.0);
     } else {
-        let scale = inverseSqrt(max(max(dot(along_u, along_u), dot(along_v, along_v)), 1e-20));
+        // The frame above is the inverse's adjugate: its sign is the
+        // determinant's, which framebuffer y pointing down (and a back face)
+        // flips. Normalised, only that sign matters.
+        let determinant = dot(dp_x, y_perp);
+        let sign = select(-1.0, 1.0, determinant > 0.0);
+        let scale = sign * inverseSqrt(max(max(dot(along_u, along_u), dot(along_v, along_v)), 1e-20));
         t = along_u * scale;
         // The normal map's +Y points up the image: towards decreasing v.
         b = -along_v * scale;

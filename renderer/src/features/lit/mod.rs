@@ -414,7 +414,8 @@ pub(crate) fn lit_pipeline(
     kind: PipelineKind,
     samples: u32,
 ) -> LitPipeline {
-    let faces = |cull_mode| lit_pipeline_faces(device, label, layout, shader, kind, samples, cull_mode);
+    let faces =
+        |cull_mode| lit_pipeline_faces(device, label, layout, shader, kind, samples, cull_mode);
     LitPipeline {
         culled: faces(Some(wgpu::Face::Back)),
         double_sided: faces(None),
