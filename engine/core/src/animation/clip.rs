@@ -244,8 +244,10 @@ impl AnimationChannel {
                     if index % per_key != value_slot {
                         continue;
                     }
+                    // Finite components (checked above) give a finite or
+                    // overflowing length, never NaN.
                     let length = q.length();
-                    if !(length > f32::EPSILON) || !length.is_finite() {
+                    if length <= f32::EPSILON || !length.is_finite() {
                         return Err(ChannelProblem::ZeroRotation { index });
                     }
                     *q = Quat::from_vec4(glam::Vec4::from(*q) / length);

@@ -45,8 +45,7 @@ pub(crate) enum Segment {
 /// after the last. `times` must be non-empty and strictly increasing.
 pub(crate) fn locate(times: &[f32], time: f32) -> Segment {
     let last = times.len().saturating_sub(1);
-    // `!(a > b)` also sends a NaN time to the first key.
-    if !(time > times[0]) {
+    if time.is_nan() || time <= times[0] {
         return Segment::Key(0);
     }
     if time >= times[last] {
