@@ -355,4 +355,52 @@ mod tests {
         assert!(mid.is_finite());
         assert!(same_rotation(mid, q));
     }
+
+    /// Random valid keyframes: sorted distinct times, unit rotations,
+    /// arbitrary tangents.
+    fn keys() -> impl proptest::strategy::Strategy<Value = (Vec<f32>, Vec<Quat>, Vec<Quat>)> {
+        use proptest::prelude::*;
+        let axis_angle = (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -7.0f32..7.0);
+        proptest::collection::vec((0.01f32..2.0, axis_angle.clone(), axis_angle), 1..8).prop_map(
+            |keys| {
+                let mut t = 0.0;
+                let mut times = Vec::new();
+                let mut values = Vec::new();
+                let mut spline = Vec::new();
+                for (gap, (x, y, z, angle), (tx, ty, tz, tw)) in keys {
+                    times.push(t);
+                    t += gap;
+                    let axis = Vec3::new(x, y, z).try_normalize().unwrap_or(Vec3::Y);
+                    let q = Quat::from_axis_angle(axis, angle);
+                    let tangent = Quat::from_xyzw(tx, ty, tz, tw);
+                    values.push(q);
+                    spline.extend([tangent, q, -tangent]);
+                }
+                (times, values, spline)
+            },
+        )
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sampled_rotations_are_unit_and_hit_the_keys(
+            (times, values, spline) in keys(),
+            at in -1.0f32..20.0,
+        ) {
+            for (mode, values) in [
+                (Interpolation::Step, &values),
+                (Interpolation::Linear, &values),
+                (Interpolation::CubicSpline, &spline),
+            ] {
+                let q = sample_quat(&times, values, mode, at);
+                proptest::prop_assert!(q.is_finite(), "{mode:?} at {at}: {q:?}");
+                proptest::prop_assert!((q.length() - 1.0).abs() < 1e-4, "{mode:?} at {at}: {q:?}");
+                for (k, &time) in times.iter().enumerate() {
+                    let key = sample_quat(&times, values, mode, time);
+                    let want = values[k * mode.values_per_key() + mode.values_per_key() / 2];
+                    proptest::prop_assert!(same_rotation(key, want), "{mode:?} key {k}");
+                }
+            }
+        }
+    }
 }
