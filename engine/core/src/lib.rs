@@ -2,8 +2,8 @@
 //!
 //! The simulation core of the Taos engine: GameObjects on a [`bevy_ecs`] world, a
 //! compare-on-read [`Transform`] hierarchy, per-scene [`Time`], behaviours with a
-//! lifecycle, the built-in component types the renderer consumes, and the
-//! [`game_loop`].
+//! lifecycle, the built-in component types the renderer consumes, node
+//! [`animation`], and the [`game_loop`].
 //!
 //! It is **not** a renderer, a window or a database: its only dependencies are
 //! `bevy_ecs`, `glam`, `serde`, `thiserror` and `log`, it builds for
@@ -41,10 +41,12 @@
 //! - [`ObjectMut`]: one object's local and world transform.
 //! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
 //! - [`transform`]: how world matrices are cached and what a read costs.
+//! - [`animation`]: keyframed node animation ([`AnimationClip`], [`AnimationPlayer`]) on scene time.
 //! - [`game_loop`]: the clock seam, fixed ticks, timers, input, auto-pause, replay.
 
 #![forbid(unsafe_code)]
 
+pub mod animation;
 mod behaviour;
 mod components;
 mod error;
@@ -55,6 +57,10 @@ mod scene;
 mod time;
 pub mod transform;
 
+pub use animation::{
+    AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationPlayer,
+    AnimationPlayerError, ChannelProblem, ClipId, Interpolation,
+};
 pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult};
 pub use components::{
     Camera, CameraError, Cascades, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer,
@@ -87,9 +93,10 @@ pub mod prelude {
         LoopConfig, ManualClock, MouseButton, RealClock, TimerAction, Timers,
     };
     pub use crate::{
-        Behaviour, BehaviourContext, BehaviourResult, Camera, DirectionalLight, GameObject,
-        Inactive, MaterialHandle, MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight,
-        Projection, Scene, SceneCommands, SceneError, SpotLight, Time, Transform, UpdateError,
+        AnimationChannel, AnimationClip, AnimationPlayer, Behaviour, BehaviourContext,
+        BehaviourResult, Camera, DirectionalLight, GameObject, Inactive, Interpolation,
+        MaterialHandle, MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight, Projection,
+        Scene, SceneCommands, SceneError, SpotLight, Time, Transform, UpdateError,
     };
     /// `bevy_ecs` by name, so `#[derive(Component)]` and `#[derive(Resource)]`
     /// (whose expansions name `bevy_ecs::`) compile in a game that depends

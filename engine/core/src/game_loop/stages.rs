@@ -10,6 +10,8 @@ pub enum Stage {
     Hooks,
     /// Firing due timers and their callbacks.
     Timers,
+    /// Stepping animation players and writing their poses.
+    Animation,
     /// One behaviour type's `update` and `update_render`, summed over objects.
     Behaviour(&'static str),
     /// The scene's bevy_ecs systems (the schedule as a whole).
@@ -27,6 +29,7 @@ impl std::fmt::Display for Stage {
         match self {
             Self::Hooks => f.write_str("hooks"),
             Self::Timers => f.write_str("timers"),
+            Self::Animation => f.write_str("animation"),
             Self::Behaviour(name) => write!(f, "behaviour {name}"),
             Self::Systems => f.write_str("systems"),
             Self::Transforms => f.write_str("transforms"),

@@ -1,6 +1,7 @@
 //! The scene: an ECS world holding a forest of GameObjects, its clock, and the
 //! per-frame update.
 
+mod animation;
 mod commands;
 mod components;
 mod hierarchy;
@@ -36,7 +37,7 @@ pub struct SceneUpdate;
 /// A forest of GameObjects in one bevy_ecs [`World`], with its own [`Time`].
 ///
 /// Per frame ([`Scene::tick`]): advance the clock, [`update`](Scene::update)
-/// behaviours and systems, [`refresh_transforms`](Scene::refresh_transforms),
+/// animation players, behaviours and systems, [`refresh_transforms`](Scene::refresh_transforms),
 /// then [`update_render`](Scene::update_render).
 pub struct Scene {
     world: World,
@@ -56,6 +57,8 @@ pub struct Scene {
     errors: Vec<UpdateError>,
     /// Placements at the last two ticks, when render interpolation is on.
     history: Option<interpolation::TickHistory>,
+    /// Steps animation players at the start of every update.
+    animation: animation::AnimationStep,
 }
 
 /// A clock to time stages with, and what it measured.
@@ -90,6 +93,7 @@ impl Scene {
         world.init_resource::<crate::behaviour::DetachedTransform>();
         hierarchy::observe_hierarchy(&mut world);
         let sweep = TransformSweep::new(&mut world);
+        let animation = animation::AnimationStep::new(&mut world);
         Self {
             transforms: world.query(),
             with_behaviours: world.query_filtered(),
@@ -103,6 +107,7 @@ impl Scene {
             profiler: None,
             errors: Vec::new(),
             history: None,
+            animation,
         }
     }
 
@@ -144,10 +149,11 @@ impl Scene {
     }
 
     /// Whether the last [`update`](Self::update) had anything to run: the
-    /// number of active objects with behaviours, plus the number of systems.
+    /// number of active objects with behaviours, plus the number of systems,
+    /// plus the number of [`AnimationPlayer`](crate::AnimationPlayer)s still playing.
     #[must_use]
     pub fn runnable_work(&self) -> usize {
-        self.run_order.len() + self.systems.systems_len()
+        self.run_order.len() + self.systems.systems_len() + self.animation.playing()
     }
 
     /// The ECS world, for plain bevy_ecs queries and resources.
@@ -320,13 +326,17 @@ impl Scene {
         dt
     }
 
-    /// Runs `update(dt)` on every behaviour of every active object (parents before
-    /// children), then the scene's bevy_ecs systems.
+    /// Steps every active [`AnimationPlayer`](crate::AnimationPlayer) by `dt`
+    /// (writing the animated transforms), then runs `update(dt)` on every
+    /// behaviour of every active object (parents before children), then the
+    /// scene's bevy_ecs systems. `dt` is the scaled delta: pass
+    /// [`Time::delta`].
     ///
     /// Commands the behaviours queued apply after their pass, and those the
     /// systems queued after the systems (see [`SceneCommands`]).
     pub fn update(&mut self, dt: f32) {
         self.collect_run_order();
+        self.animate(dt);
         self.run_behaviours("update", |behaviour, cx| behaviour.update(cx, dt));
         self.apply_commands();
         let start = self.stage_start();

@@ -1,0 +1,652 @@
+//! Animation clips: named sets of keyframed channels, each driving one
+//! GameObject's translation, rotation or scale. Validated once, at construction.
+
+use std::fmt;
+
+use glam::{Quat, Vec3};
+
+use super::sample::{sample_quat, sample_vec3};
+use crate::object::GameObject;
+use crate::transform::Transform;
+
+/// How a channel's value moves between two keyframes (glTF 2.0's three modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Interpolation {
+    /// The value of a key holds until the next key's time, then jumps.
+    Step,
+    /// Straight-line blend between the two keys: `lerp` for translation and
+    /// scale, shortest-path `slerp` for rotation.
+    #[default]
+    Linear,
+    /// A cubic Hermite spline. Each key holds three values, in this order:
+    /// in-tangent, value, out-tangent. Tangents are in units per second and
+    /// are scaled by the interval between the two keys (glTF 2.0, appendix
+    /// "Interpolation"); rotations are normalised after interpolating.
+    CubicSpline,
+}
+
+impl Interpolation {
+    /// Values stored per keyframe: 3 for [`CubicSpline`](Self::CubicSpline), otherwise 1.
+    #[must_use]
+    pub const fn values_per_key(self) -> usize {
+        match self {
+            Self::CubicSpline => 3,
+            Self::Step | Self::Linear => 1,
+        }
+    }
+}
+
+/// The part of a [`Transform`] a channel writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AnimatedProperty {
+    /// [`Transform::position`] (glTF's `translation`).
+    Translation,
+    /// [`Transform::rotation`].
+    Rotation,
+    /// [`Transform::scale`].
+    Scale,
+}
+
+impl fmt::Display for AnimatedProperty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Translation => "translation",
+            Self::Rotation => "rotation",
+            Self::Scale => "scale",
+        })
+    }
+}
+
+/// Keyframe values, typed by the property they drive.
+#[derive(Debug, Clone, PartialEq)]
+enum Keys {
+    Translation(Vec<Vec3>),
+    Rotation(Vec<Quat>),
+    Scale(Vec<Vec3>),
+}
+
+impl Keys {
+    fn len(&self) -> usize {
+        match self {
+            Self::Translation(v) | Self::Scale(v) => v.len(),
+            Self::Rotation(v) => v.len(),
+        }
+    }
+}
+
+/// One animated property of one GameObject: keyframe times, values and how
+/// to interpolate between them.
+///
+/// Build it with [`translation`](Self::translation), [`rotation`](Self::rotation)
+/// or [`scale`](Self::scale); nothing is checked until the channels go into
+/// [`AnimationClip::new`], which reports any problem with the channel's index.
+///
+/// Times are in seconds from the start of the clip, strictly increasing,
+/// finite and `>= 0`. Values hold one entry per time, or three
+/// (in-tangent, value, out-tangent) for [`Interpolation::CubicSpline`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationChannel {
+    target: GameObject,
+    times: Vec<f32>,
+    keys: Keys,
+    interpolation: Interpolation,
+}
+
+impl AnimationChannel {
+    /// A channel driving `target`'s local position.
+    #[must_use]
+    pub fn translation(
+        target: GameObject,
+        times: Vec<f32>,
+        values: Vec<Vec3>,
+        interpolation: Interpolation,
+    ) -> Self {
+        Self {
+            target,
+            times,
+            keys: Keys::Translation(values),
+            interpolation,
+        }
+    }
+
+    /// A channel driving `target`'s local rotation. Values are normalised
+    /// when the clip is built (cubic-spline tangents are left as they are).
+    #[must_use]
+    pub fn rotation(
+        target: GameObject,
+        times: Vec<f32>,
+        values: Vec<Quat>,
+        interpolation: Interpolation,
+    ) -> Self {
+        Self {
+            target,
+            times,
+            keys: Keys::Rotation(values),
+            interpolation,
+        }
+    }
+
+    /// A channel driving `target`'s local scale.
+    #[must_use]
+    pub fn scale(
+        target: GameObject,
+        times: Vec<f32>,
+        values: Vec<Vec3>,
+        interpolation: Interpolation,
+    ) -> Self {
+        Self {
+            target,
+            times,
+            keys: Keys::Scale(values),
+            interpolation,
+        }
+    }
+
+    /// The GameObject this channel writes.
+    #[must_use]
+    pub fn target(&self) -> GameObject {
+        self.target
+    }
+
+    /// Points the channel at another GameObject (see [`AnimationClip::retarget`]).
+    pub fn set_target(&mut self, target: GameObject) {
+        self.target = target;
+    }
+
+    /// Which part of the transform it writes.
+    #[must_use]
+    pub fn property(&self) -> AnimatedProperty {
+        match self.keys {
+            Keys::Translation(_) => AnimatedProperty::Translation,
+            Keys::Rotation(_) => AnimatedProperty::Rotation,
+            Keys::Scale(_) => AnimatedProperty::Scale,
+        }
+    }
+
+    /// How values move between keys.
+    #[must_use]
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    /// The keyframe times, in seconds.
+    #[must_use]
+    pub fn times(&self) -> &[f32] {
+        &self.times
+    }
+
+    /// Time of the last key (0 for a channel without keys, which a clip never holds).
+    #[must_use]
+    pub fn end_time(&self) -> f32 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+
+    /// Writes this channel's value at `time` (seconds, clamped to the first
+    /// and last keys) into the matching field of `transform`, leaving the
+    /// other fields alone.
+    pub fn apply(&self, time: f32, transform: &mut Transform) {
+        if self.times.is_empty() {
+            return; // only reachable before validation
+        }
+        let (times, mode) = (&self.times[..], self.interpolation);
+        match &self.keys {
+            Keys::Translation(values) => {
+                transform.position = sample_vec3(times, values, mode, time)
+            }
+            Keys::Rotation(values) => transform.rotation = sample_quat(times, values, mode, time),
+            Keys::Scale(values) => transform.scale = sample_vec3(times, values, mode, time),
+        }
+    }
+
+    /// Checks the channel and normalises rotation values.
+    fn validate(&mut self) -> Result<(), ChannelProblem> {
+        if self.times.is_empty() {
+            return Err(ChannelProblem::Empty);
+        }
+        let mut previous: Option<f32> = None;
+        for (index, &time) in self.times.iter().enumerate() {
+            if !time.is_finite() || time < 0.0 {
+                return Err(ChannelProblem::InvalidTime { index, time });
+            }
+            if let Some(previous) = previous
+                && time <= previous
+            {
+                return Err(ChannelProblem::TimesNotIncreasing {
+                    index,
+                    previous,
+                    time,
+                });
+            }
+            previous = Some(time);
+        }
+        let per_key = self.interpolation.values_per_key();
+        let expected = self.times.len() * per_key;
+        if self.keys.len() != expected {
+            return Err(ChannelProblem::ValueCountMismatch {
+                times: self.times.len(),
+                values: self.keys.len(),
+                expected,
+            });
+        }
+        match &mut self.keys {
+            Keys::Translation(values) | Keys::Scale(values) => {
+                if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+                    return Err(ChannelProblem::NonFiniteValue { index });
+                }
+            }
+            Keys::Rotation(values) => {
+                if let Some(index) = values.iter().position(|q| !q.is_finite()) {
+                    return Err(ChannelProblem::NonFiniteValue { index });
+                }
+                // With cubic splines only the middle entry of each key is a rotation.
+                let value_slot = per_key / 2;
+                for (index, q) in values.iter_mut().enumerate() {
+                    if index % per_key != value_slot {
+                        continue;
+                    }
+                    // Finite components (checked above) give a finite or
+                    // overflowing length, never NaN.
+                    let length = q.length();
+                    if length <= f32::EPSILON || !length.is_finite() {
+                        return Err(ChannelProblem::ZeroRotation { index });
+                    }
+                    *q = Quat::from_vec4(glam::Vec4::from(*q) / length);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with one channel (see [`AnimationClipError`]).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChannelProblem {
+    /// The channel has no keyframes.
+    #[error("it has no keyframes")]
+    Empty,
+    /// A keyframe time is negative, NaN or infinite.
+    #[error("keyframe {index} has time {time}, which is not finite and >= 0")]
+    InvalidTime {
+        /// Index of the keyframe.
+        index: usize,
+        /// Its time.
+        time: f32,
+    },
+    /// A keyframe time is not after the one before it.
+    #[error("keyframe {index} at {time} s does not come after keyframe {} at {previous} s", index - 1)]
+    TimesNotIncreasing {
+        /// Index of the keyframe out of order.
+        index: usize,
+        /// Time of the keyframe before it.
+        previous: f32,
+        /// Its time.
+        time: f32,
+    },
+    /// The number of values does not fit the number of times and the interpolation.
+    #[error("{times} keyframe times need {expected} values, got {values}")]
+    ValueCountMismatch {
+        /// Number of keyframe times.
+        times: usize,
+        /// Number of values given.
+        values: usize,
+        /// Number expected: `times`, or `3 * times` for cubic splines.
+        expected: usize,
+    },
+    /// A value (or cubic-spline tangent) holds NaN or infinity.
+    #[error("value {index} is not finite")]
+    NonFiniteValue {
+        /// Index into the values (tangents included).
+        index: usize,
+    },
+    /// A rotation value has (nearly) zero length, so it names no rotation.
+    #[error("rotation value {index} has zero length")]
+    ZeroRotation {
+        /// Index into the values (tangents included).
+        index: usize,
+    },
+}
+
+/// Returned by [`AnimationClip::new`]: which channel of which clip is wrong,
+/// and how. Nothing was built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+#[error("animation clip {clip:?}, channel {channel} ({property} of {target:?}): {problem}")]
+pub struct AnimationClipError {
+    /// The clip's name.
+    pub clip: String,
+    /// Index of the channel in the list given to [`AnimationClip::new`].
+    pub channel: usize,
+    /// The channel's target.
+    pub target: GameObject,
+    /// The property it animates.
+    pub property: AnimatedProperty,
+    /// What is wrong.
+    pub problem: ChannelProblem,
+}
+
+/// A named animation: channels that each drive one property of one
+/// GameObject, over [`duration`](Self::duration) seconds.
+///
+/// The duration is the time of the latest key of any channel; a channel that
+/// ends earlier holds its last value from then on, and one that starts later
+/// holds its first value until then.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationClip {
+    name: String,
+    duration: f32,
+    channels: Vec<AnimationChannel>,
+}
+
+impl AnimationClip {
+    /// Builds a clip from its channels, checking each one: keys present,
+    /// times finite, `>= 0` and strictly increasing, one value per time
+    /// (three for cubic splines), values finite, rotations of non-zero length
+    /// (they are normalised). A clip without channels is valid and lasts 0 s.
+    ///
+    /// # Errors
+    /// [`AnimationClipError`] naming the first bad channel and its problem.
+    pub fn new(
+        name: impl Into<String>,
+        channels: Vec<AnimationChannel>,
+    ) -> Result<Self, AnimationClipError> {
+        let name = name.into();
+        let mut channels = channels;
+        for (index, channel) in channels.iter_mut().enumerate() {
+            channel.validate().map_err(|problem| AnimationClipError {
+                clip: name.clone(),
+                channel: index,
+                target: channel.target,
+                property: channel.property(),
+                problem,
+            })?;
+        }
+        let duration = channels
+            .iter()
+            .map(AnimationChannel::end_time)
+            .fold(0.0, f32::max);
+        Ok(Self {
+            name,
+            duration,
+            channels,
+        })
+    }
+
+    /// The clip's name (glTF animations may be unnamed: then it is whatever the importer chose).
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Seconds from the start to the last key of any channel.
+    #[must_use]
+    pub fn duration(&self) -> f32 {
+        self.duration
+    }
+
+    /// The channels, in the order given.
+    #[must_use]
+    pub fn channels(&self) -> &[AnimationChannel] {
+        &self.channels
+    }
+
+    /// Points every channel at another object: `map` gets each channel's
+    /// target and returns the new one. For reusing a clip on a second copy
+    /// of a model, mapping the first copy's nodes to the second's.
+    pub fn retarget(&mut self, mut map: impl FnMut(GameObject) -> GameObject) {
+        for channel in &mut self.channels {
+            channel.target = map(channel.target);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy_ecs::entity::Entity;
+
+    use super::*;
+
+    fn node(index: u32) -> GameObject {
+        GameObject::from_entity(Entity::from_raw_u32(index).unwrap())
+    }
+
+    fn err(channels: Vec<AnimationChannel>) -> AnimationClipError {
+        AnimationClip::new("walk", channels).unwrap_err()
+    }
+
+    #[test]
+    fn duration_is_the_latest_key() {
+        let clip = AnimationClip::new(
+            "walk",
+            vec![
+                AnimationChannel::translation(
+                    node(1),
+                    vec![0.0, 1.5],
+                    vec![Vec3::ZERO; 2],
+                    Interpolation::Linear,
+                ),
+                AnimationChannel::scale(
+                    node(2),
+                    vec![0.5, 2.5],
+                    vec![Vec3::ONE; 2],
+                    Interpolation::Step,
+                ),
+            ],
+        )
+        .unwrap();
+        assert_eq!(clip.duration(), 2.5);
+        assert_eq!(clip.name(), "walk");
+        assert_eq!(clip.channels()[1].property(), AnimatedProperty::Scale);
+        assert_eq!(AnimationClip::new("empty", vec![]).unwrap().duration(), 0.0);
+    }
+
+    #[test]
+    fn errors_name_the_channel_and_the_problem() {
+        let good = AnimationChannel::translation(
+            node(1),
+            vec![0.0],
+            vec![Vec3::ZERO],
+            Interpolation::Step,
+        );
+        let e = err(vec![
+            good.clone(),
+            AnimationChannel::rotation(node(7), vec![], vec![], Interpolation::Linear),
+        ]);
+        assert_eq!(e.channel, 1);
+        assert_eq!(e.target, node(7));
+        assert_eq!(e.property, AnimatedProperty::Rotation);
+        assert_eq!(e.problem, ChannelProblem::Empty);
+        let message = e.to_string();
+        assert!(
+            message.contains("\"walk\"") && message.contains("channel 1"),
+            "{message}"
+        );
+        assert!(
+            message.contains("rotation") && message.contains("no keyframes"),
+            "{message}"
+        );
+
+        let e = err(vec![AnimationChannel::translation(
+            node(1),
+            vec![0.0, 1.0, 1.0],
+            vec![Vec3::ZERO; 3],
+            Interpolation::Linear,
+        )]);
+        assert_eq!(
+            e.problem,
+            ChannelProblem::TimesNotIncreasing {
+                index: 2,
+                previous: 1.0,
+                time: 1.0
+            }
+        );
+        assert!(
+            e.to_string()
+                .contains("keyframe 2 at 1 s does not come after keyframe 1"),
+            "{e}"
+        );
+
+        let e = err(vec![AnimationChannel::translation(
+            node(1),
+            vec![0.0, 2.0, 1.0],
+            vec![Vec3::ZERO; 3],
+            Interpolation::Linear,
+        )]);
+        assert!(matches!(
+            e.problem,
+            ChannelProblem::TimesNotIncreasing { index: 2, .. }
+        ));
+
+        let e = err(vec![AnimationChannel::translation(
+            node(1),
+            vec![0.0, f32::NAN],
+            vec![Vec3::ZERO; 2],
+            Interpolation::Linear,
+        )]);
+        assert!(
+            matches!(e.problem, ChannelProblem::InvalidTime { index: 1, time } if time.is_nan())
+        );
+        let e = err(vec![AnimationChannel::translation(
+            node(1),
+            vec![-1.0, 0.0],
+            vec![Vec3::ZERO; 2],
+            Interpolation::Linear,
+        )]);
+        assert_eq!(
+            e.problem,
+            ChannelProblem::InvalidTime {
+                index: 0,
+                time: -1.0
+            }
+        );
+        let e = err(vec![AnimationChannel::translation(
+            node(1),
+            vec![0.0, f32::INFINITY],
+            vec![Vec3::ZERO; 2],
+            Interpolation::Linear,
+        )]);
+        assert!(matches!(
+            e.problem,
+            ChannelProblem::InvalidTime { index: 1, .. }
+        ));
+
+        let e = err(vec![AnimationChannel::scale(
+            node(1),
+            vec![0.0, 1.0],
+            vec![Vec3::ONE; 3],
+            Interpolation::Linear,
+        )]);
+        assert_eq!(
+            e.problem,
+            ChannelProblem::ValueCountMismatch {
+                times: 2,
+                values: 3,
+                expected: 2
+            }
+        );
+        let e = err(vec![AnimationChannel::scale(
+            node(1),
+            vec![0.0, 1.0],
+            vec![Vec3::ONE; 2],
+            Interpolation::CubicSpline,
+        )]);
+        assert_eq!(
+            e.problem,
+            ChannelProblem::ValueCountMismatch {
+                times: 2,
+                values: 2,
+                expected: 6
+            }
+        );
+
+        let e = err(vec![AnimationChannel::translation(
+            node(1),
+            vec![0.0, 1.0],
+            vec![Vec3::ZERO, Vec3::new(0.0, f32::NAN, 0.0)],
+            Interpolation::Linear,
+        )]);
+        assert_eq!(e.problem, ChannelProblem::NonFiniteValue { index: 1 });
+        let e = err(vec![AnimationChannel::rotation(
+            node(1),
+            vec![0.0],
+            vec![Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)],
+            Interpolation::Linear,
+        )]);
+        assert_eq!(e.problem, ChannelProblem::NonFiniteValue { index: 0 });
+        let e = err(vec![AnimationChannel::rotation(
+            node(1),
+            vec![0.0],
+            vec![Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)],
+            Interpolation::Step,
+        )]);
+        assert_eq!(e.problem, ChannelProblem::ZeroRotation { index: 0 });
+    }
+
+    #[test]
+    fn rotations_are_normalised_but_spline_tangents_may_be_zero() {
+        let zero = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+        let clip = AnimationClip::new(
+            "turn",
+            vec![
+                AnimationChannel::rotation(
+                    node(1),
+                    vec![0.0],
+                    vec![Quat::from_xyzw(0.0, 0.0, 0.0, 2.0)],
+                    Interpolation::Linear,
+                ),
+                AnimationChannel::rotation(
+                    node(1),
+                    vec![0.0],
+                    vec![zero, Quat::from_xyzw(0.0, 3.0, 0.0, 0.0), zero],
+                    Interpolation::CubicSpline,
+                ),
+            ],
+        )
+        .unwrap();
+        let mut t = Transform::IDENTITY;
+        clip.channels()[0].apply(0.0, &mut t);
+        assert_eq!(t.rotation, Quat::IDENTITY);
+        clip.channels()[1].apply(0.0, &mut t);
+        assert_eq!(t.rotation, Quat::from_xyzw(0.0, 1.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn apply_writes_only_its_own_field() {
+        let channel = AnimationChannel::scale(
+            node(1),
+            vec![0.0],
+            vec![Vec3::splat(2.0)],
+            Interpolation::Linear,
+        );
+        let clip = AnimationClip::new("grow", vec![channel]).unwrap();
+        let mut t = Transform::from_position(Vec3::new(1.0, 2.0, 3.0));
+        clip.channels()[0].apply(5.0, &mut t);
+        assert_eq!(t.scale, Vec3::splat(2.0));
+        assert_eq!(t.position, Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(t.rotation, Quat::IDENTITY);
+    }
+
+    #[test]
+    fn retarget_maps_every_channel() {
+        let mut clip = AnimationClip::new(
+            "walk",
+            vec![
+                AnimationChannel::translation(
+                    node(1),
+                    vec![0.0],
+                    vec![Vec3::ZERO],
+                    Interpolation::Linear,
+                ),
+                AnimationChannel::scale(node(2), vec![0.0], vec![Vec3::ONE], Interpolation::Linear),
+            ],
+        )
+        .unwrap();
+        clip.retarget(|old| node(old.entity().index_u32() + 10));
+        let targets: Vec<_> = clip
+            .channels()
+            .iter()
+            .map(AnimationChannel::target)
+            .collect();
+        assert_eq!(targets, [node(11), node(12)]);
+    }
+}
