@@ -1,0 +1,411 @@
+//! The importer's error type: every variant names the file and the glTF element at fault.
+
+use std::fmt;
+
+/// `mesh 2 ("Wheel")`: an element's kind, index and, when it has one, its name.
+///
+/// Used inside [`GltfError`] messages so that a user can find the element in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElementName {
+    /// What kind of element: `"mesh"`, `"node"`, `"animation"`...
+    pub kind: &'static str,
+    /// Its index in the glTF array of that kind.
+    pub index: usize,
+    /// Its `name`, if the file gives one.
+    pub name: Option<String>,
+}
+
+impl ElementName {
+    pub(crate) fn new(kind: &'static str, index: usize, name: Option<&str>) -> Self {
+        Self {
+            kind,
+            index,
+            name: name.map(str::to_owned),
+        }
+    }
+}
+
+impl fmt::Display for ElementName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind, self.index)?;
+        if let Some(name) = &self.name {
+            write!(f, " ({name:?})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why loading a glTF file failed.
+///
+/// Every variant's message starts with the file name given to the loader (`model.gltf: ...`)
+/// and names the element at fault, e.g.
+/// `model.gltf: mesh 2 ("Wheel") primitive 0: attribute TEXCOORD_1 accessor 7 reads past the end of buffer view 3`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GltfError {
+    /// The file itself could not be read.
+    #[error("{file}: cannot read the file: {source}")]
+    Io {
+        /// The file name used in messages.
+        file: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The GLB container is malformed (header, chunk lengths, chunk types).
+    #[error("{file}: malformed GLB: {problem}")]
+    Glb {
+        /// The file name used in messages.
+        file: String,
+        /// What is wrong with the container.
+        problem: GlbProblem,
+    },
+    /// The JSON is malformed or fails the glTF schema checks (indices out of range, bad enums...).
+    #[error("{file}: malformed glTF: {source}")]
+    Json {
+        /// The file name used in messages.
+        file: String,
+        /// The `gltf` crate's parse or validation error, with the JSON path at fault.
+        source: gltf::Error,
+    },
+    /// `extensionsRequired` lists an extension this importer does not implement.
+    #[error("{file}: required extension {extension} is not supported")]
+    UnsupportedRequiredExtension {
+        /// The file name used in messages.
+        file: String,
+        /// The extension's name.
+        extension: String,
+    },
+    /// A buffer could not be resolved or is shorter than its `byteLength`.
+    #[error("{file}: {buffer}: {problem}")]
+    Buffer {
+        /// The file name used in messages.
+        file: String,
+        /// The buffer.
+        buffer: ElementName,
+        /// What went wrong.
+        problem: SourceProblem,
+    },
+    /// An image could not be resolved or decoded.
+    #[error("{file}: {image}: {problem}")]
+    Image {
+        /// The file name used in messages.
+        file: String,
+        /// The image.
+        image: ElementName,
+        /// What went wrong.
+        problem: SourceProblem,
+    },
+    /// An accessor read by a mesh primitive or an animation is invalid.
+    #[error("{file}: {element}: {usage} accessor {accessor} {problem}")]
+    Accessor {
+        /// The file name used in messages.
+        file: String,
+        /// The element reading it (`mesh 2 ("Wheel") primitive 0` or `animation 0 ("Walk") channel 3`).
+        element: String,
+        /// How it is used (`attribute TEXCOORD_1`, `indices`, `input`, `output`).
+        usage: String,
+        /// The accessor's index.
+        accessor: usize,
+        /// What is wrong.
+        problem: AccessorProblem,
+    },
+    /// A mesh primitive is invalid (beyond its accessors).
+    #[error("{file}: {mesh} primitive {primitive}: {problem}")]
+    Primitive {
+        /// The file name used in messages.
+        file: String,
+        /// The mesh.
+        mesh: ElementName,
+        /// The primitive's index in the mesh.
+        primitive: usize,
+        /// What is wrong.
+        problem: PrimitiveProblem,
+    },
+    /// A node or the node hierarchy is invalid.
+    #[error("{file}: {node}: {problem}")]
+    Node {
+        /// The file name used in messages.
+        file: String,
+        /// The node.
+        node: ElementName,
+        /// What is wrong.
+        problem: NodeProblem,
+    },
+    /// An animation channel is invalid.
+    #[error("{file}: {animation} channel {channel}: {problem}")]
+    Animation {
+        /// The file name used in messages.
+        file: String,
+        /// The animation.
+        animation: ElementName,
+        /// The channel's index in the animation.
+        channel: usize,
+        /// What is wrong.
+        problem: AnimationProblem,
+    },
+}
+
+/// What is wrong with a GLB container.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GlbProblem {
+    /// Fewer than the 12 header bytes.
+    #[error("the file is {len} bytes, shorter than the 12-byte header")]
+    TooShort {
+        /// The file's length.
+        len: usize,
+    },
+    /// The header's version is not 2.
+    #[error("version {version} is not supported (only 2)")]
+    Version {
+        /// The version in the header.
+        version: u32,
+    },
+    /// The header's total length disagrees with the file.
+    #[error("the header says {declared} bytes but the file has {actual}")]
+    Length {
+        /// The length in the header.
+        declared: u32,
+        /// The file's length.
+        actual: usize,
+    },
+    /// A chunk header or body runs past the end of the file.
+    #[error("chunk {chunk} ({declared} bytes at offset {offset}) runs past the end of the file")]
+    ChunkOverflow {
+        /// The chunk's position (0 = JSON).
+        chunk: usize,
+        /// Its declared length.
+        declared: u32,
+        /// Where its body starts.
+        offset: usize,
+    },
+    /// The first chunk is not JSON.
+    #[error("the first chunk must be JSON")]
+    MissingJson,
+    /// A second BIN chunk.
+    #[error("more than one BIN chunk")]
+    DuplicateBin,
+}
+
+/// What went wrong resolving a buffer or an image.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SourceProblem {
+    /// A `data:` URI that is not base64 or fails to decode.
+    #[error("bad data URI: {reason}")]
+    DataUri {
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// An external URI that this importer refuses (absolute path, other scheme, no base directory).
+    #[error("URI {uri:?} is not supported: {reason}")]
+    UnsupportedUri {
+        /// The URI as written in the file.
+        uri: String,
+        /// Why it is rejected.
+        reason: &'static str,
+    },
+    /// The external file named by the URI could not be read.
+    #[error("cannot read {path}: {source}")]
+    File {
+        /// The resolved path.
+        path: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A buffer without a URI but no GLB BIN chunk to back it.
+    #[error("refers to the GLB binary chunk, but there is none")]
+    MissingBin,
+    /// The data is shorter than the declared `byteLength`.
+    #[error("byteLength is {declared} but only {actual} bytes are available")]
+    TooShort {
+        /// The declared length.
+        declared: usize,
+        /// The bytes found.
+        actual: usize,
+    },
+    /// An image's buffer view runs past the end of its buffer.
+    #[error("buffer view {view} runs past the end of buffer {buffer}")]
+    ViewOutOfRange {
+        /// The buffer view.
+        view: usize,
+        /// The buffer.
+        buffer: usize,
+    },
+    /// Not PNG or JPEG.
+    #[error("unsupported image type {mime:?} (only image/png and image/jpeg)")]
+    UnsupportedImageType {
+        /// The MIME type or the detected format.
+        mime: String,
+    },
+    /// The image decoder failed (corrupt data, or larger than the decoder limits).
+    #[error("cannot decode: {0}")]
+    Decode(#[from] image::ImageError),
+}
+
+/// What is wrong with an accessor.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AccessorProblem {
+    /// It reads past the end of its buffer view.
+    #[error("reads past the end of buffer view {view} ({needed} bytes needed, {available} available)")]
+    PastViewEnd {
+        /// The buffer view.
+        view: usize,
+        /// Bytes the accessor needs from the view's start.
+        needed: u64,
+        /// The view's length.
+        available: u64,
+    },
+    /// Its buffer view reads past the end of its buffer.
+    #[error("uses buffer view {view}, which reads past the end of buffer {buffer} ({needed} bytes needed, {available} available)")]
+    ViewPastBufferEnd {
+        /// The buffer view.
+        view: usize,
+        /// The buffer.
+        buffer: usize,
+        /// Bytes the view needs.
+        needed: u64,
+        /// The buffer's length.
+        available: u64,
+    },
+    /// Element type or component type not allowed for this use.
+    #[error("has type {found}, expected {expected}")]
+    WrongType {
+        /// What the accessor holds, e.g. `VEC2 of u8`.
+        found: String,
+        /// What is allowed here.
+        expected: &'static str,
+    },
+    /// No buffer view and no sparse data, or too many zero-filled elements.
+    #[error("has no buffer view and {count} elements (at most {max} are allowed without data)")]
+    TooManyUnbacked {
+        /// The accessor's count.
+        count: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A sparse index is not below the accessor's count.
+    #[error("sparse index {index} is out of range (count {count})")]
+    SparseIndexOutOfRange {
+        /// The bad index.
+        index: u32,
+        /// The accessor's count.
+        count: usize,
+    },
+    /// A float value is NaN or infinite.
+    #[error("element {element} is not finite")]
+    NotFinite {
+        /// The element's index.
+        element: usize,
+    },
+    /// A vertex index is not below the vertex count.
+    #[error("index {value} at position {position} is out of range ({vertex_count} vertices)")]
+    IndexOutOfRange {
+        /// The bad index.
+        value: u32,
+        /// Where in the index list.
+        position: usize,
+        /// The primitive's vertex count.
+        vertex_count: usize,
+    },
+    /// The count disagrees with the other attributes (or the animation input).
+    #[error("has {found} elements, expected {expected}")]
+    CountMismatch {
+        /// The accessor's count.
+        found: usize,
+        /// The expected count.
+        expected: usize,
+    },
+}
+
+/// What is wrong with a mesh primitive.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrimitiveProblem {
+    /// No POSITION attribute.
+    #[error("has no POSITION attribute")]
+    MissingPositions,
+}
+
+/// What is wrong with a node.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NodeProblem {
+    /// Its `matrix` is not finite or not an affine translation * rotation * scale.
+    #[error("matrix {matrix:?} cannot be decomposed into translation, rotation and scale")]
+    MatrixNotDecomposable {
+        /// The matrix, column-major as in the file.
+        matrix: [f32; 16],
+    },
+    /// A translation, rotation or scale value is NaN, infinite, or a zero quaternion.
+    #[error("{property} {value:?} is not finite (or is a zero quaternion)")]
+    NotFinite {
+        /// `"translation"`, `"rotation"` or `"scale"`.
+        property: &'static str,
+        /// The values.
+        value: Vec<f32>,
+    },
+    /// It is listed as a child of two nodes.
+    #[error("is a child of both node {first} and node {second}")]
+    TwoParents {
+        /// The first parent found.
+        first: usize,
+        /// The second parent found.
+        second: usize,
+    },
+    /// It is its own ancestor.
+    #[error("is part of a cycle in the node hierarchy")]
+    Cycle,
+    /// A scene lists it as a root but it has a parent.
+    #[error("is a root of scene {scene} but is a child of node {parent}")]
+    SceneRootHasParent {
+        /// The scene.
+        scene: usize,
+        /// Its parent.
+        parent: usize,
+    },
+}
+
+/// What is wrong with an animation channel.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnimationProblem {
+    /// An input time is negative or not finite.
+    #[error("input time {time} at key {key} is negative or not finite")]
+    BadTime {
+        /// The key.
+        key: usize,
+        /// The time.
+        time: f32,
+    },
+    /// Input times are not strictly increasing.
+    #[error("input time {time} at key {key} does not increase (previous {previous})")]
+    TimesNotIncreasing {
+        /// The key.
+        key: usize,
+        /// Its time.
+        time: f32,
+        /// The previous key's time.
+        previous: f32,
+    },
+    /// An output value is not finite.
+    #[error("output element {element} is not finite")]
+    BadValue {
+        /// The element.
+        element: usize,
+    },
+    /// Output count does not match the input count (x3 for CUBICSPLINE).
+    #[error("has {outputs} outputs for {inputs} inputs (expected {expected})")]
+    CountMismatch {
+        /// Input keys.
+        inputs: usize,
+        /// Output elements.
+        outputs: usize,
+        /// Expected output elements.
+        expected: usize,
+    },
+    /// No keyframes at all.
+    #[error("has no keyframes")]
+    Empty,
+}

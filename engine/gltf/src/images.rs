@@ -1,0 +1,171 @@
+//! Images: resolved (data URI, external file, buffer view) and decoded to RGBA8.
+
+use std::borrow::Cow;
+use std::io::Cursor;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use crate::accessor::Buffers;
+use crate::error::{ElementName, GltfError, SourceProblem};
+use crate::material::ImageUsage;
+use crate::source::load_uri;
+
+/// Largest width or height accepted; larger images are refused before any allocation.
+pub const MAX_IMAGE_SIZE: u32 = 16384;
+
+/// Below this many encoded bytes in all, images are decoded on the calling thread: spawning
+/// threads costs more than it saves (measured with `examples/load_time.rs`).
+const PARALLEL_THRESHOLD_BYTES: usize = 256 * 1024;
+
+/// A decoded glTF image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Image {
+    /// The image's `name`.
+    pub name: Option<String>,
+    /// The pixels, RGBA8, rows top to bottom (glTF UV (0, 0) is the top-left texel).
+    pub pixels: image::RgbaImage,
+    /// A material samples it as colour (base colour or emissive): upload as sRGB.
+    pub used_as_color: bool,
+    /// A material samples it as data (metallic-roughness, normal, occlusion): upload as linear.
+    /// An image can be both (upload it twice) or neither (unused).
+    pub used_as_data: bool,
+}
+
+struct Encoded<'a> {
+    name: ElementName,
+    bytes: Cow<'a, [u8]>,
+}
+
+/// Resolves every image's bytes (sequentially: file reads), then decodes them, in parallel when
+/// there is enough data. `progress` gets the number decoded so far.
+pub(crate) fn import_images(
+    doc: &gltf::Document,
+    buffers: &Buffers<'_>,
+    base_dir: Option<&Path>,
+    file: &str,
+    usage: &[ImageUsage],
+    progress: &mut dyn FnMut(usize),
+) -> Result<Vec<Image>, GltfError> {
+    let error = |name: &ElementName, problem| GltfError::Image {
+        file: file.to_owned(),
+        image: name.clone(),
+        problem,
+    };
+    let mut encoded = Vec::new();
+    for img in doc.images() {
+        let name = ElementName::new("image", img.index(), img.name());
+        let (mime, bytes): (Option<String>, Cow<'_, [u8]>) = match img.source() {
+            gltf::image::Source::View { view, mime_type } => {
+                let buffer = view.buffer().index();
+                let data = buffers.get(buffer).map_or(&[][..], |b| &b[..]);
+                let range = view
+                    .offset()
+                    .checked_add(view.length())
+                    .filter(|&end| end <= data.len().min(view.buffer().length()))
+                    .map(|end| view.offset()..end);
+                let Some(range) = range else {
+                    return Err(error(&name, SourceProblem::ViewOutOfRange { view: view.index(), buffer }));
+                };
+                (Some(mime_type.to_owned()), Cow::Borrowed(&data[range]))
+            }
+            gltf::image::Source::Uri { uri, mime_type } => {
+                let (data_mime, bytes) = load_uri(uri, base_dir).map_err(|p| error(&name, p))?;
+                (mime_type.map(str::to_owned).or(data_mime), Cow::Owned(bytes))
+            }
+        };
+        if let Some(mime) = mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg")) {
+            return Err(error(&name, SourceProblem::UnsupportedImageType { mime }));
+        }
+        encoded.push(Encoded { name, bytes });
+    }
+
+    let total_bytes: usize = encoded.iter().map(|e| e.bytes.len()).sum();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(encoded.len());
+    let decoded: Vec<Result<image::RgbaImage, SourceProblem>> = if workers <= 1 || total_bytes < PARALLEL_THRESHOLD_BYTES {
+        encoded
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let result = decode(&e.bytes);
+                progress(i + 1);
+                result
+            })
+            .collect()
+    } else {
+        decode_parallel(&encoded, workers, progress)
+    };
+
+    encoded
+        .iter()
+        .zip(decoded)
+        .zip(doc.images())
+        .map(|((e, pixels), img)| {
+            let u = usage.get(img.index()).copied().unwrap_or_default();
+            Ok(Image {
+                name: img.name().map(str::to_owned),
+                pixels: pixels.map_err(|p| error(&e.name, p))?,
+                used_as_color: u.color,
+                used_as_data: u.data,
+            })
+        })
+        .collect()
+}
+
+fn decode_parallel(
+    encoded: &[Encoded<'_>],
+    workers: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Vec<Result<image::RgbaImage, SourceProblem>> {
+    let next = AtomicUsize::new(0);
+    let (send, receive) = mpsc::channel();
+    let mut results: Vec<Option<Result<image::RgbaImage, SourceProblem>>> = Vec::new();
+    results.resize_with(encoded.len(), || None);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let send = send.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(e) = encoded.get(i) else { break };
+                    if send.send((i, decode(&e.bytes))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Ends when every worker has finished and dropped its sender.
+        for (done, (i, result)) in receive.iter().enumerate() {
+            results[i] = Some(result);
+            progress(done + 1);
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Err(SourceProblem::DataUri {
+                    reason: "decoder thread stopped".into(),
+                })
+            })
+        })
+        .collect()
+}
+
+/// Decodes PNG or JPEG bytes to RGBA8 under [`MAX_IMAGE_SIZE`].
+fn decode(bytes: &[u8]) -> Result<image::RgbaImage, SourceProblem> {
+    let format = image::guess_format(bytes).map_err(SourceProblem::Decode)?;
+    if !matches!(format, image::ImageFormat::Png | image::ImageFormat::Jpeg) {
+        return Err(SourceProblem::UnsupportedImageType {
+            mime: format.to_mime_type().to_owned(),
+        });
+    }
+    let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIZE);
+    limits.max_image_height = Some(MAX_IMAGE_SIZE);
+    reader.limits(limits);
+    Ok(reader.decode()?.into_rgba8())
+}

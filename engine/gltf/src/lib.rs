@@ -1,0 +1,102 @@
+//! Taos's glTF 2.0 importer, CPU half.
+//!
+//! `taos_gltf` turns a `.gltf` (with embedded `data:` URIs or external `.bin`/`.png`/`.jpg`
+//! files beside it) or a `.glb` into a [`GltfModel`]: plain, validated, documented data with
+//! typed indices ([`MeshIndex`], [`MaterialIndex`], [`ImageIndex`], [`NodeIndex`]...).
+//!
+//! It is **not** a renderer: it has no GPU, wgpu or ECS dependency. Turning the model into GPU
+//! meshes, materials and scene objects is a separate step in the engine. It is also not a glTF
+//! *exporter*, and it does not keep data it does not understand (see the table).
+//!
+//! Conventions are glTF's: right-handed, +Y up, metres, counter-clockwise front faces, cameras
+//! and lights looking down their node's -Z, UV origin at the image's top-left.
+//!
+//! Nothing in the input can make it panic or allocate without bound: every accessor is checked
+//! against its buffer view and buffer before it is read, every float is checked finite, images
+//! are limited to [`MAX_IMAGE_SIZE`] texels a side, and failures are a [`GltfError`] naming the
+//! file and the element, such as
+//! `model.gltf: mesh 2 ("Wheel") primitive 0: attribute TEXCOORD_1 accessor 7 reads past the end of buffer view 3 (...)`.
+//!
+//! # Example
+//!
+//! ```
+//! use taos_gltf::{test_models, GltfModel};
+//!
+//! let dir = std::env::temp_dir().join(format!("taos_gltf_doc_{}", std::process::id()));
+//! let path = test_models::textured_box(&dir).unwrap();
+//! let model = GltfModel::load(&path).unwrap();
+//! let scene = &model.scenes[model.default_scene.0];
+//! for &root in &scene.roots {
+//!     let node = &model.nodes[root.0];
+//!     if let Some(mesh) = node.mesh {
+//!         for primitive in &model.meshes[mesh.0].primitives {
+//!             let material = model.material(primitive.material);
+//!             println!("{} triangles, base colour {}", primitive.indices.len() / 3, material.base_color_factor);
+//!         }
+//!     }
+//! }
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+//!
+//! # Supported glTF features
+//!
+//! | Feature | Support |
+//! | --- | --- |
+//! | `.gltf` JSON, `.glb` binary | yes |
+//! | Buffers: `data:` base64 URIs, relative external files (percent-decoded), GLB chunk | yes; absolute paths and `http:`/`file:` URIs are refused, `..` is allowed |
+//! | Images: PNG and JPEG from URIs or buffer views, decoded to RGBA8 | yes; other formats are an error |
+//! | Scenes, default scene, node hierarchy, TRS and `matrix` transforms | yes; cycles, two parents, shear or non-finite matrices are errors |
+//! | Primitives: triangles, triangle strips and fans (converted to lists) | yes |
+//! | Primitives: points, lines, line loops and strips | skipped with a warning |
+//! | POSITION, NORMAL, TANGENT, TEXCOORD_0/1, COLOR_0; u8/u16/u32 indices | yes (flat normals and MikkTSpace tangents generated when absent) |
+//! | TEXCOORD_2+, COLOR_1+ | ignored with a warning |
+//! | Sparse accessors | yes |
+//! | Metallic-roughness materials, every texture slot, alpha modes, double-sided | yes |
+//! | Samplers (wrap, mag/min filters) | yes |
+//! | Cameras (perspective, orthographic) | yes |
+//! | Animations of translation, rotation, scale (STEP, LINEAR, CUBICSPLINE) + sampling | yes |
+//! | Morph-target weight animations | skipped with a warning |
+//! | Skins (JOINTS/WEIGHTS), morph targets | ignored with a warning |
+//!
+//! | Extension | Support |
+//! | --- | --- |
+//! | `KHR_lights_punctual` | yes |
+//! | `KHR_texture_transform` | yes, on every texture slot, including its `texCoord` override |
+//! | `KHR_materials_unlit` | yes |
+//! | `KHR_materials_emissive_strength` | yes |
+//! | anything else | if in `extensionsRequired`: error; if only in `extensionsUsed`: a warning |
+//!
+//! Tangents: when a primitive has no TANGENT and its material has a normal texture, tangents
+//! are generated with MikkTSpace (`bevy_mikktspace`) from the normal texture's UV set; otherwise
+//! [`Primitive::tangents`] stays `None`.
+#![forbid(unsafe_code)]
+
+mod accessor;
+mod animation;
+mod camera_light;
+mod error;
+mod images;
+mod index;
+mod material;
+mod mesh;
+mod model;
+mod nodes;
+mod source;
+mod tangents;
+pub mod test_models;
+mod texture;
+
+pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track};
+pub use camera_light::{Camera, Light, LightKind, Projection};
+pub use error::{
+    AccessorProblem, AnimationProblem, ElementName, GlbProblem, GltfError, NodeProblem, PrimitiveProblem,
+    SourceProblem,
+};
+pub use images::{Image, MAX_IMAGE_SIZE};
+pub use index::{AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex, SceneIndex};
+pub use material::{AlphaMode, Material};
+pub use mesh::{Aabb, Mesh, Primitive};
+pub use model::{GltfModel, LoadProgress, LoadStage, SUPPORTED_EXTENSIONS};
+pub use nodes::{LocalTransform, Node, Scene};
+pub use tangents::generate_tangents;
+pub use texture::{MagFilter, MinFilter, Sampler, TextureRef, TextureTransform, WrapMode};

@@ -1,0 +1,240 @@
+//! [`GltfModel`] and the load entry points.
+
+use std::path::Path;
+
+use glam::Mat4;
+
+use crate::animation::{import_animations, Animation};
+use crate::camera_light::{import_cameras, import_lights, Camera, Light};
+use crate::error::GltfError;
+use crate::images::{import_images, Image};
+use crate::index::{NodeIndex, SceneIndex};
+use crate::material::{import_materials, ImageUsage, Material};
+use crate::mesh::{import_meshes, Mesh};
+use crate::nodes::{import_nodes_and_scenes, Node, Scene};
+use crate::source::{load_buffers, split_container};
+
+/// Extensions this importer implements; a file *requiring* any other is refused.
+pub const SUPPORTED_EXTENSIONS: &[&str] = &[
+    "KHR_lights_punctual",
+    "KHR_materials_emissive_strength",
+    "KHR_materials_unlit",
+    "KHR_texture_transform",
+];
+
+/// A stage of loading, reported through [`LoadProgress`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadStage {
+    /// Reading the file and parsing and validating the JSON (done/total 0/1 then 1/1).
+    Parsing,
+    /// Resolving buffers (data URIs, external files, GLB chunk).
+    Buffers,
+    /// Decoding images.
+    Images,
+    /// Reading mesh primitives (and generating normals and tangents).
+    Meshes,
+    /// Reading nodes, scenes, cameras and lights.
+    Nodes,
+    /// Reading animations.
+    Animations,
+}
+
+/// A progress report: `done` of `total` items of `stage` are finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadProgress {
+    /// The stage.
+    pub stage: LoadStage,
+    /// Items finished.
+    pub done: usize,
+    /// Items in the stage.
+    pub total: usize,
+}
+
+/// A glTF file imported into plain, validated data.
+///
+/// Every typed index inside it ([`NodeIndex`], [`MeshIndex`](crate::MeshIndex)...) is in range of
+/// the matching `Vec`, the node hierarchy is a forest, every float is finite, and every mesh
+/// index is below its primitive's vertex count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GltfModel {
+    /// Scenes; never empty (a file without scenes gets one implicit scene of all root nodes).
+    pub scenes: Vec<Scene>,
+    /// The scene to show: glTF `scene`, else scene 0.
+    pub default_scene: SceneIndex,
+    /// Every node, in file order.
+    pub nodes: Vec<Node>,
+    /// Every mesh, in file order.
+    pub meshes: Vec<Mesh>,
+    /// Every material, in file order (primitives without one use [`Material::default`]).
+    pub materials: Vec<Material>,
+    /// Every image, decoded.
+    pub images: Vec<Image>,
+    /// Every camera.
+    pub cameras: Vec<Camera>,
+    /// Every KHR_lights_punctual light.
+    pub lights: Vec<Light>,
+    /// Every animation.
+    pub animations: Vec<Animation>,
+    /// What was ignored or approximated: unsupported optional extensions, skipped primitives
+    /// and channels, skins and morph targets. Each is also logged with `log::warn!`.
+    pub warnings: Vec<String>,
+}
+
+impl GltfModel {
+    /// Loads a `.gltf` or `.glb` file; external buffers and images are resolved relative to it.
+    /// Messages name the file as `path` displays.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, GltfError> {
+        Self::load_with_progress(path, &mut |_| {})
+    }
+
+    /// [`GltfModel::load`], reporting progress to `progress` (on the calling thread).
+    pub fn load_with_progress(
+        path: impl AsRef<Path>,
+        progress: &mut dyn FnMut(LoadProgress),
+    ) -> Result<Self, GltfError> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        progress(LoadProgress {
+            stage: LoadStage::Parsing,
+            done: 0,
+            total: 1,
+        });
+        let bytes = std::fs::read(path).map_err(|source| GltfError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        let base_dir = path.parent().unwrap_or(Path::new("."));
+        Self::from_slice_with_progress(&bytes, Some(base_dir), &file, progress)
+    }
+
+    /// Imports a `.gltf` (JSON text) or `.glb` from memory. External URIs are resolved against
+    /// `base_dir`; with `None`, only data URIs and the GLB chunk can be used.
+    /// `name_for_messages` starts every error message and warning.
+    pub fn from_slice(bytes: &[u8], base_dir: Option<&Path>, name_for_messages: &str) -> Result<Self, GltfError> {
+        Self::from_slice_with_progress(bytes, base_dir, name_for_messages, &mut |_| {})
+    }
+
+    /// [`GltfModel::from_slice`], reporting progress to `progress` (on the calling thread).
+    pub fn from_slice_with_progress(
+        bytes: &[u8],
+        base_dir: Option<&Path>,
+        name_for_messages: &str,
+        progress: &mut dyn FnMut(LoadProgress),
+    ) -> Result<Self, GltfError> {
+        let file = name_for_messages;
+        let report = |progress: &mut dyn FnMut(LoadProgress), stage, done, total| {
+            progress(LoadProgress { stage, done, total });
+        };
+        let container = split_container(bytes).map_err(|problem| GltfError::Glb {
+            file: file.to_owned(),
+            problem,
+        })?;
+        let json_error = |source| GltfError::Json {
+            file: file.to_owned(),
+            source,
+        };
+        let root: gltf::json::Root = gltf::json::deserialize::from_slice(container.json)
+            .map_err(|e| json_error(gltf::Error::Deserialize(e)))?;
+        if let Some(extension) = root
+            .extensions_required
+            .iter()
+            .find(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
+        {
+            return Err(GltfError::UnsupportedRequiredExtension {
+                file: file.to_owned(),
+                extension: extension.clone(),
+            });
+        }
+        let mut warnings = Vec::new();
+        let mut warn = |message: String| {
+            log::warn!("{message}");
+            warnings.push(message);
+        };
+        for extension in root
+            .extensions_used
+            .iter()
+            .filter(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
+        {
+            warn(format!("{file}: optional extension {extension} is not supported; ignored"));
+        }
+        if !root.skins.is_empty() {
+            warn(format!("{file}: {} skins are not supported; ignored", root.skins.len()));
+        }
+        if root.meshes.iter().any(|m| m.primitives.iter().any(|p| p.targets.is_some())) {
+            warn(format!("{file}: morph targets are not supported; ignored"));
+        }
+        let doc = gltf::Document::from_json(root).map_err(json_error)?;
+        report(progress, LoadStage::Parsing, 1, 1);
+
+        let buffer_count = doc.buffers().len();
+        report(progress, LoadStage::Buffers, 0, buffer_count);
+        let buffers = load_buffers(&doc, container.bin, base_dir, file)?;
+        report(progress, LoadStage::Buffers, buffer_count, buffer_count);
+
+        let mut usage = vec![ImageUsage::default(); doc.images().len()];
+        let materials = import_materials(&doc, file, &mut usage, &mut warnings);
+
+        let image_count = usage.len();
+        report(progress, LoadStage::Images, 0, image_count);
+        let images = import_images(&doc, &buffers, base_dir, file, &usage, &mut |done| {
+            report(progress, LoadStage::Images, done, image_count);
+        })?;
+
+        let mesh_count = doc.meshes().len();
+        report(progress, LoadStage::Meshes, 0, mesh_count);
+        let meshes = import_meshes(&doc, &buffers, &materials, file, &mut warnings, |done| {
+            report(progress, LoadStage::Meshes, done, mesh_count);
+        })?;
+
+        let node_count = doc.nodes().len();
+        report(progress, LoadStage::Nodes, 0, node_count);
+        let (nodes, scenes, default_scene) = import_nodes_and_scenes(&doc, file)?;
+        let cameras = import_cameras(&doc);
+        let lights = import_lights(&doc);
+        report(progress, LoadStage::Nodes, node_count, node_count);
+
+        let animation_count = doc.animations().len();
+        report(progress, LoadStage::Animations, 0, animation_count);
+        let animations = import_animations(&doc, &buffers, file, &mut warnings)?;
+        report(progress, LoadStage::Animations, animation_count, animation_count);
+
+        Ok(Self {
+            scenes,
+            default_scene,
+            nodes,
+            meshes,
+            materials,
+            images,
+            cameras,
+            lights,
+            animations,
+            warnings,
+        })
+    }
+
+    /// The material a primitive uses: its own, or the glTF default material.
+    #[must_use]
+    pub fn material(&self, index: Option<crate::MaterialIndex>) -> &Material {
+        index.and_then(|i| self.materials.get(i.0)).unwrap_or(&Material::DEFAULT)
+    }
+
+    /// Each node's world matrix (parent world * local), indexed like [`GltfModel::nodes`].
+    #[must_use]
+    pub fn world_matrices(&self) -> Vec<Mat4> {
+        let mut world = vec![Mat4::IDENTITY; self.nodes.len()];
+        let mut stack: Vec<(NodeIndex, Mat4)> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.parent.is_none())
+            .map(|(i, _)| (NodeIndex(i), Mat4::IDENTITY))
+            .collect();
+        // The hierarchy is a validated forest: each node is visited once.
+        while let Some((i, parent)) = stack.pop() {
+            let m = parent * self.nodes[i.0].transform.to_matrix();
+            world[i.0] = m;
+            stack.extend(self.nodes[i.0].children.iter().map(|&c| (c, m)));
+        }
+        world
+    }
+}
