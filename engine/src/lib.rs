@@ -46,6 +46,8 @@ mod app;
 #[cfg(not(target_arch = "wasm32"))]
 mod facade;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod gltf;
+#[cfg(not(target_arch = "wasm32"))]
 mod graph_overlay;
 #[cfg(not(target_arch = "wasm32"))]
 mod logging;

@@ -1,0 +1,514 @@
+//! glTF models in a scene: [`spawn_gltf`] turns a [`GltfModel`] (the CPU
+//! import of `taos_gltf`) into GameObjects and renderer assets, and
+//! [`Engine::load_gltf`] loads a file and spawns it in one call.
+//!
+//! What a model becomes:
+//! - one root GameObject (named after the file) holding the chosen scene's
+//!   root nodes;
+//! - a GameObject per node of that scene, with the node's name (or
+//!   `node N`), local translation, rotation and scale, and parent;
+//! - a [`MeshRenderer`] per mesh primitive: on the node itself when its
+//!   mesh has one primitive, otherwise on children named `primitive N`;
+//! - a [`Camera`] on camera nodes, and a [`DirectionalLight`],
+//!   [`PointLight`] or [`SpotLight`] on `KHR_lights_punctual` nodes (a
+//!   directional light takes its node's world -Z when spawned);
+//! - every animation as an [`AnimationClip`] in one [`AnimationPlayer`] on
+//!   the root, the first one playing (looped) when
+//!   [`GltfSpawnOptions::autoplay`] is set.
+//!
+//! Images are uploaded once per colour space they are used in (sRGB for
+//! base colour and emissive, linear for the data maps), meshes once per
+//! primitive, materials once per glTF material.
+
+mod convert;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use glam::Vec3;
+use taos_gltf::{self as gltf, GltfError, GltfModel, ImageIndex, LoadProgress};
+use taos_renderer::Renderer;
+use taos_renderer::resources::{
+    ColorSpace, MaterialId, MeshDataError, MeshId, Texture, TextureError, TextureId,
+};
+
+use crate::{
+    AnimationClip, AnimationClipError, AnimationPlayer, CameraError, ClipId,
+    DirectionalLight, Engine, GameObject, MeshRenderer, PointLight, Scene, SceneError, SpotLight,
+    Transform,
+};
+use convert::TextureFor;
+
+/// How a model is spawned.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GltfSpawnOptions {
+    /// Which of the file's scenes (`None`: the file's default scene).
+    pub scene: Option<usize>,
+    /// Start the first animation, looped.
+    pub autoplay: bool,
+    /// Parent of the model's root (`None`: the root is a scene root).
+    pub parent: Option<GameObject>,
+}
+
+/// What [`spawn_gltf`] made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpawnedGltf {
+    /// The model's root GameObject.
+    pub root: GameObject,
+    /// The GameObject of each glTF node (index by node), `None` for nodes
+    /// outside the spawned scene.
+    pub nodes: Vec<Option<GameObject>>,
+    /// Objects carrying a [`Camera`], in node order.
+    pub cameras: Vec<GameObject>,
+    /// Objects carrying a light, in node order.
+    pub lights: Vec<GameObject>,
+    /// Objects carrying a [`MeshRenderer`].
+    pub mesh_objects: Vec<GameObject>,
+    /// The clips in the root's [`AnimationPlayer`] (glTF animation order).
+    pub clips: Vec<ClipId>,
+    /// The world-space box around every mesh as spawned, if any.
+    pub bounds: Option<(Vec3, Vec3)>,
+    /// The importer's warnings (unsupported optional extensions, skipped
+    /// primitives...), each also logged.
+    pub warnings: Vec<String>,
+}
+
+/// Why a model could not be loaded or spawned.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GltfSpawnError {
+    /// The file could not be imported (it names the file and element).
+    #[error(transparent)]
+    Import(#[from] GltfError),
+    /// The file has no scene of that index.
+    #[error("{file}: no scene {scene} (the file has {count})")]
+    NoSuchScene {
+        /// The file.
+        file: String,
+        /// The scene asked for.
+        scene: usize,
+        /// How many scenes there are.
+        count: usize,
+    },
+    /// A primitive the renderer cannot draw.
+    #[error("{file}: mesh {mesh} primitive {primitive}: {source}")]
+    Mesh {
+        /// The file.
+        file: String,
+        /// The glTF mesh.
+        mesh: usize,
+        /// The primitive.
+        primitive: usize,
+        /// Why.
+        source: MeshDataError,
+    },
+    /// An image the GPU cannot hold (too large for this device).
+    #[error("{file}: image {image}: {source}")]
+    Texture {
+        /// The file.
+        file: String,
+        /// The glTF image.
+        image: usize,
+        /// Why.
+        source: TextureError,
+    },
+    /// A camera whose projection the engine refuses.
+    #[error("{file}: camera {camera}: {source}")]
+    Camera {
+        /// The file.
+        file: String,
+        /// The glTF camera.
+        camera: usize,
+        /// Why.
+        source: CameraError,
+    },
+    /// An animation the engine refuses.
+    #[error("{file}: animation {animation}: {source}")]
+    Animation {
+        /// The file.
+        file: String,
+        /// The glTF animation.
+        animation: usize,
+        /// Why.
+        source: AnimationClipError,
+    },
+    /// The parent given in the options was removed.
+    #[error("{file}: cannot spawn under the given parent: {source}")]
+    Parent {
+        /// The file.
+        file: String,
+        /// Why.
+        source: SceneError,
+    },
+}
+
+impl Engine {
+    /// Loads a `.gltf` or `.glb` file and spawns its default scene (or the
+    /// one `options` names) into the current scene.
+    ///
+    /// # Errors
+    /// [`GltfSpawnError`], naming the file and the element; nothing is
+    /// spawned when the import fails.
+    pub fn load_gltf(
+        &mut self,
+        path: impl AsRef<Path>,
+        options: &GltfSpawnOptions,
+    ) -> Result<SpawnedGltf, GltfSpawnError> {
+        self.load_gltf_with_progress(path, options, &mut |_| {})
+    }
+
+    /// [`load_gltf`](Self::load_gltf), reporting the import's progress.
+    ///
+    /// # Errors
+    /// As [`load_gltf`](Self::load_gltf).
+    pub fn load_gltf_with_progress(
+        &mut self,
+        path: impl AsRef<Path>,
+        options: &GltfSpawnOptions,
+        progress: &mut dyn FnMut(LoadProgress),
+    ) -> Result<SpawnedGltf, GltfSpawnError> {
+        let path = path.as_ref();
+        let model = GltfModel::load_with_progress(path, progress)?;
+        check_scene(&model, &path.display().to_string(), options)?;
+        let name = path
+            .file_name()
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let assets = upload_assets(self.renderer(), &model, &name)?;
+        spawn_uploaded(self.scene_mut(), &model, &assets, &name, options)
+    }
+}
+
+/// Spawns `model` into `scene`, uploading its meshes, textures and
+/// materials into `renderer`'s assets. `name` names the root object and
+/// starts error messages.
+///
+/// # Errors
+/// [`GltfSpawnError`] for a scene index out of range, a primitive or image
+/// the renderer refuses, a camera or animation the engine refuses.
+/// Objects spawned before the error are removed again.
+pub fn spawn_gltf(
+    scene: &mut Scene,
+    renderer: &mut Renderer,
+    model: &GltfModel,
+    name: &str,
+    options: &GltfSpawnOptions,
+) -> Result<SpawnedGltf, GltfSpawnError> {
+    check_scene(model, name, options)?;
+    let assets = upload_assets(renderer, model, name)?;
+    spawn_uploaded(scene, model, &assets, name, options)
+}
+
+/// The GPU side of a model: textures per image and colour space, a
+/// material per glTF material (plus the default one), a mesh per primitive.
+struct ModelAssets {
+    /// Per mesh, per primitive: the mesh, its material and its local box.
+    primitives: Vec<Vec<(MeshId, MaterialId, gltf::Aabb)>>,
+}
+
+struct Uploaded(HashMap<(usize, bool), TextureId>);
+
+impl TextureFor for Uploaded {
+    fn texture(&self, image: ImageIndex, color: bool) -> Option<TextureId> {
+        self.0.get(&(image.0, color)).copied()
+    }
+}
+
+fn upload_assets(
+    renderer: &mut Renderer,
+    model: &GltfModel,
+    file: &str,
+) -> Result<ModelAssets, GltfSpawnError> {
+    let (assets, gpu) = renderer.assets_mut();
+    let mut textures = HashMap::new();
+    for (index, image) in model.images.iter().enumerate() {
+        let label = image.name.clone().unwrap_or_else(|| format!("{file} image {index}"));
+        for (used, color, space) in [
+            (image.used_as_color, true, ColorSpace::Srgb),
+            (image.used_as_data, false, ColorSpace::Linear),
+        ] {
+            if !used {
+                continue;
+            }
+            let texture = Texture::from_rgba8(gpu, &label, &image.pixels, space).map_err(
+                |source| GltfSpawnError::Texture {
+                    file: file.to_owned(),
+                    image: index,
+                    source,
+                },
+            )?;
+            textures.insert((index, color), assets.add_texture(texture));
+        }
+    }
+    let uploaded = Uploaded(textures);
+    let materials: Vec<MaterialId> = model
+        .materials
+        .iter()
+        .map(|m| assets.add_material(convert::material(m, &uploaded)))
+        .collect();
+    let default_material =
+        assets.add_material(convert::material(&gltf::Material::DEFAULT, &uploaded));
+    let mut primitives = Vec::with_capacity(model.meshes.len());
+    for (mesh_index, mesh) in model.meshes.iter().enumerate() {
+        let mut ids = Vec::with_capacity(mesh.primitives.len());
+        for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+            let data = convert::mesh_data(primitive).map_err(|source| GltfSpawnError::Mesh {
+                file: file.to_owned(),
+                mesh: mesh_index,
+                primitive: primitive.source_index,
+                source,
+            })?;
+            let label = format!(
+                "{file} {} {primitive_index}",
+                mesh.name.as_deref().unwrap_or("mesh")
+            );
+            let material = primitive
+                .material
+                .and_then(|m| materials.get(m.0).copied())
+                .unwrap_or(default_material);
+            ids.push((assets.add_mesh(gpu, &label, &data), material, primitive.bounds));
+        }
+        primitives.push(ids);
+    }
+    Ok(ModelAssets { primitives })
+}
+
+/// The scene `options` picks, checked before anything is uploaded.
+fn check_scene<'m>(
+    model: &'m GltfModel,
+    file: &str,
+    options: &GltfSpawnOptions,
+) -> Result<&'m gltf::Scene, GltfSpawnError> {
+    let index = options.scene.unwrap_or(model.default_scene.0);
+    model
+        .scenes
+        .get(index)
+        .ok_or_else(|| GltfSpawnError::NoSuchScene {
+            file: file.to_owned(),
+            scene: index,
+            count: model.scenes.len(),
+        })
+}
+
+/// Spawns the scene `options` picks, its assets already uploaded; removes
+/// what it spawned again if anything fails.
+fn spawn_uploaded(
+    scene: &mut Scene,
+    model: &GltfModel,
+    assets: &ModelAssets,
+    file: &str,
+    options: &GltfSpawnOptions,
+) -> Result<SpawnedGltf, GltfSpawnError> {
+    let gltf_scene = check_scene(model, file, options)?;
+    let root = match options.parent {
+        Some(parent) => scene
+            .spawn_child(parent, file)
+            .map_err(|source| GltfSpawnError::Parent {
+                file: file.to_owned(),
+                source,
+            })?,
+        None => scene.spawn(file),
+    };
+    let mut spawner = Spawner {
+        scene,
+        model,
+        assets,
+        file,
+        spawned: SpawnedGltf {
+            root,
+            nodes: vec![None; model.nodes.len()],
+            cameras: Vec::new(),
+            lights: Vec::new(),
+            mesh_objects: Vec::new(),
+            clips: Vec::new(),
+            bounds: None,
+            warnings: model.warnings.clone(),
+        },
+    };
+    let result = spawner.spawn(&gltf_scene.roots, options.autoplay);
+    match result {
+        Ok(()) => Ok(spawner.spawned),
+        Err(error) => {
+            // Leave no half-spawned model behind.
+            let _ = spawner.scene.remove(root);
+            Err(error)
+        }
+    }
+}
+
+struct Spawner<'a> {
+    scene: &'a mut Scene,
+    model: &'a GltfModel,
+    assets: &'a ModelAssets,
+    file: &'a str,
+    spawned: SpawnedGltf,
+}
+
+impl Spawner<'_> {
+    fn spawn(&mut self, roots: &[gltf::NodeIndex], autoplay: bool) -> Result<(), GltfSpawnError> {
+        // Depth first with an explicit stack: files nest deeply.
+        let mut stack: Vec<(gltf::NodeIndex, GameObject)> =
+            roots.iter().rev().map(|&n| (n, self.spawned.root)).collect();
+        while let Some((index, parent)) = stack.pop() {
+            let object = self.spawn_node(index, parent)?;
+            let node = &self.model.nodes[index.0];
+            stack.extend(node.children.iter().rev().map(|&child| (child, object)));
+        }
+        self.spawn_animations(autoplay)
+    }
+
+    fn spawn_node(
+        &mut self,
+        index: gltf::NodeIndex,
+        parent: GameObject,
+    ) -> Result<GameObject, GltfSpawnError> {
+        let node = &self.model.nodes[index.0];
+        let name = node
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("node {}", index.0));
+        let transform = Transform {
+            position: node.transform.translation,
+            rotation: node.transform.rotation,
+            scale: node.transform.scale,
+        };
+        let object = self.scene.spawn_with(name, transform);
+        self.attach(parent, object)?;
+        self.spawned.nodes[index.0] = Some(object);
+        if let Some(mesh) = node.mesh {
+            let primitives = &self.assets.primitives[mesh.0];
+            if let [primitive] = primitives.as_slice() {
+                self.add_mesh(object, primitive)?;
+            } else {
+                for (i, primitive) in primitives.iter().enumerate() {
+                    let child = self.scene.spawn(format!("primitive {i}"));
+                    self.attach(object, child)?;
+                    self.add_mesh(child, primitive)?;
+                }
+            }
+        }
+        if let Some(camera) = node.camera {
+            let component = convert::camera(&self.model.cameras[camera.0], 16.0 / 9.0)
+                .map_err(|source| GltfSpawnError::Camera {
+                    file: self.file.to_owned(),
+                    camera: camera.0,
+                    source,
+                })?;
+            self.add(object, component)?;
+            self.spawned.cameras.push(object);
+        }
+        if let Some(light) = node.light {
+            self.add_light(object, &self.model.lights[light.0])?;
+            self.spawned.lights.push(object);
+        }
+        Ok(object)
+    }
+
+    fn attach(&mut self, parent: GameObject, child: GameObject) -> Result<(), GltfSpawnError> {
+        self.scene
+            .add_child(parent, child)
+            .map_err(|source| GltfSpawnError::Parent {
+                file: self.file.to_owned(),
+                source,
+            })
+    }
+
+    fn add<C: bevy_ecs::component::Component>(
+        &mut self,
+        object: GameObject,
+        component: C,
+    ) -> Result<(), GltfSpawnError> {
+        self.scene
+            .add_component(object, component)
+            .map_err(|source| GltfSpawnError::Parent {
+                file: self.file.to_owned(),
+                source,
+            })
+    }
+
+    fn add_mesh(
+        &mut self,
+        object: GameObject,
+        &(mesh, material, local): &(MeshId, MaterialId, gltf::Aabb),
+    ) -> Result<(), GltfSpawnError> {
+        self.add(object, MeshRenderer::new(mesh, material))?;
+        self.spawned.mesh_objects.push(object);
+        let world = self.scene.world_matrix(object).unwrap_or_default();
+        for corner in 0..8 {
+            let pick = |bit: u32, min: f32, max: f32| if corner & bit == 0 { min } else { max };
+            let point = world.transform_point3(Vec3::new(
+                pick(1, local.min.x, local.max.x),
+                pick(2, local.min.y, local.max.y),
+                pick(4, local.min.z, local.max.z),
+            ));
+            self.spawned.bounds = Some(match self.spawned.bounds {
+                Some((min, max)) => (min.min(point), max.max(point)),
+                None => (point, point),
+            });
+        }
+        Ok(())
+    }
+
+    fn add_light(&mut self, object: GameObject, light: &gltf::Light) -> Result<(), GltfSpawnError> {
+        let color = convert::light_color(light);
+        let intensity = light.intensity.max(0.0);
+        let range = convert::light_range(light);
+        match light.kind {
+            gltf::LightKind::Directional => {
+                let world = self.scene.world_matrix(object).unwrap_or_default();
+                let direction = world.transform_vector3(Vec3::NEG_Z).normalize_or(Vec3::NEG_Y);
+                self.add(object, DirectionalLight::new(direction, color, intensity))
+            }
+            gltf::LightKind::Point => self.add(object, PointLight::new(color, intensity, range)),
+            gltf::LightKind::Spot {
+                inner_cone_angle,
+                outer_cone_angle,
+            } => self.add(
+                object,
+                SpotLight::new(
+                    color,
+                    intensity,
+                    range,
+                    inner_cone_angle.to_degrees(),
+                    outer_cone_angle.to_degrees(),
+                ),
+            ),
+        }
+    }
+
+    fn spawn_animations(&mut self, autoplay: bool) -> Result<(), GltfSpawnError> {
+        if self.model.animations.is_empty() {
+            return Ok(());
+        }
+        let mut player = AnimationPlayer::new();
+        for (index, animation) in self.model.animations.iter().enumerate() {
+            // Channels on nodes outside the spawned scene have no target.
+            let channels = animation
+                .channels
+                .iter()
+                .filter_map(|channel| {
+                    let target = self.spawned.nodes[channel.target.0]?;
+                    Some(convert::channel(channel, target))
+                })
+                .collect();
+            let name = animation
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("animation {index}"));
+            let clip = AnimationClip::new(name, channels).map_err(|source| {
+                GltfSpawnError::Animation {
+                    file: self.file.to_owned(),
+                    animation: index,
+                    source,
+                }
+            })?;
+            self.spawned.clips.push(player.add_clip(clip));
+        }
+        if autoplay && let Some(&first) = self.spawned.clips.first() {
+            player.set_looping(true);
+            // The clip was just added to this player.
+            let _ = player.play(first);
+        }
+        let root = self.spawned.root;
+        self.add(root, player)
+    }
+}
