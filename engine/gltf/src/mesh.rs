@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn strips_and_fans_become_lists_with_the_spec_winding() {
-        assert_eq!(triangulate(Mode::TriangleStrip, &[0, 1, 2, 3, 4]).0, vec![0, 1, 2, 2, 1, 3, 2, 3, 4]);
+        assert_eq!(triangulate(Mode::TriangleStrip, &[0, 1, 2, 3, 4]).0, vec![0, 1, 2, 1, 3, 2, 2, 3, 4]);
         assert_eq!(triangulate(Mode::TriangleFan, &[0, 1, 2, 3]).0, vec![1, 2, 0, 2, 3, 0]);
         assert_eq!(triangulate(Mode::Triangles, &[0, 1, 2, 3]), (vec![0, 1, 2], 1));
         assert!(triangulate(Mode::TriangleStrip, &[0, 1]).0.is_empty());
