@@ -248,7 +248,9 @@ pub enum SourceProblem {
 #[non_exhaustive]
 pub enum AccessorProblem {
     /// It reads past the end of its buffer view.
-    #[error("reads past the end of buffer view {view} ({needed} bytes needed, {available} available)")]
+    #[error(
+        "reads past the end of buffer view {view} ({needed} bytes needed, {available} available)"
+    )]
     PastViewEnd {
         /// The buffer view.
         view: usize,
@@ -258,7 +260,9 @@ pub enum AccessorProblem {
         available: u64,
     },
     /// Its buffer view reads past the end of its buffer.
-    #[error("uses buffer view {view}, which reads past the end of buffer {buffer} ({needed} bytes needed, {available} available)")]
+    #[error(
+        "uses buffer view {view}, which reads past the end of buffer {buffer} ({needed} bytes needed, {available} available)"
+    )]
     ViewPastBufferEnd {
         /// The buffer view.
         view: usize,

@@ -65,36 +65,50 @@ pub(crate) fn import_images(
                     .filter(|&end| end <= data.len().min(view.buffer().length()))
                     .map(|end| view.offset()..end);
                 let Some(range) = range else {
-                    return Err(error(&name, SourceProblem::ViewOutOfRange { view: view.index(), buffer }));
+                    return Err(error(
+                        &name,
+                        SourceProblem::ViewOutOfRange {
+                            view: view.index(),
+                            buffer,
+                        },
+                    ));
                 };
                 (Some(mime_type.to_owned()), Cow::Borrowed(&data[range]))
             }
             gltf::image::Source::Uri { uri, mime_type } => {
                 let (data_mime, bytes) = load_uri(uri, base_dir).map_err(|p| error(&name, p))?;
-                (mime_type.map(str::to_owned).or(data_mime), Cow::Owned(bytes))
+                (
+                    mime_type.map(str::to_owned).or(data_mime),
+                    Cow::Owned(bytes),
+                )
             }
         };
-        if let Some(mime) = mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg")) {
+        if let Some(mime) =
+            mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg"))
+        {
             return Err(error(&name, SourceProblem::UnsupportedImageType { mime }));
         }
         encoded.push(Encoded { name, bytes });
     }
 
     let total_bytes: usize = encoded.iter().map(|e| e.bytes.len()).sum();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(encoded.len());
-    let decoded: Vec<Result<image::RgbaImage, SourceProblem>> = if workers <= 1 || total_bytes < PARALLEL_THRESHOLD_BYTES {
-        encoded
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let result = decode(&e.bytes);
-                progress(i + 1);
-                result
-            })
-            .collect()
-    } else {
-        decode_parallel(&encoded, workers, progress)
-    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(encoded.len());
+    let decoded: Vec<Result<image::RgbaImage, SourceProblem>> =
+        if workers <= 1 || total_bytes < PARALLEL_THRESHOLD_BYTES {
+            encoded
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let result = decode(&e.bytes);
+                    progress(i + 1);
+                    result
+                })
+                .collect()
+        } else {
+            decode_parallel(&encoded, workers, progress)
+        };
 
     encoded
         .iter()

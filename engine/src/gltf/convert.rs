@@ -72,11 +72,13 @@ pub(crate) fn sampler(sampler: &gltf::Sampler) -> TextureSampler {
 /// A texture reference as a slot, reading `texture` (the image uploaded in
 /// the colour space the slot needs).
 pub(crate) fn slot(reference: &gltf::TextureRef, texture: TextureId) -> TextureSlot {
-    let transform = reference.transform.map_or(UvTransform::default(), |t| UvTransform {
-        offset: t.offset,
-        rotation: t.rotation,
-        scale: t.scale,
-    });
+    let transform = reference
+        .transform
+        .map_or(UvTransform::default(), |t| UvTransform {
+            offset: t.offset,
+            rotation: t.rotation,
+            scale: t.scale,
+        });
     TextureSlot::new(texture)
         .with_tex_coord(reference.tex_coord)
         .with_transform(transform)
@@ -216,7 +218,13 @@ mod tests {
         };
         let mapped = sampler(&s);
         assert_eq!(
-            (mapped.wrap_u, mapped.wrap_v, mapped.mag, mapped.min, mapped.mipmap),
+            (
+                mapped.wrap_u,
+                mapped.wrap_v,
+                mapped.mag,
+                mapped.min,
+                mapped.mipmap
+            ),
             (
                 Wrap::MirroredRepeat,
                 Wrap::ClampToEdge,
@@ -254,7 +262,10 @@ mod tests {
         let converted = material(&source, &Uploaded);
         let base = converted.base_color_texture.unwrap();
         assert_eq!(base.texture, TextureId(1)); // image 0 as colour
-        assert_eq!((base.tex_coord, base.transform.offset), (1, Vec2::new(0.5, 0.0)));
+        assert_eq!(
+            (base.tex_coord, base.transform.offset),
+            (1, Vec2::new(0.5, 0.0))
+        );
         assert_eq!(converted.normal_texture.unwrap().texture, TextureId(2)); // image 1 as data
         assert_eq!(converted.emissive, Vec3::splat(3.0));
         assert_eq!(converted.alpha, AlphaMode::Mask(0.3));

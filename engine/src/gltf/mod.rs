@@ -33,9 +33,8 @@ use taos_renderer::resources::{
 };
 
 use crate::{
-    AnimationClip, AnimationClipError, AnimationPlayer, CameraError, ClipId,
-    DirectionalLight, Engine, GameObject, MeshRenderer, PointLight, Scene, SceneError, SpotLight,
-    Transform,
+    AnimationClip, AnimationClipError, AnimationPlayer, CameraError, ClipId, DirectionalLight,
+    Engine, GameObject, MeshRenderer, PointLight, Scene, SceneError, SpotLight, Transform,
 };
 use convert::TextureFor;
 
@@ -170,9 +169,10 @@ impl Engine {
         let path = path.as_ref();
         let model = GltfModel::load_with_progress(path, progress)?;
         check_scene(&model, &path.display().to_string(), options)?;
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let assets = upload_assets(self.renderer(), &model, &name)?;
         spawn_uploaded(self.scene_mut(), &model, &assets, &name, options)
     }
@@ -221,7 +221,10 @@ fn upload_assets(
     let (assets, gpu) = renderer.assets_mut();
     let mut textures = HashMap::new();
     for (index, image) in model.images.iter().enumerate() {
-        let label = image.name.clone().unwrap_or_else(|| format!("{file} image {index}"));
+        let label = image
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{file} image {index}"));
         for (used, color, space) in [
             (image.used_as_color, true, ColorSpace::Srgb),
             (image.used_as_data, false, ColorSpace::Linear),
@@ -229,13 +232,14 @@ fn upload_assets(
             if !used {
                 continue;
             }
-            let texture = Texture::from_rgba8(gpu, &label, &image.pixels, space).map_err(
-                |source| GltfSpawnError::Texture {
-                    file: file.to_owned(),
-                    image: index,
-                    source,
-                },
-            )?;
+            let texture =
+                Texture::from_rgba8(gpu, &label, &image.pixels, space).map_err(|source| {
+                    GltfSpawnError::Texture {
+                        file: file.to_owned(),
+                        image: index,
+                        source,
+                    }
+                })?;
             textures.insert((index, color), assets.add_texture(texture));
         }
     }
@@ -265,7 +269,11 @@ fn upload_assets(
                 .material
                 .and_then(|m| materials.get(m.0).copied())
                 .unwrap_or(default_material);
-            ids.push((assets.add_mesh(gpu, &label, &data), material, primitive.bounds));
+            ids.push((
+                assets.add_mesh(gpu, &label, &data),
+                material,
+                primitive.bounds,
+            ));
         }
         primitives.push(ids);
     }
@@ -300,12 +308,14 @@ fn spawn_uploaded(
 ) -> Result<SpawnedGltf, GltfSpawnError> {
     let gltf_scene = check_scene(model, file, options)?;
     let root = match options.parent {
-        Some(parent) => scene
-            .spawn_child(parent, file)
-            .map_err(|source| GltfSpawnError::Parent {
-                file: file.to_owned(),
-                source,
-            })?,
+        Some(parent) => {
+            scene
+                .spawn_child(parent, file)
+                .map_err(|source| GltfSpawnError::Parent {
+                    file: file.to_owned(),
+                    source,
+                })?
+        }
         None => scene.spawn(file),
     };
     let mut spawner = Spawner {
@@ -346,8 +356,11 @@ struct Spawner<'a> {
 impl Spawner<'_> {
     fn spawn(&mut self, roots: &[gltf::NodeIndex], autoplay: bool) -> Result<(), GltfSpawnError> {
         // Depth first with an explicit stack: files nest deeply.
-        let mut stack: Vec<(gltf::NodeIndex, GameObject)> =
-            roots.iter().rev().map(|&n| (n, self.spawned.root)).collect();
+        let mut stack: Vec<(gltf::NodeIndex, GameObject)> = roots
+            .iter()
+            .rev()
+            .map(|&n| (n, self.spawned.root))
+            .collect();
         while let Some((index, parent)) = stack.pop() {
             let object = self.spawn_node(index, parent)?;
             let node = &self.model.nodes[index.0];
@@ -387,11 +400,13 @@ impl Spawner<'_> {
             }
         }
         if let Some(camera) = node.camera {
-            let component = convert::camera(&self.model.cameras[camera.0], 16.0 / 9.0)
-                .map_err(|source| GltfSpawnError::Camera {
-                    file: self.file.to_owned(),
-                    camera: camera.0,
-                    source,
+            let component =
+                convert::camera(&self.model.cameras[camera.0], 16.0 / 9.0).map_err(|source| {
+                    GltfSpawnError::Camera {
+                        file: self.file.to_owned(),
+                        camera: camera.0,
+                        source,
+                    }
                 })?;
             self.add(object, component)?;
             self.spawned.cameras.push(object);
@@ -455,7 +470,9 @@ impl Spawner<'_> {
         match light.kind {
             gltf::LightKind::Directional => {
                 let world = self.scene.world_matrix(object).unwrap_or_default();
-                let direction = world.transform_vector3(Vec3::NEG_Z).normalize_or(Vec3::NEG_Y);
+                let direction = world
+                    .transform_vector3(Vec3::NEG_Z)
+                    .normalize_or(Vec3::NEG_Y);
                 self.add(object, DirectionalLight::new(direction, color, intensity))
             }
             gltf::LightKind::Point => self.add(object, PointLight::new(color, intensity, range)),
@@ -494,13 +511,12 @@ impl Spawner<'_> {
                 .name
                 .clone()
                 .unwrap_or_else(|| format!("animation {index}"));
-            let clip = AnimationClip::new(name, channels).map_err(|source| {
-                GltfSpawnError::Animation {
+            let clip =
+                AnimationClip::new(name, channels).map_err(|source| GltfSpawnError::Animation {
                     file: self.file.to_owned(),
                     animation: index,
                     source,
-                }
-            })?;
+                })?;
             self.spawned.clips.push(player.add_clip(clip));
         }
         if autoplay && let Some(&first) = self.spawned.clips.first() {
