@@ -232,6 +232,12 @@ pub enum SourceProblem {
         /// The buffer.
         buffer: usize,
     },
+    /// An image in a buffer view without the required `mimeType`.
+    #[error("is in a buffer view but has no mimeType")]
+    MissingMimeType,
+    /// An image with neither `uri` nor `bufferView`.
+    #[error("has neither a uri nor a bufferView")]
+    NoSource,
     /// Not PNG or JPEG.
     #[error("unsupported image type {mime:?} (only image/png and image/jpeg)")]
     UnsupportedImageType {
@@ -326,6 +332,16 @@ pub enum PrimitiveProblem {
     /// No POSITION attribute.
     #[error("has no POSITION attribute")]
     MissingPositions,
+    /// An attribute or the indices name an accessor that does not exist.
+    #[error("{usage} names accessor {accessor}, but there are only {accessors}")]
+    AccessorIndexOutOfRange {
+        /// `attribute POSITION`, `indices`...
+        usage: String,
+        /// The accessor index in the file.
+        accessor: usize,
+        /// How many accessors the file has.
+        accessors: usize,
+    },
 }
 
 /// What is wrong with a node.
@@ -405,6 +421,17 @@ pub enum AnimationProblem {
         /// Expected output elements.
         expected: usize,
     },
+    /// The target node does not exist.
+    #[error("targets node {node}, but there are only {nodes}")]
+    BadTarget {
+        /// The node index in the file.
+        node: usize,
+        /// How many nodes the file has.
+        nodes: usize,
+    },
+    /// The target path is not translation, rotation, scale or weights.
+    #[error("has an invalid target path")]
+    InvalidPath,
     /// No keyframes at all.
     #[error("has no keyframes")]
     Empty,

@@ -55,8 +55,18 @@ pub(crate) fn import_images(
     let mut encoded = Vec::new();
     for img in doc.images() {
         let name = ElementName::new("image", img.index(), img.name());
-        let (mime, bytes): (Option<String>, Cow<'_, [u8]>) = match img.source() {
-            gltf::image::Source::View { view, mime_type } => {
+        // From the JSON: `gltf::Image::source` unwraps a missing mimeType or uri (unvalidated).
+        let json = &doc.as_json().images[img.index()];
+        let declared_mime = json.mime_type.as_ref().map(|m| m.0.clone());
+        let (mime, bytes): (Option<String>, Cow<'_, [u8]>) = match (&json.buffer_view, &json.uri) {
+            (Some(view_index), _) => {
+                let Some(mime) = declared_mime else {
+                    return Err(error(&name, SourceProblem::MissingMimeType));
+                };
+                // The index was validated with the document.
+                let Some(view) = doc.views().nth(view_index.value()) else {
+                    return Err(error(&name, SourceProblem::NoSource));
+                };
                 let buffer = view.buffer().index();
                 let data = buffers.get(buffer).map_or(&[][..], |b| &b[..]);
                 let range = view
@@ -67,12 +77,13 @@ pub(crate) fn import_images(
                 let Some(range) = range else {
                     return Err(error(&name, SourceProblem::ViewOutOfRange { view: view.index(), buffer }));
                 };
-                (Some(mime_type.to_owned()), Cow::Borrowed(&data[range]))
+                (Some(mime), Cow::Borrowed(&data[range]))
             }
-            gltf::image::Source::Uri { uri, mime_type } => {
+            (None, Some(uri)) => {
                 let (data_mime, bytes) = load_uri(uri, base_dir).map_err(|p| error(&name, p))?;
-                (mime_type.map(str::to_owned).or(data_mime), Cow::Owned(bytes))
+                (declared_mime.or(data_mime), Cow::Owned(bytes))
             }
+            (None, None) => return Err(error(&name, SourceProblem::NoSource)),
         };
         if let Some(mime) = mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg")) {
             return Err(error(&name, SourceProblem::UnsupportedImageType { mime }));

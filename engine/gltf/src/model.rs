@@ -80,6 +80,37 @@ pub struct GltfModel {
     pub warnings: Vec<String>,
 }
 
+/// `gltf-json` 1.4.1's validation indexes `accessors[POSITION]` without a bounds check (a
+/// panic on a bad index), so primitive accessor indices are checked before it runs.
+fn check_primitive_accessor_indices(root: &gltf::json::Root, file: &str) -> Result<(), GltfError> {
+    let accessors = root.accessors.len();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let attributes = prim.attributes.iter().map(|(semantic, index)| {
+                let name = match semantic {
+                    gltf::json::validation::Checked::Valid(s) => s.to_string(),
+                    gltf::json::validation::Checked::Invalid => "(invalid)".to_owned(),
+                };
+                (format!("attribute {name}"), index.value())
+            });
+            let indices = prim.indices.map(|i| ("indices".to_owned(), i.value()));
+            if let Some((usage, accessor)) = attributes.chain(indices).find(|(_, i)| *i >= accessors) {
+                return Err(GltfError::Primitive {
+                    file: file.to_owned(),
+                    mesh: crate::ElementName::new("mesh", m, mesh.name.as_deref()),
+                    primitive: p,
+                    problem: crate::PrimitiveProblem::AccessorIndexOutOfRange {
+                        usage,
+                        accessor,
+                        accessors,
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 impl GltfModel {
     /// Loads a `.gltf` or `.glb` file; external buffers and images are resolved relative to it.
     /// Messages name the file as `path` displays.
@@ -163,6 +194,7 @@ impl GltfModel {
         if root.meshes.iter().any(|m| m.primitives.iter().any(|p| p.targets.is_some())) {
             warn(format!("{file}: morph targets are not supported; ignored"));
         }
+        check_primitive_accessor_indices(&root, file)?;
         let doc = gltf::Document::from_json(root).map_err(json_error)?;
         report(progress, LoadStage::Parsing, 1, 1);
 
