@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use taos_gltf::{test_models, GltfModel};
+use taos_gltf::{GltfModel, test_models};
 
 fn median_load(path: &std::path::Path) -> (Duration, GltfModel) {
     let mut times = Vec::new();
@@ -25,7 +25,10 @@ fn median_load(path: &std::path::Path) -> (Duration, GltfModel) {
 }
 
 fn main() {
-    let nodes: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let nodes: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000);
     let dir = tempfile::tempdir().expect("temporary directory");
 
     let path = test_models::many_nodes(dir.path(), nodes).expect("write the scene");

@@ -69,7 +69,10 @@ fn check_range(
     let buffer = view.buffer();
     let view_offset = view.offset() as u64;
     let view_len = view.length() as u64;
-    let available = buffers.get(buffer.index()).map_or(0, |b| b.len() as u64).min(buffer.length() as u64);
+    let available = buffers
+        .get(buffer.index())
+        .map_or(0, |b| b.len() as u64)
+        .min(buffer.length() as u64);
     let view_end = view_offset.checked_add(view_len);
     if view_end.is_none_or(|end| end > available) {
         return Err(AccessorProblem::ViewPastBufferEnd {
@@ -104,7 +107,14 @@ fn read_packed(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Packed
     let mut bytes = match acc.view() {
         Some(view) => {
             let stride = view.stride().filter(|&s| s > 0).unwrap_or(elem_size) as u64;
-            let start = check_range(&view, buffers, acc.offset() as u64, count, stride, elem_size as u64)?;
+            let start = check_range(
+                &view,
+                buffers,
+                acc.offset() as u64,
+                count,
+                stride,
+                elem_size as u64,
+            )?;
             let data = &buffers[view.buffer().index()];
             let mut bytes = Vec::with_capacity(count as usize * elem_size);
             for i in 0..count as usize {
@@ -132,10 +142,24 @@ fn read_packed(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Packed
             gltf::accessor::sparse::IndexType::U32 => 4,
         };
         let iview = indices.view();
-        let istart = check_range(&iview, buffers, indices.offset() as u64, n, index_size, index_size)?;
+        let istart = check_range(
+            &iview,
+            buffers,
+            indices.offset() as u64,
+            n,
+            index_size,
+            index_size,
+        )?;
         let values = sparse.values();
         let vview = values.view();
-        let vstart = check_range(&vview, buffers, values.offset() as u64, n, elem_size as u64, elem_size as u64)?;
+        let vstart = check_range(
+            &vview,
+            buffers,
+            values.offset() as u64,
+            n,
+            elem_size as u64,
+            elem_size as u64,
+        )?;
         let idata = &buffers[iview.buffer().index()];
         let vdata = &buffers[vview.buffer().index()];
         for k in 0..n as usize {
@@ -179,7 +203,7 @@ pub(crate) fn read_floats<const N: usize>(
         && (t == DataType::F32 || (allow_normalized && norm && t != DataType::U32));
     if !type_ok {
         return Err(AccessorProblem::WrongType {
-            found: type_name(dims, t, norm),
+            found: type_name(dims, t, norm).into(),
             expected,
         });
     }
@@ -210,11 +234,17 @@ pub(crate) fn read_floats<const N: usize>(
 }
 
 /// Reads an index accessor: SCALAR of u8, u16 or u32, widened to u32.
-pub(crate) fn read_indices(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Vec<u32>, AccessorProblem> {
+pub(crate) fn read_indices(
+    acc: &gltf::Accessor<'_>,
+    buffers: &Buffers<'_>,
+) -> Result<Vec<u32>, AccessorProblem> {
     let (dims, t, norm) = (acc.dimensions(), acc.data_type(), acc.normalized());
-    if dims != Dimensions::Scalar || norm || !matches!(t, DataType::U8 | DataType::U16 | DataType::U32) {
+    if dims != Dimensions::Scalar
+        || norm
+        || !matches!(t, DataType::U8 | DataType::U16 | DataType::U32)
+    {
         return Err(AccessorProblem::WrongType {
-            found: type_name(dims, t, norm),
+            found: type_name(dims, t, norm).into(),
             expected: "SCALAR of u8, u16 or u32",
         });
     }

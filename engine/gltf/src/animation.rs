@@ -3,7 +3,7 @@
 use glam::{Quat, Vec3, Vec4};
 use gltf::animation::{Interpolation as GltfInterpolation, Property};
 
-use crate::accessor::{read_floats, Buffers};
+use crate::accessor::{Buffers, read_floats};
 use crate::error::{AccessorProblem, AnimationProblem, ElementName, GltfError};
 use crate::index::NodeIndex;
 
@@ -224,12 +224,22 @@ pub(crate) fn import_animations(
                 return Err(channel_error(AnimationProblem::InvalidPath));
             };
             if property == Property::MorphTargetWeights {
-                let message = format!("{file}: {name} channel {c}: morph target weights are not supported; skipped");
+                let message = format!(
+                    "{file}: {name} channel {c}: morph target weights are not supported; skipped"
+                );
                 log::warn!("{message}");
                 warnings.push(message);
                 continue;
             }
-            channels.push(import_channel(&channel, property, NodeIndex(node), &name, c, buffers, file)?);
+            channels.push(import_channel(
+                &channel,
+                property,
+                NodeIndex(node),
+                &name,
+                c,
+                buffers,
+                file,
+            )?);
         }
         out.push(Animation {
             name: anim.name().map(str::to_owned),
@@ -248,13 +258,14 @@ fn import_channel(
     buffers: &Buffers<'_>,
     file: &str,
 ) -> Result<Channel, GltfError> {
-    let accessor_error = |usage: &str, accessor: usize, problem: AccessorProblem| GltfError::Accessor {
-        file: file.to_owned(),
-        element: format!("{animation} channel {c}"),
-        usage: usage.to_owned(),
-        accessor,
-        problem,
-    };
+    let accessor_error =
+        |usage: &str, accessor: usize, problem: AccessorProblem| GltfError::Accessor {
+            file: file.to_owned(),
+            element: format!("{animation} channel {c}"),
+            usage: usage.to_owned(),
+            accessor,
+            problem,
+        };
     let channel_error = |problem| GltfError::Animation {
         file: file.to_owned(),
         animation: animation.clone(),
@@ -284,7 +295,11 @@ fn import_channel(
         }
     }
     let interpolation = sampler.interpolation();
-    let per_key = if interpolation == GltfInterpolation::CubicSpline { 3 } else { 1 };
+    let per_key = if interpolation == GltfInterpolation::CubicSpline {
+        3
+    } else {
+        1
+    };
     let output = sampler.output();
     let check_count = |outputs: usize| {
         let expected = times.len() * per_key;
@@ -300,8 +315,9 @@ fn import_channel(
     };
     let track = match property {
         Property::Rotation => {
-            let values = read_floats::<4>(&output, buffers, "VEC4 of f32 or normalized integers", true)
-                .map_err(|p| accessor_error("output", output.index(), p))?;
+            let values =
+                read_floats::<4>(&output, buffers, "VEC4 of f32 or normalized integers", true)
+                    .map_err(|p| accessor_error("output", output.index(), p))?;
             check_count(values.len())?;
             let mut quats = Vec::with_capacity(values.len());
             for (element, v) in values.into_iter().enumerate() {
@@ -375,7 +391,10 @@ mod tests {
 
     #[test]
     fn step_holds_and_clamps() {
-        let c = channel(vec![1.0, 2.0], Track::Scale(Keyframes::Step(vec![Vec3::ONE, Vec3::splat(2.0)])));
+        let c = channel(
+            vec![1.0, 2.0],
+            Track::Scale(Keyframes::Step(vec![Vec3::ONE, Vec3::splat(2.0)])),
+        );
         assert_eq!(c.sample(0.0), ChannelValue::Scale(Vec3::ONE));
         assert_eq!(c.sample(1.99), ChannelValue::Scale(Vec3::ONE));
         assert_eq!(c.sample(2.0), ChannelValue::Scale(Vec3::splat(2.0)));
@@ -385,7 +404,13 @@ mod tests {
 
     #[test]
     fn linear_lerps_translation() {
-        let c = channel(vec![0.0, 2.0], Track::Translation(Keyframes::Linear(vec![Vec3::ZERO, Vec3::new(4.0, 0.0, -2.0)])));
+        let c = channel(
+            vec![0.0, 2.0],
+            Track::Translation(Keyframes::Linear(vec![
+                Vec3::ZERO,
+                Vec3::new(4.0, 0.0, -2.0),
+            ])),
+        );
         assert_eq!(translation(c.sample(0.5)), Vec3::new(1.0, 0.0, -0.5));
         assert_eq!(translation(c.sample(-1.0)), Vec3::ZERO);
     }
@@ -394,10 +419,18 @@ mod tests {
     fn linear_rotation_slerps_the_short_way() {
         let a = Quat::IDENTITY;
         let b = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
-        let c = channel(vec![0.0, 1.0], Track::Rotation(Keyframes::Linear(vec![a, -b])));
-        let ChannelValue::Rotation(q) = c.sample(0.5) else { panic!() };
+        let c = channel(
+            vec![0.0, 1.0],
+            Track::Rotation(Keyframes::Linear(vec![a, -b])),
+        );
+        let ChannelValue::Rotation(q) = c.sample(0.5) else {
+            panic!()
+        };
         // Halfway is 45° about +Z, even though the key is stored as -b.
-        assert!(q.angle_between(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)) < 1e-4, "{q}");
+        assert!(
+            q.angle_between(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)) < 1e-4,
+            "{q}"
+        );
     }
 
     #[test]
@@ -408,7 +441,13 @@ mod tests {
             value: Vec3::splat(v),
             out_tangent: Vec3::splat(o),
         };
-        let c = channel(vec![0.0, 2.0], Track::Translation(Keyframes::CubicSpline(vec![key(0.0, 0.0, 1.0), key(1.0, 0.0, 0.0)])));
+        let c = channel(
+            vec![0.0, 2.0],
+            Track::Translation(Keyframes::CubicSpline(vec![
+                key(0.0, 0.0, 1.0),
+                key(1.0, 0.0, 0.0),
+            ])),
+        );
         // s = 0.5, dt = 2: (-2/8+3/4)*1 + 2*(1/8-2/4+1/2)*1 = 0.5 + 0.25 = 0.75
         assert!((translation(c.sample(1.0)).x - 0.75).abs() < 1e-6);
         assert_eq!(translation(c.sample(2.0)).x, 1.0);
@@ -423,8 +462,13 @@ mod tests {
             out_tangent: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
         };
         let b = Quat::from_rotation_y(1.0);
-        let c = channel(vec![0.0, 1.0], Track::Rotation(Keyframes::CubicSpline(vec![key(Quat::IDENTITY), key(b)])));
-        let ChannelValue::Rotation(q) = c.sample(0.5) else { panic!() };
+        let c = channel(
+            vec![0.0, 1.0],
+            Track::Rotation(Keyframes::CubicSpline(vec![key(Quat::IDENTITY), key(b)])),
+        );
+        let ChannelValue::Rotation(q) = c.sample(0.5) else {
+            panic!()
+        };
         assert!((q.length() - 1.0).abs() < 1e-6);
         // Zero tangents, symmetric: halfway between the keys, so 0.5 rad about +Y.
         assert!(q.angle_between(Quat::from_rotation_y(0.5)) < 1e-3, "{q}");

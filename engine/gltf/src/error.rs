@@ -246,7 +246,7 @@ pub enum SourceProblem {
     },
     /// The image decoder failed (corrupt data, or larger than the decoder limits).
     #[error("cannot decode: {0}")]
-    Decode(#[from] image::ImageError),
+    Decode(Box<image::ImageError>),
 }
 
 /// What is wrong with an accessor.
@@ -254,7 +254,9 @@ pub enum SourceProblem {
 #[non_exhaustive]
 pub enum AccessorProblem {
     /// It reads past the end of its buffer view.
-    #[error("reads past the end of buffer view {view} ({needed} bytes needed, {available} available)")]
+    #[error(
+        "reads past the end of buffer view {view} ({needed} bytes needed, {available} available)"
+    )]
     PastViewEnd {
         /// The buffer view.
         view: usize,
@@ -264,7 +266,9 @@ pub enum AccessorProblem {
         available: u64,
     },
     /// Its buffer view reads past the end of its buffer.
-    #[error("uses buffer view {view}, which reads past the end of buffer {buffer} ({needed} bytes needed, {available} available)")]
+    #[error(
+        "uses buffer view {view}, which reads past the end of buffer {buffer} ({needed} bytes needed, {available} available)"
+    )]
     ViewPastBufferEnd {
         /// The buffer view.
         view: usize,
@@ -279,7 +283,7 @@ pub enum AccessorProblem {
     #[error("has type {found}, expected {expected}")]
     WrongType {
         /// What the accessor holds, e.g. `VEC2 of u8`.
-        found: String,
+        found: Box<str>,
         /// What is allowed here.
         expected: &'static str,
     },
@@ -336,7 +340,7 @@ pub enum PrimitiveProblem {
     #[error("{usage} names accessor {accessor}, but there are only {accessors}")]
     AccessorIndexOutOfRange {
         /// `attribute POSITION`, `indices`...
-        usage: String,
+        usage: Box<str>,
         /// The accessor index in the file.
         accessor: usize,
         /// How many accessors the file has.
@@ -351,8 +355,8 @@ pub enum NodeProblem {
     /// Its `matrix` is not finite or not an affine translation * rotation * scale.
     #[error("matrix {matrix:?} cannot be decomposed into translation, rotation and scale")]
     MatrixNotDecomposable {
-        /// The matrix, column-major as in the file.
-        matrix: [f32; 16],
+        /// The matrix, column-major as in the file (boxed to keep errors small).
+        matrix: Box<[f32; 16]>,
     },
     /// A translation, rotation or scale value is NaN, infinite, or a zero quaternion.
     #[error("{property} {value:?} is not finite (or is a zero quaternion)")]

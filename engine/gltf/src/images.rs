@@ -75,7 +75,13 @@ pub(crate) fn import_images(
                     .filter(|&end| end <= data.len().min(view.buffer().length()))
                     .map(|end| view.offset()..end);
                 let Some(range) = range else {
-                    return Err(error(&name, SourceProblem::ViewOutOfRange { view: view.index(), buffer }));
+                    return Err(error(
+                        &name,
+                        SourceProblem::ViewOutOfRange {
+                            view: view.index(),
+                            buffer,
+                        },
+                    ));
                 };
                 (Some(mime), Cow::Borrowed(&data[range]))
             }
@@ -85,27 +91,32 @@ pub(crate) fn import_images(
             }
             (None, None) => return Err(error(&name, SourceProblem::NoSource)),
         };
-        if let Some(mime) = mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg")) {
+        if let Some(mime) =
+            mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg"))
+        {
             return Err(error(&name, SourceProblem::UnsupportedImageType { mime }));
         }
         encoded.push(Encoded { name, bytes });
     }
 
     let total_bytes: usize = encoded.iter().map(|e| e.bytes.len()).sum();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(encoded.len());
-    let decoded: Vec<Result<image::RgbaImage, SourceProblem>> = if workers <= 1 || total_bytes < PARALLEL_THRESHOLD_BYTES {
-        encoded
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let result = decode(&e.bytes);
-                progress(i + 1);
-                result
-            })
-            .collect()
-    } else {
-        decode_parallel(&encoded, workers, progress)
-    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(encoded.len());
+    let decoded: Vec<Result<image::RgbaImage, SourceProblem>> =
+        if workers <= 1 || total_bytes < PARALLEL_THRESHOLD_BYTES {
+            encoded
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let result = decode(&e.bytes);
+                    progress(i + 1);
+                    result
+                })
+                .collect()
+        } else {
+            decode_parallel(&encoded, workers, progress)
+        };
 
     encoded
         .iter()
@@ -167,7 +178,7 @@ fn decode_parallel(
 
 /// Decodes PNG or JPEG bytes to RGBA8 under [`MAX_IMAGE_SIZE`].
 fn decode(bytes: &[u8]) -> Result<image::RgbaImage, SourceProblem> {
-    let format = image::guess_format(bytes).map_err(SourceProblem::Decode)?;
+    let format = image::guess_format(bytes).map_err(|e| SourceProblem::Decode(Box::new(e)))?;
     if !matches!(format, image::ImageFormat::Png | image::ImageFormat::Jpeg) {
         return Err(SourceProblem::UnsupportedImageType {
             mime: format.to_mime_type().to_owned(),
@@ -178,5 +189,8 @@ fn decode(bytes: &[u8]) -> Result<image::RgbaImage, SourceProblem> {
     limits.max_image_width = Some(MAX_IMAGE_SIZE);
     limits.max_image_height = Some(MAX_IMAGE_SIZE);
     reader.limits(limits);
-    Ok(reader.decode()?.into_rgba8())
+    Ok(reader
+        .decode()
+        .map_err(|e| SourceProblem::Decode(Box::new(e)))?
+        .into_rgba8())
 }

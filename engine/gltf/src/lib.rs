@@ -89,11 +89,14 @@ mod texture;
 pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track};
 pub use camera_light::{Camera, Light, LightKind, Projection};
 pub use error::{
-    AccessorProblem, AnimationProblem, ElementName, GlbProblem, GltfError, NodeProblem, PrimitiveProblem,
-    SourceProblem,
+    AccessorProblem, AnimationProblem, ElementName, GlbProblem, GltfError, NodeProblem,
+    PrimitiveProblem, SourceProblem,
 };
 pub use images::{Image, MAX_IMAGE_SIZE};
-pub use index::{AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex, SceneIndex};
+pub use index::{
+    AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex,
+    SceneIndex,
+};
 pub use material::{AlphaMode, Material};
 pub use mesh::{Aabb, Mesh, Primitive};
 pub use model::{GltfModel, LoadProgress, LoadStage, SUPPORTED_EXTENSIONS};

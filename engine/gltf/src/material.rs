@@ -71,20 +71,20 @@ impl Default for Material {
 impl Material {
     /// The glTF default material: white, fully metallic and rough, opaque, single-sided.
     pub const DEFAULT: Self = Self {
-            name: None,
-            base_color_factor: Vec4::ONE,
-            base_color_texture: None,
-            metallic_factor: 1.0,
-            roughness_factor: 1.0,
-            metallic_roughness_texture: None,
-            normal_texture: None,
-            normal_scale: 1.0,
-            occlusion_texture: None,
-            occlusion_strength: 1.0,
-            emissive_factor: Vec3::ZERO,
-            emissive_strength: 1.0,
-            emissive_texture: None,
-            alpha_mode: AlphaMode::Opaque,
+        name: None,
+        base_color_factor: Vec4::ONE,
+        base_color_texture: None,
+        metallic_factor: 1.0,
+        roughness_factor: 1.0,
+        metallic_roughness_texture: None,
+        normal_texture: None,
+        normal_scale: 1.0,
+        occlusion_texture: None,
+        occlusion_strength: 1.0,
+        emissive_factor: Vec3::ZERO,
+        emissive_strength: 1.0,
+        emissive_texture: None,
+        alpha_mode: AlphaMode::Opaque,
         double_sided: false,
         unlit: false,
     };
@@ -151,7 +151,12 @@ impl Context<'_> {
         }
     }
 
-    fn info(&mut self, slot: &str, info: Option<gltf::texture::Info<'_>>, color: bool) -> Option<TextureRef> {
+    fn info(
+        &mut self,
+        slot: &str,
+        info: Option<gltf::texture::Info<'_>>,
+        color: bool,
+    ) -> Option<TextureRef> {
         let info = info?;
         let transform = info.texture_transform().map(|t| {
             (
@@ -173,7 +178,9 @@ impl Context<'_> {
         t: Option<(TextureTransform, Option<u32>)>,
     ) -> Option<(TextureTransform, Option<u32>)> {
         match t {
-            Some((tt, _)) if !(tt.offset.is_finite() && tt.rotation.is_finite() && tt.scale.is_finite()) => {
+            Some((tt, _))
+                if !(tt.offset.is_finite() && tt.rotation.is_finite() && tt.scale.is_finite()) =>
+            {
                 let message = format!(
                     "{}: {}: {slot}'s KHR_texture_transform is not finite; ignored",
                     self.file, self.material
@@ -189,7 +196,9 @@ impl Context<'_> {
 
 /// Reads a KHR_texture_transform from raw extension JSON (normal and occlusion textures,
 /// whose typed API in the `gltf` crate lacks it).
-fn transform_from_json(value: Option<&serde_json::Value>) -> Option<(TextureTransform, Option<u32>)> {
+fn transform_from_json(
+    value: Option<&serde_json::Value>,
+) -> Option<(TextureTransform, Option<u32>)> {
     let value = value?;
     let pair = |key: &str, default: Vec2| {
         value
@@ -202,7 +211,10 @@ fn transform_from_json(value: Option<&serde_json::Value>) -> Option<(TextureTran
     Some((
         TextureTransform {
             offset: pair("offset", Vec2::ZERO),
-            rotation: value.get("rotation").and_then(serde_json::Value::as_f64).unwrap_or(0.0) as f32,
+            rotation: value
+                .get("rotation")
+                .and_then(serde_json::Value::as_f64)
+                .unwrap_or(0.0) as f32,
             scale: pair("scale", Vec2::ONE),
         },
         value
@@ -231,12 +243,18 @@ pub(crate) fn import_materials(
             let normal = m.normal_texture().map(|n| {
                 let t = transform_from_json(n.extension_value("KHR_texture_transform"));
                 let t = cx.finite("normalTexture", t);
-                (cx.texture("normalTexture", n.texture(), n.tex_coord(), t, false), n.scale())
+                (
+                    cx.texture("normalTexture", n.texture(), n.tex_coord(), t, false),
+                    n.scale(),
+                )
             });
             let occlusion = m.occlusion_texture().map(|o| {
                 let t = transform_from_json(o.extension_value("KHR_texture_transform"));
                 let t = cx.finite("occlusionTexture", t);
-                (cx.texture("occlusionTexture", o.texture(), o.tex_coord(), t, false), o.strength())
+                (
+                    cx.texture("occlusionTexture", o.texture(), o.tex_coord(), t, false),
+                    o.strength(),
+                )
             });
             Material {
                 name: m.name().map(str::to_owned),

@@ -3,7 +3,7 @@
 use glam::{Vec2, Vec3, Vec4};
 use gltf::mesh::{Mode, Semantic};
 
-use crate::accessor::{read_floats, read_indices, Buffers};
+use crate::accessor::{Buffers, read_floats, read_indices};
 use crate::error::{AccessorProblem, ElementName, GltfError, PrimitiveProblem};
 use crate::index::MaterialIndex;
 use crate::material::Material;
@@ -38,10 +38,16 @@ impl Aabb {
                 max: Vec3::ZERO,
             };
         };
-        points.iter().fold(Self { min: *first, max: *first }, |b, p| Self {
-            min: b.min.min(*p),
-            max: b.max.max(*p),
-        })
+        points.iter().fold(
+            Self {
+                min: *first,
+                max: *first,
+            },
+            |b, p| Self {
+                min: b.min.min(*p),
+                max: b.max.max(*p),
+            },
+        )
     }
 }
 
@@ -106,7 +112,8 @@ pub(crate) fn import_meshes(
             let name = ElementName::new("mesh", mesh.index(), mesh.name());
             let mut primitives = Vec::new();
             for prim in mesh.primitives() {
-                if let Some(p) = import_primitive(&prim, &name, buffers, materials, file, warnings)? {
+                if let Some(p) = import_primitive(&prim, &name, buffers, materials, file, warnings)?
+                {
                     primitives.push(p);
                 }
             }
@@ -129,17 +136,24 @@ fn import_primitive(
 ) -> Result<Option<Primitive>, GltfError> {
     let here = format!("{mesh} primitive {}", prim.index());
     let mode = prim.mode();
-    if !matches!(mode, Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan) {
-        warn(warnings, format!("{file}: {here}: mode {mode:?} is not supported (triangles only); skipped"));
+    if !matches!(
+        mode,
+        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+    ) {
+        warn(
+            warnings,
+            format!("{file}: {here}: mode {mode:?} is not supported (triangles only); skipped"),
+        );
         return Ok(None);
     }
-    let accessor_error = |usage: String, accessor: usize, problem: AccessorProblem| GltfError::Accessor {
-        file: file.to_owned(),
-        element: here.clone(),
-        usage,
-        accessor,
-        problem,
-    };
+    let accessor_error =
+        |usage: String, accessor: usize, problem: AccessorProblem| GltfError::Accessor {
+            file: file.to_owned(),
+            element: here.clone(),
+            usage,
+            accessor,
+            problem,
+        };
     let Some(pos_acc) = prim.get(&Semantic::Positions) else {
         return Err(GltfError::Primitive {
             file: file.to_owned(),
@@ -161,7 +175,8 @@ fn import_primitive(
             match prim.get(&$semantic) {
                 None => None,
                 Some(acc) => {
-                    let err = |p| accessor_error(concat!("attribute ", $label).into(), acc.index(), p);
+                    let err =
+                        |p| accessor_error(concat!("attribute ", $label).into(), acc.index(), p);
                     let values = read_floats::<$n>(&acc, buffers, $expected, $norm).map_err(err)?;
                     if values.len() != n {
                         return Err(err(AccessorProblem::CountMismatch {
@@ -174,27 +189,75 @@ fn import_primitive(
             }
         };
     }
-    let normals = attribute!(Semantic::Normals, "NORMAL", 3, "VEC3 of f32", false, Vec3::from_array);
-    let tangents = attribute!(Semantic::Tangents, "TANGENT", 4, "VEC4 of f32", false, Vec4::from_array);
+    let normals = attribute!(
+        Semantic::Normals,
+        "NORMAL",
+        3,
+        "VEC3 of f32",
+        false,
+        Vec3::from_array
+    );
+    let tangents = attribute!(
+        Semantic::Tangents,
+        "TANGENT",
+        4,
+        "VEC4 of f32",
+        false,
+        Vec4::from_array
+    );
     const UV_TYPES: &str = "VEC2 of f32, normalized u8 or normalized u16";
-    let mut tex_coords_0 = attribute!(Semantic::TexCoords(0), "TEXCOORD_0", 2, UV_TYPES, true, Vec2::from_array);
-    let mut tex_coords_1 = attribute!(Semantic::TexCoords(1), "TEXCOORD_1", 2, UV_TYPES, true, Vec2::from_array);
+    let mut tex_coords_0 = attribute!(
+        Semantic::TexCoords(0),
+        "TEXCOORD_0",
+        2,
+        UV_TYPES,
+        true,
+        Vec2::from_array
+    );
+    let mut tex_coords_1 = attribute!(
+        Semantic::TexCoords(1),
+        "TEXCOORD_1",
+        2,
+        UV_TYPES,
+        true,
+        Vec2::from_array
+    );
     let colors = match prim.get(&Semantic::Colors(0)) {
         Some(acc) if acc.dimensions() == gltf::accessor::Dimensions::Vec3 => {
-            attribute!(Semantic::Colors(0), "COLOR_0", 3, "VEC3/VEC4 of f32, normalized u8 or normalized u16", true, |c: [f32; 3]| Vec3::from_array(c).extend(1.0))
+            attribute!(
+                Semantic::Colors(0),
+                "COLOR_0",
+                3,
+                "VEC3/VEC4 of f32, normalized u8 or normalized u16",
+                true,
+                |c: [f32; 3]| Vec3::from_array(c).extend(1.0)
+            )
         }
-        _ => attribute!(Semantic::Colors(0), "COLOR_0", 4, "VEC3/VEC4 of f32, normalized u8 or normalized u16", true, Vec4::from_array),
+        _ => attribute!(
+            Semantic::Colors(0),
+            "COLOR_0",
+            4,
+            "VEC3/VEC4 of f32, normalized u8 or normalized u16",
+            true,
+            Vec4::from_array
+        ),
     };
     for (semantic, _) in prim.attributes() {
         if matches!(semantic, Semantic::TexCoords(2..) | Semantic::Colors(1..)) {
-            warn(warnings, format!("{file}: {here}: attribute {semantic:?} is ignored"));
+            warn(
+                warnings,
+                format!("{file}: {here}: attribute {semantic:?} is ignored"),
+            );
         }
     }
 
     let raw_indices = match prim.indices() {
         Some(acc) => {
-            let indices = read_indices(&acc, buffers).map_err(|p| accessor_error("indices".into(), acc.index(), p))?;
-            if let Some((position, &value)) = indices.iter().enumerate().find(|(_, i)| **i as usize >= n) {
+            let indices = read_indices(&acc, buffers)
+                .map_err(|p| accessor_error("indices".into(), acc.index(), p))?;
+            if let Some((position, &value)) =
+                indices.iter().enumerate().find(|(_, i)| **i as usize >= n)
+            {
                 return Err(accessor_error(
                     "indices".into(),
                     acc.index(),
@@ -212,7 +275,10 @@ fn import_primitive(
     };
     let (mut indices, dropped) = triangulate(mode, &raw_indices);
     if dropped > 0 {
-        warn(warnings, format!("{file}: {here}: {dropped} trailing indices do not make a triangle; ignored"));
+        warn(
+            warnings,
+            format!("{file}: {here}: {dropped} trailing indices do not make a triangle; ignored"),
+        );
     }
 
     let material = prim.material().index().map(MaterialIndex);
@@ -236,7 +302,9 @@ fn import_primitive(
 
     let mut tangents_generated = false;
     if tangents.is_none() {
-        let normal_texture = material.and_then(|m| materials.get(m.0)).and_then(|m| m.normal_texture.as_ref());
+        let normal_texture = material
+            .and_then(|m| materials.get(m.0))
+            .and_then(|m| m.normal_texture.as_ref());
         if let Some(texture) = normal_texture {
             let uvs = match texture.tex_coord {
                 0 => tex_coords_0.as_deref(),
@@ -288,7 +356,11 @@ fn triangulate(mode: Mode, indices: &[u32]) -> (Vec<u32>, usize) {
             let mut out = Vec::with_capacity(tris * 3);
             for i in 0..tris {
                 // p_i = {v_i, v_{i+(1+i%2)}, v_{i+(2-i%2)}} keeps the winding of every triangle.
-                out.extend_from_slice(&[indices[i], indices[i + 1 + i % 2], indices[i + 2 - i % 2]]);
+                out.extend_from_slice(&[
+                    indices[i],
+                    indices[i + 1 + i % 2],
+                    indices[i + 2 - i % 2],
+                ]);
             }
             (out, 0)
         }
@@ -316,7 +388,9 @@ fn unweld<T: Copy>(values: &[T], indices: &[u32]) -> Vec<T> {
 fn flat_normals(positions: &[Vec3]) -> Vec<Vec3> {
     let mut normals = Vec::with_capacity(positions.len());
     for tri in positions.chunks_exact(3) {
-        let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or(Vec3::Z);
+        let n = (tri[1] - tri[0])
+            .cross(tri[2] - tri[0])
+            .normalize_or(Vec3::Z);
         normals.extend_from_slice(&[n, n, n]);
     }
     normals
@@ -328,9 +402,18 @@ mod tests {
 
     #[test]
     fn strips_and_fans_become_lists_with_the_spec_winding() {
-        assert_eq!(triangulate(Mode::TriangleStrip, &[0, 1, 2, 3, 4]).0, vec![0, 1, 2, 1, 3, 2, 2, 3, 4]);
-        assert_eq!(triangulate(Mode::TriangleFan, &[0, 1, 2, 3]).0, vec![1, 2, 0, 2, 3, 0]);
-        assert_eq!(triangulate(Mode::Triangles, &[0, 1, 2, 3]), (vec![0, 1, 2], 1));
+        assert_eq!(
+            triangulate(Mode::TriangleStrip, &[0, 1, 2, 3, 4]).0,
+            vec![0, 1, 2, 1, 3, 2, 2, 3, 4]
+        );
+        assert_eq!(
+            triangulate(Mode::TriangleFan, &[0, 1, 2, 3]).0,
+            vec![1, 2, 0, 2, 3, 0]
+        );
+        assert_eq!(
+            triangulate(Mode::Triangles, &[0, 1, 2, 3]),
+            (vec![0, 1, 2], 1)
+        );
         assert!(triangulate(Mode::TriangleStrip, &[0, 1]).0.is_empty());
     }
 
@@ -338,6 +421,9 @@ mod tests {
     fn flat_normals_follow_counter_clockwise_winding() {
         let n = flat_normals(&[Vec3::ZERO, Vec3::X, Vec3::Y]);
         assert_eq!(n, vec![Vec3::Z; 3]);
-        assert_eq!(flat_normals(&[Vec3::ZERO, Vec3::X, Vec3::X * 2.0])[0], Vec3::Z);
+        assert_eq!(
+            flat_normals(&[Vec3::ZERO, Vec3::X, Vec3::X * 2.0])[0],
+            Vec3::Z
+        );
     }
 }

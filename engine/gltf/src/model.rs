@@ -4,14 +4,14 @@ use std::path::Path;
 
 use glam::Mat4;
 
-use crate::animation::{import_animations, Animation};
-use crate::camera_light::{import_cameras, import_lights, Camera, Light};
+use crate::animation::{Animation, import_animations};
+use crate::camera_light::{Camera, Light, import_cameras, import_lights};
 use crate::error::GltfError;
-use crate::images::{import_images, Image};
+use crate::images::{Image, import_images};
 use crate::index::{NodeIndex, SceneIndex};
-use crate::material::{import_materials, ImageUsage, Material};
-use crate::mesh::{import_meshes, Mesh};
-use crate::nodes::{import_nodes_and_scenes, Node, Scene};
+use crate::material::{ImageUsage, Material, import_materials};
+use crate::mesh::{Mesh, import_meshes};
+use crate::nodes::{Node, Scene, import_nodes_and_scenes};
 use crate::source::{load_buffers, split_container};
 
 /// Extensions this importer implements; a file *requiring* any other is refused.
@@ -94,13 +94,15 @@ fn check_primitive_accessor_indices(root: &gltf::json::Root, file: &str) -> Resu
                 (format!("attribute {name}"), index.value())
             });
             let indices = prim.indices.map(|i| ("indices".to_owned(), i.value()));
-            if let Some((usage, accessor)) = attributes.chain(indices).find(|(_, i)| *i >= accessors) {
+            if let Some((usage, accessor)) =
+                attributes.chain(indices).find(|(_, i)| *i >= accessors)
+            {
                 return Err(GltfError::Primitive {
                     file: file.to_owned(),
                     mesh: crate::ElementName::new("mesh", m, mesh.name.as_deref()),
                     primitive: p,
                     problem: crate::PrimitiveProblem::AccessorIndexOutOfRange {
-                        usage,
+                        usage: usage.into(),
                         accessor,
                         accessors,
                     },
@@ -141,7 +143,11 @@ impl GltfModel {
     /// Imports a `.gltf` (JSON text) or `.glb` from memory. External URIs are resolved against
     /// `base_dir`; with `None`, only data URIs and the GLB chunk can be used.
     /// `name_for_messages` starts every error message and warning.
-    pub fn from_slice(bytes: &[u8], base_dir: Option<&Path>, name_for_messages: &str) -> Result<Self, GltfError> {
+    pub fn from_slice(
+        bytes: &[u8],
+        base_dir: Option<&Path>,
+        name_for_messages: &str,
+    ) -> Result<Self, GltfError> {
         Self::from_slice_with_progress(bytes, base_dir, name_for_messages, &mut |_| {})
     }
 
@@ -186,12 +192,21 @@ impl GltfModel {
             .iter()
             .filter(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
         {
-            warn(format!("{file}: optional extension {extension} is not supported; ignored"));
+            warn(format!(
+                "{file}: optional extension {extension} is not supported; ignored"
+            ));
         }
         if !root.skins.is_empty() {
-            warn(format!("{file}: {} skins are not supported; ignored", root.skins.len()));
+            warn(format!(
+                "{file}: {} skins are not supported; ignored",
+                root.skins.len()
+            ));
         }
-        if root.meshes.iter().any(|m| m.primitives.iter().any(|p| p.targets.is_some())) {
+        if root
+            .meshes
+            .iter()
+            .any(|m| m.primitives.iter().any(|p| p.targets.is_some()))
+        {
             warn(format!("{file}: morph targets are not supported; ignored"));
         }
         check_primitive_accessor_indices(&root, file)?;
@@ -228,7 +243,12 @@ impl GltfModel {
         let animation_count = doc.animations().len();
         report(progress, LoadStage::Animations, 0, animation_count);
         let animations = import_animations(&doc, &buffers, file, &mut warnings)?;
-        report(progress, LoadStage::Animations, animation_count, animation_count);
+        report(
+            progress,
+            LoadStage::Animations,
+            animation_count,
+            animation_count,
+        );
 
         Ok(Self {
             scenes,
@@ -247,7 +267,9 @@ impl GltfModel {
     /// The material a primitive uses: its own, or the glTF default material.
     #[must_use]
     pub fn material(&self, index: Option<crate::MaterialIndex>) -> &Material {
-        index.and_then(|i| self.materials.get(i.0)).unwrap_or(&Material::DEFAULT)
+        index
+            .and_then(|i| self.materials.get(i.0))
+            .unwrap_or(&Material::DEFAULT)
     }
 
     /// Each node's world matrix (parent world * local), indexed like [`GltfModel::nodes`].

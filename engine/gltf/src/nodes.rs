@@ -103,8 +103,14 @@ pub(crate) fn import_nodes_and_scenes(
         let transform = match n.transform() {
             gltf::scene::Transform::Matrix { matrix } => {
                 let flat: [f32; 16] = std::array::from_fn(|i| matrix[i / 4][i % 4]);
-                LocalTransform::try_from_matrix(Mat4::from_cols_array(&flat))
-                    .ok_or_else(|| error(&n, NodeProblem::MatrixNotDecomposable { matrix: flat }))?
+                LocalTransform::try_from_matrix(Mat4::from_cols_array(&flat)).ok_or_else(|| {
+                    error(
+                        &n,
+                        NodeProblem::MatrixNotDecomposable {
+                            matrix: Box::new(flat),
+                        },
+                    )
+                })?
             }
             gltf::scene::Transform::Decomposed {
                 translation,
@@ -115,14 +121,28 @@ pub(crate) fn import_nodes_and_scenes(
                     if v.iter().all(|x| x.is_finite()) {
                         Ok(())
                     } else {
-                        Err(error(&n, NodeProblem::NotFinite { property, value: v.to_vec() }))
+                        Err(error(
+                            &n,
+                            NodeProblem::NotFinite {
+                                property,
+                                value: v.to_vec(),
+                            },
+                        ))
                     }
                 };
                 finite("translation", &translation)?;
                 finite("rotation", &rotation)?;
                 finite("scale", &scale)?;
                 let rotation = crate::animation::try_normalize(Quat::from_array(rotation))
-                    .ok_or_else(|| error(&n, NodeProblem::NotFinite { property: "rotation", value: rotation.to_vec() }))?;
+                    .ok_or_else(|| {
+                        error(
+                            &n,
+                            NodeProblem::NotFinite {
+                                property: "rotation",
+                                value: rotation.to_vec(),
+                            },
+                        )
+                    })?;
                 LocalTransform {
                     translation: Vec3::from_array(translation),
                     rotation,
@@ -146,21 +166,32 @@ pub(crate) fn import_nodes_and_scenes(
         for child in gn.children() {
             let c = child.index();
             if let Some(first) = nodes[c].parent {
-                return Err(error(&child, NodeProblem::TwoParents { first: first.0, second: parent }));
+                return Err(error(
+                    &child,
+                    NodeProblem::TwoParents {
+                        first: first.0,
+                        second: parent,
+                    },
+                ));
             }
             nodes[c].parent = Some(NodeIndex(parent));
         }
     }
     // Every node must be reachable from a root; the unreachable ones sit on a cycle.
     let mut reached = vec![false; nodes.len()];
-    let mut stack: Vec<usize> = (0..nodes.len()).filter(|&i| nodes[i].parent.is_none()).collect();
+    let mut stack: Vec<usize> = (0..nodes.len())
+        .filter(|&i| nodes[i].parent.is_none())
+        .collect();
     while let Some(i) = stack.pop() {
         // Each node has at most one parent, so each is pushed at most once.
         reached[i] = true;
         stack.extend(nodes[i].children.iter().map(|c| c.0));
     }
     if let Some(i) = reached.iter().position(|r| !r) {
-        let gn = doc.nodes().nth(i).map(|n| ElementName::new("node", i, n.name()));
+        let gn = doc
+            .nodes()
+            .nth(i)
+            .map(|n| ElementName::new("node", i, n.name()));
         return Err(GltfError::Node {
             file: file.to_owned(),
             node: gn.unwrap_or_else(|| ElementName::new("node", i, None)),
@@ -173,7 +204,13 @@ pub(crate) fn import_nodes_and_scenes(
         let mut roots = Vec::new();
         for n in s.nodes() {
             if let Some(parent) = nodes[n.index()].parent {
-                return Err(error(&n, NodeProblem::SceneRootHasParent { scene: s.index(), parent: parent.0 }));
+                return Err(error(
+                    &n,
+                    NodeProblem::SceneRootHasParent {
+                        scene: s.index(),
+                        parent: parent.0,
+                    },
+                ));
             }
             roots.push(NodeIndex(n.index()));
         }
@@ -185,7 +222,10 @@ pub(crate) fn import_nodes_and_scenes(
     let default_scene = if scenes.is_empty() {
         scenes.push(Scene {
             name: None,
-            roots: (0..nodes.len()).filter(|&i| nodes[i].parent.is_none()).map(NodeIndex).collect(),
+            roots: (0..nodes.len())
+                .filter(|&i| nodes[i].parent.is_none())
+                .map(NodeIndex)
+                .collect(),
         });
         SceneIndex(0)
     } else {

@@ -107,7 +107,9 @@ pub(crate) fn parse_data_uri(uri: &str) -> Option<Result<DataUri, SourceProblem>
         })?;
         let Some(mime) = header.strip_suffix(";base64") else {
             return Err(SourceProblem::DataUri {
-                reason: format!("header {header:?} is not base64 (only base64 data URIs are supported)"),
+                reason: format!(
+                    "header {header:?} is not base64 (only base64 data URIs are supported)"
+                ),
             });
         };
         let bytes = base64::engine::general_purpose::STANDARD_PAD_INDIFFERENT
@@ -126,7 +128,10 @@ pub(crate) fn parse_data_uri(uri: &str) -> Option<Result<DataUri, SourceProblem>
 ///
 /// Absolute paths and URIs with a scheme (`http:`, `file:`, `C:`) are refused: a model names
 /// its files relative to itself. `..` components are allowed (models often share a texture folder).
-pub(crate) fn resolve_relative_uri(uri: &str, base_dir: Option<&Path>) -> Result<PathBuf, SourceProblem> {
+pub(crate) fn resolve_relative_uri(
+    uri: &str,
+    base_dir: Option<&Path>,
+) -> Result<PathBuf, SourceProblem> {
     let unsupported = |reason| SourceProblem::UnsupportedUri {
         uri: uri.to_owned(),
         reason,
@@ -134,21 +139,29 @@ pub(crate) fn resolve_relative_uri(uri: &str, base_dir: Option<&Path>) -> Result
     let decoded = percent_encoding::percent_decode_str(uri)
         .decode_utf8()
         .map_err(|_| unsupported("percent-decoding gives invalid UTF-8"))?;
-    if let Some(colon) = decoded.find(':') {
-        if !decoded[..colon].contains(['/', '\\']) {
-            return Err(unsupported("only relative paths and data: URIs are supported"));
-        }
+    if let Some(colon) = decoded.find(':')
+        && !decoded[..colon].contains(['/', '\\'])
+    {
+        return Err(unsupported(
+            "only relative paths and data: URIs are supported",
+        ));
     }
     let relative = Path::new(decoded.as_ref());
     if relative.is_absolute() || decoded.starts_with(['/', '\\']) {
-        return Err(unsupported("absolute paths are refused; name files relative to the model"));
+        return Err(unsupported(
+            "absolute paths are refused; name files relative to the model",
+        ));
     }
-    let base = base_dir.ok_or_else(|| unsupported("no base directory was given (loaded from memory)"))?;
+    let base =
+        base_dir.ok_or_else(|| unsupported("no base directory was given (loaded from memory)"))?;
     Ok(base.join(relative))
 }
 
 /// Reads the bytes a URI names: a data URI or an external file.
-pub(crate) fn load_uri(uri: &str, base_dir: Option<&Path>) -> Result<(Option<String>, Vec<u8>), SourceProblem> {
+pub(crate) fn load_uri(
+    uri: &str,
+    base_dir: Option<&Path>,
+) -> Result<(Option<String>, Vec<u8>), SourceProblem> {
     if let Some(data) = parse_data_uri(uri) {
         let data = data?;
         return Ok((data.mime, data.bytes));
@@ -176,8 +189,12 @@ pub(crate) fn load_buffers<'a>(
                 problem,
             };
             let bytes: Cow<'a, [u8]> = match buffer.source() {
-                gltf::buffer::Source::Bin => Cow::Borrowed(bin.ok_or_else(|| error(SourceProblem::MissingBin))?),
-                gltf::buffer::Source::Uri(uri) => Cow::Owned(load_uri(uri, base_dir).map_err(error)?.1),
+                gltf::buffer::Source::Bin => {
+                    Cow::Borrowed(bin.ok_or_else(|| error(SourceProblem::MissingBin))?)
+                }
+                gltf::buffer::Source::Uri(uri) => {
+                    Cow::Owned(load_uri(uri, base_dir).map_err(error)?.1)
+                }
             };
             if bytes.len() < buffer.length() {
                 return Err(error(SourceProblem::TooShort {
@@ -196,7 +213,9 @@ mod tests {
 
     #[test]
     fn data_uri_decodes_with_or_without_padding() {
-        let d = parse_data_uri("data:application/octet-stream;base64,AAEC").unwrap().unwrap();
+        let d = parse_data_uri("data:application/octet-stream;base64,AAEC")
+            .unwrap()
+            .unwrap();
         assert_eq!(d.bytes, vec![0, 1, 2]);
         assert_eq!(d.mime.as_deref(), Some("application/octet-stream"));
         let d = parse_data_uri("data:;base64,AAE").unwrap().unwrap();
@@ -213,7 +232,13 @@ mod tests {
             Path::new("/models/tex ture.png")
         );
         assert!(resolve_relative_uri("../shared/a.png", Some(base)).is_ok());
-        for bad in ["/etc/passwd", "http://example.com/a.bin", "file:///a.bin", "C:\\a.bin", "C:/a.bin"] {
+        for bad in [
+            "/etc/passwd",
+            "http://example.com/a.bin",
+            "file:///a.bin",
+            "C:\\a.bin",
+            "C:/a.bin",
+        ] {
             assert!(resolve_relative_uri(bad, Some(base)).is_err(), "{bad}");
         }
         assert!(resolve_relative_uri("a.bin", None).is_err());
@@ -221,14 +246,23 @@ mod tests {
 
     #[test]
     fn glb_rejects_bad_lengths() {
-        assert!(matches!(split_container(b"glTF\x02\0\0\0"), Err(GlbProblem::TooShort { .. })));
+        assert!(matches!(
+            split_container(b"glTF\x02\0\0\0"),
+            Err(GlbProblem::TooShort { .. })
+        ));
         let mut glb = b"glTF\x02\0\0\0\x30\0\0\0".to_vec();
-        assert!(matches!(split_container(&glb), Err(GlbProblem::Length { .. })));
+        assert!(matches!(
+            split_container(&glb),
+            Err(GlbProblem::Length { .. })
+        ));
         glb[8] = 12 + 8 + 4;
         glb.extend_from_slice(&[100, 0, 0, 0]);
         glb.extend_from_slice(&CHUNK_JSON.to_le_bytes());
         glb.extend_from_slice(b"{}  ");
-        assert!(matches!(split_container(&glb), Err(GlbProblem::ChunkOverflow { .. })));
+        assert!(matches!(
+            split_container(&glb),
+            Err(GlbProblem::ChunkOverflow { .. })
+        ));
         glb[12] = 4;
         let c = split_container(&glb).unwrap();
         assert_eq!(c.json, b"{}  ");

@@ -37,7 +37,12 @@ impl bevy_mikktspace::Geometry for Geometry<'_> {
         self.uvs[self.vertex(face, vert)].to_array()
     }
 
-    fn set_tangent(&mut self, tangent_space: Option<bevy_mikktspace::TangentSpace>, face: usize, vert: usize) {
+    fn set_tangent(
+        &mut self,
+        tangent_space: Option<bevy_mikktspace::TangentSpace>,
+        face: usize,
+        vert: usize,
+    ) {
         let v = self.vertex(face, vert);
         if let Some(t) = tangent_space {
             self.tangents[v] = Vec4::from_array(t.tangent_encoded());
@@ -51,7 +56,12 @@ impl bevy_mikktspace::Geometry for Geometry<'_> {
 /// both). A vertex shared by faces that MikkTSpace would split keeps the last face's tangent;
 /// a vertex MikkTSpace gives no tangent (degenerate, isolated) gets `(1, 0, 0, 1)`.
 #[must_use]
-pub fn generate_tangents(positions: &[Vec3], normals: &[Vec3], uvs: &[Vec2], indices: &[u32]) -> Vec<Vec4> {
+pub fn generate_tangents(
+    positions: &[Vec3],
+    normals: &[Vec3],
+    uvs: &[Vec2],
+    indices: &[u32],
+) -> Vec<Vec4> {
     let mut geometry = Geometry {
         positions,
         normals,
@@ -72,7 +82,12 @@ mod tests {
     fn quad_in_xy_with_uvs_along_x_gets_plus_x_tangents() {
         let positions = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y];
         let normals = [Vec3::Z; 4];
-        let uvs = [Vec2::new(0.0, 1.0), Vec2::new(1.0, 1.0), Vec2::new(1.0, 0.0), Vec2::ZERO];
+        let uvs = [
+            Vec2::new(0.0, 1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::ZERO,
+        ];
         let t = generate_tangents(&positions, &normals, &uvs, &[0, 1, 2, 0, 2, 3]);
         for t in t {
             assert!((t.truncate() - Vec3::X).length() < 1e-5, "{t}");

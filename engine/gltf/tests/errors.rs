@@ -1,12 +1,15 @@
 //! Bad input gives a `GltfError` naming the file and the element, never a panic.
 
 use base64::Engine as _;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use taos_gltf::*;
 
 /// A .gltf with one embedded buffer holding `bin`.
 fn gltf_with(bin: &[u8], mut doc: Value) -> Vec<u8> {
-    let uri = format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(bin));
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bin)
+    );
     doc["asset"] = json!({"version": "2.0"});
     if !bin.is_empty() {
         doc["buffers"] = json!([{"byteLength": bin.len(), "uri": uri}]);
@@ -57,7 +60,10 @@ fn a_valid_triangle_loads() {
     let (bin, doc) = triangle(&TRI, &[0, 1, 2]);
     let model = load(&gltf_with(&bin, doc)).unwrap();
     assert_eq!(model.meshes[0].primitives[0].indices, [0, 1, 2]);
-    assert_eq!(model.meshes[0].primitives[0].normals, vec![glam::Vec3::Z; 3]);
+    assert_eq!(
+        model.meshes[0].primitives[0].normals,
+        vec![glam::Vec3::Z; 3]
+    );
 }
 
 #[test]
@@ -94,21 +100,31 @@ fn bad_glb_headers_and_chunks() {
 #[test]
 fn missing_buffer_and_image_files() {
     let dir = tempfile::tempdir().unwrap();
-    let doc = json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "gone.bin"}]});
+    let doc =
+        json!({"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "gone.bin"}]});
     let path = dir.path().join("model.gltf");
     std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
     let m = GltfModel::load(&path).unwrap_err().to_string();
-    assert!(m.contains("buffer 0: cannot read") && m.contains("gone.bin"), "{m}");
+    assert!(
+        m.contains("buffer 0: cannot read") && m.contains("gone.bin"),
+        "{m}"
+    );
 
-    let doc = json!({"asset": {"version": "2.0"}, "images": [{"uri": "gone.png", "name": "Albedo"}]});
+    let doc =
+        json!({"asset": {"version": "2.0"}, "images": [{"uri": "gone.png", "name": "Albedo"}]});
     std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
     let m = GltfModel::load(&path).unwrap_err().to_string();
-    assert!(m.contains("image 0 (\"Albedo\"): cannot read") && m.contains("gone.png"), "{m}");
+    assert!(
+        m.contains("image 0 (\"Albedo\"): cannot read") && m.contains("gone.png"),
+        "{m}"
+    );
 
     // In memory, an external URI has nothing to resolve against.
     let m = message(&serde_json::to_vec(&doc).unwrap());
     assert!(m.contains("no base directory"), "{m}");
-    let m = GltfModel::load(dir.path().join("nothing.gltf")).unwrap_err().to_string();
+    let m = GltfModel::load(dir.path().join("nothing.gltf"))
+        .unwrap_err()
+        .to_string();
     assert!(m.contains("nothing.gltf: cannot read the file"), "{m}");
 }
 
@@ -117,7 +133,12 @@ fn buffer_shorter_than_its_byte_length() {
     let (bin, mut doc) = triangle(&TRI, &[0, 1, 2]);
     let mut bytes = gltf_with(&bin, doc.clone());
     let text = String::from_utf8(bytes.clone()).unwrap();
-    bytes = text.replace(&format!("\"byteLength\":{}", bin.len()), "\"byteLength\":1000").into_bytes();
+    bytes = text
+        .replace(
+            &format!("\"byteLength\":{}", bin.len()),
+            "\"byteLength\":1000",
+        )
+        .into_bytes();
     assert!(message(&bytes).contains("byteLength is 1000"));
     doc["bufferViews"][1]["byteLength"] = json!(100);
     let m = message(&gltf_with(&bin, doc));
@@ -146,14 +167,20 @@ fn huge_accessor_without_view_is_refused() {
     doc["accessors"][0] = json!({"componentType": 5126, "count": 4_000_000_000u64, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0],
         "sparse": {"count": 1, "indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 0}}});
     let m = message(&gltf_with(&bin, doc));
-    assert!(m.contains("has no buffer view and 4000000000 elements"), "{m}");
+    assert!(
+        m.contains("has no buffer view and 4000000000 elements"),
+        "{m}"
+    );
 }
 
 #[test]
 fn index_out_of_range() {
     let (bin, doc) = triangle(&TRI, &[0, 1, 5]);
     let m = message(&gltf_with(&bin, doc));
-    assert!(m.contains("indices accessor 1 index 5 at position 2 is out of range (3 vertices)"), "{m}");
+    assert!(
+        m.contains("indices accessor 1 index 5 at position 2 is out of range (3 vertices)"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -162,7 +189,10 @@ fn non_finite_positions() {
     tri[4] = f32::NAN;
     let (bin, doc) = triangle(&tri, &[0, 1, 2]);
     let m = message(&gltf_with(&bin, doc));
-    assert!(m.contains("attribute POSITION accessor 0 element 1 is not finite"), "{m}");
+    assert!(
+        m.contains("attribute POSITION accessor 0 element 1 is not finite"),
+        "{m}"
+    );
     tri[4] = f32::INFINITY;
     let (bin, doc) = triangle(&tri, &[0, 1, 2]);
     assert!(message(&gltf_with(&bin, doc)).contains("not finite"));
@@ -173,11 +203,20 @@ fn mismatched_attribute_counts() {
     let (mut bin, mut doc) = triangle(&TRI, &[0, 1, 2]);
     let at = bin.len();
     bin.extend(f32s(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]));
-    doc["bufferViews"].as_array_mut().unwrap().push(json!({"buffer": 0, "byteOffset": at, "byteLength": 24}));
-    doc["accessors"].as_array_mut().unwrap().push(json!({"bufferView": 2, "componentType": 5126, "count": 2, "type": "VEC3"}));
+    doc["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"buffer": 0, "byteOffset": at, "byteLength": 24}));
+    doc["accessors"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"bufferView": 2, "componentType": 5126, "count": 2, "type": "VEC3"}));
     doc["meshes"][0]["primitives"][0]["attributes"]["NORMAL"] = json!(2);
     let m = message(&gltf_with(&bin, doc));
-    assert!(m.contains("attribute NORMAL accessor 2 has 2 elements, expected 3"), "{m}");
+    assert!(
+        m.contains("attribute NORMAL accessor 2 has 2 elements, expected 3"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -185,7 +224,10 @@ fn wrong_component_types() {
     let (bin, mut doc) = triangle(&TRI, &[0, 1, 2]);
     doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = json!(1);
     let m = message(&gltf_with(&bin, doc));
-    assert!(m.contains("attribute TEXCOORD_0 accessor 1 has type SCALAR of u16, expected VEC2"), "{m}");
+    assert!(
+        m.contains("attribute TEXCOORD_0 accessor 1 has type SCALAR of u16, expected VEC2"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -211,13 +253,19 @@ fn sparse_accessors_are_applied() {
     assert_eq!(model.meshes[0].primitives[0].positions[1], glam::Vec3::X);
     assert_eq!(model.meshes[0].primitives[0].positions[2], glam::Vec3::Y);
     // Without a buffer view: zeros plus the sparse values.
-    doc["accessors"][0].as_object_mut().unwrap().remove("bufferView");
+    doc["accessors"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("bufferView");
     let model = load(&gltf_with(&bin, doc.clone())).unwrap();
     assert_eq!(model.meshes[0].primitives[0].positions[2], glam::Vec3::Y);
     // A sparse index past the count.
     bin[idx_at + 1] = 7;
     let m = message(&gltf_with(&bin, doc));
-    assert!(m.contains("sparse index 7 is out of range (count 3)"), "{m}");
+    assert!(
+        m.contains("sparse index 7 is out of range (count 3)"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -229,7 +277,10 @@ fn unsupported_required_extension() {
     );
     let doc = json!({"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_materials_clearcoat"]});
     let model = load(&serde_json::to_vec(&doc).unwrap()).unwrap();
-    assert_eq!(model.warnings, ["model.gltf: optional extension KHR_materials_clearcoat is not supported; ignored"]);
+    assert_eq!(
+        model.warnings,
+        ["model.gltf: optional extension KHR_materials_clearcoat is not supported; ignored"]
+    );
 }
 
 fn nodes(nodes: Value) -> Vec<u8> {
@@ -238,22 +289,37 @@ fn nodes(nodes: Value) -> Vec<u8> {
 
 #[test]
 fn cycles_and_two_parents() {
-    let m = message(&nodes(json!([{"name": "A", "children": [1]}, {"name": "B", "children": [0]}])));
+    let m = message(&nodes(
+        json!([{"name": "A", "children": [1]}, {"name": "B", "children": [0]}]),
+    ));
     assert!(m.contains("is part of a cycle"), "{m}");
     let m = message(&nodes(json!([{"children": [0]}])));
     assert!(m.contains("node 0: is part of a cycle"), "{m}");
-    let m = message(&nodes(json!([{"children": [2]}, {"children": [2]}, {"name": "Kid"}])));
-    assert!(m.contains("node 2 (\"Kid\"): is a child of both node 0 and node 1"), "{m}");
+    let m = message(&nodes(
+        json!([{"children": [2]}, {"children": [2]}, {"name": "Kid"}]),
+    ));
+    assert!(
+        m.contains("node 2 (\"Kid\"): is a child of both node 0 and node 1"),
+        "{m}"
+    );
     let doc = json!({"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {}], "scenes": [{"nodes": [1]}]});
     let m = message(&serde_json::to_vec(&doc).unwrap());
-    assert!(m.contains("node 1: is a root of scene 0 but is a child of node 0"), "{m}");
+    assert!(
+        m.contains("node 1: is a root of scene 0 but is a child of node 0"),
+        "{m}"
+    );
 }
 
 #[test]
 fn bad_matrices_and_rotations() {
-    let shear = [1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let shear = [
+        1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
     let m = message(&nodes(json!([{"name": "Sheared", "matrix": shear}])));
-    assert!(m.contains("node 0 (\"Sheared\"): matrix") && m.contains("cannot be decomposed"), "{m}");
+    assert!(
+        m.contains("node 0 (\"Sheared\"): matrix") && m.contains("cannot be decomposed"),
+        "{m}"
+    );
     let m = message(&nodes(json!([{"matrix": vec![0.0; 16]}])));
     assert!(m.contains("cannot be decomposed"), "{m}");
     let m = message(&nodes(json!([{"rotation": [0.0, 0.0, 0.0, 0.0]}])));
@@ -288,7 +354,12 @@ fn animation_validation() {
     assert!(load(&animation(&[0.0, 1.0], &[0.0; 6], "LINEAR")).is_ok());
     assert!(load(&animation(&[0.0, 1.0], &[0.0; 18], "CUBICSPLINE")).is_ok());
     let m = message(&animation(&[0.0, 1.0, 1.0], &[0.0; 9], "LINEAR"));
-    assert!(m.contains("animation 0 (\"Walk\") channel 0: input time 1 at key 2 does not increase (previous 1)"), "{m}");
+    assert!(
+        m.contains(
+            "animation 0 (\"Walk\") channel 0: input time 1 at key 2 does not increase (previous 1)"
+        ),
+        "{m}"
+    );
     let m = message(&animation(&[-1.0, 1.0], &[0.0; 6], "LINEAR"));
     assert!(m.contains("input time -1 at key 0 is negative"), "{m}");
     let m = message(&animation(&[0.0, 1.0], &[0.0; 6], "CUBICSPLINE"));
@@ -296,18 +367,26 @@ fn animation_validation() {
     let m = message(&animation(&[0.0, 1.0], &[0.0; 9], "STEP"));
     assert!(m.contains("has 3 outputs for 2 inputs (expected 2)"), "{m}");
     let m = message(&animation(&[0.0, f32::NAN], &[0.0; 6], "STEP"));
-    assert!(m.contains("animation 0 (\"Walk\") channel 0: input accessor 0 element 1 is not finite"), "{m}");
+    assert!(
+        m.contains("animation 0 (\"Walk\") channel 0: input accessor 0 element 1 is not finite"),
+        "{m}"
+    );
 }
 
 #[test]
 fn unsupported_image_types() {
     let doc = json!({"asset": {"version": "2.0"}, "images": [{"name": "Anim", "uri": "data:image/gif;base64,R0lGODlh"}]});
     let m = message(&serde_json::to_vec(&doc).unwrap());
-    assert!(m.contains("image 0 (\"Anim\"): unsupported image type \"image/gif\""), "{m}");
-    let doc = json!({"asset": {"version": "2.0"}, "images": [{"uri": "data:image/png;base64,AAAA"}]});
+    assert!(
+        m.contains("image 0 (\"Anim\"): unsupported image type \"image/gif\""),
+        "{m}"
+    );
+    let doc =
+        json!({"asset": {"version": "2.0"}, "images": [{"uri": "data:image/png;base64,AAAA"}]});
     let m = message(&serde_json::to_vec(&doc).unwrap());
     assert!(m.contains("image 0: cannot decode"), "{m}");
-    let doc = json!({"asset": {"version": "2.0"}, "images": [{"uri": "data:image/png;base64,@@@"}]});
+    let doc =
+        json!({"asset": {"version": "2.0"}, "images": [{"uri": "data:image/png;base64,@@@"}]});
     assert!(message(&serde_json::to_vec(&doc).unwrap()).contains("bad data URI"));
 }
 
@@ -320,14 +399,20 @@ fn huge_png_dimensions_are_refused_before_allocating() {
         .unwrap();
     png[16..20].copy_from_slice(&100_000u32.to_be_bytes());
     png[20..24].copy_from_slice(&100_000u32.to_be_bytes());
-    let uri = format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(&png));
+    let uri = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&png)
+    );
     let doc = json!({"asset": {"version": "2.0"}, "images": [{"uri": uri}]});
     assert!(message(&serde_json::to_vec(&doc).unwrap()).contains("image 0: cannot decode"));
 }
 
 #[test]
 fn strips_fans_points_and_lines() {
-    let (bin, mut doc) = triangle(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0], &[0, 1, 2, 3]);
+    let (bin, mut doc) = triangle(
+        &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0],
+        &[0, 1, 2, 3],
+    );
     doc["accessors"][0]["count"] = json!(4);
     let prim = |mode: u32| json!({"attributes": {"POSITION": 0}, "indices": 1, "mode": mode});
     doc["meshes"][0]["primitives"] = json!([prim(0), prim(1), prim(5), prim(6)]);
@@ -337,12 +422,26 @@ fn strips_fans_points_and_lines() {
     assert_eq!((prims[0].source_index, prims[1].source_index), (2, 3));
     // Strip [0 1 2 3] -> (0 1 2) (1 3 2); fan -> (1 2 0) (2 3 0); flat normals unweld them.
     assert_eq!(prims[0].positions.len(), 6);
-    assert_eq!(prims[0].positions[3..], [glam::Vec3::X, glam::Vec3::new(1.0, 1.0, 0.0), glam::Vec3::Y]);
-    assert_eq!(prims[1].positions[..3], [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::ZERO]);
+    assert_eq!(
+        prims[0].positions[3..],
+        [glam::Vec3::X, glam::Vec3::new(1.0, 1.0, 0.0), glam::Vec3::Y]
+    );
+    assert_eq!(
+        prims[1].positions[..3],
+        [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::ZERO]
+    );
     assert!(prims[0].normals.iter().all(|n| *n == glam::Vec3::Z));
     assert_eq!(model.warnings.len(), 2);
-    assert!(model.warnings[0].contains("mesh 0 (\"Wheel\") primitive 0: mode Points is not supported"), "{:?}", model.warnings);
-    assert!(model.warnings[1].contains("primitive 1: mode Lines"), "{:?}", model.warnings);
+    assert!(
+        model.warnings[0].contains("mesh 0 (\"Wheel\") primitive 0: mode Points is not supported"),
+        "{:?}",
+        model.warnings
+    );
+    assert!(
+        model.warnings[1].contains("primitive 1: mode Lines"),
+        "{:?}",
+        model.warnings
+    );
 }
 
 #[test]
@@ -354,7 +453,10 @@ fn texcoord_sets_beyond_one_fall_back_to_zero() {
             .unwrap();
         v
     };
-    let uri = format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(&png));
+    let uri = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&png)
+    );
     let doc = json!({
         "asset": {"version": "2.0"},
         "images": [{"uri": uri}],
@@ -362,6 +464,17 @@ fn texcoord_sets_beyond_one_fall_back_to_zero() {
         "materials": [{"name": "M", "emissiveTexture": {"index": 0, "texCoord": 3}}],
     });
     let model = load(&serde_json::to_vec(&doc).unwrap()).unwrap();
-    assert_eq!(model.materials[0].emissive_texture.as_ref().unwrap().tex_coord, 0);
-    assert!(model.warnings[0].contains("material 0 (\"M\"): emissiveTexture uses TEXCOORD_3"), "{:?}", model.warnings);
+    assert_eq!(
+        model.materials[0]
+            .emissive_texture
+            .as_ref()
+            .unwrap()
+            .tex_coord,
+        0
+    );
+    assert!(
+        model.warnings[0].contains("material 0 (\"M\"): emissiveTexture uses TEXCOORD_3"),
+        "{:?}",
+        model.warnings
+    );
 }

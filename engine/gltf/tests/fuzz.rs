@@ -5,12 +5,15 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use taos_gltf::test_models::{self, Storage};
 use taos_gltf::GltfModel;
+use taos_gltf::test_models::{self, Storage};
 
-/// Valid inputs, written once: (file bytes, directory for external files).
-fn inputs() -> &'static [(Vec<u8>, PathBuf)] {
-    static INPUTS: OnceLock<(tempfile::TempDir, Vec<(Vec<u8>, PathBuf)>)> = OnceLock::new();
+/// A valid input: file bytes and the directory of its external files.
+type Input = (Vec<u8>, PathBuf);
+
+/// Valid inputs, written once (the directory lives as long as the test process).
+fn inputs() -> &'static [Input] {
+    static INPUTS: OnceLock<(tempfile::TempDir, Vec<Input>)> = OnceLock::new();
     &INPUTS
         .get_or_init(|| {
             let dir = tempfile::tempdir().unwrap();
@@ -36,7 +39,10 @@ fn inputs() -> &'static [(Vec<u8>, PathBuf)] {
 
 /// 400 cases per property (a few seconds); `TAOS_GLTF_FUZZ_CASES=100000` for a deeper local run.
 fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_GLTF_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
+    let cases = std::env::var("TAOS_GLTF_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
     ProptestConfig {
         cases,
         failure_persistence: None,
@@ -58,8 +64,25 @@ enum Mutation {
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let numbers = prop::sample::select(vec![
-        "0", "1", "-1", "2", "3", "7", "255", "65535", "65536", "4294967295", "4294967296",
-        "18446744073709551615", "1e30", "-0.5", "5126", "5121", "5123", "34962", "9999999999999",
+        "0",
+        "1",
+        "-1",
+        "2",
+        "3",
+        "7",
+        "255",
+        "65535",
+        "65536",
+        "4294967295",
+        "4294967296",
+        "18446744073709551615",
+        "1e30",
+        "-0.5",
+        "5126",
+        "5121",
+        "5123",
+        "34962",
+        "9999999999999",
     ]);
     prop_oneof![
         (any::<usize>(), 0u8..8).prop_map(|(p, b)| Mutation::FlipBit(p, b)),
@@ -67,7 +90,11 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (any::<usize>(), 1usize..64).prop_map(|(p, n)| Mutation::Delete(p, n)),
         any::<usize>().prop_map(Mutation::Truncate),
         (any::<usize>(), numbers).prop_map(|(p, n)| Mutation::Number(p, n)),
-        (any::<usize>(), prop::sample::select(vec![0u32, 1, 12, 0x7fff_ffff, u32::MAX])).prop_map(|(p, w)| Mutation::Word(p, w)),
+        (
+            any::<usize>(),
+            prop::sample::select(vec![0u32, 1, 12, 0x7fff_ffff, u32::MAX])
+        )
+            .prop_map(|(p, w)| Mutation::Word(p, w)),
     ]
 }
 
@@ -127,8 +154,13 @@ proptest! {
 fn number_pointers(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
     match v {
         serde_json::Value::Number(_) => out.push(at),
-        serde_json::Value::Array(a) => a.iter().enumerate().for_each(|(i, v)| number_pointers(v, format!("{at}/{i}"), out)),
-        serde_json::Value::Object(o) => o.iter().for_each(|(k, v)| number_pointers(v, format!("{at}/{k}"), out)),
+        serde_json::Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| number_pointers(v, format!("{at}/{i}"), out)),
+        serde_json::Value::Object(o) => o
+            .iter()
+            .for_each(|(k, v)| number_pointers(v, format!("{at}/{k}"), out)),
         _ => {}
     }
 }
@@ -182,4 +214,3 @@ fn unmutated_inputs_load() {
         GltfModel::from_slice(bytes, Some(dir), "input").unwrap();
     }
 }
-

@@ -43,7 +43,10 @@ fn check_textured_box(model: &GltfModel) {
     assert!(p.tangents_generated);
     let tangents = p.tangents.as_ref().unwrap();
     for (t, n) in tangents.iter().zip(&p.normals) {
-        assert!(close(t.truncate().length(), 1.0) && t.truncate().dot(*n).abs() < 1e-4, "{t} {n}");
+        assert!(
+            close(t.truncate().length(), 1.0) && t.truncate().dot(*n).abs() < 1e-4,
+            "{t} {n}"
+        );
         assert!(t.w == 1.0 || t.w == -1.0);
     }
 
@@ -74,13 +77,29 @@ fn check_textured_box(model: &GltfModel) {
         assert_eq!(t.sampler, Sampler::default());
     }
     // Colour (sRGB) vs data (linear) images.
-    let usage: Vec<(bool, bool)> = model.images.iter().map(|i| (i.used_as_color, i.used_as_data)).collect();
-    assert_eq!(usage, vec![(true, false), (false, true), (false, true), (false, true), (true, false)]);
+    let usage: Vec<(bool, bool)> = model
+        .images
+        .iter()
+        .map(|i| (i.used_as_color, i.used_as_data))
+        .collect();
+    assert_eq!(
+        usage,
+        vec![
+            (true, false),
+            (false, true),
+            (false, true),
+            (false, true),
+            (true, false)
+        ]
+    );
     assert_eq!(model.images[0].name.as_deref(), Some("base colour"));
     assert_eq!(model.images[0].pixels.dimensions(), (8, 8));
     // The JPEG checker: orange-ish at (0, 0), dark at (1, 0).
     let [r, g, b, a] = model.images[0].pixels.get_pixel(0, 0).0;
-    assert!(r > 200 && (90..170).contains(&g) && b < 60 && a == 255, "{r} {g} {b}");
+    assert!(
+        r > 200 && (90..170).contains(&g) && b < 60 && a == 255,
+        "{r} {g} {b}"
+    );
     assert_eq!(model.images[4].pixels.get_pixel(3, 2).0, [180, 120, 0, 255]);
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
 }
@@ -107,8 +126,21 @@ fn textured_box_glb_matches_the_gltf() {
 fn hierarchy_decomposes_matrices_and_links_parents() {
     let dir = tempfile::tempdir().unwrap();
     let model = load(test_models::hierarchy(dir.path()).unwrap());
-    let names: Vec<_> = model.nodes.iter().map(|n| n.name.as_deref().unwrap()).collect();
-    assert_eq!(names, ["Root", "ChildMatrix", "GrandchildMatrix", "ChildTrs", "SecondRoot"]);
+    let names: Vec<_> = model
+        .nodes
+        .iter()
+        .map(|n| n.name.as_deref().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Root",
+            "ChildMatrix",
+            "GrandchildMatrix",
+            "ChildTrs",
+            "SecondRoot"
+        ]
+    );
     let parents: Vec<_> = model.nodes.iter().map(|n| n.parent.map(|p| p.0)).collect();
     assert_eq!(parents, [None, Some(0), Some(1), Some(0), None]);
     assert_eq!(model.nodes[0].children, [NodeIndex(1), NodeIndex(3)]);
@@ -118,22 +150,53 @@ fn hierarchy_decomposes_matrices_and_links_parents() {
     assert_eq!(model.scenes[1].name.as_deref(), Some("Other"));
 
     let child = model.nodes[1].transform;
-    assert!(child.translation.abs_diff_eq(Vec3::new(2.0, 0.0, 0.0), 1e-5));
-    assert!(child.rotation.angle_between(Quat::from_rotation_z(FRAC_PI_2)) < 1e-4);
-    assert!(child.scale.abs_diff_eq(Vec3::new(1.0, 2.0, 1.0), 1e-5), "{}", child.scale);
-    assert!(child.to_matrix().abs_diff_eq(test_models::hierarchy_child_matrix(), 1e-5));
+    assert!(
+        child
+            .translation
+            .abs_diff_eq(Vec3::new(2.0, 0.0, 0.0), 1e-5)
+    );
+    assert!(
+        child
+            .rotation
+            .angle_between(Quat::from_rotation_z(FRAC_PI_2))
+            < 1e-4
+    );
+    assert!(
+        child.scale.abs_diff_eq(Vec3::new(1.0, 2.0, 1.0), 1e-5),
+        "{}",
+        child.scale
+    );
+    assert!(
+        child
+            .to_matrix()
+            .abs_diff_eq(test_models::hierarchy_child_matrix(), 1e-5)
+    );
     let grandchild = model.nodes[2].transform;
-    assert!(grandchild.translation.abs_diff_eq(Vec3::new(0.0, 0.0, -1.0), 1e-6));
+    assert!(
+        grandchild
+            .translation
+            .abs_diff_eq(Vec3::new(0.0, 0.0, -1.0), 1e-6)
+    );
     assert!(grandchild.scale.abs_diff_eq(Vec3::splat(0.5), 1e-6));
     assert!(grandchild.rotation.abs_diff_eq(Quat::IDENTITY, 1e-6));
-    assert!(model.nodes[3].transform.rotation.angle_between(Quat::from_rotation_y(FRAC_PI_2)) < 1e-4);
+    assert!(
+        model.nodes[3]
+            .transform
+            .rotation
+            .angle_between(Quat::from_rotation_y(FRAC_PI_2))
+            < 1e-4
+    );
     assert_eq!(model.nodes[4].transform.scale, Vec3::splat(3.0));
 
     let world = model.world_matrices();
     let expected = Mat4::from_translation(Vec3::Y) * test_models::hierarchy_child_matrix();
     assert!(world[1].abs_diff_eq(expected, 1e-5));
     // Grandchild origin: root (0,1,0) + child (2,0,0) + child's R*S applied to (0,0,-1) = (0,0,-1).
-    assert!(world[2].transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(2.0, 1.0, -1.0), 1e-5));
+    assert!(
+        world[2]
+            .transform_point3(Vec3::ZERO)
+            .abs_diff_eq(Vec3::new(2.0, 1.0, -1.0), 1e-5)
+    );
 }
 
 #[test]
@@ -153,7 +216,14 @@ fn two_uv_sets_dequantise_and_generate_flat_normals() {
     }
     let colors = p.colors.as_ref().unwrap();
     // Triangle 0 is vertices 0, 1, 2: red, green, blue; vertex 3 (index 5) is white, alpha 0.5.
-    assert_eq!(&colors[..3], &[Vec4::new(1.0, 0.0, 0.0, 1.0), Vec4::new(0.0, 1.0, 0.0, 1.0), Vec4::new(0.0, 0.0, 1.0, 1.0)]);
+    assert_eq!(
+        &colors[..3],
+        &[
+            Vec4::new(1.0, 0.0, 0.0, 1.0),
+            Vec4::new(0.0, 1.0, 0.0, 1.0),
+            Vec4::new(0.0, 0.0, 1.0, 1.0)
+        ]
+    );
     assert!(colors[5].abs_diff_eq(Vec4::new(1.0, 1.0, 1.0, 0.5), 1.0 / 255.0));
     let m = model.material(p.material);
     assert_eq!(m.occlusion_texture.as_ref().unwrap().tex_coord, 1);
@@ -168,7 +238,11 @@ fn two_uv_sets_dequantise_and_generate_flat_normals() {
 fn alpha_modes_and_samplers() {
     let dir = tempfile::tempdir().unwrap();
     let model = load(test_models::alpha_modes(dir.path()).unwrap());
-    let modes: Vec<_> = model.materials.iter().map(|m| (m.name.clone().unwrap(), m.alpha_mode, m.double_sided)).collect();
+    let modes: Vec<_> = model
+        .materials
+        .iter()
+        .map(|m| (m.name.clone().unwrap(), m.alpha_mode, m.double_sided))
+        .collect();
     assert_eq!(
         modes,
         [
@@ -195,7 +269,10 @@ fn alpha_modes_and_samplers() {
     assert!(!t.sampler.min_filter.uses_mipmaps());
     // The image (from a buffer view) keeps its alpha ramp.
     let img = &model.images[0].pixels;
-    assert_eq!((img.get_pixel(0, 5).0[3], img.get_pixel(15, 5).0[3]), (0, 255));
+    assert_eq!(
+        (img.get_pixel(0, 5).0[3], img.get_pixel(15, 5).0[3]),
+        (0, 255)
+    );
     assert!(model.images[0].used_as_color && !model.images[0].used_as_data);
 }
 
@@ -213,7 +290,11 @@ fn texture_transforms_on_every_slot() {
     assert_eq!((mr.transform, mr.uv_matrix), (None, Mat3::IDENTITY));
     // Rotation +90°: UV (1, 0) goes to (0, -1) (counter-clockwise in UV space, v down).
     let normal = m.normal_texture.as_ref().unwrap();
-    assert!(normal.transform_uv(Vec2::X).abs_diff_eq(Vec2::new(0.0, -1.0), 1e-6));
+    assert!(
+        normal
+            .transform_uv(Vec2::X)
+            .abs_diff_eq(Vec2::new(0.0, -1.0), 1e-6)
+    );
     assert_eq!(normal.transform.unwrap().rotation, FRAC_PI_2);
     // Scale (2, 3) and the texCoord override.
     let ao = m.occlusion_texture.as_ref().unwrap();
@@ -224,10 +305,18 @@ fn texture_transforms_on_every_slot() {
     let (s, c) = 0.3f32.sin_cos();
     let uv = Vec2::new(0.25, 0.5);
     let scaled = uv * Vec2::new(4.0, 5.0);
-    let expected = Vec2::new(c * scaled.x + s * scaled.y, -s * scaled.x + c * scaled.y) + Vec2::new(0.1, 0.2);
-    assert!(e.transform_uv(uv).abs_diff_eq(expected, 1e-5), "{} {expected}", e.transform_uv(uv));
+    let expected =
+        Vec2::new(c * scaled.x + s * scaled.y, -s * scaled.x + c * scaled.y) + Vec2::new(0.1, 0.2);
+    assert!(
+        e.transform_uv(uv).abs_diff_eq(expected, 1e-5),
+        "{} {expected}",
+        e.transform_uv(uv)
+    );
     assert_eq!(e.sampler.min_filter, MinFilter::LinearMipmapNearest);
-    assert_eq!((e.sampler.wrap_s, e.sampler.wrap_t), (WrapMode::Repeat, WrapMode::ClampToEdge));
+    assert_eq!(
+        (e.sampler.wrap_s, e.sampler.wrap_t),
+        (WrapMode::Repeat, WrapMode::ClampToEdge)
+    );
 }
 
 #[test]
@@ -239,25 +328,49 @@ fn animation_channels_sample_to_hand_computed_values() {
     assert_eq!(anim.name.as_deref(), Some("Move"));
     // The weights channel is skipped with a warning that names it.
     assert_eq!(anim.channels.len(), 4);
-    assert!(model.warnings.iter().any(|w| w.contains("animation 0 (\"Move\") channel 4")), "{:?}", model.warnings);
+    assert!(
+        model
+            .warnings
+            .iter()
+            .any(|w| w.contains("animation 0 (\"Move\") channel 4")),
+        "{:?}",
+        model.warnings
+    );
     assert_eq!(anim.duration(), 2.0);
 
-    let [translation, rotation, scale, spline] = &anim.channels[..] else { panic!() };
+    let [translation, rotation, scale, spline] = &anim.channels[..] else {
+        panic!()
+    };
     assert_eq!(translation.target, NodeIndex(0));
     assert_eq!(translation.times, [0.0, 1.0, 2.0]);
-    assert_eq!(translation.sample(0.5), ChannelValue::Translation(Vec3::new(0.5, 0.0, 0.0)));
-    assert_eq!(translation.sample(1.5), ChannelValue::Translation(Vec3::new(1.0, 1.0, 0.0)));
-    assert_eq!(translation.sample(5.0), ChannelValue::Translation(Vec3::new(1.0, 2.0, 0.0)));
-    let ChannelValue::Rotation(q) = rotation.sample(1.0) else { panic!() };
+    assert_eq!(
+        translation.sample(0.5),
+        ChannelValue::Translation(Vec3::new(0.5, 0.0, 0.0))
+    );
+    assert_eq!(
+        translation.sample(1.5),
+        ChannelValue::Translation(Vec3::new(1.0, 1.0, 0.0))
+    );
+    assert_eq!(
+        translation.sample(5.0),
+        ChannelValue::Translation(Vec3::new(1.0, 2.0, 0.0))
+    );
+    let ChannelValue::Rotation(q) = rotation.sample(1.0) else {
+        panic!()
+    };
     assert!(q.angle_between(Quat::from_rotation_y(FRAC_PI_4)) < 1e-4);
     assert_eq!(scale.sample(0.99), ChannelValue::Scale(Vec3::ONE));
     assert_eq!(scale.sample(1.0), ChannelValue::Scale(Vec3::splat(2.0)));
     assert!(matches!(scale.track, Track::Scale(Keyframes::Step(_))));
     assert_eq!(spline.target, NodeIndex(1));
-    let Track::Translation(Keyframes::CubicSpline(keys)) = &spline.track else { panic!() };
+    let Track::Translation(Keyframes::CubicSpline(keys)) = &spline.track else {
+        panic!()
+    };
     assert_eq!(keys[0].out_tangent, Vec3::X);
     assert_eq!(keys[1].value, Vec3::X);
-    let ChannelValue::Translation(v) = spline.sample(1.0) else { panic!() };
+    let ChannelValue::Translation(v) = spline.sample(1.0) else {
+        panic!()
+    };
     assert!(v.abs_diff_eq(Vec3::new(0.75, 0.0, 0.0), 1e-6), "{v}");
 }
 
@@ -270,27 +383,87 @@ fn cameras_lights_and_the_implicit_scene() {
     assert_eq!(model.default_scene, SceneIndex(0));
     assert_eq!(
         model.cameras[0].projection,
-        Projection::Perspective { yfov: 0.8, aspect_ratio: Some(1.5), znear: 0.1, zfar: Some(100.0) }
+        Projection::Perspective {
+            yfov: 0.8,
+            aspect_ratio: Some(1.5),
+            znear: 0.1,
+            zfar: Some(100.0)
+        }
     );
     assert_eq!(
         model.cameras[1].projection,
-        Projection::Perspective { yfov: 1.0, aspect_ratio: None, znear: 0.05, zfar: None }
+        Projection::Perspective {
+            yfov: 1.0,
+            aspect_ratio: None,
+            znear: 0.05,
+            zfar: None
+        }
     );
     assert_eq!(
         model.cameras[2].projection,
-        Projection::Orthographic { xmag: 2.0, ymag: 1.0, znear: 0.01, zfar: 50.0 }
+        Projection::Orthographic {
+            xmag: 2.0,
+            ymag: 1.0,
+            znear: 0.01,
+            zfar: 50.0
+        }
     );
     assert_eq!(model.cameras[2].name.as_deref(), Some("Ortho"));
     let sun = &model.lights[0];
-    assert_eq!((sun.name.as_deref(), sun.kind, sun.color, sun.intensity, sun.range), (Some("Sun"), LightKind::Directional, Vec3::new(1.0, 0.9, 0.8), 3.0, None));
-    assert_eq!((model.lights[1].kind, model.lights[1].range), (LightKind::Point, Some(10.0)));
-    assert_eq!(model.lights[2].kind, LightKind::Spot { inner_cone_angle: 0.2, outer_cone_angle: 0.6 });
+    assert_eq!(
+        (
+            sun.name.as_deref(),
+            sun.kind,
+            sun.color,
+            sun.intensity,
+            sun.range
+        ),
+        (
+            Some("Sun"),
+            LightKind::Directional,
+            Vec3::new(1.0, 0.9, 0.8),
+            3.0,
+            None
+        )
+    );
+    assert_eq!(
+        (model.lights[1].kind, model.lights[1].range),
+        (LightKind::Point, Some(10.0))
+    );
+    assert_eq!(
+        model.lights[2].kind,
+        LightKind::Spot {
+            inner_cone_angle: 0.2,
+            outer_cone_angle: 0.6
+        }
+    );
     assert_eq!(model.lights[2].color, Vec3::ONE);
-    let attached: Vec<_> = model.nodes.iter().map(|n| (n.camera.map(|c| c.0), n.light.map(|l| l.0))).collect();
-    assert_eq!(attached, [(Some(0), None), (Some(1), None), (Some(2), None), (None, Some(0)), (None, Some(1)), (None, Some(2))]);
-    assert_eq!(model.nodes[0].transform.translation, Vec3::new(0.0, 1.0, 5.0));
+    let attached: Vec<_> = model
+        .nodes
+        .iter()
+        .map(|n| (n.camera.map(|c| c.0), n.light.map(|l| l.0)))
+        .collect();
+    assert_eq!(
+        attached,
+        [
+            (Some(0), None),
+            (Some(1), None),
+            (Some(2), None),
+            (None, Some(0)),
+            (None, Some(1)),
+            (None, Some(2))
+        ]
+    );
+    assert_eq!(
+        model.nodes[0].transform.translation,
+        Vec3::new(0.0, 1.0, 5.0)
+    );
     assert_eq!(model.warnings.len(), 1);
-    assert!(model.warnings[0].contains("EXT_made_up"), "{:?}", model.warnings);
+    assert!(
+        model.warnings[0].contains("EXT_made_up"),
+        "{:?}",
+        model.warnings
+    );
 }
 
 #[test]
@@ -312,9 +485,20 @@ fn progress_reaches_every_stage() {
     let path = test_models::textured_box(dir.path()).unwrap();
     let mut reports = Vec::new();
     GltfModel::load_with_progress(&path, &mut |p| reports.push(p)).unwrap();
-    for stage in [LoadStage::Parsing, LoadStage::Buffers, LoadStage::Images, LoadStage::Meshes, LoadStage::Nodes, LoadStage::Animations] {
-        let last = reports.iter().filter(|p| p.stage == stage).last().unwrap();
+    for stage in [
+        LoadStage::Parsing,
+        LoadStage::Buffers,
+        LoadStage::Images,
+        LoadStage::Meshes,
+        LoadStage::Nodes,
+        LoadStage::Animations,
+    ] {
+        let last = reports.iter().rfind(|p| p.stage == stage).unwrap();
         assert_eq!(last.done, last.total, "{stage:?}");
     }
-    assert!(reports.contains(&LoadProgress { stage: LoadStage::Images, done: 5, total: 5 }));
+    assert!(reports.contains(&LoadProgress {
+        stage: LoadStage::Images,
+        done: 5,
+        total: 5
+    }));
 }

@@ -4,7 +4,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// Where a test model keeps its binary buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,10 +71,11 @@ impl Builder {
 
     /// Appends `bytes` (4-byte aligned) as a buffer view; returns its index.
     pub(crate) fn view(&mut self, bytes: &[u8]) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
-        self.views.push(json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()}));
+        self.views
+            .push(json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()}));
         self.bin.extend_from_slice(bytes);
         self.views.len() - 1
     }
@@ -132,7 +133,14 @@ impl Builder {
     }
 
     /// An image; `file_name` is used for [`ImageStorage::File`]. Returns its index.
-    pub(crate) fn image(&mut self, name: &str, mime: &str, bytes: Vec<u8>, storage: ImageStorage, file_name: &str) -> usize {
+    pub(crate) fn image(
+        &mut self,
+        name: &str,
+        mime: &str,
+        bytes: Vec<u8>,
+        storage: ImageStorage,
+        file_name: &str,
+    ) -> usize {
         let image = match storage {
             ImageStorage::DataUri => json!({"name": name, "uri": data_uri(mime, &bytes)}),
             ImageStorage::File => {
@@ -151,14 +159,22 @@ impl Builder {
 
     /// Merges the buffer, views, accessors and images into `doc` and writes `dir/name.gltf`
     /// (or `.glb`), plus any external files. Returns the model's path.
-    pub(crate) fn write(mut self, dir: &Path, name: &str, mut doc: Value, storage: Storage) -> io::Result<PathBuf> {
+    pub(crate) fn write(
+        mut self,
+        dir: &Path,
+        name: &str,
+        mut doc: Value,
+        storage: Storage,
+    ) -> io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let mut buffer = json!({"byteLength": self.bin.len()});
         match storage {
-            Storage::Embedded => buffer["uri"] = json!(data_uri("application/octet-stream", &self.bin)),
+            Storage::Embedded => {
+                buffer["uri"] = json!(data_uri("application/octet-stream", &self.bin))
+            }
             Storage::ExternalBin => {
                 let bin_name = format!("{name}.bin");
                 std::fs::write(dir.join(&bin_name), &self.bin)?;
@@ -194,11 +210,11 @@ impl Builder {
 /// Packs JSON text and a binary chunk into a GLB container.
 pub(crate) fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let mut json = json.to_vec();
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let mut bin = bin.to_vec();
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let total = 12 + 8 + json.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
@@ -245,7 +261,9 @@ pub(crate) fn cube() -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec<u16>) {
 /// A unit quad in the XY plane facing +Z: positions, normals, UVs (v down), indices.
 pub(crate) fn quad() -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec<u16>) {
     (
-        vec![-0.5, -0.5, 0.0, 0.5, -0.5, 0.0, 0.5, 0.5, 0.0, -0.5, 0.5, 0.0],
+        vec![
+            -0.5, -0.5, 0.0, 0.5, -0.5, 0.0, 0.5, 0.5, 0.0, -0.5, 0.5, 0.0,
+        ],
         [0.0, 0.0, 1.0].repeat(4),
         vec![0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
         vec![0, 1, 2, 0, 2, 3],

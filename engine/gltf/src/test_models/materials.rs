@@ -5,13 +5,17 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::builder::{cube, jpeg, png, quad, Builder, ImageStorage, Storage};
+use super::builder::{Builder, ImageStorage, Storage, cube, jpeg, png, quad};
 
 fn gradient(size: u32, mut f: impl FnMut(u32, u32) -> [u8; 4]) -> image::RgbaImage {
     image::RgbaImage::from_fn(size, size, |x, y| image::Rgba(f(x, y)))
 }
 
-fn mesh_json(b: &mut Builder, (p, n, uv, idx): (Vec<f32>, Vec<f32>, Vec<f32>, Vec<u16>), material: usize) -> serde_json::Value {
+fn mesh_json(
+    b: &mut Builder,
+    (p, n, uv, idx): (Vec<f32>, Vec<f32>, Vec<f32>, Vec<u16>),
+    material: usize,
+) -> serde_json::Value {
     let pos = b.floats("VEC3", &p);
     let nor = b.floats("VEC3", &n);
     let tex = b.floats("VEC2", &uv);
@@ -36,13 +40,57 @@ pub fn textured_box(dir: &Path) -> io::Result<PathBuf> {
 pub fn textured_box_with(dir: &Path, storage: Storage) -> io::Result<PathBuf> {
     let mut b = Builder::new();
     let primitive = mesh_json(&mut b, cube(), 0);
-    let images = if storage == Storage::Glb { ImageStorage::BufferView } else { ImageStorage::File };
-    let checker = gradient(8, |x, y| if (x + y) % 2 == 0 { [255, 128, 0, 255] } else { [40, 40, 40, 255] });
-    b.image("base colour", "image/jpeg", jpeg(&checker), images, "box base colour.jpg");
-    b.image("metal rough", "image/png", png(&gradient(4, |x, y| [0, (x * 60) as u8, (y * 60) as u8, 255])), images, "box_mr.png");
-    b.image("normal", "image/png", png(&gradient(4, |_, _| [128, 128, 255, 255])), images, "box_normal.png");
-    b.image("occlusion", "image/png", png(&gradient(4, |x, _| [(255 - x * 20) as u8, 0, 0, 255])), images, "box_ao.png");
-    b.image("emissive", "image/png", png(&gradient(4, |x, y| [(x * 60) as u8, (y * 60) as u8, 0, 255])), images, "box emissive.png");
+    let images = if storage == Storage::Glb {
+        ImageStorage::BufferView
+    } else {
+        ImageStorage::File
+    };
+    let checker = gradient(8, |x, y| {
+        if (x + y) % 2 == 0 {
+            [255, 128, 0, 255]
+        } else {
+            [40, 40, 40, 255]
+        }
+    });
+    b.image(
+        "base colour",
+        "image/jpeg",
+        jpeg(&checker),
+        images,
+        "box base colour.jpg",
+    );
+    b.image(
+        "metal rough",
+        "image/png",
+        png(&gradient(4, |x, y| {
+            [0, (x * 60) as u8, (y * 60) as u8, 255]
+        })),
+        images,
+        "box_mr.png",
+    );
+    b.image(
+        "normal",
+        "image/png",
+        png(&gradient(4, |_, _| [128, 128, 255, 255])),
+        images,
+        "box_normal.png",
+    );
+    b.image(
+        "occlusion",
+        "image/png",
+        png(&gradient(4, |x, _| [(255 - x * 20) as u8, 0, 0, 255])),
+        images,
+        "box_ao.png",
+    );
+    b.image(
+        "emissive",
+        "image/png",
+        png(&gradient(4, |x, y| {
+            [(x * 60) as u8, (y * 60) as u8, 0, 255]
+        })),
+        images,
+        "box emissive.png",
+    );
     let doc = json!({
         "scene": 0,
         "scenes": [{"name": "BoxScene", "nodes": [0]}],
@@ -67,7 +115,11 @@ pub fn textured_box_with(dir: &Path, storage: Storage) -> io::Result<PathBuf> {
         "samplers": [{"magFilter": 9729, "minFilter": 9987}],
         "textures": (0..5).map(|i| json!({"source": i, "sampler": 0})).collect::<Vec<_>>(),
     });
-    let name = if storage == Storage::Glb { "textured_box_glb" } else { "textured_box" };
+    let name = if storage == Storage::Glb {
+        "textured_box_glb"
+    } else {
+        "textured_box"
+    };
     b.write(dir, name, doc, storage)
 }
 
@@ -83,11 +135,25 @@ pub fn two_uv_sets(dir: &Path) -> io::Result<PathBuf> {
     let uv0 = b.floats("VEC2", &uv);
     let uv1_values: Vec<f32> = uv.iter().map(|v| v * 0.5).collect();
     let uv1 = b.normalized("VEC2", 5123, &uv1_values);
-    let colors = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5];
+    let colors = [
+        1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5,
+    ];
     let col = b.normalized("VEC4", 5121, &colors);
     let ind = b.indices(&idx);
-    b.image("ao", "image/png", png(&gradient(2, |_, _| [200, 0, 0, 255])), ImageStorage::DataUri, "");
-    b.image("colour", "image/png", png(&gradient(2, |_, _| [255, 255, 255, 255])), ImageStorage::DataUri, "");
+    b.image(
+        "ao",
+        "image/png",
+        png(&gradient(2, |_, _| [200, 0, 0, 255])),
+        ImageStorage::DataUri,
+        "",
+    );
+    b.image(
+        "colour",
+        "image/png",
+        png(&gradient(2, |_, _| [255, 255, 255, 255])),
+        ImageStorage::DataUri,
+        "",
+    );
     let doc = json!({
         "scenes": [{"nodes": [0]}],
         "nodes": [{"name": "Quad", "mesh": 0}],
@@ -113,13 +179,25 @@ pub fn two_uv_sets(dir: &Path) -> io::Result<PathBuf> {
 pub fn alpha_modes(dir: &Path) -> io::Result<PathBuf> {
     let mut b = Builder::new();
     let ramp = gradient(16, |x, _| [255, 255, 255, (x * 17) as u8]);
-    b.image("alpha ramp", "image/png", png(&ramp), ImageStorage::BufferView, "");
-    let modes = [("Opaque", "OPAQUE", false), ("Mask", "MASK", true), ("Blend", "BLEND", true)];
+    b.image(
+        "alpha ramp",
+        "image/png",
+        png(&ramp),
+        ImageStorage::BufferView,
+        "",
+    );
+    let modes = [
+        ("Opaque", "OPAQUE", false),
+        ("Mask", "MASK", true),
+        ("Blend", "BLEND", true),
+    ];
     let mut meshes = Vec::new();
     let mut materials = Vec::new();
     let mut nodes = Vec::new();
     for (i, (name, mode, double_sided)) in modes.iter().enumerate() {
-        meshes.push(json!({"name": format!("Quad{name}"), "primitives": [mesh_json(&mut b, quad(), i)]}));
+        meshes.push(
+            json!({"name": format!("Quad{name}"), "primitives": [mesh_json(&mut b, quad(), i)]}),
+        );
         let mut m = json!({
             "name": name, "alphaMode": mode, "doubleSided": double_sided,
             "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}},
@@ -128,7 +206,9 @@ pub fn alpha_modes(dir: &Path) -> io::Result<PathBuf> {
             m["alphaCutoff"] = json!(0.3);
         }
         materials.push(m);
-        nodes.push(json!({"name": name, "mesh": i, "translation": [-1.5 + 1.5 * i as f32, 0.0, 0.0]}));
+        nodes.push(
+            json!({"name": name, "mesh": i, "translation": [-1.5 + 1.5 * i as f32, 0.0, 0.0]}),
+        );
     }
     let doc = json!({
         "scenes": [{"nodes": [0, 1, 2]}],
@@ -158,7 +238,15 @@ pub fn texture_transforms(dir: &Path) -> io::Result<PathBuf> {
     let uv0 = b.floats("VEC2", &uv);
     let uv1 = b.floats("VEC2", &uv);
     let ind = b.indices(&idx);
-    b.image("uv", "image/png", png(&gradient(4, |x, y| [(x * 60) as u8, (y * 60) as u8, 0, 255])), ImageStorage::File, "transforms_uv.png");
+    b.image(
+        "uv",
+        "image/png",
+        png(&gradient(4, |x, y| {
+            [(x * 60) as u8, (y * 60) as u8, 0, 255]
+        })),
+        ImageStorage::File,
+        "transforms_uv.png",
+    );
     let tt = |v: serde_json::Value| json!({"KHR_texture_transform": v});
     let doc = json!({
         "extensionsUsed": ["KHR_texture_transform"],
@@ -206,15 +294,28 @@ pub fn many_textures(dir: &Path, count: usize, size: u32) -> io::Result<PathBuf>
             state ^= state << 5;
             state.to_le_bytes()
         });
-        b.image(&format!("noise{i}"), "image/png", png(&img), ImageStorage::File, &format!("noise_{i}.png"));
+        b.image(
+            &format!("noise{i}"),
+            "image/png",
+            png(&img),
+            ImageStorage::File,
+            &format!("noise_{i}.png"),
+        );
         meshes.push(json!({"primitives": [mesh_json(&mut b, quad(), i)]}));
         materials.push(json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}}));
         textures.push(json!({"source": i}));
-        nodes.push(json!({"name": format!("Quad{i}"), "mesh": i, "translation": [i as f32, 0.0, 0.0]}));
+        nodes.push(
+            json!({"name": format!("Quad{i}"), "mesh": i, "translation": [i as f32, 0.0, 0.0]}),
+        );
     }
     let doc = json!({
         "scenes": [{"nodes": (0..count).collect::<Vec<_>>()}],
         "nodes": nodes, "meshes": meshes, "materials": materials, "textures": textures,
     });
-    b.write(dir, &format!("many_textures_{count}x{size}"), doc, Storage::ExternalBin)
+    b.write(
+        dir,
+        &format!("many_textures_{count}x{size}"),
+        doc,
+        Storage::ExternalBin,
+    )
 }

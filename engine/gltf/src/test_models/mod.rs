@@ -10,7 +10,9 @@ mod materials;
 mod scenes;
 
 pub use builder::Storage;
-pub use materials::{alpha_modes, many_textures, texture_transforms, textured_box, textured_box_with, two_uv_sets};
+pub use materials::{
+    alpha_modes, many_textures, texture_transforms, textured_box, textured_box_with, two_uv_sets,
+};
 pub use scenes::{animated, cameras_and_lights, hierarchy, hierarchy_child_matrix, many_nodes};
 
 use std::io;

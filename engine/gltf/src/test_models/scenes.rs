@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Quat, Vec3};
 use serde_json::json;
 
-use super::builder::{cube, Builder, Storage};
+use super::builder::{Builder, Storage, cube};
 
 fn cube_mesh(b: &mut Builder, name: &str) -> serde_json::Value {
     let (p, n, uv, idx) = cube();
@@ -37,11 +37,12 @@ pub fn hierarchy_child_matrix() -> Mat4 {
 /// | 3 | `ChildTrs` | rotation 90° about +Y | 0 | none |
 /// | 4 | `SecondRoot` | scale (3, 3, 3) | none | 0 |
 ///
-/// Scenes: 0 `"Main"` with roots [0, 4], 1 `"Other"` with root [4]; `scene` is 1.
+/// Scenes: 0 `"Main"` with roots `[0, 4]`, 1 `"Other"` with root `[4]`; `scene` is 1.
 pub fn hierarchy(dir: &Path) -> io::Result<PathBuf> {
     let mut b = Builder::new();
     let mesh = cube_mesh(&mut b, "Cube");
-    let grandchild = Mat4::from_translation(Vec3::new(0.0, 0.0, -1.0)) * Mat4::from_scale(Vec3::splat(0.5));
+    let grandchild =
+        Mat4::from_translation(Vec3::new(0.0, 0.0, -1.0)) * Mat4::from_scale(Vec3::splat(0.5));
     let doc = json!({
         "scene": 1,
         "scenes": [{"name": "Main", "nodes": [0, 4]}, {"name": "Other", "nodes": [4]}],
@@ -76,7 +77,12 @@ pub fn animated(dir: &Path) -> io::Result<PathBuf> {
     let t01 = b.floats("SCALAR", &[0.0, 1.0]);
     let translations = b.floats("VEC3", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 2.0, 0.0]);
     let quarter = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
-    let rotations = b.floats("VEC4", &[0.0, 0.0, 0.0, 1.0, quarter.x, quarter.y, quarter.z, quarter.w]);
+    let rotations = b.floats(
+        "VEC4",
+        &[
+            0.0, 0.0, 0.0, 1.0, quarter.x, quarter.y, quarter.z, quarter.w,
+        ],
+    );
     let scales = b.floats("VEC3", &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
     #[rustfmt::skip]
     let spline = b.floats("VEC3", &[
@@ -155,7 +161,11 @@ pub fn many_nodes(dir: &Path, count: usize) -> io::Result<PathBuf> {
     let nodes: Vec<serde_json::Value> = (0..count)
         .map(|i| {
             let children: Vec<usize> = (10 * i + 1..=10 * i + 10).filter(|&c| c < count).collect();
-            let t = [(i % 7) as f32 * 0.1, (i % 5) as f32 * 0.1, (i % 3) as f32 * 0.1];
+            let t = [
+                (i % 7) as f32 * 0.1,
+                (i % 5) as f32 * 0.1,
+                (i % 3) as f32 * 0.1,
+            ];
             let mut node = json!({
                 "name": format!("Node{i}"), "mesh": 0, "translation": t,
                 "rotation": Quat::from_rotation_y(0.01 * i as f32).to_array(),
@@ -167,5 +177,10 @@ pub fn many_nodes(dir: &Path, count: usize) -> io::Result<PathBuf> {
         })
         .collect();
     let doc = json!({"scene": 0, "scenes": [{"name": "Many", "nodes": [0]}], "nodes": nodes, "meshes": [mesh]});
-    b.write(dir, &format!("many_nodes_{count}"), doc, Storage::ExternalBin)
+    b.write(
+        dir,
+        &format!("many_nodes_{count}"),
+        doc,
+        Storage::ExternalBin,
+    )
 }
