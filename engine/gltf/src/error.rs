@@ -232,6 +232,20 @@ pub enum SourceProblem {
         /// The buffer.
         buffer: usize,
     },
+    /// Decoding it would pass [`MAX_DECODED_BYTES`](crate::MAX_DECODED_BYTES) for the load.
+    #[error(
+        "{width}x{height} RGBA8 needs {needed} bytes, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    TooLarge {
+        /// Width in the image header.
+        width: u32,
+        /// Height in the image header.
+        height: u32,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
+    },
     /// An image in a buffer view without the required `mimeType`.
     #[error("is in a buffer view but has no mimeType")]
     MissingMimeType,
@@ -295,6 +309,16 @@ pub enum AccessorProblem {
         /// The limit.
         max: u64,
     },
+    /// Reading it would pass [`MAX_DECODED_BYTES`](crate::MAX_DECODED_BYTES) for the load.
+    #[error(
+        "needs {needed} bytes, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    TooLarge {
+        /// Bytes this read needs.
+        needed: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
+    },
     /// A sparse index is not below the accessor's count.
     #[error("sparse index {index} is out of range (count {count})")]
     SparseIndexOutOfRange {
@@ -336,6 +360,16 @@ pub enum PrimitiveProblem {
     /// No POSITION attribute.
     #[error("has no POSITION attribute")]
     MissingPositions,
+    /// Triangulating or unwelding it would pass [`MAX_DECODED_BYTES`](crate::MAX_DECODED_BYTES).
+    #[error(
+        "needs {needed} bytes, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    TooLarge {
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
+    },
     /// An attribute or the indices name an accessor that does not exist.
     #[error("{usage} names accessor {accessor}, but there are only {accessors}")]
     AccessorIndexOutOfRange {

@@ -68,7 +68,7 @@ pub(crate) fn import_images(
                     return Err(error(&name, SourceProblem::NoSource));
                 };
                 let buffer = view.buffer().index();
-                let data = buffers.get(buffer).map_or(&[][..], |b| &b[..]);
+                let data = buffers.get(buffer);
                 let range = view
                     .offset()
                     .checked_add(view.length())
@@ -96,6 +96,23 @@ pub(crate) fn import_images(
         {
             return Err(error(&name, SourceProblem::UnsupportedImageType { mime }));
         }
+        let (width, height) = image::ImageReader::new(Cursor::new(&bytes[..]))
+            .with_guessed_format()
+            .ok()
+            .and_then(|r| r.into_dimensions().ok())
+            .unwrap_or((0, 0));
+        let needed = u64::from(width) * u64::from(height) * 4;
+        buffers.charge(needed).map_err(|(needed, remaining)| {
+            error(
+                &name,
+                SourceProblem::TooLarge {
+                    width,
+                    height,
+                    needed,
+                    remaining,
+                },
+            )
+        })?;
         encoded.push(Encoded { name, bytes });
     }
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
+use crate::accessor::Buffers;
 use crate::error::{ElementName, GlbProblem, GltfError, SourceProblem};
 
 const GLB_MAGIC: &[u8; 4] = b"glTF";
@@ -180,8 +181,10 @@ pub(crate) fn load_buffers<'a>(
     bin: Option<&'a [u8]>,
     base_dir: Option<&Path>,
     file: &str,
-) -> Result<Vec<Cow<'a, [u8]>>, GltfError> {
-    doc.buffers()
+    budget: u64,
+) -> Result<Buffers<'a>, GltfError> {
+    let data = doc
+        .buffers()
         .map(|buffer| {
             let error = |problem| GltfError::Buffer {
                 file: file.to_owned(),
@@ -204,7 +207,8 @@ pub(crate) fn load_buffers<'a>(
             }
             Ok(bytes)
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Buffers::new(data, budget))
 }
 
 #[cfg(test)]
