@@ -131,6 +131,14 @@ pub enum GltfError {
         /// What is wrong.
         problem: NodeProblem,
     },
+    /// A camera lacks the projection object its `type` names.
+    #[error("{file}: {camera}: its type names a projection it does not have")]
+    Camera {
+        /// The file name used in messages.
+        file: String,
+        /// The camera.
+        camera: ElementName,
+    },
     /// An animation channel is invalid.
     #[error("{file}: {animation} channel {channel}: {problem}")]
     Animation {

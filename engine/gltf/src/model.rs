@@ -253,7 +253,7 @@ impl GltfModel {
         let node_count = doc.nodes().len();
         report(progress, LoadStage::Nodes, 0, node_count);
         let (nodes, scenes, default_scene) = import_nodes_and_scenes(&doc, file)?;
-        let cameras = import_cameras(&doc);
+        let cameras = import_cameras(&doc, file)?;
         let lights = import_lights(&doc);
         report(progress, LoadStage::Nodes, node_count, node_count);
 

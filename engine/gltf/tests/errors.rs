@@ -478,3 +478,58 @@ fn texcoord_sets_beyond_one_fall_back_to_zero() {
         model.warnings
     );
 }
+
+#[test]
+fn index_and_colour_formats() {
+    // u8 and u32 indices widen to u32; no indices means 0..n.
+    for (component_type, bytes) in [
+        (5121u32, vec![2u8, 1, 0, 0]),
+        (
+            5125,
+            [2u32, 1, 0].iter().flat_map(|i| i.to_le_bytes()).collect(),
+        ),
+    ] {
+        let (mut bin, mut doc) = triangle(&TRI, &[]);
+        let at = bin.len();
+        bin.extend(&bytes);
+        doc["bufferViews"][1] = json!({"buffer": 0, "byteOffset": at, "byteLength": bytes.len()});
+        doc["accessors"][1] =
+            json!({"bufferView": 1, "componentType": component_type, "count": 3, "type": "SCALAR"});
+        let model = load(&gltf_with(&bin, doc)).unwrap();
+        // Flat normals unweld, so the order shows in the positions.
+        assert_eq!(
+            model.meshes[0].primitives[0].positions[0],
+            glam::Vec3::new(0.0, 1.0, 0.0),
+            "{component_type}"
+        );
+    }
+    let (mut bin, mut doc) = triangle(&TRI, &[]);
+    doc["meshes"][0]["primitives"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("indices");
+    // COLOR_0 as float VEC3: alpha 1.
+    let at = bin.len();
+    bin.extend(f32s(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]));
+    doc["bufferViews"][1] = json!({"buffer": 0, "byteOffset": at, "byteLength": 36});
+    doc["accessors"][1] =
+        json!({"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3"});
+    doc["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(1);
+    let model = load(&gltf_with(&bin, doc)).unwrap();
+    let p = &model.meshes[0].primitives[0];
+    assert_eq!(p.indices, [0, 1, 2]);
+    assert_eq!(
+        p.colors.as_ref().unwrap()[2],
+        glam::Vec4::new(0.0, 0.0, 1.0, 1.0)
+    );
+}
+
+#[test]
+fn camera_type_without_its_projection() {
+    let doc = json!({"asset": {"version": "2.0"}, "cameras": [{"name": "Eye", "type": "perspective", "orthographic": {"xmag": 1.0, "ymag": 1.0, "znear": 0.1, "zfar": 10.0}}]});
+    let m = message(&serde_json::to_vec(&doc).unwrap());
+    assert_eq!(
+        m,
+        "model.gltf: camera 0 (\"Eye\"): its type names a projection it does not have"
+    );
+}

@@ -150,19 +150,32 @@ proptest! {
     }
 }
 
-/// Every number leaf of a JSON document, as a JSON pointer.
-fn number_pointers(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+/// Every value of a JSON document that `keep` accepts, as a JSON pointer (keys are not
+/// escaped: the test models use no `/` or `~` in keys).
+fn leaf_pointers(
+    v: &serde_json::Value,
+    at: String,
+    keep: fn(&serde_json::Value) -> bool,
+    out: &mut Vec<String>,
+) {
+    if keep(v) {
+        out.push(at.clone());
+    }
     match v {
-        serde_json::Value::Number(_) => out.push(at),
         serde_json::Value::Array(a) => a
             .iter()
             .enumerate()
-            .for_each(|(i, v)| number_pointers(v, format!("{at}/{i}"), out)),
+            .for_each(|(i, v)| leaf_pointers(v, format!("{at}/{i}"), keep, out)),
         serde_json::Value::Object(o) => o
             .iter()
-            .for_each(|(k, v)| number_pointers(v, format!("{at}/{k}"), out)),
+            .for_each(|(k, v)| leaf_pointers(v, format!("{at}/{k}"), keep, out)),
         _ => {}
     }
+}
+
+/// Every number of a JSON document, as a JSON pointer.
+fn number_pointers(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    leaf_pointers(v, at, serde_json::Value::is_number, out);
 }
 
 proptest! {
@@ -205,6 +218,45 @@ proptest! {
             bytes[bin_start + p % bin_len] = b;
         }
         let _ = GltfModel::from_slice(&bytes, Some(dir), "fuzzed.glb");
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Structure-aware: string values swapped for other glTF enum strings, and object keys
+    /// removed (a camera's projection, an image's mimeType, a sampler's input...).
+    #[test]
+    fn changed_strings_and_removed_keys_never_panic(
+        which in prop::sample::select(vec![0usize, 2, 3, 4, 5, 6, 7]),
+        strings in prop::collection::vec((any::<usize>(), prop::sample::select(vec![
+            "perspective", "orthographic", "directional", "point", "spot", "translation", "rotation",
+            "scale", "weights", "LINEAR", "STEP", "CUBICSPLINE", "OPAQUE", "MASK", "BLEND", "SCALAR",
+            "VEC2", "VEC3", "VEC4", "MAT2", "MAT4", "image/png", "image/jpeg", "image/gif", "data:,",
+            "", "/abs.bin", "../x.bin", "KHR_texture_transform", "EXT_other",
+        ])), 0..3),
+        removals in prop::collection::vec(any::<usize>(), 0..3),
+    ) {
+        let (original, dir) = &inputs()[which];
+        let mut doc: serde_json::Value = serde_json::from_slice(original).unwrap();
+        for (pick, value) in strings {
+            let mut pointers = Vec::new();
+            leaf_pointers(&doc, String::new(), serde_json::Value::is_string, &mut pointers);
+            if let Some(target) = pointers.get(pick % pointers.len().max(1)) {
+                *doc.pointer_mut(target).unwrap() = serde_json::json!(value);
+            }
+        }
+        for pick in removals {
+            let mut objects = Vec::new();
+            leaf_pointers(&doc, String::new(), |v| v.as_object().is_some_and(|o| !o.is_empty()), &mut objects);
+            if let Some(target) = objects.get(pick % objects.len().max(1)) {
+                let object = doc.pointer_mut(target).unwrap().as_object_mut().unwrap();
+                let key = object.keys().nth(pick % object.len()).unwrap().clone();
+                object.remove(&key);
+            }
+        }
+        let bytes = serde_json::to_vec(&doc).unwrap();
+        let _ = GltfModel::from_slice(&bytes, Some(dir), "fuzzed.gltf");
     }
 }
 
