@@ -5,6 +5,7 @@
 //! the buffer *before* reading or allocating, and never panics.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use gltf::accessor::{DataType, Dimensions};
 
@@ -14,8 +15,41 @@ use crate::error::AccessorProblem;
 /// elements are zeros plus sparse substitutions). Bounds the allocation a tiny file can cause.
 pub(crate) const MAX_UNBACKED_ELEMENTS: u64 = 1 << 24;
 
-/// The resolved bytes of every buffer, in glTF order.
-pub(crate) type Buffers<'a> = [Cow<'a, [u8]>];
+/// At most this many bytes of vertex data, indices, keyframes and decoded pixels come out of
+/// one load. Input bytes are bounded by the file, but primitives may share one accessor and
+/// images one buffer view, so the output could otherwise grow far past the input.
+pub const MAX_DECODED_BYTES: u64 = 4 << 30;
+
+/// The resolved bytes of every buffer, in glTF order, and what remains of the
+/// [`MAX_DECODED_BYTES`] budget.
+pub(crate) struct Buffers<'a> {
+    data: Vec<Cow<'a, [u8]>>,
+    remaining: Cell<u64>,
+}
+
+impl<'a> Buffers<'a> {
+    pub(crate) fn new(data: Vec<Cow<'a, [u8]>>, budget: u64) -> Self {
+        Self {
+            data,
+            remaining: Cell::new(budget),
+        }
+    }
+
+    /// Buffer `index`'s bytes (empty if there is no such buffer).
+    pub(crate) fn get(&self, index: usize) -> &[u8] {
+        self.data.get(index).map_or(&[], |b| b)
+    }
+
+    /// Takes `bytes` from the budget, or says how much was asked and how much remains.
+    pub(crate) fn charge(&self, bytes: u64) -> Result<(), (u64, u64)> {
+        let remaining = self.remaining.get();
+        if bytes > remaining {
+            return Err((bytes, remaining));
+        }
+        self.remaining.set(remaining - bytes);
+        Ok(())
+    }
+}
 
 /// An accessor's elements copied out tightly packed, with sparse values applied.
 struct Packed {
@@ -69,10 +103,7 @@ fn check_range(
     let buffer = view.buffer();
     let view_offset = view.offset() as u64;
     let view_len = view.length() as u64;
-    let available = buffers
-        .get(buffer.index())
-        .map_or(0, |b| b.len() as u64)
-        .min(buffer.length() as u64);
+    let available = (buffers.get(buffer.index()).len() as u64).min(buffer.length() as u64);
     let view_end = view_offset.checked_add(view_len);
     if view_end.is_none_or(|end| end > available) {
         return Err(AccessorProblem::ViewPastBufferEnd {
@@ -104,6 +135,13 @@ fn read_packed(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Packed
     let components = acc.dimensions().multiplicity();
     let elem_size = component_size(data_type) * components;
     let count = acc.count() as u64;
+    // Outputs are at most 4 bytes a component; charged after the range checks, before
+    // anything is allocated.
+    let charge = || {
+        buffers
+            .charge(count.saturating_mul(components as u64 * 4))
+            .map_err(|(needed, remaining)| AccessorProblem::TooLarge { needed, remaining })
+    };
     let mut bytes = match acc.view() {
         Some(view) => {
             let stride = view.stride().filter(|&s| s > 0).unwrap_or(elem_size) as u64;
@@ -115,7 +153,8 @@ fn read_packed(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Packed
                 stride,
                 elem_size as u64,
             )?;
-            let data = &buffers[view.buffer().index()];
+            charge()?;
+            let data = buffers.get(view.buffer().index());
             let mut bytes = Vec::with_capacity(count as usize * elem_size);
             for i in 0..count as usize {
                 let at = start + i * stride as usize;
@@ -130,6 +169,7 @@ fn read_packed(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Packed
                     max: MAX_UNBACKED_ELEMENTS,
                 });
             }
+            charge()?;
             vec![0; count as usize * elem_size]
         }
     };
@@ -160,8 +200,8 @@ fn read_packed(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Packed
             elem_size as u64,
             elem_size as u64,
         )?;
-        let idata = &buffers[iview.buffer().index()];
-        let vdata = &buffers[vview.buffer().index()];
+        let idata = buffers.get(iview.buffer().index());
+        let vdata = buffers.get(vview.buffer().index());
         for k in 0..n as usize {
             let at = istart + k * index_size as usize;
             let index = match index_size {
@@ -203,7 +243,7 @@ pub(crate) fn read_floats<const N: usize>(
         && (t == DataType::F32 || (allow_normalized && norm && t != DataType::U32));
     if !type_ok {
         return Err(AccessorProblem::WrongType {
-            found: type_name(dims, t, norm),
+            found: type_name(dims, t, norm).into(),
             expected,
         });
     }
@@ -244,7 +284,7 @@ pub(crate) fn read_indices(
         || !matches!(t, DataType::U8 | DataType::U16 | DataType::U32)
     {
         return Err(AccessorProblem::WrongType {
-            found: type_name(dims, t, norm),
+            found: type_name(dims, t, norm).into(),
             expected: "SCALAR of u8, u16 or u32",
         });
     }

@@ -203,8 +203,26 @@ pub(crate) fn import_animations(
     for anim in doc.animations() {
         let name = ElementName::new("animation", anim.index(), anim.name());
         let mut channels = Vec::new();
-        for (c, channel) in anim.channels().enumerate() {
-            let property = channel.target().property();
+        // Channel targets come from the JSON: `gltf-json` 1.4.1 does not validate them, and
+        // `gltf::animation::Target::{node, property}` unwrap.
+        let json = &doc.as_json().animations[anim.index()];
+        for (c, (channel, channel_json)) in anim.channels().zip(&json.channels).enumerate() {
+            let channel_error = |problem| GltfError::Animation {
+                file: file.to_owned(),
+                animation: name.clone(),
+                channel: c,
+                problem,
+            };
+            let node = channel_json.target.node.value();
+            if node >= doc.nodes().len() {
+                return Err(channel_error(AnimationProblem::BadTarget {
+                    node,
+                    nodes: doc.nodes().len(),
+                }));
+            }
+            let gltf::json::validation::Checked::Valid(property) = channel_json.target.path else {
+                return Err(channel_error(AnimationProblem::InvalidPath));
+            };
             if property == Property::MorphTargetWeights {
                 let message = format!(
                     "{file}: {name} channel {c}: morph target weights are not supported; skipped"
@@ -213,7 +231,15 @@ pub(crate) fn import_animations(
                 warnings.push(message);
                 continue;
             }
-            channels.push(import_channel(&channel, property, &name, c, buffers, file)?);
+            channels.push(import_channel(
+                &channel,
+                property,
+                NodeIndex(node),
+                &name,
+                c,
+                buffers,
+                file,
+            )?);
         }
         out.push(Animation {
             name: anim.name().map(str::to_owned),
@@ -226,6 +252,7 @@ pub(crate) fn import_animations(
 fn import_channel(
     channel: &gltf::animation::Channel<'_>,
     property: Property,
+    target: NodeIndex,
     animation: &ElementName,
     c: usize,
     buffers: &Buffers<'_>,
@@ -320,7 +347,7 @@ fn import_channel(
         }
     };
     Ok(Channel {
-        target: NodeIndex(channel.target().node().index()),
+        target,
         times,
         track,
     })

@@ -2,6 +2,8 @@
 
 use glam::Vec3;
 
+use crate::error::{ElementName, GltfError};
+
 /// A camera's projection, as glTF defines it (the camera looks down its node's -Z).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Projection {
@@ -69,24 +71,40 @@ pub struct Light {
     pub range: Option<f32>,
 }
 
-pub(crate) fn import_cameras(doc: &gltf::Document) -> Vec<Camera> {
-    doc.cameras()
-        .map(|c| Camera {
-            name: c.name().map(str::to_owned),
-            projection: match c.projection() {
-                gltf::camera::Projection::Perspective(p) => Projection::Perspective {
-                    yfov: p.yfov(),
-                    aspect_ratio: p.aspect_ratio(),
-                    znear: p.znear(),
-                    zfar: p.zfar(),
+/// Reads cameras from the JSON: `gltf-json` 1.4.1 only checks that *a* projection is present,
+/// and `gltf::Camera::projection` unwraps the one `type` names.
+pub(crate) fn import_cameras(doc: &gltf::Document, file: &str) -> Result<Vec<Camera>, GltfError> {
+    use gltf::json::camera::Type;
+    use gltf::json::validation::Checked;
+    doc.as_json()
+        .cameras
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let projection = match (&c.type_, &c.perspective, &c.orthographic) {
+                (Checked::Valid(Type::Perspective), Some(p), _) => Projection::Perspective {
+                    yfov: p.yfov,
+                    aspect_ratio: p.aspect_ratio,
+                    znear: p.znear,
+                    zfar: p.zfar,
                 },
-                gltf::camera::Projection::Orthographic(o) => Projection::Orthographic {
-                    xmag: o.xmag(),
-                    ymag: o.ymag(),
-                    znear: o.znear(),
-                    zfar: o.zfar(),
+                (Checked::Valid(Type::Orthographic), _, Some(o)) => Projection::Orthographic {
+                    xmag: o.xmag,
+                    ymag: o.ymag,
+                    znear: o.znear,
+                    zfar: o.zfar,
                 },
-            },
+                _ => {
+                    return Err(GltfError::Camera {
+                        file: file.to_owned(),
+                        camera: ElementName::new("camera", i, c.name.as_deref()),
+                    });
+                }
+            };
+            Ok(Camera {
+                name: c.name.clone(),
+                projection,
+            })
         })
         .collect()
 }

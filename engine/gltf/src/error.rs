@@ -131,6 +131,14 @@ pub enum GltfError {
         /// What is wrong.
         problem: NodeProblem,
     },
+    /// A camera lacks the projection object its `type` names.
+    #[error("{file}: {camera}: its type names a projection it does not have")]
+    Camera {
+        /// The file name used in messages.
+        file: String,
+        /// The camera.
+        camera: ElementName,
+    },
     /// An animation channel is invalid.
     #[error("{file}: {animation} channel {channel}: {problem}")]
     Animation {
@@ -232,6 +240,26 @@ pub enum SourceProblem {
         /// The buffer.
         buffer: usize,
     },
+    /// Decoding it would pass [`MAX_DECODED_BYTES`](crate::MAX_DECODED_BYTES) for the load.
+    #[error(
+        "{width}x{height} RGBA8 needs {needed} bytes, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    TooLarge {
+        /// Width in the image header.
+        width: u32,
+        /// Height in the image header.
+        height: u32,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
+    },
+    /// An image in a buffer view without the required `mimeType`.
+    #[error("is in a buffer view but has no mimeType")]
+    MissingMimeType,
+    /// An image with neither `uri` nor `bufferView`.
+    #[error("has neither a uri nor a bufferView")]
+    NoSource,
     /// Not PNG or JPEG.
     #[error("unsupported image type {mime:?} (only image/png and image/jpeg)")]
     UnsupportedImageType {
@@ -240,7 +268,7 @@ pub enum SourceProblem {
     },
     /// The image decoder failed (corrupt data, or larger than the decoder limits).
     #[error("cannot decode: {0}")]
-    Decode(#[from] image::ImageError),
+    Decode(Box<image::ImageError>),
 }
 
 /// What is wrong with an accessor.
@@ -277,7 +305,7 @@ pub enum AccessorProblem {
     #[error("has type {found}, expected {expected}")]
     WrongType {
         /// What the accessor holds, e.g. `VEC2 of u8`.
-        found: String,
+        found: Box<str>,
         /// What is allowed here.
         expected: &'static str,
     },
@@ -288,6 +316,16 @@ pub enum AccessorProblem {
         count: u64,
         /// The limit.
         max: u64,
+    },
+    /// Reading it would pass [`MAX_DECODED_BYTES`](crate::MAX_DECODED_BYTES) for the load.
+    #[error(
+        "needs {needed} bytes, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    TooLarge {
+        /// Bytes this read needs.
+        needed: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
     },
     /// A sparse index is not below the accessor's count.
     #[error("sparse index {index} is out of range (count {count})")]
@@ -330,6 +368,26 @@ pub enum PrimitiveProblem {
     /// No POSITION attribute.
     #[error("has no POSITION attribute")]
     MissingPositions,
+    /// Triangulating or unwelding it would pass [`MAX_DECODED_BYTES`](crate::MAX_DECODED_BYTES).
+    #[error(
+        "needs {needed} bytes, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    TooLarge {
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
+    },
+    /// An attribute or the indices name an accessor that does not exist.
+    #[error("{usage} names accessor {accessor}, but there are only {accessors}")]
+    AccessorIndexOutOfRange {
+        /// `attribute POSITION`, `indices`...
+        usage: Box<str>,
+        /// The accessor index in the file.
+        accessor: usize,
+        /// How many accessors the file has.
+        accessors: usize,
+    },
 }
 
 /// What is wrong with a node.
@@ -339,8 +397,8 @@ pub enum NodeProblem {
     /// Its `matrix` is not finite or not an affine translation * rotation * scale.
     #[error("matrix {matrix:?} cannot be decomposed into translation, rotation and scale")]
     MatrixNotDecomposable {
-        /// The matrix, column-major as in the file.
-        matrix: [f32; 16],
+        /// The matrix, column-major as in the file (boxed to keep errors small).
+        matrix: Box<[f32; 16]>,
     },
     /// A translation, rotation or scale value is NaN, infinite, or a zero quaternion.
     #[error("{property} {value:?} is not finite (or is a zero quaternion)")]
@@ -409,6 +467,17 @@ pub enum AnimationProblem {
         /// Expected output elements.
         expected: usize,
     },
+    /// The target node does not exist.
+    #[error("targets node {node}, but there are only {nodes}")]
+    BadTarget {
+        /// The node index in the file.
+        node: usize,
+        /// How many nodes the file has.
+        nodes: usize,
+    },
+    /// The target path is not translation, rotation, scale or weights.
+    #[error("has an invalid target path")]
+    InvalidPath,
     /// No keyframes at all.
     #[error("has no keyframes")]
     Empty,

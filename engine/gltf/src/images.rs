@@ -55,10 +55,20 @@ pub(crate) fn import_images(
     let mut encoded = Vec::new();
     for img in doc.images() {
         let name = ElementName::new("image", img.index(), img.name());
-        let (mime, bytes): (Option<String>, Cow<'_, [u8]>) = match img.source() {
-            gltf::image::Source::View { view, mime_type } => {
+        // From the JSON: `gltf::Image::source` unwraps a missing mimeType or uri (unvalidated).
+        let json = &doc.as_json().images[img.index()];
+        let declared_mime = json.mime_type.as_ref().map(|m| m.0.clone());
+        let (mime, bytes): (Option<String>, Cow<'_, [u8]>) = match (&json.buffer_view, &json.uri) {
+            (Some(view_index), _) => {
+                let Some(mime) = declared_mime else {
+                    return Err(error(&name, SourceProblem::MissingMimeType));
+                };
+                // The index was validated with the document.
+                let Some(view) = doc.views().nth(view_index.value()) else {
+                    return Err(error(&name, SourceProblem::NoSource));
+                };
                 let buffer = view.buffer().index();
-                let data = buffers.get(buffer).map_or(&[][..], |b| &b[..]);
+                let data = buffers.get(buffer);
                 let range = view
                     .offset()
                     .checked_add(view.length())
@@ -73,21 +83,36 @@ pub(crate) fn import_images(
                         },
                     ));
                 };
-                (Some(mime_type.to_owned()), Cow::Borrowed(&data[range]))
+                (Some(mime), Cow::Borrowed(&data[range]))
             }
-            gltf::image::Source::Uri { uri, mime_type } => {
+            (None, Some(uri)) => {
                 let (data_mime, bytes) = load_uri(uri, base_dir).map_err(|p| error(&name, p))?;
-                (
-                    mime_type.map(str::to_owned).or(data_mime),
-                    Cow::Owned(bytes),
-                )
+                (declared_mime.or(data_mime), Cow::Owned(bytes))
             }
+            (None, None) => return Err(error(&name, SourceProblem::NoSource)),
         };
         if let Some(mime) =
             mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg"))
         {
             return Err(error(&name, SourceProblem::UnsupportedImageType { mime }));
         }
+        let (width, height) = image::ImageReader::new(Cursor::new(&bytes[..]))
+            .with_guessed_format()
+            .ok()
+            .and_then(|r| r.into_dimensions().ok())
+            .unwrap_or((0, 0));
+        let needed = u64::from(width) * u64::from(height) * 4;
+        buffers.charge(needed).map_err(|(needed, remaining)| {
+            error(
+                &name,
+                SourceProblem::TooLarge {
+                    width,
+                    height,
+                    needed,
+                    remaining,
+                },
+            )
+        })?;
         encoded.push(Encoded { name, bytes });
     }
 
@@ -170,7 +195,7 @@ fn decode_parallel(
 
 /// Decodes PNG or JPEG bytes to RGBA8 under [`MAX_IMAGE_SIZE`].
 fn decode(bytes: &[u8]) -> Result<image::RgbaImage, SourceProblem> {
-    let format = image::guess_format(bytes).map_err(SourceProblem::Decode)?;
+    let format = image::guess_format(bytes).map_err(|e| SourceProblem::Decode(Box::new(e)))?;
     if !matches!(format, image::ImageFormat::Png | image::ImageFormat::Jpeg) {
         return Err(SourceProblem::UnsupportedImageType {
             mime: format.to_mime_type().to_owned(),
@@ -181,5 +206,8 @@ fn decode(bytes: &[u8]) -> Result<image::RgbaImage, SourceProblem> {
     limits.max_image_width = Some(MAX_IMAGE_SIZE);
     limits.max_image_height = Some(MAX_IMAGE_SIZE);
     reader.limits(limits);
-    Ok(reader.decode()?.into_rgba8())
+    Ok(reader
+        .decode()
+        .map_err(|e| SourceProblem::Decode(Box::new(e)))?
+        .into_rgba8())
 }

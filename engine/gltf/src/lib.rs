@@ -13,7 +13,8 @@
 //!
 //! Nothing in the input can make it panic or allocate without bound: every accessor is checked
 //! against its buffer view and buffer before it is read, every float is checked finite, images
-//! are limited to [`MAX_IMAGE_SIZE`] texels a side, and failures are a [`GltfError`] naming the
+//! are limited to [`MAX_IMAGE_SIZE`] texels a side, the whole load to [`MAX_DECODED_BYTES`]
+//! of decoded data (shared accessors and images cannot multiply memory), and failures are a [`GltfError`] naming the
 //! file and the element, such as
 //! `model.gltf: mesh 2 ("Wheel") primitive 0: attribute TEXCOORD_1 accessor 7 reads past the end of buffer view 3 (...)`.
 //!
@@ -86,6 +87,7 @@ mod tangents;
 pub mod test_models;
 mod texture;
 
+pub use accessor::MAX_DECODED_BYTES;
 pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track};
 pub use camera_light::{Camera, Light, LightKind, Projection};
 pub use error::{

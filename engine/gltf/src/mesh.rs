@@ -273,6 +273,18 @@ fn import_primitive(
         // n came from a bounds-checked accessor, so it fits in u32 for any real buffer.
         None => (0..u32::try_from(n).unwrap_or(u32::MAX)).collect(),
     };
+    let too_large = |(needed, remaining)| GltfError::Primitive {
+        file: file.to_owned(),
+        mesh: mesh.clone(),
+        primitive: prim.index(),
+        problem: PrimitiveProblem::TooLarge { needed, remaining },
+    };
+    // Strips and fans triple their index count.
+    if mode != Mode::Triangles {
+        buffers
+            .charge(raw_indices.len() as u64 * 12)
+            .map_err(too_large)?;
+    }
     let (mut indices, dropped) = triangulate(mode, &raw_indices);
     if dropped > 0 {
         warn(
@@ -289,7 +301,11 @@ fn import_primitive(
     let normals = match normals {
         Some(normals) => normals,
         None => {
-            // Flat normals: every triangle gets its own three vertices.
+            // Flat normals: every triangle gets its own three vertices (at most 64 bytes each:
+            // position, normal, two UV sets, colour, tangent).
+            buffers
+                .charge(indices.len() as u64 * 64)
+                .map_err(too_large)?;
             positions = unweld(&positions, &indices);
             tex_coords_0 = tex_coords_0.map(|v| unweld(&v, &indices));
             tex_coords_1 = tex_coords_1.map(|v| unweld(&v, &indices));

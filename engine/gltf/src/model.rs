@@ -80,6 +80,39 @@ pub struct GltfModel {
     pub warnings: Vec<String>,
 }
 
+/// `gltf-json` 1.4.1's validation indexes `accessors[POSITION]` without a bounds check (a
+/// panic on a bad index), so primitive accessor indices are checked before it runs.
+fn check_primitive_accessor_indices(root: &gltf::json::Root, file: &str) -> Result<(), GltfError> {
+    let accessors = root.accessors.len();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let attributes = prim.attributes.iter().map(|(semantic, index)| {
+                let name = match semantic {
+                    gltf::json::validation::Checked::Valid(s) => s.to_string(),
+                    gltf::json::validation::Checked::Invalid => "(invalid)".to_owned(),
+                };
+                (format!("attribute {name}"), index.value())
+            });
+            let indices = prim.indices.map(|i| ("indices".to_owned(), i.value()));
+            if let Some((usage, accessor)) =
+                attributes.chain(indices).find(|(_, i)| *i >= accessors)
+            {
+                return Err(GltfError::Primitive {
+                    file: file.to_owned(),
+                    mesh: crate::ElementName::new("mesh", m, mesh.name.as_deref()),
+                    primitive: p,
+                    problem: crate::PrimitiveProblem::AccessorIndexOutOfRange {
+                        usage: usage.into(),
+                        accessor,
+                        accessors,
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 impl GltfModel {
     /// Loads a `.gltf` or `.glb` file; external buffers and images are resolved relative to it.
     /// Messages name the file as `path` displays.
@@ -124,6 +157,23 @@ impl GltfModel {
         base_dir: Option<&Path>,
         name_for_messages: &str,
         progress: &mut dyn FnMut(LoadProgress),
+    ) -> Result<Self, GltfError> {
+        Self::import(
+            bytes,
+            base_dir,
+            name_for_messages,
+            progress,
+            crate::MAX_DECODED_BYTES,
+        )
+    }
+
+    /// The importer, with a decoded-data budget (smaller in tests).
+    fn import(
+        bytes: &[u8],
+        base_dir: Option<&Path>,
+        name_for_messages: &str,
+        progress: &mut dyn FnMut(LoadProgress),
+        budget: u64,
     ) -> Result<Self, GltfError> {
         let file = name_for_messages;
         let report = |progress: &mut dyn FnMut(LoadProgress), stage, done, total| {
@@ -176,12 +226,13 @@ impl GltfModel {
         {
             warn(format!("{file}: morph targets are not supported; ignored"));
         }
+        check_primitive_accessor_indices(&root, file)?;
         let doc = gltf::Document::from_json(root).map_err(json_error)?;
         report(progress, LoadStage::Parsing, 1, 1);
 
         let buffer_count = doc.buffers().len();
         report(progress, LoadStage::Buffers, 0, buffer_count);
-        let buffers = load_buffers(&doc, container.bin, base_dir, file)?;
+        let buffers = load_buffers(&doc, container.bin, base_dir, file, budget)?;
         report(progress, LoadStage::Buffers, buffer_count, buffer_count);
 
         let mut usage = vec![ImageUsage::default(); doc.images().len()];
@@ -202,7 +253,7 @@ impl GltfModel {
         let node_count = doc.nodes().len();
         report(progress, LoadStage::Nodes, 0, node_count);
         let (nodes, scenes, default_scene) = import_nodes_and_scenes(&doc, file)?;
-        let cameras = import_cameras(&doc);
+        let cameras = import_cameras(&doc, file)?;
         let lights = import_lights(&doc);
         report(progress, LoadStage::Nodes, node_count, node_count);
 
@@ -256,5 +307,49 @@ impl GltfModel {
             stack.extend(self.nodes[i.0].children.iter().map(|&c| (c, m)));
         }
         world
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn shared_accessors_cannot_multiply_memory() {
+        // 100 primitives share one 2,000-index strip; each is read, triangulated and unwelded
+        // on its own (about 480 KB each), so a 10 MB budget runs out part-way.
+        let n = 2000u32;
+        let mut bin: Vec<u8> = (0..n)
+            .flat_map(|i| [i as f32, (i % 2) as f32, 0.0])
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        let pos_len = bin.len();
+        bin.extend((0..n).flat_map(|i| (i as u16).to_le_bytes()));
+        let uri = format!(
+            "data:;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&bin)
+        );
+        let prim = json!({"attributes": {"POSITION": 0}, "indices": 1, "mode": 5});
+        let doc = json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"byteLength": bin.len(), "uri": uri}],
+            "bufferViews": [
+                {"buffer": 0, "byteLength": pos_len},
+                {"buffer": 0, "byteOffset": pos_len, "byteLength": n * 2},
+            ],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [n as f32, 1.0, 0.0]},
+                {"bufferView": 1, "componentType": 5123, "count": n, "type": "SCALAR"},
+            ],
+            "meshes": [{"primitives": vec![prim; 100]}],
+        });
+        let bytes = serde_json::to_vec(&doc).unwrap();
+        let error =
+            GltfModel::import(&bytes, None, "shared.gltf", &mut |_| {}, 10_000_000).unwrap_err();
+        assert!(error.to_string().contains("decoded-data limit"), "{error}");
+        assert!(GltfModel::import(&bytes, None, "shared.gltf", &mut |_| {}, 100_000_000).is_ok());
     }
 }

@@ -103,8 +103,14 @@ pub(crate) fn import_nodes_and_scenes(
         let transform = match n.transform() {
             gltf::scene::Transform::Matrix { matrix } => {
                 let flat: [f32; 16] = std::array::from_fn(|i| matrix[i / 4][i % 4]);
-                LocalTransform::try_from_matrix(Mat4::from_cols_array(&flat))
-                    .ok_or_else(|| error(&n, NodeProblem::MatrixNotDecomposable { matrix: flat }))?
+                LocalTransform::try_from_matrix(Mat4::from_cols_array(&flat)).ok_or_else(|| {
+                    error(
+                        &n,
+                        NodeProblem::MatrixNotDecomposable {
+                            matrix: Box::new(flat),
+                        },
+                    )
+                })?
             }
             gltf::scene::Transform::Decomposed {
                 translation,

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
+use crate::accessor::Buffers;
 use crate::error::{ElementName, GlbProblem, GltfError, SourceProblem};
 
 const GLB_MAGIC: &[u8; 4] = b"glTF";
@@ -139,12 +140,12 @@ pub(crate) fn resolve_relative_uri(
     let decoded = percent_encoding::percent_decode_str(uri)
         .decode_utf8()
         .map_err(|_| unsupported("percent-decoding gives invalid UTF-8"))?;
-    if let Some(colon) = decoded.find(':') {
-        if !decoded[..colon].contains(['/', '\\']) {
-            return Err(unsupported(
-                "only relative paths and data: URIs are supported",
-            ));
-        }
+    if let Some(colon) = decoded.find(':')
+        && !decoded[..colon].contains(['/', '\\'])
+    {
+        return Err(unsupported(
+            "only relative paths and data: URIs are supported",
+        ));
     }
     let relative = Path::new(decoded.as_ref());
     if relative.is_absolute() || decoded.starts_with(['/', '\\']) {
@@ -180,8 +181,10 @@ pub(crate) fn load_buffers<'a>(
     bin: Option<&'a [u8]>,
     base_dir: Option<&Path>,
     file: &str,
-) -> Result<Vec<Cow<'a, [u8]>>, GltfError> {
-    doc.buffers()
+    budget: u64,
+) -> Result<Buffers<'a>, GltfError> {
+    let data = doc
+        .buffers()
         .map(|buffer| {
             let error = |problem| GltfError::Buffer {
                 file: file.to_owned(),
@@ -204,7 +207,8 @@ pub(crate) fn load_buffers<'a>(
             }
             Ok(bytes)
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Buffers::new(data, budget))
 }
 
 #[cfg(test)]

@@ -493,7 +493,7 @@ fn progress_reaches_every_stage() {
         LoadStage::Nodes,
         LoadStage::Animations,
     ] {
-        let last = reports.iter().filter(|p| p.stage == stage).last().unwrap();
+        let last = reports.iter().rfind(|p| p.stage == stage).unwrap();
         assert_eq!(last.done, last.total, "{stage:?}");
     }
     assert!(reports.contains(&LoadProgress {

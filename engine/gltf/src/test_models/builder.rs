@@ -71,7 +71,7 @@ impl Builder {
 
     /// Appends `bytes` (4-byte aligned) as a buffer view; returns its index.
     pub(crate) fn view(&mut self, bytes: &[u8]) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         self.views
@@ -167,7 +167,7 @@ impl Builder {
         storage: Storage,
     ) -> io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let mut buffer = json!({"byteLength": self.bin.len()});
@@ -210,11 +210,11 @@ impl Builder {
 /// Packs JSON text and a binary chunk into a GLB container.
 pub(crate) fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let mut json = json.to_vec();
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let mut bin = bin.to_vec();
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let total = 12 + 8 + json.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };

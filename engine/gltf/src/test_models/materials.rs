@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::builder::{Builder, ImageStorage, Storage, cube, jpeg, png, quad};
 
-fn gradient(size: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> image::RgbaImage {
+fn gradient(size: u32, mut f: impl FnMut(u32, u32) -> [u8; 4]) -> image::RgbaImage {
     image::RgbaImage::from_fn(size, size, |x, y| image::Rgba(f(x, y)))
 }
 
@@ -274,4 +274,48 @@ pub fn texture_transforms(dir: &Path) -> io::Result<PathBuf> {
         "textures": [{"source": 0, "sampler": 0}, {"source": 0, "sampler": 1}],
     });
     b.write(dir, "texture_transforms", doc, Storage::ExternalBin)
+}
+
+/// `count` quads in a row, each with its own material whose base colour is its own
+/// `size` x `size` noise PNG (external files, incompressible, so decoding takes real time).
+/// For measuring image decoding; nodes `"Quad{i}"` at x = i.
+pub fn many_textures(dir: &Path, count: usize, size: u32) -> io::Result<PathBuf> {
+    let mut b = Builder::new();
+    let mut state = 0x9E37_79B9u32;
+    let mut meshes = Vec::new();
+    let mut nodes = Vec::new();
+    let mut materials = Vec::new();
+    let mut textures = Vec::new();
+    for i in 0..count {
+        let img = gradient(size, |_, _| {
+            // xorshift: cheap noise that PNG cannot compress much.
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state.to_le_bytes()
+        });
+        b.image(
+            &format!("noise{i}"),
+            "image/png",
+            png(&img),
+            ImageStorage::File,
+            &format!("noise_{i}.png"),
+        );
+        meshes.push(json!({"primitives": [mesh_json(&mut b, quad(), i)]}));
+        materials.push(json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}}));
+        textures.push(json!({"source": i}));
+        nodes.push(
+            json!({"name": format!("Quad{i}"), "mesh": i, "translation": [i as f32, 0.0, 0.0]}),
+        );
+    }
+    let doc = json!({
+        "scenes": [{"nodes": (0..count).collect::<Vec<_>>()}],
+        "nodes": nodes, "meshes": meshes, "materials": materials, "textures": textures,
+    });
+    b.write(
+        dir,
+        &format!("many_textures_{count}x{size}"),
+        doc,
+        Storage::ExternalBin,
+    )
 }

@@ -11,7 +11,7 @@ mod scenes;
 
 pub use builder::Storage;
 pub use materials::{
-    alpha_modes, texture_transforms, textured_box, textured_box_with, two_uv_sets,
+    alpha_modes, many_textures, texture_transforms, textured_box, textured_box_with, two_uv_sets,
 };
 pub use scenes::{animated, cameras_and_lights, hierarchy, hierarchy_child_matrix, many_nodes};
 

@@ -37,7 +37,7 @@ pub fn hierarchy_child_matrix() -> Mat4 {
 /// | 3 | `ChildTrs` | rotation 90° about +Y | 0 | none |
 /// | 4 | `SecondRoot` | scale (3, 3, 3) | none | 0 |
 ///
-/// Scenes: 0 `"Main"` with roots [0, 4], 1 `"Other"` with root [4]; `scene` is 1.
+/// Scenes: 0 `"Main"` with roots `[0, 4]`, 1 `"Other"` with root `[4]`; `scene` is 1.
 pub fn hierarchy(dir: &Path) -> io::Result<PathBuf> {
     let mut b = Builder::new();
     let mesh = cube_mesh(&mut b, "Cube");
