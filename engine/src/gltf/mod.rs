@@ -78,7 +78,7 @@ pub struct SpawnedGltf {
 pub enum GltfSpawnError {
     /// The file could not be imported (it names the file and element).
     #[error(transparent)]
-    Import(#[from] GltfError),
+    Import(Box<GltfError>),
     /// The file has no scene of that index.
     #[error("{file}: no scene {scene} (the file has {count})")]
     NoSuchScene {
@@ -139,6 +139,12 @@ pub enum GltfSpawnError {
         /// Why.
         source: SceneError,
     },
+}
+
+impl From<GltfError> for GltfSpawnError {
+    fn from(error: GltfError) -> Self {
+        Self::Import(Box::new(error))
+    }
 }
 
 impl Engine {
