@@ -201,7 +201,7 @@ pub(crate) fn import_animations(
 ) -> Result<Vec<Animation>, GltfError> {
     let mut out = Vec::new();
     for anim in doc.animations() {
-        let name = ElementName::new("animation", anim.index(), anim.name());
+        let name = ElementName::new(crate::ElementKind::Animation, anim.index(), anim.name());
         let mut channels = Vec::new();
         // Channel targets come from the JSON: `gltf-json` 1.4.1 does not validate them, and
         // `gltf::animation::Target::{node, property}` unwrap.

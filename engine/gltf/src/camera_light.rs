@@ -97,7 +97,7 @@ pub(crate) fn import_cameras(doc: &gltf::Document, file: &str) -> Result<Vec<Cam
                 _ => {
                     return Err(GltfError::Camera {
                         file: file.to_owned(),
-                        camera: ElementName::new("camera", i, c.name.as_deref()),
+                        camera: ElementName::new(crate::ElementKind::Camera, i, c.name.as_deref()),
                     });
                 }
             };

@@ -2,13 +2,47 @@
 
 use std::fmt;
 
+/// The kinds of glTF element an error can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ElementKind {
+    /// `buffers[i]`.
+    Buffer,
+    /// `images[i]`.
+    Image,
+    /// `materials[i]`.
+    Material,
+    /// `meshes[i]`.
+    Mesh,
+    /// `nodes[i]`.
+    Node,
+    /// `cameras[i]`.
+    Camera,
+    /// `animations[i]`.
+    Animation,
+}
+
+impl fmt::Display for ElementKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Buffer => "buffer",
+            Self::Image => "image",
+            Self::Material => "material",
+            Self::Mesh => "mesh",
+            Self::Node => "node",
+            Self::Camera => "camera",
+            Self::Animation => "animation",
+        })
+    }
+}
+
 /// `mesh 2 ("Wheel")`: an element's kind, index and, when it has one, its name.
 ///
 /// Used inside [`GltfError`] messages so that a user can find the element in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ElementName {
-    /// What kind of element: `"mesh"`, `"node"`, `"animation"`...
-    pub kind: &'static str,
+    /// What kind of element.
+    pub kind: ElementKind,
     /// Its index in the glTF array of that kind.
     pub index: usize,
     /// Its `name`, if the file gives one.
@@ -16,7 +50,7 @@ pub struct ElementName {
 }
 
 impl ElementName {
-    pub(crate) fn new(kind: &'static str, index: usize, name: Option<&str>) -> Self {
+    pub(crate) fn new(kind: ElementKind, index: usize, name: Option<&str>) -> Self {
         Self {
             kind,
             index,

@@ -54,7 +54,7 @@ pub(crate) fn import_images(
     };
     let mut encoded = Vec::new();
     for img in doc.images() {
-        let name = ElementName::new("image", img.index(), img.name());
+        let name = ElementName::new(crate::ElementKind::Image, img.index(), img.name());
         // From the JSON: `gltf::Image::source` unwraps a missing mimeType or uri (unvalidated).
         let json = &doc.as_json().images[img.index()];
         let declared_mime = json.mime_type.as_ref().map(|m| m.0.clone());

@@ -67,6 +67,12 @@
 //! | `KHR_materials_emissive_strength` | yes |
 //! | anything else | if in `extensionsRequired`: error; if only in `extensionsUsed`: a warning |
 //!
+//! Besides the data, [`GltfModel::world_matrices`] composes the hierarchy, [`GltfModel::material`]
+//! resolves a primitive's material (or the glTF default), [`Channel::sample`] evaluates an
+//! animation channel at a time, and [`GltfModel::load_with_progress`] reports [`LoadProgress`]
+//! for a loading screen. Loading the 10,000-node [`test_models::many_nodes`] scene takes about
+//! 15 ms in release on a 2-core machine (`cargo run --release -p taos_gltf --example load_time`).
+//!
 //! Tangents: when a primitive has no TANGENT and its material has a normal texture, tangents
 //! are generated with MikkTSpace (`bevy_mikktspace`) from the normal texture's UV set; otherwise
 //! [`Primitive::tangents`] stays `None`.
@@ -91,8 +97,8 @@ pub use accessor::MAX_DECODED_BYTES;
 pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track};
 pub use camera_light::{Camera, Light, LightKind, Projection};
 pub use error::{
-    AccessorProblem, AnimationProblem, ElementName, GlbProblem, GltfError, NodeProblem,
-    PrimitiveProblem, SourceProblem,
+    AccessorProblem, AnimationProblem, ElementKind, ElementName, GlbProblem, GltfError,
+    NodeProblem, PrimitiveProblem, SourceProblem,
 };
 pub use images::{Image, MAX_IMAGE_SIZE};
 pub use index::{

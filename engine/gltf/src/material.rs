@@ -235,7 +235,11 @@ pub(crate) fn import_materials(
         .map(|m| {
             let mut cx = Context {
                 file,
-                material: ElementName::new("material", m.index().unwrap_or(0), m.name()),
+                material: ElementName::new(
+                    crate::ElementKind::Material,
+                    m.index().unwrap_or(0),
+                    m.name(),
+                ),
                 usage,
                 warnings,
             };

@@ -109,7 +109,7 @@ pub(crate) fn import_meshes(
     doc.meshes()
         .enumerate()
         .map(|(i, mesh)| {
-            let name = ElementName::new("mesh", mesh.index(), mesh.name());
+            let name = ElementName::new(crate::ElementKind::Mesh, mesh.index(), mesh.name());
             let mut primitives = Vec::new();
             for prim in mesh.primitives() {
                 if let Some(p) = import_primitive(&prim, &name, buffers, materials, file, warnings)?

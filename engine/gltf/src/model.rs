@@ -99,7 +99,11 @@ fn check_primitive_accessor_indices(root: &gltf::json::Root, file: &str) -> Resu
             {
                 return Err(GltfError::Primitive {
                     file: file.to_owned(),
-                    mesh: crate::ElementName::new("mesh", m, mesh.name.as_deref()),
+                    mesh: crate::ElementName::new(
+                        crate::ElementKind::Mesh,
+                        m,
+                        mesh.name.as_deref(),
+                    ),
                     primitive: p,
                     problem: crate::PrimitiveProblem::AccessorIndexOutOfRange {
                         usage: usage.into(),

@@ -95,7 +95,7 @@ pub(crate) fn import_nodes_and_scenes(
 ) -> Result<(Vec<Node>, Vec<Scene>, SceneIndex), GltfError> {
     let error = |n: &gltf::Node<'_>, problem| GltfError::Node {
         file: file.to_owned(),
-        node: ElementName::new("node", n.index(), n.name()),
+        node: ElementName::new(crate::ElementKind::Node, n.index(), n.name()),
         problem,
     };
     let mut nodes = Vec::with_capacity(doc.nodes().len());
@@ -191,10 +191,10 @@ pub(crate) fn import_nodes_and_scenes(
         let gn = doc
             .nodes()
             .nth(i)
-            .map(|n| ElementName::new("node", i, n.name()));
+            .map(|n| ElementName::new(crate::ElementKind::Node, i, n.name()));
         return Err(GltfError::Node {
             file: file.to_owned(),
-            node: gn.unwrap_or_else(|| ElementName::new("node", i, None)),
+            node: gn.unwrap_or_else(|| ElementName::new(crate::ElementKind::Node, i, None)),
             problem: NodeProblem::Cycle,
         });
     }

@@ -188,7 +188,7 @@ pub(crate) fn load_buffers<'a>(
         .map(|buffer| {
             let error = |problem| GltfError::Buffer {
                 file: file.to_owned(),
-                buffer: ElementName::new("buffer", buffer.index(), buffer.name()),
+                buffer: ElementName::new(crate::ElementKind::Buffer, buffer.index(), buffer.name()),
                 problem,
             };
             let bytes: Cow<'a, [u8]> = match buffer.source() {

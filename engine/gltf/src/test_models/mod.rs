@@ -13,7 +13,9 @@ pub use builder::Storage;
 pub use materials::{
     alpha_modes, many_textures, texture_transforms, textured_box, textured_box_with, two_uv_sets,
 };
-pub use scenes::{animated, cameras_and_lights, hierarchy, hierarchy_child_matrix, many_nodes};
+pub use scenes::{
+    MANY_NODES_DEFAULT, animated, cameras_and_lights, hierarchy, hierarchy_child_matrix, many_nodes,
+};
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -150,6 +150,9 @@ pub fn cameras_and_lights(dir: &Path) -> io::Result<PathBuf> {
     b.write(dir, "cameras_and_lights", doc, Storage::Embedded)
 }
 
+/// The node count of the load-time target scene: `many_nodes(dir, MANY_NODES_DEFAULT)`.
+pub const MANY_NODES_DEFAULT: usize = 10_000;
+
 /// (i) `count` nodes (at least 1) sharing one cube mesh, for load-time measurements: node 0
 /// `"Node0"` is the only root and node `i > 0` is a child of node `(i - 1) / 10` (so 10,000
 /// nodes nest five levels deep). Each node is translated by (i % 7, i % 5, i % 3) * 0.1 and
