@@ -5,7 +5,7 @@
 //! ```
 //!
 //! Prints the median of 9 loads of the N-node scene (default 10,000 nodes sharing one mesh)
-//! and of a model with 8 textures of 512x512 noise (image decoding).
+//! and of a model with 8 textures of 512x512 textures (image decoding).
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +44,7 @@ fn main() {
     let path = test_models::many_textures(dir.path(), 8, 512).expect("write the textures");
     let (time, model) = median_load(&path);
     println!(
-        "{} images of 512x512 noise PNG: median load {:.1} ms on {} threads available",
+        "{} images of 512x512 PNG: median load {:.1} ms on {} threads available",
         model.images.len(),
         time.as_secs_f64() * 1e3,
         std::thread::available_parallelism().map_or(1, |n| n.get())

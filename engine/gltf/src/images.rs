@@ -15,7 +15,9 @@ use crate::source::load_uri;
 pub const MAX_IMAGE_SIZE: u32 = 16384;
 
 /// Below this many encoded bytes in all, images are decoded on the calling thread: spawning
-/// threads costs more than it saves (measured with `examples/load_time.rs`).
+/// threads costs more than it saves. Measured with `examples/load_time.rs` on a busy 2-core
+/// machine: 8 compressible 512x512 PNGs took ~23 ms in parallel against 24-41 ms sequentially;
+/// incompressible (stored) PNGs, whose decoding is only copying, took 12 ms against 8 ms.
 const PARALLEL_THRESHOLD_BYTES: usize = 256 * 1024;
 
 /// A decoded glTF image.

@@ -277,8 +277,9 @@ pub fn texture_transforms(dir: &Path) -> io::Result<PathBuf> {
 }
 
 /// `count` quads in a row, each with its own material whose base colour is its own
-/// `size` x `size` noise PNG (external files, incompressible, so decoding takes real time).
-/// For measuring image decoding; nodes `"Quad{i}"` at x = i.
+/// `size` x `size` PNG (external files): gradients with a little noise, so they compress like
+/// real textures and decoding does real inflate work. For measuring image decoding; nodes
+/// `"Quad{i}"` at x = i.
 pub fn many_textures(dir: &Path, count: usize, size: u32) -> io::Result<PathBuf> {
     let mut b = Builder::new();
     let mut state = 0x9E37_79B9u32;
@@ -287,12 +288,14 @@ pub fn many_textures(dir: &Path, count: usize, size: u32) -> io::Result<PathBuf>
     let mut materials = Vec::new();
     let mut textures = Vec::new();
     for i in 0..count {
-        let img = gradient(size, |_, _| {
-            // xorshift: cheap noise that PNG cannot compress much.
+        let img = gradient(size, |x, y| {
+            // xorshift noise in the low bits of smooth gradients.
             state ^= state << 13;
             state ^= state >> 17;
             state ^= state << 5;
-            state.to_le_bytes()
+            let n = (state & 7) as u8;
+            let (x, y) = ((x * 255 / size) as u8, (y * 255 / size) as u8);
+            [x.wrapping_add(n), y, x ^ y ^ (i as u8), 255]
         });
         b.image(
             &format!("noise{i}"),
