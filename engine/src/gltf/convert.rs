@@ -273,6 +273,27 @@ mod tests {
     }
 
     #[test]
+    fn the_renderer_turns_texture_coordinates_as_the_importer_does() {
+        let transform = gltf::TextureTransform {
+            offset: Vec2::new(0.25, -0.5),
+            rotation: 0.7,
+            scale: Vec2::new(2.0, 0.5),
+        };
+        let reference = gltf::TextureRef {
+            image: gltf::ImageIndex(0),
+            tex_coord: 0,
+            sampler: gltf::Sampler::default(),
+            transform: Some(transform),
+            uv_matrix: transform.matrix(),
+        };
+        let converted = slot(&reference, TextureId(0)).transform.matrix();
+        assert!(
+            converted.abs_diff_eq(transform.matrix(), 1e-6),
+            "{converted}"
+        );
+    }
+
+    #[test]
     fn cameras_fill_in_what_gltf_leaves_open() {
         let open = gltf::Camera {
             name: None,

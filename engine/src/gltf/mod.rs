@@ -9,7 +9,7 @@
 //!   `node N`), local translation, rotation and scale, and parent;
 //! - a [`MeshRenderer`] per mesh primitive: on the node itself when its
 //!   mesh has one primitive, otherwise on children named `primitive N`;
-//! - a [`Camera`] on camera nodes, and a [`DirectionalLight`],
+//! - a [`Camera`](crate::Camera) on camera nodes, and a [`DirectionalLight`],
 //!   [`PointLight`] or [`SpotLight`] on `KHR_lights_punctual` nodes (a
 //!   directional light takes its node's world -Z when spawned);
 //! - every animation as an [`AnimationClip`] in one [`AnimationPlayer`] on
@@ -57,7 +57,7 @@ pub struct SpawnedGltf {
     /// The GameObject of each glTF node (index by node), `None` for nodes
     /// outside the spawned scene.
     pub nodes: Vec<Option<GameObject>>,
-    /// Objects carrying a [`Camera`], in node order.
+    /// Objects carrying a [`Camera`](crate::Camera), in node order.
     pub cameras: Vec<GameObject>,
     /// Objects carrying a light, in node order.
     pub lights: Vec<GameObject>,

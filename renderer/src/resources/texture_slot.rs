@@ -91,7 +91,8 @@ impl TextureSampler {
 }
 
 /// A transform of texture coordinates (glTF's `KHR_texture_transform`):
-/// scale, then a counter-clockwise rotation in radians, then an offset.
+/// scale, then a rotation in radians (counter-clockwise as seen on the
+/// image), then an offset.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UvTransform {
     /// Added last.
@@ -128,10 +129,13 @@ impl UvTransform {
         };
         let (sin, cos) = rotation.sin_cos();
         let translation = Mat3::from_translation(offset);
-        // The extension's matrix, column by column.
+        // Counter-clockwise as seen on the image, whose v points down:
+        // (1, 0) turns towards (0, -1). This is how the Khronos sample
+        // viewer, three.js and Bevy read the extension (its sample model,
+        // TextureTransformTest, marks the opposite direction as wrong).
         let rotation = Mat3::from_cols(
-            glam::Vec3::new(cos, sin, 0.0),
-            glam::Vec3::new(-sin, cos, 0.0),
+            glam::Vec3::new(cos, -sin, 0.0),
+            glam::Vec3::new(sin, cos, 0.0),
             glam::Vec3::Z,
         );
         translation * rotation * Mat3::from_scale(scale)
@@ -209,10 +213,10 @@ mod tests {
             rotation: std::f32::consts::FRAC_PI_2,
             scale: Vec2::new(2.0, 1.0),
         };
-        // (1, 0) -> scaled (2, 0) -> turned a quarter (0, 2) by the
-        // extension's matrix -> offset (0.5, 2).
+        // (1, 0) -> scaled (2, 0) -> turned a quarter counter-clockwise on
+        // the image (v down) to (0, -2) -> offset (0.5, -2).
         let moved = quarter.apply(Vec2::new(1.0, 0.0));
-        assert!((moved - Vec2::new(0.5, 2.0)).length() < 1e-5, "{moved}");
+        assert!((moved - Vec2::new(0.5, -2.0)).length() < 1e-5, "{moved}");
         assert_eq!(UvTransform::default().matrix(), Mat3::IDENTITY);
         let broken = UvTransform {
             offset: Vec2::NAN,
