@@ -367,6 +367,17 @@ impl Engine {
         &mut self.presenter().renderer
     }
 
+    /// Replaces the renderer's features with those `preset` registers
+    /// (another preset, or the same one with other effects), between frames.
+    /// Meshes, materials and textures stay uploaded, the scene is untouched;
+    /// the new features compile their pipelines on the next frame. The output
+    /// format stays what the first preset chose (HDR output is not switched).
+    pub fn set_preset(&mut self, preset: impl FnOnce(&mut Renderer)) {
+        let renderer = self.renderer();
+        renderer.clear_features();
+        preset(renderer);
+    }
+
     /// Runs `hook` at the top of every frame, before the scene updates.
     pub fn before_frame(&mut self, hook: impl FnMut(&mut Scene) + Send + 'static) {
         self.game.before_frame(hook);

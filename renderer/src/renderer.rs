@@ -112,6 +112,16 @@ impl Renderer {
         self
     }
 
+    /// Drops every feature (their GPU objects and history with them) so that
+    /// a preset can register a new set: switching presets or effects at run
+    /// time. Assets, the output format, the transient-resource pool and the
+    /// profiler stay; the next frame builds its graph from the new features
+    /// alone.
+    pub fn clear_features(&mut self) {
+        self.features.clear();
+        self.graph_slots.clear();
+    }
+
     /// The first registered feature of type `T`, to read its state
     /// (`renderer.feature::<SkyFeature>()`).
     #[must_use]

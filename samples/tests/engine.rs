@@ -176,3 +176,34 @@ fn set_game_loop_switches_screens_and_capture_draws_offscreen() {
     engine.show_scene(false);
     assert_eq!(engine.frame().unwrap().passes, 0);
 }
+
+#[test]
+fn set_preset_swaps_the_features_and_keeps_the_assets_and_scene() {
+    use taos_renderer::presets::{DeferredOptions, deferred_preset};
+    let preset = taos_samples::forward_simple_preset();
+    let mut engine = Engine::headless(EngineConfig::new(64, 48), preset)
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    taos_samples::forward_simple(&mut engine).unwrap();
+    engine.frame().unwrap();
+    let centre = |pixels: &[u8]| {
+        let i = (24 * 64 + 32) * 4;
+        [pixels[i], pixels[i + 1], pixels[i + 2]]
+    };
+    let forward = centre(&engine.read_pixels().unwrap());
+    assert!(forward[0] > 2 * forward[2], "the red sphere: {forward:?}");
+
+    engine.set_preset(deferred_preset(DeferredOptions::default()));
+    let names: Vec<_> = engine.renderer().feature_names().collect();
+    assert!(names.contains(&"DeferredLighting"), "{names:?}");
+    assert!(!names.contains(&"ForwardLit"), "{names:?}");
+    let materials = engine.renderer().assets().material_count();
+    engine.frame().unwrap();
+    let deferred = centre(&engine.read_pixels().unwrap());
+    assert!(deferred[0] > 2 * deferred[2], "still the red sphere: {deferred:?}");
+    assert_eq!(engine.renderer().assets().material_count(), materials);
+
+    engine.set_preset(forward_preset(PresetOptions::default()));
+    engine.frame().unwrap();
+    let again = centre(&engine.read_pixels().unwrap());
+    assert!(again[0] > 2 * again[2], "forward again: {again:?}");
+}

@@ -50,6 +50,56 @@ pub struct LoadProgress {
     pub total: usize,
 }
 
+impl LoadStage {
+    /// What the stage does, for a progress line (`decoding images`).
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Parsing => "parsing",
+            Self::Buffers => "reading buffers",
+            Self::Images => "decoding images",
+            Self::Meshes => "reading meshes",
+            Self::Nodes => "reading nodes",
+            Self::Animations => "reading animations",
+        }
+    }
+
+    /// Where the stage lies in the whole load, as a fraction `[start, end)`
+    /// (images and meshes take most of a typical load).
+    #[must_use]
+    pub fn span(self) -> (f32, f32) {
+        match self {
+            Self::Parsing => (0.0, 0.05),
+            Self::Buffers => (0.05, 0.1),
+            Self::Images => (0.1, 0.55),
+            Self::Meshes => (0.55, 0.9),
+            Self::Nodes => (0.9, 0.97),
+            Self::Animations => (0.97, 1.0),
+        }
+    }
+}
+
+impl LoadProgress {
+    /// How far the whole load is, from 0 to 1 (for a progress bar).
+    #[must_use]
+    pub fn fraction(&self) -> f32 {
+        let (start, end) = self.stage.span();
+        let within = if self.total == 0 {
+            1.0
+        } else {
+            self.done.min(self.total) as f32 / self.total as f32
+        };
+        start + (end - start) * within
+    }
+}
+
+impl std::fmt::Display for LoadProgress {
+    /// `decoding images 3/10`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}/{}", self.stage.describe(), self.done, self.total)
+    }
+}
+
 /// A glTF file imported into plain, validated data.
 ///
 /// Every typed index inside it ([`NodeIndex`], [`MeshIndex`](crate::MeshIndex)...) is in range of
@@ -320,6 +370,28 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn progress_reads_as_a_line_and_a_fraction_that_only_grows() {
+        let at = |stage, done, total| LoadProgress { stage, done, total };
+        assert_eq!(
+            at(LoadStage::Images, 3, 10).to_string(),
+            "decoding images 3/10"
+        );
+        let steps = [
+            at(LoadStage::Parsing, 0, 1),
+            at(LoadStage::Parsing, 1, 1),
+            at(LoadStage::Buffers, 1, 2),
+            at(LoadStage::Images, 0, 0),
+            at(LoadStage::Meshes, 5, 10),
+            at(LoadStage::Nodes, 3, 3),
+            at(LoadStage::Animations, 1, 1),
+        ];
+        let fractions: Vec<f32> = steps.iter().map(LoadProgress::fraction).collect();
+        assert!(fractions.windows(2).all(|w| w[0] <= w[1]), "{fractions:?}");
+        assert_eq!(fractions[0], 0.0);
+        assert_eq!(fractions[6], 1.0);
+    }
 
     #[test]
     fn shared_accessors_cannot_multiply_memory() {
