@@ -9,6 +9,7 @@
 //! cargo run -p taos_samples --bin forward_simple -- --headless --frames 3 --screenshot out.png
 //! cargo run --release -p taos_samples --bin many_lights -- --preset forward-plus --lights 2048
 //! cargo run -p taos_samples --bin deferred_showcase
+//! cargo run -p taos_samples --bin gltf_viewer -- path/to/model.glb
 //! cargo run -p taos_samples --bin presets_compare -- --headless --out compare/
 //! ```
 //!
@@ -18,6 +19,7 @@
 mod args;
 mod deferred_showcase;
 mod forward_simple;
+mod gltf_viewer;
 mod many_lights;
 mod presets_compare;
 mod shooter;
@@ -32,6 +34,11 @@ pub use deferred_showcase::{
     GRID, deferred_showcase, deferred_showcase_options, deferred_showcase_preset,
 };
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
+pub use gltf_viewer::{
+    BackgroundLoad, EFFECT_LABELS, HeadlessView, Orbit, ProgressPrinter, SHOW_AFTER, ShownModel,
+    VIEWER_FOV, ViewerCli, ViewerSettings, gltf_viewer, place_camera, scene_tree, show_model,
+    spawn_viewer_camera, view_headless,
+};
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
 pub use presets_compare::{
     CompareCli, CompareOptions, ComparePreset, Comparison, EFFECTS, Effect, EffectSet, SHEET_FILE,

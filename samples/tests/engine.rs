@@ -199,7 +199,10 @@ fn set_preset_swaps_the_features_and_keeps_the_assets_and_scene() {
     let materials = engine.renderer().assets().material_count();
     engine.frame().unwrap();
     let deferred = centre(&engine.read_pixels().unwrap());
-    assert!(deferred[0] > 2 * deferred[2], "still the red sphere: {deferred:?}");
+    assert!(
+        deferred[0] > 2 * deferred[2],
+        "still the red sphere: {deferred:?}"
+    );
     assert_eq!(engine.renderer().assets().material_count(), materials);
 
     engine.set_preset(forward_preset(PresetOptions::default()));

@@ -174,13 +174,30 @@ impl Engine {
     ) -> Result<SpawnedGltf, GltfSpawnError> {
         let path = path.as_ref();
         let model = GltfModel::load_with_progress(path, progress)?;
-        check_scene(&model, &path.display().to_string(), options)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let assets = upload_assets(self.renderer(), &model, &name)?;
-        spawn_uploaded(self.scene_mut(), &model, &assets, &name, options)
+        self.spawn_gltf(&model, &name, options)
+    }
+
+    /// Spawns an already imported `model` (named `name`: the root object's
+    /// name and the start of error messages) into the current scene,
+    /// uploading its assets: the second half of
+    /// [`load_gltf`](Self::load_gltf), for a model imported elsewhere (on a
+    /// loading thread, from bytes).
+    ///
+    /// # Errors
+    /// As [`spawn_gltf`].
+    pub fn spawn_gltf(
+        &mut self,
+        model: &GltfModel,
+        name: &str,
+        options: &GltfSpawnOptions,
+    ) -> Result<SpawnedGltf, GltfSpawnError> {
+        check_scene(model, name, options)?;
+        let assets = upload_assets(self.renderer(), model, name)?;
+        spawn_uploaded(self.scene_mut(), model, &assets, name, options)
     }
 }
 

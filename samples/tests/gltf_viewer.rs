@@ -1,0 +1,192 @@
+//! `gltf_viewer` headless: every test model renders and prints its tree, a
+//! bad file ends with the importer's message (not a panic), and the
+//! textured box is an image test.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use image::RgbaImage;
+use taos_engine::gltf::GltfSpawnOptions;
+use taos_gltf::test_models;
+use taos_image_compare::{Tolerance, assert_matches_reference};
+use taos_samples::{ComparePreset, SampleArgs, ViewerSettings, view_headless};
+
+const SIZE: (u32, u32) = (128, 96);
+
+fn args(frames: u32) -> SampleArgs {
+    SampleArgs {
+        headless: true,
+        frames,
+        screenshot: None,
+        size: SIZE,
+    }
+}
+
+/// The share of pixels that differ from the top-left one (the sky) by more
+/// than 24 steps in some channel: the model and its markers.
+fn share_unlike_sky(image: &RgbaImage) -> f32 {
+    let sky = *image.get_pixel(0, 0);
+    let unlike = image
+        .pixels()
+        .filter(|p| (0..3).any(|c| p[c].abs_diff(sky[c]) > 24))
+        .count();
+    unlike as f32 / (image.width() * image.height()) as f32
+}
+
+#[test]
+fn every_test_model_renders_framed_with_its_scene_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = test_models::write_all(dir.path()).unwrap();
+    let spawn = GltfSpawnOptions {
+        autoplay: true,
+        ..GltfSpawnOptions::default()
+    };
+    for path in &models {
+        let view = view_headless(path, ViewerSettings::default(), &spawn, &args(2))
+            .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        let name = path.file_name().unwrap().to_string_lossy();
+        assert!(
+            view.tree.starts_with(name.as_ref()),
+            "the tree starts at the model's root: {}",
+            view.tree
+        );
+        assert_eq!(view.image.dimensions(), SIZE);
+        // The meshes fill a good part of the view; a model of lights and
+        // cameras alone shows their markers.
+        let share = share_unlike_sky(&view.image);
+        let least = if name.starts_with("cameras_and_lights") {
+            0.002
+        } else {
+            0.02
+        };
+        assert!(share > least, "{name}: {share} of the view shows the model");
+        println!("{name}: {share:.3} of the view shows the model");
+    }
+}
+
+#[test]
+fn the_scene_tree_shows_the_hierarchy_and_what_each_node_carries() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = test_models::cameras_and_lights(dir.path()).unwrap();
+    let view = view_headless(
+        &path,
+        ViewerSettings::default(),
+        &GltfSpawnOptions::default(),
+        &args(1),
+    )
+    .unwrap();
+    let tree = &view.tree;
+    assert!(tree.contains("[camera]"), "{tree}");
+    assert!(tree.contains("point light"), "{tree}");
+    assert!(tree.contains("spot light"), "{tree}");
+    assert!(
+        tree.lines().skip(1).all(|line| line.starts_with("  ")),
+        "nodes are indented under the root: {tree}"
+    );
+}
+
+#[test]
+fn the_textured_box_matches_its_reference_in_every_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = test_models::textured_box(dir.path()).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    for preset in ComparePreset::ALL {
+        let settings = ViewerSettings {
+            preset,
+            ..ViewerSettings::default()
+        };
+        let view = view_headless(&path, settings, &GltfSpawnOptions::default(), &args(2)).unwrap();
+        let name = format!("gltf_viewer_{}", preset.label().replace('-', "_"));
+        assert_matches_reference(
+            &reference,
+            &name,
+            SIZE.0,
+            SIZE.1,
+            view.image.as_raw(),
+            Tolerance {
+                per_channel: 3,
+                outlier_fraction: 0.02,
+            },
+        );
+    }
+}
+
+fn viewer() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gltf_viewer"))
+}
+
+#[test]
+fn the_binary_writes_a_screenshot_and_prints_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = test_models::hierarchy(dir.path()).unwrap();
+    let shot: PathBuf = dir.path().join("out.png");
+    let output = viewer()
+        .arg(&path)
+        .args(["--headless", "--frames", "2", "--size", "64x48"])
+        .args(["--preset", "deferred", "--effects", "bloom+taa"])
+        .arg("--screenshot")
+        .arg(&shot)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("hierarchy.gltf"), "{stdout}");
+    assert_eq!(image::open(&shot).unwrap().width(), 64);
+}
+
+#[test]
+fn a_bad_file_ends_with_a_clear_message_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.gltf");
+    std::fs::write(
+        &broken,
+        b"{ \"asset\": { \"version\": \"2.0\" }, \"nodes\": [ {",
+    )
+    .unwrap();
+    let missing = dir.path().join("missing.glb");
+    let effects = (test_models::textured_box(dir.path()).unwrap(), "bloom+glow");
+    for (path, effects, expect) in [
+        (&broken, "off", "broken.gltf"),
+        (&missing, "off", "missing.glb"),
+        (&effects.0, effects.1, "glow"),
+    ] {
+        let output = viewer()
+            .arg(path)
+            .args(["--headless", "--size", "32x24", "--effects", effects])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(expect), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// Writes every test model's headless view into `TAOS_VIEWER_SHOTS` (for
+/// looking at them, and for the README's thumbnails); skipped otherwise.
+#[test]
+fn shots_of_every_test_model_when_asked() {
+    let Some(out) = std::env::var_os("TAOS_VIEWER_SHOTS") else {
+        return;
+    };
+    let out = PathBuf::from(out);
+    std::fs::create_dir_all(&out).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for path in test_models::write_all(dir.path()).unwrap() {
+        let spawn = GltfSpawnOptions {
+            autoplay: true,
+            ..GltfSpawnOptions::default()
+        };
+        let view = view_headless(&path, ViewerSettings::default(), &spawn, &args(2)).unwrap();
+        let stem = path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace('.', "_");
+        view.image.save(out.join(format!("{stem}.png"))).unwrap();
+    }
+}
