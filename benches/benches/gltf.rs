@@ -23,7 +23,8 @@
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use taos_engine::gltf::GltfSpawnOptions;
 use taos_engine::{Engine, EngineConfig};
 use taos_gltf::{GltfModel, test_models};
@@ -47,6 +48,20 @@ fn load_and_spawn(engine: &mut Engine, path: &Path) {
     black_box(spawned);
 }
 
+/// `load_and_spawn` in a fresh engine per iteration (made outside the timing).
+fn bench_load_and_spawn(group: &mut BenchmarkGroup<'_, WallTime>, path: &Path) {
+    group.bench_function("load_and_spawn", |b| {
+        b.iter_batched(
+            bare_engine,
+            |mut engine| {
+                load_and_spawn(&mut engine, path);
+                engine
+            },
+            BatchSize::PerIteration,
+        );
+    });
+}
+
 fn nodes(c: &mut Criterion, dir: &Path) {
     let path = test_models::many_nodes(dir, test_models::MANY_NODES_DEFAULT).expect("writes");
     let mut group = c.benchmark_group("gltf/nodes_10000");
@@ -60,16 +75,7 @@ fn nodes(c: &mut Criterion, dir: &Path) {
     group.bench_function("taos_import", |b| {
         b.iter(|| black_box(GltfModel::load(&path).expect("imports")));
     });
-    group.bench_function("load_and_spawn", |b| {
-        b.iter_batched(
-            bare_engine,
-            |mut engine| {
-                load_and_spawn(&mut engine, &path);
-                engine
-            },
-            BatchSize::PerIteration,
-        );
-    });
+    bench_load_and_spawn(&mut group, &path);
     group.finish();
 }
 
@@ -90,16 +96,7 @@ fn textures(c: &mut Criterion, dir: &Path) {
     group.bench_function("taos_import", |b| {
         b.iter(|| black_box(GltfModel::load(&path).expect("imports")));
     });
-    group.bench_function("load_and_spawn", |b| {
-        b.iter_batched(
-            bare_engine,
-            |mut engine| {
-                load_and_spawn(&mut engine, &path);
-                engine
-            },
-            BatchSize::PerIteration,
-        );
-    });
+    bench_load_and_spawn(&mut group, &path);
     group.finish();
 }
 
