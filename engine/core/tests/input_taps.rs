@@ -44,7 +44,10 @@ impl Behaviour for Watch {
     fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
         let (presses, released) = {
             let input = cx.world().resource::<Input>();
-            (input.press_count(Key::Space), input.just_released(Key::Space))
+            (
+                input.press_count(Key::Space),
+                input.just_released(Key::Space),
+            )
         };
         let action = cx.world().resource::<Actions>().just_pressed(Jump);
         let mut seen = self.0.lock().unwrap();
@@ -84,8 +87,7 @@ fn tap(tick_hz: u32, frame: Duration, phase: Duration) -> Seen {
         clock.advance(frame);
         game.on_clock();
     }
-    let seen = *seen.lock().unwrap();
-    seen
+    *seen.lock().unwrap()
 }
 
 #[test]

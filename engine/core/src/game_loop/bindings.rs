@@ -78,6 +78,55 @@ impl<A: GameAction> Bindings<A> {
         self.buttons.push((button, action));
         self
     }
+
+    /// Rebinds `action` to exactly `keys` (a settings screen's change):
+    /// its old keys are unbound, and each of `keys` leaves any other action
+    /// it was bound to, so one key never fires two actions.
+    pub fn set_keys(&mut self, action: A, keys: &[Key]) {
+        let bit = action.bit();
+        self.keys
+            .retain(|(key, bound)| bound.bit() != bit && !keys.contains(key));
+        self.keys.extend(keys.iter().map(|&key| (key, action)));
+    }
+
+    /// Rebinds `action` to exactly `buttons`, as [`set_keys`](Self::set_keys).
+    pub fn set_buttons(&mut self, action: A, buttons: &[MouseButton]) {
+        let bit = action.bit();
+        self.buttons
+            .retain(|(button, bound)| bound.bit() != bit && !buttons.contains(button));
+        self.buttons
+            .extend(buttons.iter().map(|&button| (button, action)));
+    }
+
+    /// The keys bound to `action`, in binding order.
+    pub fn keys_for(&self, action: A) -> impl Iterator<Item = Key> + '_ {
+        let bit = action.bit();
+        self.keys
+            .iter()
+            .filter(move |(_, bound)| bound.bit() == bit)
+            .map(|&(key, _)| key)
+    }
+
+    /// The mouse buttons bound to `action`, in binding order.
+    pub fn buttons_for(&self, action: A) -> impl Iterator<Item = MouseButton> + '_ {
+        let bit = action.bit();
+        self.buttons
+            .iter()
+            .filter(move |(_, bound)| bound.bit() == bit)
+            .map(|&(button, _)| button)
+    }
+
+    /// Every key binding, in order.
+    #[must_use]
+    pub fn key_bindings(&self) -> &[(Key, A)] {
+        &self.keys
+    }
+
+    /// Every mouse-button binding, in order.
+    #[must_use]
+    pub fn button_bindings(&self) -> &[(MouseButton, A)] {
+        &self.buttons
+    }
 }
 
 impl<A: GameAction> ActionMapper for Bindings<A> {

@@ -42,6 +42,7 @@
 mod actions;
 mod auto_pause;
 mod bindings;
+mod bindings_record;
 mod checksum;
 mod clock;
 mod config;
@@ -62,6 +63,7 @@ mod watchdog;
 
 pub use actions::{ActionFlags, ActionMapper, Actions, NoActions};
 pub use bindings::{Bindings, GameAction};
+pub use bindings_record::BindingsRecordError;
 pub use checksum::{StateChecksum, StateHash, StateHasher};
 pub use clock::{Clock, ManualClock, RealClock};
 pub use config::{
