@@ -10,11 +10,10 @@ use taos_engine::gltf::GltfSpawnOptions;
 use taos_engine::{
     AnimationPlayer, App, AppError, Engine, EngineConfig, GameObject, Propagate, WindowEvent, egui,
 };
-use taos_renderer::features::DofFeature;
 
 use super::{
-    BackgroundLoad, Orbit, ShownModel, VIEWER_FOV, ViewerSettings, model_name, place_camera,
-    show_model, spawn_viewer_camera,
+    BackgroundLoad, Orbit, ShownModel, VIEWER_FOV, ViewerSettings, focus_on, model_name,
+    place_camera, show_model, spawn_viewer_camera,
 };
 use crate::{ComparePreset, SampleArgs};
 
@@ -152,8 +151,6 @@ impl Viewer {
         }
         self.orbit = Some(shown.orbit);
         self.shown = Some(shown);
-        // Depth of field refocuses on the framed model.
-        self.apply_settings(engine);
         Ok(())
     }
 
@@ -220,9 +217,7 @@ impl App for Viewer {
         self.poll_load(engine)?;
         if let (Some(camera), Some(orbit)) = (self.camera, self.orbit) {
             place_camera(engine.scene_mut(), camera, &orbit)?;
-            if let Some(dof) = engine.renderer().feature_mut::<DofFeature>() {
-                dof.options.focus_distance = orbit.distance;
-            }
+            focus_on(engine, &orbit);
         }
         Ok(())
     }

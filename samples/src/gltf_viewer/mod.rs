@@ -35,6 +35,7 @@ use taos_engine::gltf::{GltfSpawnOptions, SpawnedGltf};
 use taos_engine::prelude::*;
 use taos_engine::{DirectionalLight, Engine, EngineConfig};
 use taos_gltf::GltfModel;
+use taos_renderer::features::DofFeature;
 
 pub use load::{BackgroundLoad, ProgressPrinter, SHOW_AFTER};
 pub use orbit::Orbit;
@@ -158,8 +159,7 @@ pub fn view_headless(
     let camera = spawn_viewer_camera(&mut engine, aspect)?;
     let shown = show_model(&mut engine, camera, &model, &model_name(path), spawn)
         .with_context(|| format!("gltf_viewer cannot show {}", path.display()))?;
-    // The depth of field focuses on the model, wherever framing put it.
-    engine.set_preset(settings.preset(shown.orbit.distance));
+    focus_on(&mut engine, &shown.orbit);
     for _ in 0..args.frames.max(1) {
         engine.frame()?;
     }
@@ -251,6 +251,13 @@ pub fn show_model(
         orbit,
         tree,
     })
+}
+
+/// Focuses the depth of field (when it is on) on the orbit's target.
+pub fn focus_on(engine: &mut Engine, orbit: &Orbit) {
+    if let Some(dof) = engine.renderer().feature_mut::<DofFeature>() {
+        dof.options.focus_distance = orbit.distance;
+    }
 }
 
 /// Moves `camera` to `orbit`'s eye and fits its clip planes to the model.
