@@ -17,6 +17,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use taos_audio::{Audio, AudioOutput};
 use taos_renderer::{Frame, GpuContext, OffscreenTarget, RenderStats, Renderer};
 use winit::window::{CursorGrabMode, Window};
 
@@ -114,6 +115,17 @@ impl std::fmt::Debug for Engine {
     }
 }
 
+/// A windowed engine's sound output: the device, unless `TAOS_AUDIO=off`
+/// (CI, screen recordings, a shared machine).
+fn windowed_audio_output() -> AudioOutput {
+    if std::env::var("TAOS_AUDIO").is_ok_and(|v| v.eq_ignore_ascii_case("off")) {
+        log::info!("audio: TAOS_AUDIO=off; the game runs silent");
+        AudioOutput::Silent
+    } else {
+        AudioOutput::Device
+    }
+}
+
 /// Output format of headless engines (what screenshots read back).
 const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
@@ -138,6 +150,7 @@ impl Engine {
             renderer,
             Output::Offscreen(target),
             ManualClock::new(),
+            Audio::new(AudioOutput::Silent),
         )
     }
 
@@ -146,10 +159,11 @@ impl Engine {
         renderer: Renderer,
         output: Output,
         clock: impl Clock + 'static,
+        audio: Audio,
     ) -> Result<Self, EngineError> {
         let mut game = GameLoop::new(Scene::new(), config.loop_config, clock)?;
         game.set_size(config.width, config.height);
-        game.set_presenter(RenderPresenter::new(renderer, output));
+        game.set_presenter(RenderPresenter::new(renderer, output, audio));
         Ok(Self {
             game,
             window: None,
@@ -211,8 +225,13 @@ impl Engine {
     ) -> Result<Self, EngineError> {
         let format = surface.format();
         let ui = UiPainter::new(renderer.gpu(), format);
-        let mut engine =
-            Self::assemble(config, renderer, Output::Window(surface), RealClock::new())?;
+        let mut engine = Self::assemble(
+            config,
+            renderer,
+            Output::Window(surface),
+            RealClock::new(),
+            Audio::new(windowed_audio_output()),
+        )?;
         engine.presenter().ui = Some(ui);
         engine.window = Some(window);
         engine.ui_context = Some(ui_context);
@@ -229,8 +248,10 @@ impl Engine {
         self.game.hand_over(&mut next);
         let previous = std::mem::replace(&mut self.game, next);
         // Object handles of the old scene mean nothing in the new one: the
-        // camera is found (and takes the output's aspect) again.
+        // camera is found (and takes the output's aspect) again, and the old
+        // scene's sounds stop.
         self.presenter().camera = None;
+        self.presenter().audio.forget_sources();
         previous
     }
 
@@ -424,6 +445,16 @@ impl Engine {
         self.game.present();
         let last = std::mem::replace(&mut self.presenter().last, Ok(RenderStats::default()));
         last.map_err(EngineError::Render)
+    }
+
+    /// The sound system ([`taos_audio`]): bus volumes, one-shots
+    /// ([`Audio::play_at`], [`Audio::play_ui`]). Each frame it follows the
+    /// scene's [`AudioSource`](taos_audio::AudioSource)s and
+    /// [`AudioListener`](taos_audio::AudioListener). A windowed engine plays
+    /// through the default device (silent, with a logged warning, when there
+    /// is none or `TAOS_AUDIO=off`); a headless one is silent.
+    pub fn audio(&mut self) -> &mut Audio {
+        &mut self.presenter().audio
     }
 
     /// The scene clock.

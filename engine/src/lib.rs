@@ -37,6 +37,7 @@
 //! | --- | --- | --- |
 //! | `taos_core` | `engine/core` | the simulation: no GPU, no window, no database |
 //! | `taos_storage` | `engine/storage` | object stores (redb, IndexedDB, memory) and `taos-db` |
+//! | `taos_audio` | `engine/audio` | sound sources, listener and mixer (kira) |
 //! | `taos_engine` | `engine` | this facade |
 
 #![forbid(unsafe_code)]
@@ -62,6 +63,9 @@ pub use taos_core;
 pub use taos_core::*;
 /// World persistence: the `taos_storage` crate.
 pub use taos_storage as storage;
+/// Sound: the `taos_audio` crate (`AudioSource`, `AudioListener`, clips, the mixer).
+#[cfg(not(target_arch = "wasm32"))]
+pub use taos_audio as audio;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use app::{App, AppError, Propagate, WindowEvent};

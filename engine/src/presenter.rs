@@ -47,6 +47,8 @@ pub(crate) struct RenderPresenter {
     /// `backdrop` and only the UI is drawn (a launcher or menu screen).
     pub(crate) show_scene: bool,
     pub(crate) backdrop: wgpu::Color,
+    /// The sound system: it follows the scene's sources and listener each frame.
+    pub(crate) audio: taos_audio::Audio,
 }
 
 /// What a screen without a scene shows under its UI: a dark blue-grey.
@@ -58,7 +60,7 @@ pub(crate) const DEFAULT_BACKDROP: wgpu::Color = wgpu::Color {
 };
 
 impl RenderPresenter {
-    pub(crate) fn new(renderer: Renderer, output: Output) -> Self {
+    pub(crate) fn new(renderer: Renderer, output: Output, audio: taos_audio::Audio) -> Self {
         Self {
             renderer,
             output,
@@ -72,6 +74,7 @@ impl RenderPresenter {
             ui: None,
             show_scene: true,
             backdrop: DEFAULT_BACKDROP,
+            audio,
         }
     }
 
@@ -203,6 +206,8 @@ impl RenderPresenter {
 
 impl FramePresenter for RenderPresenter {
     fn present(&mut self, scene: &mut Scene, alpha: f32) {
+        self.audio.update(scene);
+        self.audio.advance(scene.time().unscaled_delta());
         if self.show_scene {
             self.fill(scene, alpha);
         }
