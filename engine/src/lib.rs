@@ -59,13 +59,13 @@ mod ui;
 #[cfg(not(target_arch = "wasm32"))]
 mod window;
 
+/// Sound: the `taos_audio` crate (`AudioSource`, `AudioListener`, clips, the mixer).
+#[cfg(not(target_arch = "wasm32"))]
+pub use taos_audio as audio;
 pub use taos_core;
 pub use taos_core::*;
 /// World persistence: the `taos_storage` crate.
 pub use taos_storage as storage;
-/// Sound: the `taos_audio` crate (`AudioSource`, `AudioListener`, clips, the mixer).
-#[cfg(not(target_arch = "wasm32"))]
-pub use taos_audio as audio;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use app::{App, AppError, Propagate, WindowEvent};

@@ -137,9 +137,7 @@ impl Audio {
             AudioOutput::Device => (OutputChoice::Device, false),
             #[cfg(not(feature = "device"))]
             AudioOutput::Device => {
-                log::warn!(
-                    "audio: built without the `device` feature; the game runs silent"
-                );
+                log::warn!("audio: built without the `device` feature; the game runs silent");
                 (OutputChoice::Buffer(SILENT_SAMPLE_RATE), true)
             }
             AudioOutput::Buffer { sample_rate } => (OutputChoice::Buffer(sample_rate), false),
@@ -152,9 +150,8 @@ impl Audio {
                     "audio: no output device ({}); the game runs silent",
                     error.0
                 );
-                let manager =
-                    AudioManager::new(settings(OutputChoice::Buffer(SILENT_SAMPLE_RATE)))
-                        .unwrap_or_else(|_| unreachable!("a buffer output always starts"));
+                let manager = AudioManager::new(settings(OutputChoice::Buffer(SILENT_SAMPLE_RATE)))
+                    .unwrap_or_else(|_| unreachable!("a buffer output always starts"));
                 Self::assemble(manager, true)
             }
         }
@@ -272,8 +269,7 @@ impl Audio {
                         AudioBus::Game => &mut self.game,
                         AudioBus::Ui => &mut self.ui,
                     };
-                    let Some(track) = new_track(bus, &self.listener, source, position, gain)
-                    else {
+                    let Some(track) = new_track(bus, &self.listener, source, position, gain) else {
                         return;
                     };
                     let mut emitter = Emitter {
@@ -286,7 +282,9 @@ impl Audio {
                         stamp,
                     };
                     if source.play_on_start {
-                        emitter.sounds.extend(emitter.track.play(&source.clip, source.looping));
+                        emitter
+                            .sounds
+                            .extend(emitter.track.play(&source.clip, source.looping));
                     }
                     entry.insert(emitter)
                 }
@@ -302,7 +300,9 @@ impl Audio {
             let plays = source.play_requests.wrapping_sub(emitter.plays_seen).min(8);
             emitter.plays_seen = source.play_requests;
             for _ in 0..plays {
-                emitter.sounds.extend(emitter.track.play(&source.clip, source.looping));
+                emitter
+                    .sounds
+                    .extend(emitter.track.play(&source.clip, source.looping));
             }
             emitter
                 .sounds

@@ -70,7 +70,10 @@ fn bad_input_is_a_clear_error() {
 fn an_ogg_vorbis_file_decodes() {
     // Made here with libsndfile: 0.5 s of a 330 Hz tone at 22,050 Hz, the right
     // channel at a quarter of the left's amplitude.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tone_330hz_0.5s.ogg");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tone_330hz_0.5s.ogg"
+    );
     let clip = AudioClip::from_file(path).unwrap();
     assert_eq!(clip.sample_rate(), 22_050);
     assert!((clip.duration().as_secs_f32() - 0.5).abs() < 0.01);

@@ -3,8 +3,8 @@
 
 use glam::Vec3;
 use taos_audio::{
-    Attenuation, Audio, AudioBus, AudioClip, AudioListener, AudioOutput, AudioSource,
-    channel_rms, synth,
+    Attenuation, Audio, AudioBus, AudioClip, AudioListener, AudioOutput, AudioSource, channel_rms,
+    synth,
 };
 use taos_core::{GameObject, Scene};
 
@@ -75,7 +75,10 @@ fn the_listener_rotation_turns_the_ears() {
     let mut audio = Audio::new(AudioOutput::Buffer { sample_rate: RATE });
     audio.update(&mut scene);
     let (left, right) = settled_rms(&mut audio);
-    assert!(left > 2.0 * right, "+Z is on the left of a listener facing -X: L {left} R {right}");
+    assert!(
+        left > 2.0 * right,
+        "+Z is on the left of a listener facing -X: L {left} R {right}"
+    );
 }
 
 fn rms_at(distance: f32, curve: Attenuation) -> f32 {
@@ -100,7 +103,10 @@ fn gain_falls_with_distance_per_the_curve() {
         Attenuation::Exponential { rolloff: 2.0 },
     ] {
         let reference = rms_at(0.5, curve);
-        assert!(reference > 0.1, "{curve:?}: full volume inside min distance");
+        assert!(
+            reference > 0.1,
+            "{curve:?}: full volume inside min distance"
+        );
         let mut previous = reference;
         for distance in [2.0f32, 4.0, 8.0, 12.0] {
             let level = rms_at(distance, curve);
@@ -117,7 +123,11 @@ fn gain_falls_with_distance_per_the_curve() {
             previous = level;
         }
     }
-    assert_eq!(rms_at(20.0, Attenuation::Linear), 0.0, "linear: silent past max");
+    assert_eq!(
+        rms_at(20.0, Attenuation::Linear),
+        0.0,
+        "linear: silent past max"
+    );
 }
 
 #[test]
@@ -140,11 +150,17 @@ fn time_scale_zero_silences_game_sounds_but_not_ui_sounds() {
     let menu = emitter(
         &mut scene,
         Vec3::ZERO,
-        AudioSource::new(hum()).looping(true).bus(AudioBus::Ui).spatial(false),
+        AudioSource::new(hum())
+            .looping(true)
+            .bus(AudioBus::Ui)
+            .spatial(false),
     );
     audio.update(&mut scene);
     let ui_only = settled_rms(&mut audio);
-    assert!(ui_only.0 > 0.05, "UI sounds play while time is stopped: {ui_only:?}");
+    assert!(
+        ui_only.0 > 0.05,
+        "UI sounds play while time is stopped: {ui_only:?}"
+    );
 
     scene.remove(menu).unwrap();
     scene.time_mut().set_scale(1.0).unwrap();
@@ -234,7 +250,10 @@ fn one_shots_at_a_position_and_ui_sounds() {
 
     audio.play_ui(&hum(), 0.5);
     let (left, right) = channel_rms(&audio.mix(RATE as usize / 5).unwrap());
-    assert!(left > 0.05 && (left - right).abs() < 1e-4, "UI sounds are centred");
+    assert!(
+        left > 0.05 && (left - right).abs() < 1e-4,
+        "UI sounds are centred"
+    );
 }
 
 #[test]

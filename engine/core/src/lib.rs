@@ -49,6 +49,7 @@
 pub mod animation;
 mod behaviour;
 mod components;
+pub mod controllers;
 mod error;
 pub mod game_loop;
 mod object;

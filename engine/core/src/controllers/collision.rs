@@ -1,0 +1,87 @@
+//! What a controller collides with: boxes the game reports on request.
+
+use bevy_ecs::resource::Resource;
+use glam::Vec3;
+
+/// An axis-aligned box, `min` to `max` corners.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aabb {
+    /// The corner with the smallest coordinates.
+    pub min: Vec3,
+    /// The corner with the largest coordinates.
+    pub max: Vec3,
+}
+
+impl Aabb {
+    /// The box between two corners (in any order).
+    #[must_use]
+    pub fn new(a: Vec3, b: Vec3) -> Self {
+        Self {
+            min: a.min(b),
+            max: a.max(b),
+        }
+    }
+
+    /// The unit cube whose minimum corner is `corner` (a voxel).
+    #[must_use]
+    pub fn unit_cube(corner: Vec3) -> Self {
+        Self {
+            min: corner,
+            max: corner + Vec3::ONE,
+        }
+    }
+
+    /// True when the boxes share volume (touching faces do not count).
+    #[must_use]
+    pub fn overlaps(&self, other: &Aabb) -> bool {
+        self.min.cmplt(other.max).all() && self.max.cmpgt(other.min).all()
+    }
+
+    /// The smallest box holding both.
+    #[must_use]
+    pub fn union(&self, other: &Aabb) -> Self {
+        Self {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// The box moved by `offset`.
+    #[must_use]
+    pub fn translated(&self, offset: Vec3) -> Self {
+        Self {
+            min: self.min + offset,
+            max: self.max + offset,
+        }
+    }
+}
+
+/// The solid world as a controller sees it. A voxel game answers with the
+/// solid blocks in the region, a level with its wall and floor boxes.
+pub trait CollisionQuery: Send + Sync {
+    /// Pushes every solid box that overlaps `region` onto `out` (boxes that
+    /// only touch it may be included; extra boxes are harmless).
+    fn solids(&self, region: Aabb, out: &mut Vec<Aabb>);
+}
+
+/// A plain list of solid boxes: tests, blockouts, simple levels.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BoxWorld(pub Vec<Aabb>);
+
+impl CollisionQuery for BoxWorld {
+    fn solids(&self, region: Aabb, out: &mut Vec<Aabb>) {
+        out.extend(self.0.iter().filter(|b| b.overlaps(&region)));
+    }
+}
+
+/// The scene's collision query, read by every
+/// [`PlayerController`](super::PlayerController) in the scene. Without one,
+/// nothing is solid.
+#[derive(Resource)]
+pub struct SceneCollision(pub Box<dyn CollisionQuery>);
+
+impl std::fmt::Debug for SceneCollision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SceneCollision(..)")
+    }
+}

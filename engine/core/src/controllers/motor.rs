@@ -1,0 +1,339 @@
+//! A kinematic character: a box that walks, runs, crouches, jumps, falls and
+//! flies, and never enters a solid box however fast it moves.
+
+use glam::Vec3;
+
+use super::{Aabb, CollisionQuery};
+
+/// The body's size and how it moves (metres, seconds). The defaults are a
+/// human in a voxel world: 0.6 m wide, 1.8 m tall, a jump of about 1.25 m.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MotorSettings {
+    /// Half the body's width (its footprint is square).
+    pub half_width: f32,
+    /// Standing height.
+    pub height: f32,
+    /// Crouching height.
+    pub crouch_height: f32,
+    /// Eye height above the feet when standing.
+    pub eye_height: f32,
+    /// Eye height when crouching.
+    pub crouch_eye_height: f32,
+    /// Walking speed.
+    pub walk_speed: f32,
+    /// Running speed.
+    pub run_speed: f32,
+    /// Crouching speed.
+    pub crouch_speed: f32,
+    /// Flying speed (running doubles it).
+    pub fly_speed: f32,
+    /// Upward speed a jump starts with.
+    pub jump_speed: f32,
+    /// Downward acceleration.
+    pub gravity: f32,
+    /// The fastest fall.
+    pub terminal_speed: f32,
+}
+
+impl Default for MotorSettings {
+    fn default() -> Self {
+        Self {
+            half_width: 0.3,
+            height: 1.8,
+            crouch_height: 1.3,
+            eye_height: 1.62,
+            crouch_eye_height: 1.15,
+            walk_speed: 4.3,
+            run_speed: 5.6,
+            crouch_speed: 1.3,
+            fly_speed: 10.8,
+            jump_speed: 8.4,
+            gravity: 28.0,
+            terminal_speed: 60.0,
+        }
+    }
+}
+
+/// One step's intent.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MoveIntent {
+    /// Desired horizontal direction in world space (y is ignored; longer than
+    /// 1 is shortened).
+    pub wish: Vec3,
+    /// Jump (on the ground), or rise when flying.
+    pub jump: bool,
+    /// Run.
+    pub run: bool,
+    /// Crouch, or sink when flying.
+    pub crouch: bool,
+}
+
+/// Keeps the box this far off faces it touches, so a step never starts inside one.
+const SKIN: f32 = 1e-3;
+
+/// The character's state: feet position (bottom centre of its box), velocity,
+/// ground contact, flying and crouching. [`step`](Self::step) advances it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CharacterMotor {
+    /// Feet position.
+    pub position: Vec3,
+    /// Velocity, metres per second.
+    pub velocity: Vec3,
+    /// Standing on something (set by the last step).
+    pub on_ground: bool,
+    /// Flying: no gravity, vertical control.
+    pub flying: bool,
+    /// Crouching: lower, slower (stays crouched under a low ceiling).
+    pub crouching: bool,
+    /// Size and speeds.
+    pub settings: MotorSettings,
+    scratch: Vec<Aabb>,
+}
+
+impl CharacterMotor {
+    /// A character standing at `feet` with `settings`.
+    #[must_use]
+    pub fn new(feet: Vec3, settings: MotorSettings) -> Self {
+        Self {
+            position: if feet.is_finite() { feet } else { Vec3::ZERO },
+            velocity: Vec3::ZERO,
+            on_ground: false,
+            flying: false,
+            crouching: false,
+            settings,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The current height (standing or crouching).
+    #[must_use]
+    pub fn height(&self) -> f32 {
+        if self.crouching {
+            self.settings.crouch_height
+        } else {
+            self.settings.height
+        }
+    }
+
+    /// The eye height above the feet now.
+    #[must_use]
+    pub fn eye_height(&self) -> f32 {
+        if self.crouching {
+            self.settings.crouch_eye_height
+        } else {
+            self.settings.eye_height
+        }
+    }
+
+    /// The body's box at `feet` with `height`.
+    #[must_use]
+    fn box_at(&self, feet: Vec3, height: f32) -> Aabb {
+        let w = self.settings.half_width;
+        Aabb {
+            min: feet - Vec3::new(w, 0.0, w),
+            max: feet + Vec3::new(w, height, w),
+        }
+    }
+
+    /// The body's box now.
+    #[must_use]
+    pub fn bounds(&self) -> Aabb {
+        self.box_at(self.position, self.height())
+    }
+
+    /// Advances `dt` seconds with `intent`, moving axis by axis (vertical
+    /// first, so landing and ledges behave) and stopping at the first solid
+    /// face on each axis. The whole step's path is checked, so no speed
+    /// passes through a wall. A non-finite or non-positive `dt` does nothing.
+    pub fn step(&mut self, world: &dyn CollisionQuery, intent: MoveIntent, dt: f32) {
+        if !dt.is_finite() || dt <= 0.0 {
+            return;
+        }
+        let s = self.settings;
+        let wish = Vec3::new(intent.wish.x, 0.0, intent.wish.z);
+        let wish = if wish.is_finite() {
+            wish.clamp_length_max(1.0)
+        } else {
+            Vec3::ZERO
+        };
+        self.update_crouch(world, intent.crouch && !self.flying);
+        if self.flying {
+            let vertical = f32::from(u8::from(intent.jump)) - f32::from(u8::from(intent.crouch));
+            let speed = if intent.run {
+                s.fly_speed * 2.0
+            } else {
+                s.fly_speed
+            };
+            self.velocity = (wish + Vec3::Y * vertical) * speed;
+        } else {
+            let speed = if self.crouching {
+                s.crouch_speed
+            } else if intent.run {
+                s.run_speed
+            } else {
+                s.walk_speed
+            };
+            self.velocity.x = wish.x * speed;
+            self.velocity.z = wish.z * speed;
+            if intent.jump && self.on_ground && !self.crouching {
+                self.velocity.y = s.jump_speed;
+            }
+            self.velocity.y = (self.velocity.y - s.gravity * dt).max(-s.terminal_speed);
+        }
+        if !self.velocity.is_finite() {
+            self.velocity = Vec3::ZERO;
+        }
+        let motion = self.velocity * dt;
+        let body = self.bounds();
+        let region = body.union(&body.translated(motion));
+        let mut solids = std::mem::take(&mut self.scratch);
+        solids.clear();
+        world.solids(region, &mut solids);
+        self.on_ground = false;
+        for axis in [1, 0, 2] {
+            let moved = sweep_axis(&self.bounds(), axis, motion[axis], &solids);
+            if moved != motion[axis] {
+                if axis == 1 && motion[axis] < 0.0 {
+                    self.on_ground = true;
+                }
+                self.velocity[axis] = 0.0;
+            }
+            self.position[axis] += moved;
+        }
+        self.scratch = solids;
+    }
+
+    /// Crouches when asked; stands back up only where there is headroom.
+    fn update_crouch(&mut self, world: &dyn CollisionQuery, want: bool) {
+        if want {
+            self.crouching = true;
+            return;
+        }
+        if self.crouching {
+            let standing = self.box_at(self.position, self.settings.height);
+            self.scratch.clear();
+            world.solids(standing, &mut self.scratch);
+            if !self.scratch.iter().any(|b| b.overlaps(&standing)) {
+                self.crouching = false;
+            }
+        }
+    }
+}
+
+/// How far `body` can move by `delta` along `axis` before touching a solid
+/// face (keeping [`SKIN`] off it). Boxes the body already overlaps are
+/// ignored, so a body inside a block can walk out.
+fn sweep_axis(body: &Aabb, axis: usize, delta: f32, solids: &[Aabb]) -> f32 {
+    if delta == 0.0 {
+        return 0.0;
+    }
+    let (a, b) = ((axis + 1) % 3, (axis + 2) % 3);
+    let mut allowed = delta;
+    for solid in solids {
+        let beside = body.min[a] < solid.max[a]
+            && body.max[a] > solid.min[a]
+            && body.min[b] < solid.max[b]
+            && body.max[b] > solid.min[b];
+        if !beside {
+            continue;
+        }
+        if allowed > 0.0 && solid.min[axis] >= body.max[axis] - SKIN * 0.5 {
+            allowed = allowed.min((solid.min[axis] - body.max[axis] - SKIN).max(0.0));
+        } else if allowed < 0.0 && solid.max[axis] <= body.min[axis] + SKIN * 0.5 {
+            allowed = allowed.max((solid.max[axis] - body.min[axis] + SKIN).min(0.0));
+        }
+    }
+    allowed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controllers::BoxWorld;
+
+    fn floor() -> BoxWorld {
+        BoxWorld(vec![Aabb::new(
+            Vec3::new(-50.0, -1.0, -50.0),
+            Vec3::new(50.0, 0.0, 50.0),
+        )])
+    }
+
+    #[test]
+    fn falls_and_lands_on_the_floor() {
+        let world = floor();
+        let mut motor = CharacterMotor::new(Vec3::new(0.0, 3.0, 0.0), MotorSettings::default());
+        for _ in 0..120 {
+            motor.step(&world, MoveIntent::default(), 1.0 / 60.0);
+        }
+        assert!(motor.on_ground);
+        assert!(
+            motor.position.y >= 0.0 && motor.position.y < 0.01,
+            "{}",
+            motor.position.y
+        );
+    }
+
+    #[test]
+    fn a_jump_rises_as_high_as_the_settings_say() {
+        let world = floor();
+        let s = MotorSettings::default();
+        let mut motor = CharacterMotor::new(Vec3::new(0.0, 0.0, 0.0), s);
+        motor.step(&world, MoveIntent::default(), 1.0 / 120.0);
+        let jump = MoveIntent {
+            jump: true,
+            ..MoveIntent::default()
+        };
+        let mut peak = 0.0f32;
+        for _ in 0..240 {
+            motor.step(&world, jump, 1.0 / 120.0);
+            peak = peak.max(motor.position.y);
+            if motor.velocity.y < 0.0 {
+                break;
+            }
+        }
+        let expected = s.jump_speed * s.jump_speed / (2.0 * s.gravity);
+        assert!(
+            (peak - expected).abs() < 0.05 * expected,
+            "{peak} vs {expected}"
+        );
+    }
+
+    #[test]
+    fn cannot_stand_up_under_a_low_ceiling() {
+        let mut world = floor();
+        world.0.push(Aabb::new(
+            Vec3::new(-2.0, 1.5, -2.0),
+            Vec3::new(2.0, 2.5, 2.0),
+        ));
+        let mut motor = CharacterMotor::new(Vec3::ZERO, MotorSettings::default());
+        let crouch = MoveIntent {
+            crouch: true,
+            ..MoveIntent::default()
+        };
+        motor.step(&world, crouch, 1.0 / 60.0);
+        assert!(motor.crouching);
+        motor.step(&world, MoveIntent::default(), 1.0 / 60.0);
+        assert!(motor.crouching, "no headroom");
+        motor.position.x = 5.0;
+        motor.step(&world, MoveIntent::default(), 1.0 / 60.0);
+        assert!(!motor.crouching, "stands up in the open");
+    }
+
+    #[test]
+    fn bad_numbers_do_not_move_it() {
+        let world = floor();
+        let mut motor = CharacterMotor::new(Vec3::ZERO, MotorSettings::default());
+        let before = motor.position;
+        motor.step(&world, MoveIntent::default(), f32::NAN);
+        motor.step(
+            &world,
+            MoveIntent {
+                wish: Vec3::NAN,
+                ..MoveIntent::default()
+            },
+            1.0 / 60.0,
+        );
+        assert!(motor.position.is_finite());
+        assert_eq!(motor.position.x, before.x);
+    }
+}

@@ -1,0 +1,237 @@
+//! [`PlayerController`]: first-person movement as a behaviour.
+
+use glam::{EulerRot, Quat, Vec2, Vec3};
+
+use super::{BoxWorld, CharacterMotor, MotorSettings, MoveIntent, SceneCollision};
+use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
+use crate::game_loop::{Input, Key};
+
+/// The keys a [`PlayerController`] reads; rebind by changing a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayerKeys {
+    /// Walk forward.
+    pub forward: Key,
+    /// Walk backward.
+    pub backward: Key,
+    /// Strafe left.
+    pub left: Key,
+    /// Strafe right.
+    pub right: Key,
+    /// Jump; rise when flying.
+    pub jump: Key,
+    /// Run.
+    pub run: Key,
+    /// Crouch; sink when flying.
+    pub crouch: Key,
+    /// Turn flying on and off (when [`PlayerController::can_fly`]).
+    pub toggle_fly: Key,
+}
+
+impl Default for PlayerKeys {
+    /// WASD, Space to jump, left Control to run, left Shift to crouch, F to fly.
+    fn default() -> Self {
+        Self {
+            forward: Key::W,
+            backward: Key::S,
+            left: Key::A,
+            right: Key::D,
+            jump: Key::Space,
+            run: Key::ControlLeft,
+            crouch: Key::ShiftLeft,
+            toggle_fly: Key::F,
+        }
+    }
+}
+
+/// Most simulation steps one update runs (a long stall is not replayed in full).
+const MAX_STEPS_PER_UPDATE: u32 = 32;
+/// How far up or down the player can look (just short of straight up/down).
+const PITCH_LIMIT: f32 = 1.55;
+
+/// First-person movement for the object it is attached to (a root object: its
+/// position is the player's eye, its rotation the view, so put the
+/// [`Camera`](crate::Camera) on the same object).
+///
+/// Each update it reads the scene's [`Input`]: mouse motion turns the view,
+/// the [`PlayerKeys`] move. It steps its [`CharacterMotor`] at a fixed
+/// [`step_hz`](Self::step_hz) against the scene's [`SceneCollision`] (nothing
+/// is solid without one) and places the object between the last two steps,
+/// so motion is smooth and the path the same at any frame rate.
+///
+/// ```
+/// use taos_core::controllers::{Aabb, BoxWorld, PlayerController, SceneCollision};
+/// use taos_core::prelude::*;
+///
+/// let mut scene = Scene::new();
+/// let floor = Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0));
+/// scene.world_mut().insert_resource(SceneCollision(Box::new(BoxWorld(vec![floor]))));
+/// let player = scene.spawn("Player");
+/// scene.object_mut(player).unwrap().set_position(Vec3::new(0.0, 3.0, 0.0));
+/// scene.add_behaviour(player, PlayerController::default()).unwrap();
+/// for _ in 0..120 {
+///     scene.tick(1.0 / 60.0);
+/// }
+/// let eye = scene.world_position(player).unwrap();
+/// assert!((eye.y - 1.62).abs() < 0.01, "standing on the floor: {eye}");
+/// ```
+#[derive(Debug, Clone)]
+pub struct PlayerController {
+    /// The body: position, velocity, flying, crouching, size and speeds.
+    pub motor: CharacterMotor,
+    /// The keys it reads.
+    pub keys: PlayerKeys,
+    /// Heading in radians (0 looks down -Z, positive turns left).
+    pub yaw: f32,
+    /// Radians above the horizon.
+    pub pitch: f32,
+    /// Radians of turn per unit of mouse motion.
+    pub mouse_sensitivity: f32,
+    /// Whether mouse motion turns the view (turn it off while a menu is open).
+    pub mouse_look: bool,
+    /// Whether the fly key works.
+    pub can_fly: bool,
+    /// Simulation steps per second.
+    pub step_hz: f32,
+    previous_feet: Vec3,
+    accumulator: f32,
+    placed: bool,
+}
+
+impl Default for PlayerController {
+    fn default() -> Self {
+        Self::new(MotorSettings::default())
+    }
+}
+
+impl PlayerController {
+    /// A controller with `settings`; its feet are placed from the object's
+    /// position (taken as the eye) when attached.
+    #[must_use]
+    pub fn new(settings: MotorSettings) -> Self {
+        Self {
+            motor: CharacterMotor::new(Vec3::ZERO, settings),
+            keys: PlayerKeys::default(),
+            yaw: 0.0,
+            pitch: 0.0,
+            mouse_sensitivity: 0.0025,
+            mouse_look: true,
+            can_fly: true,
+            step_hz: 120.0,
+            previous_feet: Vec3::ZERO,
+            accumulator: 0.0,
+            placed: false,
+        }
+    }
+
+    /// The view direction (unit length).
+    #[must_use]
+    pub fn look_direction(&self) -> Vec3 {
+        self.view_rotation() * Vec3::NEG_Z
+    }
+
+    /// The view rotation: yaw about +Y, then pitch.
+    #[must_use]
+    pub fn view_rotation(&self) -> Quat {
+        Quat::from_euler(EulerRot::YXZ, self.yaw, self.pitch, 0.0)
+    }
+
+    /// Turns the view by radians (non-finite input is ignored).
+    pub fn look(&mut self, yaw: f32, pitch: f32) {
+        if yaw.is_finite() && pitch.is_finite() {
+            self.yaw = (self.yaw + yaw).rem_euclid(std::f32::consts::TAU);
+            self.pitch = (self.pitch + pitch).clamp(-PITCH_LIMIT, PITCH_LIMIT);
+        }
+    }
+
+    /// Moves the player to stand with its feet at `feet`, at rest, with no
+    /// interpolation from where it was.
+    pub fn teleport(&mut self, feet: Vec3) {
+        if feet.is_finite() {
+            self.motor.position = feet;
+            self.motor.velocity = Vec3::ZERO;
+            self.previous_feet = feet;
+            self.accumulator = 0.0;
+        }
+    }
+
+    fn intent(&self, input: &Input) -> MoveIntent {
+        let held = |key| input.down_in_tick(key);
+        let axis = |plus: Key, minus: Key| {
+            f32::from(u8::from(held(plus))) - f32::from(u8::from(held(minus)))
+        };
+        let (sin, cos) = self.yaw.sin_cos();
+        let ahead = Vec3::new(-sin, 0.0, -cos);
+        let right = Vec3::new(cos, 0.0, -sin);
+        let wish = ahead * axis(self.keys.forward, self.keys.backward)
+            + right * axis(self.keys.right, self.keys.left);
+        MoveIntent {
+            wish: wish.normalize_or_zero(),
+            jump: held(self.keys.jump),
+            run: held(self.keys.run),
+            crouch: held(self.keys.crouch),
+        }
+    }
+
+    /// The feet position to show: between the last two steps.
+    #[must_use]
+    pub fn interpolated_feet(&self) -> Vec3 {
+        let alpha = (self.accumulator * self.step_hz).clamp(0.0, 1.0);
+        self.previous_feet.lerp(self.motor.position, alpha)
+    }
+}
+
+impl Behaviour for PlayerController {
+    fn on_attach(&mut self, cx: &mut BehaviourContext<'_>) -> BehaviourResult {
+        if !self.placed {
+            let eye = cx.transform().position;
+            self.teleport(eye - Vec3::Y * self.motor.eye_height());
+            self.placed = true;
+        }
+        Ok(())
+    }
+
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
+        let step = 1.0 / self.step_hz.clamp(1.0, 10_000.0);
+        let input = cx.resource::<Input>();
+        let motion = input.mouse_motion();
+        if self.mouse_look && motion != Vec2::ZERO {
+            let turn = -motion * self.mouse_sensitivity;
+            self.look(turn.x, turn.y);
+        }
+        // After the look, so this update's steps go where the player now faces.
+        let intent = self.intent(input);
+        let toggle = input.just_pressed(self.keys.toggle_fly);
+        if toggle && self.can_fly {
+            self.motor.flying = !self.motor.flying;
+            self.motor.velocity = Vec3::ZERO;
+        }
+        if dt.is_finite() && dt > 0.0 {
+            self.accumulator += dt;
+        }
+        let mut steps = 0;
+        let empty = BoxWorld::default();
+        let world = cx
+            .world()
+            .get_resource::<SceneCollision>()
+            .map_or(&empty as &dyn super::CollisionQuery, |c| c.0.as_ref());
+        while self.accumulator >= step && steps < MAX_STEPS_PER_UPDATE {
+            self.previous_feet = self.motor.position;
+            self.motor.step(world, intent, step);
+            self.accumulator -= step;
+            steps += 1;
+        }
+        if steps == MAX_STEPS_PER_UPDATE {
+            self.accumulator = self.accumulator.min(step);
+        }
+        let eye = self.interpolated_feet() + Vec3::Y * self.motor.eye_height();
+        let rotation = self.view_rotation();
+        let mut transform = cx.transform_mut();
+        transform.position = eye;
+        transform.rotation = rotation;
+        Ok(())
+    }
+
+    fn name(&self) -> &'static str {
+        "PlayerController"
+    }
+}

@@ -1,0 +1,254 @@
+//! The controllers on the manual clock: the same input gives the same path at
+//! 30 and 144 fps, nothing tunnels through a one-block wall, orbit and fly
+//! cameras respond to input.
+
+mod common;
+
+use std::time::Duration;
+
+use taos_core::controllers::{
+    Aabb, BoxWorld, CameraController, CameraMode, PlayerController, SceneCollision,
+};
+use taos_core::game_loop::ManualClock;
+use taos_core::prelude::*;
+
+/// A floor at y = 0 and a one-block wall at x in 6..7.
+fn level() -> BoxWorld {
+    BoxWorld(vec![
+        Aabb::new(
+            Vec3::new(-100.0, -1.0, -100.0),
+            Vec3::new(100.0, 0.0, 100.0),
+        ),
+        Aabb::new(Vec3::new(6.0, 0.0, -100.0), Vec3::new(7.0, 3.0, 100.0)),
+    ])
+}
+
+/// A variable-step loop over a scene holding one object with `behaviour`.
+fn world_with(behaviour: impl Behaviour, at: Vec3) -> (GameLoop, ManualClock, GameObject) {
+    let mut scene = Scene::new();
+    scene
+        .world_mut()
+        .insert_resource(SceneCollision(Box::new(level())));
+    let object = scene.spawn("Controlled");
+    scene.object_mut(object).unwrap().set_position(at);
+    scene.add_behaviour(object, behaviour).unwrap();
+    let (game, clock) = common::started(scene, LoopConfig::default());
+    (game, clock, object)
+}
+
+/// Runs `seconds` at `fps`, feeding `script`'s events at their times (which
+/// must lie on both frame grids), and samples the object's position every
+/// 1/6 s.
+fn path(
+    behaviour: impl Behaviour,
+    start: Vec3,
+    fps: u32,
+    seconds: u32,
+    script: &[(f64, InputEvent)],
+) -> Vec<Vec3> {
+    let (mut game, clock, object) = world_with(behaviour, start);
+    let frames = fps * seconds;
+    let mut samples = Vec::new();
+    for frame in 1..=frames {
+        let t_before = f64::from(frame - 1) / f64::from(fps);
+        for (at, event) in script {
+            if (*at - t_before).abs() < 1e-9 {
+                game.push_input(*event);
+            }
+        }
+        clock.set(Duration::from_nanos(
+            (f64::from(frame) * 1e9 / f64::from(fps)).round() as u64,
+        ));
+        game.on_clock();
+        if (frame * 6) % fps == 0 {
+            samples.push(game.scene().world_position(object).unwrap());
+        }
+    }
+    samples
+}
+
+fn assert_same_path(a: &[Vec3], b: &[Vec3], tolerance: f32, what: &str) {
+    assert_eq!(a.len(), b.len());
+    for (i, (p, q)) in a.iter().zip(b).enumerate() {
+        assert!(
+            p.distance(*q) <= tolerance,
+            "{what}: sample {i} (t = {:.3} s): {p} at 30 fps vs {q} at 144 fps",
+            (i + 1) as f32 / 6.0
+        );
+    }
+}
+
+#[test]
+fn a_player_walks_and_jumps_the_same_path_at_30_and_144_fps() {
+    let script = [
+        (0.0, InputEvent::KeyDown(Key::W)),
+        (0.0, InputEvent::MouseMotion(Vec2::new(-200.0, 0.0))),
+        (0.5, InputEvent::KeyDown(Key::Space)),
+        (0.5, InputEvent::KeyDown(Key::ControlLeft)),
+        (1.0, InputEvent::KeyUp(Key::Space)),
+        (1.5, InputEvent::KeyUp(Key::W)),
+        (1.5, InputEvent::KeyDown(Key::D)),
+        (2.0, InputEvent::KeyUp(Key::D)),
+    ];
+    let start = Vec3::new(0.0, 1.62, 0.0);
+    let slow = path(PlayerController::default(), start, 30, 3, &script);
+    let fast = path(PlayerController::default(), start, 144, 3, &script);
+    // Tolerance 1 mm: both runs take the same fixed 120 Hz steps; only float
+    // rounding in the frame-time accumulators differs.
+    assert_same_path(&slow, &fast, 1e-3, "player");
+    let end = *slow.last().unwrap();
+    assert!(end.distance(start) > 3.0, "it moved: {end}");
+    let highest = slow.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+    assert!(highest > start.y + 0.5, "it jumped: {highest}");
+    assert!((end.y - start.y).abs() < 0.01, "and landed: {end}");
+}
+
+#[test]
+fn a_fly_camera_takes_the_same_path_at_30_and_144_fps() {
+    let script = [
+        (0.0, InputEvent::KeyDown(Key::W)),
+        (0.5, InputEvent::KeyDown(Key::E)),
+        (1.0, InputEvent::MouseDown(MouseButton::Left)),
+        (1.0, InputEvent::MouseMotion(Vec2::new(150.0, 40.0))),
+        (1.5, InputEvent::KeyUp(Key::E)),
+        (1.5, InputEvent::MouseUp(MouseButton::Left)),
+    ];
+    let start = Vec3::new(0.0, 5.0, 0.0);
+    let slow = path(CameraController::fly(), start, 30, 2, &script);
+    let fast = path(CameraController::fly(), start, 144, 2, &script);
+    assert_same_path(&slow, &fast, 1e-3, "fly camera");
+    assert!(slow.last().unwrap().distance(start) > 10.0);
+}
+
+#[test]
+fn no_speed_tunnels_through_a_one_block_wall() {
+    for fps in [10, 30, 144] {
+        for speed in [20.0, 200.0, 5_000.0] {
+            let mut controller = PlayerController::default();
+            controller.motor.flying = true;
+            controller.motor.settings.fly_speed = speed;
+            controller.yaw = -std::f32::consts::FRAC_PI_2; // facing +X
+            let script = [(0.0, InputEvent::KeyDown(Key::W))];
+            let samples = path(controller, Vec3::new(0.0, 1.62, 0.0), fps, 2, &script);
+            for p in samples {
+                assert!(
+                    p.x + 0.3 <= 6.0,
+                    "{fps} fps at {speed} m/s: through the wall at {p}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fly_key_toggles_gravity() {
+    let script = [
+        (0.0, InputEvent::KeyDown(Key::F)),
+        (0.0, InputEvent::KeyDown(Key::Space)),
+        (0.5, InputEvent::KeyUp(Key::Space)),
+    ];
+    let samples = path(
+        PlayerController::default(),
+        Vec3::new(0.0, 1.62, 0.0),
+        60,
+        2,
+        &script,
+    );
+    let last = *samples.last().unwrap();
+    assert!(last.y > 5.0, "rose while flying and stayed up: {last}");
+}
+
+#[test]
+fn an_orbit_camera_turns_zooms_and_pans() {
+    let (mut game, clock, camera) =
+        world_with(CameraController::orbit(Vec3::ZERO, 10.0), Vec3::ZERO);
+    let frame = |game: &mut GameLoop, events: &[InputEvent]| {
+        for e in events {
+            game.push_input(*e);
+        }
+        clock.advance(Duration::from_millis(16));
+        game.on_clock();
+        game.scene().world_position(camera).unwrap()
+    };
+    let first = frame(&mut game, &[]);
+    assert!((first.length() - 10.0).abs() < 1e-3);
+
+    let zoomed = frame(&mut game, &[InputEvent::Wheel(2.0)]);
+    assert!(
+        (zoomed.length() - 8.1).abs() < 1e-3,
+        "two lines, 10% each: {zoomed}"
+    );
+
+    let turned = frame(
+        &mut game,
+        &[
+            InputEvent::MouseDown(MouseButton::Left),
+            InputEvent::MouseMotion(Vec2::new(100.0, 0.0)),
+        ],
+    );
+    assert!(
+        (turned.length() - 8.1).abs() < 1e-3,
+        "turning keeps the distance"
+    );
+    assert!(turned.distance(zoomed) > 1.0, "and moves around the target");
+
+    frame(
+        &mut game,
+        &[
+            InputEvent::MouseUp(MouseButton::Left),
+            InputEvent::MouseDown(MouseButton::Right),
+            InputEvent::MouseMotion(Vec2::new(0.0, 50.0)),
+        ],
+    );
+    let scene = game.scene_mut();
+    let CameraMode::Orbit { target, .. } =
+        scene.behaviour::<CameraController>(camera).unwrap().mode
+    else {
+        panic!("still an orbit");
+    };
+    assert!(target.length() > 0.1, "panned the target: {target}");
+}
+
+#[test]
+fn two_fingers_pinch_to_zoom() {
+    let (mut game, clock, camera) =
+        world_with(CameraController::orbit(Vec3::ZERO, 10.0), Vec3::ZERO);
+    let frame = |game: &mut GameLoop, events: &[InputEvent]| {
+        for e in events {
+            game.push_input(*e);
+        }
+        clock.advance(Duration::from_millis(16));
+        game.on_clock();
+        game.scene().world_position(camera).unwrap()
+    };
+    frame(
+        &mut game,
+        &[
+            InputEvent::TouchStart {
+                id: 1,
+                at: Vec2::new(100.0, 100.0),
+            },
+            InputEvent::TouchStart {
+                id: 2,
+                at: Vec2::new(200.0, 100.0),
+            },
+        ],
+    );
+    let spread = frame(
+        &mut game,
+        &[
+            InputEvent::TouchMove {
+                id: 1,
+                at: Vec2::new(50.0, 100.0),
+            },
+            InputEvent::TouchMove {
+                id: 2,
+                at: Vec2::new(250.0, 100.0),
+            },
+        ],
+    );
+    assert!(
+        (spread.length() - 5.0).abs() < 1e-3,
+        "fingers twice as far apart: half the distance, {spread}"
+    );
+}
