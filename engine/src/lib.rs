@@ -44,6 +44,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod app;
+pub mod bindings_store;
 #[cfg(not(target_arch = "wasm32"))]
 mod facade;
 #[cfg(not(target_arch = "wasm32"))]
