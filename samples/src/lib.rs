@@ -10,6 +10,8 @@
 //! cargo run --release -p taos_samples --bin many_lights -- --preset forward-plus --lights 2048
 //! cargo run -p taos_samples --bin deferred_showcase
 //! cargo run -p taos_samples --bin gltf_viewer -- path/to/model.glb
+//! cargo run -p taos_samples --bin controllers
+//! cargo run -p taos_samples --bin audio -- --headless --wav mix.wav
 //! cargo run -p taos_samples --bin presets_compare -- --headless --out compare/
 //! ```
 //!
@@ -17,6 +19,8 @@
 //! reference PNG.
 
 mod args;
+mod audio;
+mod controllers;
 mod deferred_showcase;
 mod forward_simple;
 mod gltf_viewer;
@@ -25,6 +29,8 @@ mod presets_compare;
 mod shooter;
 
 pub use args::{CommonCli, SampleArgs, run_sample};
+pub use audio::{AudioArgs, audio_scene, mix_to_wav};
+pub use controllers::{Rig, RigSwitcher, controllers};
 
 /// The API guide (`docs/api-guide.md`), included so its snippets compile as doctests.
 #[cfg(doctest)]
