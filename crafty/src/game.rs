@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use bevy_ecs::change_detection::Mut;
 use bevy_ecs::prelude::{Res, ResMut, Resource};
-use glam::IVec3;
+use glam::{IVec3, Vec3};
 use taos_engine::Scene;
 use taos_engine::Time;
 use taos_engine::game_loop::{Actions, GameLoop, StateHash, StateHasher};
@@ -41,7 +41,28 @@ pub struct Game {
     pub ticks: u64,
     dirty: BTreeSet<(i32, i32, i32)>,
     unloaded: Vec<ChunkPos>,
+    /// Sounds the last ticks made, until the app plays them (at most
+    /// [`MAX_PENDING_SOUNDS`]; a headless run never takes them).
+    sounds: Vec<GameSound>,
+    /// Metres walked on the ground since the last footstep.
+    stride: f32,
 }
+
+/// A sound the simulation made; the app plays it (headless runs are silent).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GameSound {
+    /// The player's foot came down, at the feet.
+    Footstep(Vec3),
+    /// A block was broken.
+    Break(IVec3),
+    /// A block was placed.
+    Place(IVec3),
+}
+
+/// Sounds kept for the app at most (older ones are dropped).
+pub const MAX_PENDING_SOUNDS: usize = 32;
+/// Metres walked between footsteps.
+const STRIDE: f32 = 1.7;
 
 impl Game {
     /// A session on `world` with `player` at `time`; loads the chunks around
@@ -57,6 +78,8 @@ impl Game {
             ticks: 0,
             dirty: BTreeSet::new(),
             unloaded: Vec::new(),
+            sounds: Vec::new(),
+            stride: 0.0,
         };
         game.stream_chunks();
         game.target = game.player.target(&game.world);
@@ -67,14 +90,39 @@ impl Game {
     pub fn tick(&mut self, actions: &Actions, dt: f32) {
         let now = actions.current.decode();
         let previous = actions.previous.decode();
+        let before = self.player.body.position;
         let outcome = self.player.tick(&mut self.world, &now, &previous, dt);
         for pos in outcome.dirty_chunks {
             self.mark_dirty(pos);
         }
+        self.note_sounds(before, outcome.broken, outcome.placed);
         self.time.advance(dt);
         self.stream_chunks();
         self.target = self.player.target(&self.world);
         self.ticks += 1;
+    }
+
+    /// Takes the sounds made since the last call, oldest first.
+    pub fn take_sounds(&mut self) -> Vec<GameSound> {
+        std::mem::take(&mut self.sounds)
+    }
+
+    fn note_sounds(&mut self, before: Vec3, broken: Option<IVec3>, placed: Option<IVec3>) {
+        let body = &self.player.body;
+        if body.on_ground && !body.flying {
+            let walked = (body.position - before).with_y(0.0).length();
+            self.stride += walked;
+            if self.stride >= STRIDE {
+                self.stride = 0.0;
+                self.sounds.push(GameSound::Footstep(body.position));
+            }
+        }
+        self.sounds.extend(broken.map(GameSound::Break));
+        self.sounds.extend(placed.map(GameSound::Place));
+        if self.sounds.len() > MAX_PENDING_SOUNDS {
+            let excess = self.sounds.len() - MAX_PENDING_SOUNDS;
+            self.sounds.drain(..excess);
+        }
     }
 
     /// Marks a chunk for re-meshing.
@@ -211,5 +259,45 @@ mod tests {
             game.player.body.position.z
         );
         assert!(game.time.sun_angle > TimeOfDay::default().sun_angle);
+    }
+
+    #[test]
+    fn walking_on_the_ground_makes_footsteps_and_nobody_listening_keeps_few() {
+        let world = World::new(7);
+        let player = Player::new(Vec3::new(64.0, 110.0, 64.0), 0.0, 0.0, GameMode::Creative);
+        let mut scene = Scene::new();
+        let mut game = Game::new(world, player, TimeOfDay::default());
+        game.view_radius = 1;
+        let _ = install(&mut scene, game);
+        let mut game_loop =
+            GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap();
+        // Fall to the ground standing still: no footsteps in the air.
+        for _ in 0..240 {
+            game_loop.step_with(ActionFlags(0));
+        }
+        let mut game = game_loop.scene_mut().world_mut().resource_mut::<Game>();
+        assert!(game.player.body.on_ground);
+        assert!(
+            game.take_sounds().is_empty(),
+            "no steps while falling or standing"
+        );
+        let forward = ActionFlags(1 << 15);
+        for _ in 0..120 {
+            game_loop.step_with(forward);
+        }
+        let mut game = game_loop.scene_mut().world_mut().resource_mut::<Game>();
+        let steps = game
+            .take_sounds()
+            .iter()
+            .filter(|s| matches!(s, GameSound::Footstep(_)))
+            .count();
+        // Two seconds at 4.3 m/s is about 8.6 m: five 1.7 m strides (fewer
+        // if a block is in the way).
+        assert!((1..=5).contains(&steps), "{steps} footsteps");
+        for _ in 0..3_000 {
+            game_loop.step_with(forward);
+        }
+        let mut game = game_loop.scene_mut().world_mut().resource_mut::<Game>();
+        assert!(game.take_sounds().len() <= MAX_PENDING_SOUNDS);
     }
 }

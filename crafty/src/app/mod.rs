@@ -10,6 +10,7 @@
 mod hud;
 mod launcher;
 mod play;
+mod sounds;
 
 use taos_engine::storage::{RedbBackend, block_on};
 use taos_engine::{

@@ -1,15 +1,18 @@
 //! One world being played in the window: input, per-frame streaming and
 //! autosave, the HUD, and saving with a thumbnail on the way out.
 
+use taos_engine::audio::AudioListener;
 use taos_engine::game_loop::{GameLoop, InputEvent, Key, LoopConfig, MouseButton, RealClock};
 use taos_engine::storage::{RedbBackend, block_on};
 use taos_engine::{Engine, Scene, WindowEvent, egui};
 
 use super::hud;
+use super::sounds::CraftySounds;
 use crate::game::{state, state_mut};
 use crate::render::CraftyRenderHandle;
 use crate::save::{LoadedWorld, SaveError, WorldStore, encode_thumbnail};
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
+use crate::view::ViewObjects;
 
 /// Radians of view turn per pixel of mouse motion.
 const MOUSE_SENSITIVITY: f32 = 0.0025;
@@ -33,6 +36,8 @@ pub(super) struct Play {
     notice: Option<String>,
     /// After a failed autosave, no new attempt before this time.
     retry_autosave_at: u64,
+    /// Footsteps, block sounds and the wind (`None` if they could not be made).
+    sounds: Option<CraftySounds>,
 }
 
 impl Play {
@@ -52,12 +57,30 @@ impl Play {
         // The launcher's loop had nothing in it.
         drop(engine.set_game_loop(game));
         engine.show_scene(true);
+        let sounds = CraftySounds::new()
+            .inspect_err(|e| log::warn!("crafty: no sounds ({e})"))
+            .ok();
+        let camera = engine
+            .scene()
+            .world()
+            .get_resource::<ViewObjects>()
+            .map(|view| view.camera);
+        if let (Some(sounds), Some(camera)) = (&sounds, camera) {
+            let scene = engine.scene_mut();
+            let added = scene
+                .add_component(camera, AudioListener)
+                .and_then(|()| scene.add_component(camera, sounds.ambience()));
+            if let Err(e) = added {
+                log::warn!("crafty: no ambience ({e})");
+            }
+        }
         Self {
             session,
             captured: false,
             fps: FpsCounter::default(),
             notice: (!warnings.is_empty()).then(|| warnings.join("\n")),
             retry_autosave_at: 0,
+            sounds,
         }
     }
 
@@ -83,6 +106,10 @@ impl Play {
         }
         self.session
             .sync_render(game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+        let events = state_mut(engine.game_loop()).take_sounds();
+        if let Some(sounds) = &mut self.sounds {
+            sounds.play(engine.audio(), &events);
+        }
     }
 
     /// The HUD.
