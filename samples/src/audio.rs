@@ -118,7 +118,7 @@ pub fn audio_scene(engine: &mut Engine) -> anyhow::Result<()> {
     ];
     for (i, (clip, (radius, speed, phase, height))) in sounds()?.into_iter().zip(paths).enumerate()
     {
-        let emitter = scene.spawn(&format!("Emitter {i}"));
+        let emitter = scene.spawn(format!("Emitter {i}"));
         scene.add_component(emitter, MeshRenderer::new(ball, materials[i]))?;
         scene.add_component(
             emitter,

@@ -131,7 +131,7 @@ pub fn controllers(engine: &mut Engine) -> anyhow::Result<()> {
         let centre = (pillar.min + pillar.max) * 0.5;
         let size = pillar.max - pillar.min;
         let object = scene.spawn_with(
-            &format!("Pillar {i}"),
+            format!("Pillar {i}"),
             Transform::from_trs(centre, Quat::IDENTITY, size),
         );
         scene.add_component(object, MeshRenderer::new(cube, stone))?;

@@ -21,7 +21,8 @@ pub(crate) enum OutputBackend {
     Device(kira::backend::cpal::CpalBackend),
     Buffer {
         sample_rate: u32,
-        renderer: Option<Renderer>,
+        // Boxed: the renderer is large next to a device handle.
+        renderer: Option<Box<Renderer>>,
     },
 }
 
@@ -88,7 +89,7 @@ impl Backend for OutputBackend {
                 .start(renderer)
                 .map_err(|error| DeviceUnavailable(error.to_string())),
             Self::Buffer { renderer: slot, .. } => {
-                *slot = Some(renderer);
+                *slot = Some(Box::new(renderer));
                 Ok(())
             }
         }
