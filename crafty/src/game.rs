@@ -236,16 +236,20 @@ mod tests {
     use glam::Vec3;
     use taos_engine::game_loop::{ActionFlags, GameLoop, LoopConfig, ManualClock};
 
-    #[test]
-    fn the_loop_ticks_the_game_from_action_flags() {
+    /// A 60 Hz loop over seed 7's world, a creative player dropped in the air.
+    fn creative_loop() -> GameLoop {
         let world = World::new(7);
         let player = Player::new(Vec3::new(64.0, 110.0, 64.0), 0.0, 0.0, GameMode::Creative);
         let mut scene = Scene::new();
         let mut game = Game::new(world, player, TimeOfDay::default());
         game.view_radius = 1;
         let _ = install(&mut scene, game);
-        let mut game_loop =
-            GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap();
+        GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap()
+    }
+
+    #[test]
+    fn the_loop_ticks_the_game_from_action_flags() {
+        let mut game_loop = creative_loop();
         let forward = ActionFlags(1 << 15);
         for _ in 0..30 {
             game_loop.step_with(forward);
@@ -263,14 +267,7 @@ mod tests {
 
     #[test]
     fn walking_on_the_ground_makes_footsteps_and_nobody_listening_keeps_few() {
-        let world = World::new(7);
-        let player = Player::new(Vec3::new(64.0, 110.0, 64.0), 0.0, 0.0, GameMode::Creative);
-        let mut scene = Scene::new();
-        let mut game = Game::new(world, player, TimeOfDay::default());
-        game.view_radius = 1;
-        let _ = install(&mut scene, game);
-        let mut game_loop =
-            GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap();
+        let mut game_loop = creative_loop();
         // Fall to the ground standing still: no footsteps in the air.
         for _ in 0..240 {
             game_loop.step_with(ActionFlags(0));

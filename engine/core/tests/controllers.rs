@@ -158,18 +158,26 @@ fn the_fly_key_toggles_gravity() {
     assert!(last.y > 5.0, "rose while flying and stayed up: {last}");
 }
 
+/// One 16 ms frame with `events`; returns where `object` is after it.
+fn step(
+    game: &mut GameLoop,
+    clock: &ManualClock,
+    object: GameObject,
+    events: &[InputEvent],
+) -> Vec3 {
+    for e in events {
+        game.push_input(*e);
+    }
+    clock.advance(Duration::from_millis(16));
+    game.on_clock();
+    game.scene().world_position(object).unwrap()
+}
+
 #[test]
 fn an_orbit_camera_turns_zooms_and_pans() {
     let (mut game, clock, camera) =
         world_with(CameraController::orbit(Vec3::ZERO, 10.0), Vec3::ZERO);
-    let frame = |game: &mut GameLoop, events: &[InputEvent]| {
-        for e in events {
-            game.push_input(*e);
-        }
-        clock.advance(Duration::from_millis(16));
-        game.on_clock();
-        game.scene().world_position(camera).unwrap()
-    };
+    let frame = |game: &mut GameLoop, events: &[InputEvent]| step(game, &clock, camera, events);
     let first = frame(&mut game, &[]);
     assert!((first.length() - 10.0).abs() < 1e-3);
 
@@ -213,14 +221,7 @@ fn an_orbit_camera_turns_zooms_and_pans() {
 fn two_fingers_pinch_to_zoom() {
     let (mut game, clock, camera) =
         world_with(CameraController::orbit(Vec3::ZERO, 10.0), Vec3::ZERO);
-    let frame = |game: &mut GameLoop, events: &[InputEvent]| {
-        for e in events {
-            game.push_input(*e);
-        }
-        clock.advance(Duration::from_millis(16));
-        game.on_clock();
-        game.scene().world_position(camera).unwrap()
-    };
+    let frame = |game: &mut GameLoop, events: &[InputEvent]| step(game, &clock, camera, events);
     frame(
         &mut game,
         &[

@@ -167,6 +167,9 @@ impl CameraController {
     /// One-finger drag turns; two fingers pinch to zoom and drag to pan.
     /// Returns (turn motion, pan motion, zoom factor).
     fn touch_gestures(&mut self, input: &Input) -> (Vec2, Vec2, f32) {
+        if self.touches.is_empty() && input.touches().next().is_none() {
+            return (Vec2::ZERO, Vec2::ZERO, 1.0);
+        }
         let now: BTreeMap<u64, Vec2> = input.touches().collect();
         let common: Vec<(Vec2, Vec2)> = now
             .iter()
@@ -218,15 +221,12 @@ impl CameraController {
     }
 
     fn fly_velocity(&self, input: &Input) -> Vec3 {
-        let held = |key| input.down_in_tick(key);
-        let axis = |plus: Key, minus: Key| {
-            f32::from(u8::from(held(plus))) - f32::from(u8::from(held(minus)))
-        };
         let rotation = self.look_rotation();
-        let direction = rotation * Vec3::NEG_Z * axis(self.keys.forward, self.keys.backward)
-            + rotation * Vec3::X * axis(self.keys.right, self.keys.left)
-            + Vec3::Y * axis(self.keys.up, self.keys.down);
-        let speed = if held(self.keys.fast) {
+        let direction =
+            rotation * Vec3::NEG_Z * input.key_axis(self.keys.forward, self.keys.backward)
+                + rotation * Vec3::X * input.key_axis(self.keys.right, self.keys.left)
+                + Vec3::Y * input.key_axis(self.keys.up, self.keys.down);
+        let speed = if input.down_in_tick(self.keys.fast) {
             self.fly_speed * self.fast_multiplier
         } else {
             self.fly_speed

@@ -156,14 +156,11 @@ impl PlayerController {
 
     fn intent(&self, input: &Input) -> MoveIntent {
         let held = |key| input.down_in_tick(key);
-        let axis = |plus: Key, minus: Key| {
-            f32::from(u8::from(held(plus))) - f32::from(u8::from(held(minus)))
-        };
         let (sin, cos) = self.yaw.sin_cos();
         let ahead = Vec3::new(-sin, 0.0, -cos);
         let right = Vec3::new(cos, 0.0, -sin);
-        let wish = ahead * axis(self.keys.forward, self.keys.backward)
-            + right * axis(self.keys.right, self.keys.left);
+        let wish = ahead * input.key_axis(self.keys.forward, self.keys.backward)
+            + right * input.key_axis(self.keys.right, self.keys.left);
         MoveIntent {
             wish: wish.normalize_or_zero(),
             jump: held(self.keys.jump),

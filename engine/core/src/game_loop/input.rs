@@ -286,6 +286,14 @@ impl Input {
         self.pressed(key) || self.just_pressed(key)
     }
 
+    /// A key pair as one axis for this tick: 1 when only `plus` is
+    /// [down in the tick](Self::down_in_tick), -1 when only `minus` is, 0
+    /// for neither or both (W/S, A/D, E/Q).
+    #[must_use]
+    pub fn key_axis(&self, plus: Key, minus: Key) -> f32 {
+        f32::from(u8::from(self.down_in_tick(plus))) - f32::from(u8::from(self.down_in_tick(minus)))
+    }
+
     /// The mouse button is down now, or went down since the previous tick
     /// (a click shorter than a tick still reaches one tick).
     #[must_use]
