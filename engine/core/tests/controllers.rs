@@ -9,7 +9,7 @@ use std::time::Duration;
 use taos_core::controllers::{
     Aabb, BoxWorld, CameraController, CameraMode, PlayerController, SceneCollision,
 };
-use taos_core::game_loop::ManualClock;
+use taos_core::game_loop::{ManualClock, PadAxis, STICK_DEAD_ZONE};
 use taos_core::prelude::*;
 
 /// A floor at y = 0 and a one-block wall at x in 6..7.
@@ -251,5 +251,59 @@ fn two_fingers_pinch_to_zoom() {
     assert!(
         (spread.length() - 5.0).abs() < 1e-3,
         "fingers twice as far apart: half the distance, {spread}"
+    );
+}
+
+#[test]
+fn a_half_tilted_stick_walks_at_half_speed_and_the_right_stick_turns() {
+    let stick = |value: f32| InputEvent::PadAxis {
+        pad: 0,
+        axis: PadAxis::LeftY,
+        value,
+    };
+    let start = Vec3::new(0.0, 1.62, 0.0);
+    // Full tilt, then (a fresh walker) just over half way past the dead zone.
+    let full = path(
+        PlayerController::default(),
+        start,
+        60,
+        2,
+        &[(0.0, stick(1.0))],
+    );
+    let half_value = STICK_DEAD_ZONE + 0.5 * (1.0 - STICK_DEAD_ZONE);
+    let half = path(
+        PlayerController::default(),
+        start,
+        60,
+        2,
+        &[(0.0, stick(half_value))],
+    );
+    let (full_run, half_run) = (start.z - full[11].z, start.z - half[11].z);
+    assert!(full_run > 5.0, "full tilt walks forward (-Z): {full_run} m");
+    assert!(
+        (half_run / full_run - 0.5).abs() < 0.03,
+        "half tilt: {half_run} m vs {full_run} m"
+    );
+
+    let (mut game, clock, object) = world_with(PlayerController::default(), start);
+    game.push_input(InputEvent::PadAxis {
+        pad: 0,
+        axis: PadAxis::RightX,
+        value: 1.0,
+    });
+    for frame in 1..=30u64 {
+        clock.set(Duration::from_nanos(frame * 1_000_000_000 / 60));
+        game.on_clock();
+    }
+    let yaw = game
+        .scene()
+        .behaviour::<PlayerController>(object)
+        .unwrap()
+        .yaw;
+    // Half a second right at 2.5 rad/s: yaw (positive turns left) is -1.25.
+    let expected = (-1.25f32).rem_euclid(std::f32::consts::TAU);
+    assert!(
+        (yaw - expected).abs() < 0.05,
+        "yaw {yaw}, expected {expected}"
     );
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use glam::{EulerRot, Quat, Vec2, Vec3};
 
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
-use crate::game_loop::{Input, Key, MouseButton};
+use crate::game_loop::{Input, Key, MouseButton, PadAxis, PadButton};
 
 /// How a [`CameraController`] moves.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,6 +103,9 @@ pub struct CameraController {
     pub fast_multiplier: f32,
     /// The fly keys.
     pub keys: FlyKeys,
+    /// Radians per second the right stick turns the camera at full tilt
+    /// (the left stick flies, or zooms an orbit; the triggers fly down and up).
+    pub pad_look_speed: f32,
     touches: BTreeMap<u64, Vec2>,
 }
 
@@ -146,6 +149,7 @@ impl CameraController {
             fly_speed: 8.0,
             fast_multiplier: 4.0,
             keys: FlyKeys::default(),
+            pad_look_speed: 2.5,
             touches: BTreeMap::new(),
         }
     }
@@ -157,7 +161,11 @@ impl CameraController {
     }
 
     fn turn(&mut self, motion: Vec2) {
-        let turn = -motion * self.rotate_speed;
+        self.turn_by(-motion * self.rotate_speed);
+    }
+
+    /// Adds (yaw, pitch) radians; non-finite turns are ignored.
+    fn turn_by(&mut self, turn: Vec2) {
         if turn.is_finite() {
             self.yaw = (self.yaw + turn.x).rem_euclid(std::f32::consts::TAU);
             self.pitch = (self.pitch + turn.y).clamp(-1.55, 1.55);
@@ -193,7 +201,7 @@ impl CameraController {
         gesture
     }
 
-    fn update_orbit(&mut self, input: &Input, target: &mut Vec3, distance: &mut f32) {
+    fn update_orbit(&mut self, input: &Input, target: &mut Vec3, distance: &mut f32, dt: f32) {
         let (touch_turn, touch_pan, pinch) = self.touch_gestures(input);
         let motion = input.mouse_motion();
         let mut turn = touch_turn;
@@ -211,7 +219,8 @@ impl CameraController {
             *target += (rotation * Vec3::NEG_X * pan.x + rotation * Vec3::Y * pan.y) * scale;
         }
         let wheel = input.wheel();
-        let mut factor = pinch;
+        // Left stick up closes in by about 60% a second at full tilt.
+        let mut factor = pinch * (-input.left_stick().y * dt).exp();
         if wheel.is_finite() && wheel != 0.0 {
             factor *= (1.0 - self.zoom_step.clamp(0.0, 0.9)).powf(wheel);
         }
@@ -222,16 +231,23 @@ impl CameraController {
 
     fn fly_velocity(&self, input: &Input) -> Vec3 {
         let rotation = self.look_rotation();
-        let direction =
-            rotation * Vec3::NEG_Z * input.key_axis(self.keys.forward, self.keys.backward)
-                + rotation * Vec3::X * input.key_axis(self.keys.right, self.keys.left)
-                + Vec3::Y * input.key_axis(self.keys.up, self.keys.down);
-        let speed = if input.down_in_tick(self.keys.fast) {
+        let keys = rotation * Vec3::NEG_Z * input.key_axis(self.keys.forward, self.keys.backward)
+            + rotation * Vec3::X * input.key_axis(self.keys.right, self.keys.left)
+            + Vec3::Y * input.key_axis(self.keys.up, self.keys.down);
+        let stick = input.left_stick();
+        let pad = rotation * Vec3::NEG_Z * stick.y
+            + rotation * Vec3::X * stick.x
+            + Vec3::Y
+                * (input.pad_axis(PadAxis::RightTrigger) - input.pad_axis(PadAxis::LeftTrigger));
+        let direction = (keys.normalize_or_zero() + pad).clamp_length_max(1.0);
+        let fast =
+            input.down_in_tick(self.keys.fast) || input.pad_down_in_tick(PadButton::LeftStick);
+        let speed = if fast {
             self.fly_speed * self.fast_multiplier
         } else {
             self.fly_speed
         };
-        direction.normalize_or_zero() * speed
+        direction * speed
     }
 }
 
@@ -240,12 +256,13 @@ impl Behaviour for CameraController {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         let current = cx.transform().position;
         let input = cx.resource::<Input>();
+        self.turn_by(super::pad_look(input, self.pad_look_speed, dt));
         let position = match self.mode {
             CameraMode::Orbit {
                 mut target,
                 mut distance,
             } => {
-                self.update_orbit(input, &mut target, &mut distance);
+                self.update_orbit(input, &mut target, &mut distance, dt);
                 self.mode = CameraMode::Orbit { target, distance };
                 target + self.look_rotation() * Vec3::Z * distance
             }

@@ -9,7 +9,14 @@
 //!   zoom, drag to pan) or a fly camera (WASD and mouse look).
 //!
 //! Both read the scene's [`Input`](crate::game_loop::Input) resource, so
-//! recorded input replays them exactly.
+//! recorded input replays them exactly, and both take a gamepad too: the
+//! left stick moves (analog: half way walks at half speed), the right stick
+//! looks at [`pad_look_speed`](PlayerController::pad_look_speed) radians per
+//! second at full tilt.
+
+use glam::Vec2;
+
+use crate::game_loop::Input;
 
 mod camera;
 mod collision;
@@ -19,4 +26,12 @@ mod player;
 pub use camera::{CameraController, CameraMode, FlyKeys};
 pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
-pub use player::{PlayerController, PlayerKeys};
+pub use player::{PlayerController, PlayerKeys, PlayerPad};
+
+/// The right stick's turn over `dt` seconds at `speed` radians per second:
+/// (yaw, pitch) in radians, stick right turns right, stick up looks up.
+fn pad_look(input: &Input, speed: f32, dt: f32) -> Vec2 {
+    let stick = input.right_stick();
+    let turn = Vec2::new(-stick.x, stick.y) * speed * dt;
+    if turn.is_finite() { turn } else { Vec2::ZERO }
+}

@@ -4,7 +4,7 @@ use glam::{EulerRot, Quat, Vec2, Vec3};
 
 use super::{BoxWorld, CharacterMotor, MotorSettings, MoveIntent, SceneCollision};
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
-use crate::game_loop::{Input, Key};
+use crate::game_loop::{Input, Key, PadButton};
 
 /// The keys a [`PlayerController`] reads; rebind by changing a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +43,32 @@ impl Default for PlayerKeys {
     }
 }
 
+/// The gamepad buttons a [`PlayerController`] reads (the left stick walks,
+/// the right stick looks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayerPad {
+    /// Jump; rise when flying.
+    pub jump: PadButton,
+    /// Run (while held).
+    pub run: PadButton,
+    /// Crouch; sink when flying.
+    pub crouch: PadButton,
+    /// Turn flying on and off.
+    pub toggle_fly: PadButton,
+}
+
+impl Default for PlayerPad {
+    /// South jumps, the left stick pressed in runs, East crouches, North flies.
+    fn default() -> Self {
+        Self {
+            jump: PadButton::South,
+            run: PadButton::LeftStick,
+            crouch: PadButton::East,
+            toggle_fly: PadButton::North,
+        }
+    }
+}
+
 /// Most simulation steps one update runs (a long stall is not replayed in full).
 const MAX_STEPS_PER_UPDATE: u32 = 32;
 /// How far up or down the player can look (just short of straight up/down).
@@ -52,8 +78,9 @@ const PITCH_LIMIT: f32 = 1.55;
 /// position is the player's eye, its rotation the view, so put the
 /// [`Camera`](crate::Camera) on the same object).
 ///
-/// Each update it reads the scene's [`Input`]: mouse motion turns the view,
-/// the [`PlayerKeys`] move. It steps its [`CharacterMotor`] at a fixed
+/// Each update it reads the scene's [`Input`]: mouse motion (or the right
+/// stick) turns the view, the [`PlayerKeys`] (or the left stick and the
+/// [`PlayerPad`] buttons) move. It steps its [`CharacterMotor`] at a fixed
 /// [`step_hz`](Self::step_hz) against the scene's [`SceneCollision`] (nothing
 /// is solid without one) and places the object between the last two steps,
 /// so motion is smooth and the path the same at any frame rate.
@@ -80,6 +107,10 @@ pub struct PlayerController {
     pub motor: CharacterMotor,
     /// The keys it reads.
     pub keys: PlayerKeys,
+    /// The gamepad buttons it reads.
+    pub pad: PlayerPad,
+    /// Radians per second the right stick turns the view at full tilt.
+    pub pad_look_speed: f32,
     /// Heading in radians (0 looks down -Z, positive turns left).
     pub yaw: f32,
     /// Radians above the horizon.
@@ -111,6 +142,8 @@ impl PlayerController {
         Self {
             motor: CharacterMotor::new(Vec3::ZERO, settings),
             keys: PlayerKeys::default(),
+            pad: PlayerPad::default(),
+            pad_look_speed: 2.5,
             yaw: 0.0,
             pitch: 0.0,
             mouse_sensitivity: 0.0025,
@@ -155,17 +188,20 @@ impl PlayerController {
     }
 
     fn intent(&self, input: &Input) -> MoveIntent {
-        let held = |key| input.down_in_tick(key);
+        let held = |key, button| input.down_in_tick(key) || input.pad_down_in_tick(button);
         let (sin, cos) = self.yaw.sin_cos();
         let ahead = Vec3::new(-sin, 0.0, -cos);
         let right = Vec3::new(cos, 0.0, -sin);
-        let wish = ahead * input.key_axis(self.keys.forward, self.keys.backward)
+        let keys = ahead * input.key_axis(self.keys.forward, self.keys.backward)
             + right * input.key_axis(self.keys.right, self.keys.left);
+        let stick = input.left_stick();
+        // Keys walk at full speed; a stick part way walks part speed.
+        let wish = keys.normalize_or_zero() + (ahead * stick.y + right * stick.x);
         MoveIntent {
-            wish: wish.normalize_or_zero(),
-            jump: held(self.keys.jump),
-            run: held(self.keys.run),
-            crouch: held(self.keys.crouch),
+            wish: wish.clamp_length_max(1.0),
+            jump: held(self.keys.jump, self.pad.jump),
+            run: held(self.keys.run, self.pad.run),
+            crouch: held(self.keys.crouch, self.pad.crouch),
         }
     }
 
@@ -195,9 +231,14 @@ impl Behaviour for PlayerController {
             let turn = -motion * self.mouse_sensitivity;
             self.look(turn.x, turn.y);
         }
+        if self.mouse_look && dt.is_finite() && dt > 0.0 {
+            let turn = super::pad_look(input, self.pad_look_speed, dt);
+            self.look(turn.x, turn.y);
+        }
         // After the look, so this update's steps go where the player now faces.
         let intent = self.intent(input);
-        let toggle = input.just_pressed(self.keys.toggle_fly);
+        let toggle =
+            input.just_pressed(self.keys.toggle_fly) || input.pad_just_pressed(self.pad.toggle_fly);
         if toggle && self.can_fly {
             self.motor.flying = !self.motor.flying;
             self.motor.velocity = Vec3::ZERO;

@@ -4,16 +4,22 @@
 //! its defaults and say why.
 //!
 //! Layout: `TBND`, version 1, then one 3-byte entry per binding: the
-//! action's bit, the device (0 key, 1 mouse button), and the key's or
-//! button's index ([`Key::index`], [`MouseButton::index`]).
+//! action's bit, the device (0 key, 1 mouse button, 2 gamepad button, 3 the
+//! positive half of a gamepad axis, 4 its negative half), and the input's
+//! index ([`Key::index`], [`MouseButton::index`], [`PadButton::index`],
+//! [`PadAxis::index`]).
 
 use super::bindings::{Bindings, GameAction};
+use super::gamepad::{AxisSide, PadAxis, PadButton};
 use super::input::{Key, MouseButton};
 
 const MAGIC: &[u8; 4] = b"TBND";
 const VERSION: u8 = 1;
 const DEVICE_KEY: u8 = 0;
 const DEVICE_MOUSE: u8 = 1;
+const DEVICE_PAD_BUTTON: u8 = 2;
+const DEVICE_AXIS_POSITIVE: u8 = 3;
+const DEVICE_AXIS_NEGATIVE: u8 = 4;
 
 /// Why a saved bindings record was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -36,7 +42,8 @@ pub enum BindingsRecordError {
         /// The bit read.
         bit: u8,
     },
-    /// An entry names a device other than key or mouse button.
+    /// An entry names a device other than key, mouse button, gamepad button
+    /// or axis half.
     #[error("binding {entry}: unknown device {device}")]
     UnknownDevice {
         /// Entry number, from 0.
@@ -49,7 +56,7 @@ pub enum BindingsRecordError {
     UnknownInput {
         /// Entry number, from 0.
         entry: usize,
-        /// `key` or `mouse button`.
+        /// `key`, `mouse button`, `gamepad button` or `gamepad axis`.
         device: &'static str,
         /// The index read.
         index: u8,
@@ -60,8 +67,13 @@ impl<A: GameAction> Bindings<A> {
     /// The bindings as a record to save (see the module docs for the layout).
     #[must_use]
     pub fn to_record(&self) -> Vec<u8> {
-        let mut out =
-            Vec::with_capacity(5 + 3 * (self.key_bindings().len() + self.button_bindings().len()));
+        let mut out = Vec::with_capacity(
+            5 + 3
+                * (self.key_bindings().len()
+                    + self.button_bindings().len()
+                    + self.pad_button_bindings().len()
+                    + self.axis_bindings().len()),
+        );
         out.extend_from_slice(MAGIC);
         out.push(VERSION);
         for &(key, action) in self.key_bindings() {
@@ -69,6 +81,16 @@ impl<A: GameAction> Bindings<A> {
         }
         for &(button, action) in self.button_bindings() {
             out.extend_from_slice(&[action.bit(), DEVICE_MOUSE, button.index()]);
+        }
+        for &(button, action) in self.pad_button_bindings() {
+            out.extend_from_slice(&[action.bit(), DEVICE_PAD_BUTTON, button.index()]);
+        }
+        for &((axis, side), action) in self.axis_bindings() {
+            let device = match side {
+                AxisSide::Positive => DEVICE_AXIS_POSITIVE,
+                AxisSide::Negative => DEVICE_AXIS_NEGATIVE,
+            };
+            out.extend_from_slice(&[action.bit(), device, axis.index()]);
         }
         out
     }
@@ -114,6 +136,19 @@ impl<A: GameAction> Bindings<A> {
                     MouseButton::from_index(index).ok_or_else(|| unknown("mouse button"))?,
                     action,
                 ),
+                DEVICE_PAD_BUTTON => bindings.pad(
+                    PadButton::from_index(index).ok_or_else(|| unknown("gamepad button"))?,
+                    action,
+                ),
+                DEVICE_AXIS_POSITIVE | DEVICE_AXIS_NEGATIVE => bindings.axis(
+                    PadAxis::from_index(index).ok_or_else(|| unknown("gamepad axis"))?,
+                    if device == DEVICE_AXIS_POSITIVE {
+                        AxisSide::Positive
+                    } else {
+                        AxisSide::Negative
+                    },
+                    action,
+                ),
                 device => return Err(BindingsRecordError::UnknownDevice { entry, device }),
             };
         }
@@ -154,6 +189,51 @@ mod tests {
         Bindings::new()
             .key(Key::Space, Act::Jump)
             .mouse(MouseButton::Left, Act::Fire)
+    }
+
+    #[test]
+    fn gamepad_buttons_and_axis_halves_round_trip() {
+        let mut bindings = defaults().pad(PadButton::South, Act::Jump).axis(
+            PadAxis::RightTrigger,
+            AxisSide::Positive,
+            Act::Fire,
+        );
+        bindings.set_axes(
+            Act::Jump,
+            &[
+                (PadAxis::LeftY, AxisSide::Positive),
+                (PadAxis::LeftY, AxisSide::Negative),
+            ],
+        );
+        let record = bindings.to_record();
+        let back = Bindings::from_record(&record, &ALL).unwrap();
+        assert_eq!(
+            back.pad_buttons_for(Act::Jump).collect::<Vec<_>>(),
+            [PadButton::South]
+        );
+        assert_eq!(
+            back.axes_for(Act::Jump).collect::<Vec<_>>(),
+            [
+                (PadAxis::LeftY, AxisSide::Positive),
+                (PadAxis::LeftY, AxisSide::Negative)
+            ]
+        );
+        assert_eq!(
+            back.axes_for(Act::Fire).collect::<Vec<_>>(),
+            [(PadAxis::RightTrigger, AxisSide::Positive)]
+        );
+        assert_eq!(back.to_record(), record);
+        let mut bad_axis = record.clone();
+        let last = bad_axis.len() - 1;
+        bad_axis[last] = 40;
+        assert!(matches!(
+            Bindings::from_record(&bad_axis, &ALL),
+            Err(BindingsRecordError::UnknownInput {
+                device: "gamepad axis",
+                index: 40,
+                ..
+            })
+        ));
     }
 
     #[test]

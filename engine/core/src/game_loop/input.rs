@@ -1,4 +1,4 @@
-//! Keyboard, mouse and touch state for fixed ticks, with press and release
+//! Keyboard, mouse, touch and gamepad state for fixed ticks, with press and release
 //! edges buffered per tick.
 //!
 //! Window events arrive whenever the platform delivers them; ticks run in
@@ -11,6 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use bevy_ecs::resource::Resource;
 use glam::Vec2;
+
+use super::gamepad::{PadAxis, PadButton, PadId, Pads, apply_dead_zone};
 
 /// A keyboard key, by physical position (US layout names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -129,6 +131,40 @@ pub enum InputEvent {
         /// Id given at [`InputEvent::TouchStart`].
         id: u64,
     },
+    /// A gamepad was plugged in (or was there when the game started).
+    PadConnected {
+        /// The pad's id while it stays connected.
+        pad: PadId,
+    },
+    /// A gamepad was unplugged: its held buttons are released and its axes
+    /// centred.
+    PadDisconnected {
+        /// Id given at [`InputEvent::PadConnected`].
+        pad: PadId,
+    },
+    /// A gamepad button went down.
+    PadDown {
+        /// Which pad.
+        pad: PadId,
+        /// Which button.
+        button: PadButton,
+    },
+    /// A gamepad button went up.
+    PadUp {
+        /// Which pad.
+        pad: PadId,
+        /// Which button.
+        button: PadButton,
+    },
+    /// A gamepad axis moved (see [`PadAxis`] for ranges and directions).
+    PadAxis {
+        /// Which pad.
+        pad: PadId,
+        /// Which axis.
+        axis: PadAxis,
+        /// The new reading (clamped to the axis's range; NaN is ignored).
+        value: f32,
+    },
 }
 
 /// Pressed-now plus the edges seen since the last tick, for one kind of button.
@@ -207,6 +243,8 @@ pub struct Input {
     pending_touch_ends: Vec<u64>,
     touch_starts: Vec<u64>,
     touch_ends: Vec<u64>,
+    pad_buttons: Buttons<(PadId, PadButton)>,
+    pads: Pads,
     pending_events: u32,
 }
 
@@ -241,6 +279,26 @@ impl Input {
                     self.pending_touch_ends.push(id);
                 }
             }
+            InputEvent::PadConnected { pad } => self.pads.connect(pad),
+            InputEvent::PadDisconnected { pad } => {
+                self.pads.disconnect(pad);
+                let held: Vec<_> = self
+                    .pad_buttons
+                    .held
+                    .iter()
+                    .copied()
+                    .filter(|(of, _)| *of == pad)
+                    .collect();
+                for button in held {
+                    self.pad_buttons.up(button);
+                }
+            }
+            InputEvent::PadDown { pad, button } => {
+                self.pads.connect(pad);
+                self.pad_buttons.down((pad, button));
+            }
+            InputEvent::PadUp { pad, button } => self.pad_buttons.up((pad, button)),
+            InputEvent::PadAxis { pad, axis, value } => self.pads.set_axis(pad, axis, value),
         }
     }
 
@@ -249,6 +307,7 @@ impl Input {
     pub fn begin_tick(&mut self) {
         self.keys.begin_tick();
         self.mouse.begin_tick();
+        self.pad_buttons.begin_tick();
         self.motion = std::mem::take(&mut self.pending_motion);
         self.wheel = std::mem::take(&mut self.pending_wheel);
         self.touch_starts.clear();
@@ -264,11 +323,13 @@ impl Input {
         self.pending_events
     }
 
-    /// `true` if this tick sees any press edge (key, button or touch start).
+    /// `true` if this tick sees any press edge (key, mouse or pad button, or
+    /// touch start).
     #[must_use]
     pub fn any_press(&self) -> bool {
         !self.keys.pressed.is_empty()
             || !self.mouse.pressed.is_empty()
+            || !self.pad_buttons.pressed.is_empty()
             || !self.touch_starts.is_empty()
     }
 
@@ -301,14 +362,20 @@ impl Input {
         self.mouse_pressed(button) || self.mouse_just_pressed(button)
     }
 
-    /// Every held key and mouse button, as the release events that would let
-    /// go of them (what a window sends when it loses focus).
+    /// Every held key, mouse and pad button, as the release events that
+    /// would let go of them (what a window sends when it loses focus).
     pub fn releases_of_held(&self) -> Vec<InputEvent> {
         self.keys
             .held
             .iter()
             .map(|&k| InputEvent::KeyUp(k))
             .chain(self.mouse.held.iter().map(|&b| InputEvent::MouseUp(b)))
+            .chain(
+                self.pad_buttons
+                    .held
+                    .iter()
+                    .map(|&(pad, button)| InputEvent::PadUp { pad, button }),
+            )
             .collect()
     }
 
@@ -392,6 +459,66 @@ impl Input {
     #[must_use]
     pub fn touch_ended(&self, id: u64) -> bool {
         self.touch_ends.contains(&id)
+    }
+
+    /// The connected gamepads, by id.
+    pub fn pads(&self) -> impl Iterator<Item = PadId> + '_ {
+        self.pads.ids()
+    }
+
+    /// The button is down now on any pad.
+    #[must_use]
+    pub fn pad_pressed(&self, button: PadButton) -> bool {
+        self.pad_buttons.held.iter().any(|&(_, b)| b == button)
+    }
+
+    /// The button went down on some pad since the previous tick.
+    #[must_use]
+    pub fn pad_just_pressed(&self, button: PadButton) -> bool {
+        self.pad_buttons.pressed.iter().any(|&(_, b)| b == button)
+    }
+
+    /// The button went up on some pad since the previous tick.
+    #[must_use]
+    pub fn pad_just_released(&self, button: PadButton) -> bool {
+        self.pad_buttons.released.iter().any(|&(_, b)| b == button)
+    }
+
+    /// The button is down now or went down since the previous tick, on any
+    /// pad (as [`down_in_tick`](Self::down_in_tick) for keys).
+    #[must_use]
+    pub fn pad_down_in_tick(&self, button: PadButton) -> bool {
+        self.pad_pressed(button) || self.pad_just_pressed(button)
+    }
+
+    /// The axis over every connected pad (the one pushed furthest wins),
+    /// with the [dead zone](super::STICK_DEAD_ZONE) removed: 0 when no pad
+    /// is connected or the stick rests.
+    #[must_use]
+    pub fn pad_axis(&self, axis: PadAxis) -> f32 {
+        apply_dead_zone(self.pads.strongest(axis))
+    }
+
+    /// One pad's axis as the pad reported it (no dead zone); `None` if that
+    /// pad is not connected.
+    #[must_use]
+    pub fn pad_axis_raw(&self, pad: PadId, axis: PadAxis) -> Option<f32> {
+        self.pads.axis(pad, axis)
+    }
+
+    /// The left stick as a vector (x right, y up), dead zone removed.
+    #[must_use]
+    pub fn left_stick(&self) -> Vec2 {
+        Vec2::new(self.pad_axis(PadAxis::LeftX), self.pad_axis(PadAxis::LeftY))
+    }
+
+    /// The right stick as a vector (x right, y up), dead zone removed.
+    #[must_use]
+    pub fn right_stick(&self) -> Vec2 {
+        Vec2::new(
+            self.pad_axis(PadAxis::RightX),
+            self.pad_axis(PadAxis::RightY),
+        )
     }
 }
 

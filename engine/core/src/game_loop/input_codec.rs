@@ -4,6 +4,7 @@
 
 use glam::Vec2;
 
+use super::gamepad::{PadAxis, PadButton};
 use super::input::{InputEvent, Key, MouseButton};
 
 /// Why an encoded event could not be read.
@@ -52,6 +53,30 @@ pub(crate) fn encode(event: &InputEvent, out: &mut Vec<u8>) {
             out.push(9);
             out.extend_from_slice(&id.to_le_bytes());
         }
+        InputEvent::PadConnected { pad } => {
+            out.push(10);
+            out.extend_from_slice(&pad.to_le_bytes());
+        }
+        InputEvent::PadDisconnected { pad } => {
+            out.push(11);
+            out.extend_from_slice(&pad.to_le_bytes());
+        }
+        InputEvent::PadDown { pad, button } => {
+            out.push(12);
+            out.extend_from_slice(&pad.to_le_bytes());
+            out.push(button.index());
+        }
+        InputEvent::PadUp { pad, button } => {
+            out.push(13);
+            out.extend_from_slice(&pad.to_le_bytes());
+            out.push(button.index());
+        }
+        InputEvent::PadAxis { pad, axis, value } => {
+            out.push(14);
+            out.extend_from_slice(&pad.to_le_bytes());
+            out.push(axis.index());
+            out.extend_from_slice(&value.to_bits().to_le_bytes());
+        }
     }
 }
 
@@ -88,6 +113,18 @@ impl Cursor<'_> {
         self.take().map(u64::from_le_bytes)
     }
 
+    fn u32(&mut self) -> Result<u32, DecodeError> {
+        self.take().map(u32::from_le_bytes)
+    }
+
+    fn pad_button(&mut self) -> Result<PadButton, DecodeError> {
+        PadButton::from_index(self.u8()?).ok_or(DecodeError::Invalid)
+    }
+
+    fn pad_axis(&mut self) -> Result<PadAxis, DecodeError> {
+        PadAxis::from_index(self.u8()?).ok_or(DecodeError::Invalid)
+    }
+
     fn key(&mut self) -> Result<Key, DecodeError> {
         Key::from_index(self.u8()?).ok_or(DecodeError::Invalid)
     }
@@ -117,6 +154,21 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(InputEvent, usize), DecodeError> {
             at: c.vec2()?,
         },
         9 => InputEvent::TouchEnd { id: c.u64()? },
+        10 => InputEvent::PadConnected { pad: c.u32()? },
+        11 => InputEvent::PadDisconnected { pad: c.u32()? },
+        12 => InputEvent::PadDown {
+            pad: c.u32()?,
+            button: c.pad_button()?,
+        },
+        13 => InputEvent::PadUp {
+            pad: c.u32()?,
+            button: c.pad_button()?,
+        },
+        14 => InputEvent::PadAxis {
+            pad: c.u32()?,
+            axis: c.pad_axis()?,
+            value: c.f32()?,
+        },
         _ => return Err(DecodeError::Invalid),
     };
     Ok((event, c.at))
@@ -145,6 +197,21 @@ mod tests {
                 at: Vec2::new(9.0, 8.0),
             },
             InputEvent::TouchEnd { id: 7 },
+            InputEvent::PadConnected { pad: 2 },
+            InputEvent::PadDown {
+                pad: 2,
+                button: PadButton::DPadRight,
+            },
+            InputEvent::PadUp {
+                pad: 2,
+                button: PadButton::South,
+            },
+            InputEvent::PadAxis {
+                pad: u32::MAX,
+                axis: PadAxis::RightTrigger,
+                value: -0.0,
+            },
+            InputEvent::PadDisconnected { pad: 2 },
         ];
         let mut bytes = Vec::new();
         for event in &events {
@@ -160,5 +227,7 @@ mod tests {
         assert_eq!(decode(&[4, 0, 0]), Err(DecodeError::Truncated));
         assert_eq!(decode(&[0, 250]), Err(DecodeError::Invalid));
         assert_eq!(decode(&[42]), Err(DecodeError::Invalid));
+        assert_eq!(decode(&[12, 0, 0, 0, 0, 99]), Err(DecodeError::Invalid));
+        assert_eq!(decode(&[14, 0, 0, 0, 0, 1, 0]), Err(DecodeError::Truncated));
     }
 }

@@ -48,6 +48,7 @@ mod clock;
 mod config;
 mod control;
 mod frame_info;
+mod gamepad;
 mod input;
 mod input_codec;
 mod pacer;
@@ -62,7 +63,7 @@ mod timers;
 mod watchdog;
 
 pub use actions::{ActionFlags, ActionMapper, Actions, NoActions};
-pub use bindings::{Bindings, GameAction};
+pub use bindings::{AXIS_PRESS_THRESHOLD, Bindings, GameAction};
 pub use bindings_record::BindingsRecordError;
 pub use checksum::{StateChecksum, StateHash, StateHasher};
 pub use clock::{Clock, ManualClock, RealClock};
@@ -72,6 +73,7 @@ pub use config::{
 };
 pub use control::LoopControl;
 pub use frame_info::{Diagnostics, FrameInfo, LoopWarning, PauseReason};
+pub use gamepad::{AxisSide, PadAxis, PadButton, PadId, STICK_DEAD_ZONE, apply_dead_zone};
 pub use input::{Input, InputEvent, Key, MouseButton};
 pub use record::{ENGINE_VERSION, RecordedInput, Recording, RecordingError};
 pub use rng::GameRng;
