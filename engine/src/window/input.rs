@@ -1,7 +1,9 @@
 //! Window input to engine input: winit's keys, buttons, cursor and wheel as
 //! the loop's [`InputEvent`]s (the only place that names winit's key codes).
 
-use winit::event::{ElementState, MouseButton as WinitButton, MouseScrollDelta, WindowEvent};
+use winit::event::{
+    ElementState, MouseButton as WinitButton, MouseScrollDelta, Touch, TouchPhase, WindowEvent,
+};
 use winit::keyboard::{KeyCode, PhysicalKey};
 
 use crate::game_loop::{InputEvent, Key, MouseButton};
@@ -30,6 +32,20 @@ pub fn input_from_window_event(event: &WindowEvent) -> Option<InputEvent> {
             MouseScrollDelta::LineDelta(_, y) => *y,
             MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
         })),
+        WindowEvent::Touch(Touch {
+            phase,
+            location,
+            id,
+            ..
+        }) => {
+            let at = glam::Vec2::new(location.x as f32, location.y as f32);
+            let id = *id;
+            Some(match phase {
+                TouchPhase::Started => InputEvent::TouchStart { id, at },
+                TouchPhase::Moved => InputEvent::TouchMove { id, at },
+                TouchPhase::Ended | TouchPhase::Cancelled => InputEvent::TouchEnd { id },
+            })
+        }
         _ => None,
     }
 }

@@ -3,6 +3,7 @@
 //! flow, window events through the UI overlay and the game's [`App`] hooks
 //! to the engine.
 
+mod gamepad;
 mod input;
 
 use std::sync::Arc;
@@ -72,6 +73,10 @@ struct Driver<A: App> {
     engine: Option<Engine>,
     ui: Option<UiInput>,
     error: Option<RunError>,
+    pads: gamepad::Gamepads,
+    /// When the loop (or the UI) asked to be woken, if it did: wakes before
+    /// that (to poll gamepads) do not redraw.
+    loop_wake: Option<Instant>,
 }
 
 /// Runs a setup closure as an [`App`] with no other hooks.
@@ -119,6 +124,8 @@ pub(crate) fn run_app(
         engine: None,
         ui: None,
         error: None,
+        pads: gamepad::Gamepads::open(),
+        loop_wake: None,
     };
     event_loop
         .run_app(&mut driver)
@@ -232,8 +239,40 @@ impl<A: App> Driver<A> {
         if ui_wants_frame {
             window.request_redraw();
         }
+        self.loop_wake = match flow {
+            ControlFlow::WaitUntil(at) => Some(at),
+            _ => None,
+        };
         event_loop.set_control_flow(flow);
         Ok(())
+    }
+
+    /// Hands new gamepad input to the game (as input events, through the
+    /// app's hook like any other) and keeps polling while a pad is
+    /// connected. Returns whether the window should close.
+    fn poll_gamepads(&mut self, event_loop: &ActiveEventLoop) -> Result<bool, RunError> {
+        let events = self.pads.poll();
+        let any = !events.is_empty();
+        for event in events {
+            if self.dispatch(WindowEvent::Input {
+                event,
+                ui_consumed: false,
+            })? {
+                return Ok(true);
+            }
+        }
+        if any && let Some(window) = &self.window {
+            window.request_redraw();
+        }
+        if self.pads.any_connected() {
+            let poll_at = Instant::now() + gamepad::PAD_POLL;
+            let flow = match event_loop.control_flow() {
+                ControlFlow::Poll => ControlFlow::Poll,
+                _ => ControlFlow::WaitUntil(self.loop_wake.map_or(poll_at, |t| t.min(poll_at))),
+            };
+            event_loop.set_control_flow(flow);
+        }
+        Ok(false)
     }
 
     /// Hands `event` to the app, then does the engine's part unless the app
@@ -289,10 +328,22 @@ impl<A: App> ApplicationHandler for Driver<A> {
         if let Some(engine) = &mut self.engine {
             engine.stats.wakeups += 1;
         }
-        if matches!(cause, StartCause::ResumeTimeReached { .. })
+        // A wake for the loop redraws; an earlier one (to poll gamepads) does not.
+        if let StartCause::ResumeTimeReached {
+            requested_resume, ..
+        } = cause
+            && self.loop_wake.is_some_and(|at| requested_resume >= at)
             && let Some(window) = &self.window
         {
             window.request_redraw();
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        match self.poll_gamepads(event_loop) {
+            Ok(true) => event_loop.exit(),
+            Ok(false) => {}
+            Err(error) => self.fail(error, event_loop),
         }
     }
 
