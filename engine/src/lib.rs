@@ -16,8 +16,9 @@
 //!   tonemapping that sees window events first, and the render-graph overlay
 //!   (F3, [`Engine::set_graph_overlay`]: passes, resources, CPU and GPU
 //!   times);
-//! - the mapping from window events to the loop's
-//!   [`InputEvent`](game_loop::InputEvent)s, and the logger.
+//! - the mapping from window events and gamepads to the loop's
+//!   [`InputEvent`](game_loop::InputEvent)s, the on-screen touch controls'
+//!   overlay ([`touch_overlay`]), and the logger.
 //!
 //! It is **not** the renderer (`taos_renderer`: the render graph, features
 //! and presets) and holds no simulation logic of its own.
@@ -55,6 +56,8 @@ mod graph_overlay;
 mod logging;
 #[cfg(not(target_arch = "wasm32"))]
 mod presenter;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod touch_overlay;
 #[cfg(not(target_arch = "wasm32"))]
 mod ui;
 #[cfg(not(target_arch = "wasm32"))]

@@ -307,3 +307,38 @@ fn a_half_tilted_stick_walks_at_half_speed_and_the_right_stick_turns() {
         "yaw {yaw}, expected {expected}"
     );
 }
+
+#[test]
+fn the_touch_joystick_walks_and_the_touch_jump_button_jumps() {
+    let start = Vec3::new(0.0, 1.62, 0.0);
+    let (mut game, clock, object) = world_with(PlayerController::default(), start);
+    game.set_size(1000, 500);
+    let finger = Vec2::new(200.0, 400.0);
+    game.push_input(InputEvent::TouchStart { id: 1, at: finger });
+    let mut frame = 0u64;
+    let mut run = |game: &mut GameLoop, frames: u64| {
+        for _ in 0..frames {
+            frame += 1;
+            clock.set(Duration::from_nanos(frame * 1_000_000_000 / 60));
+            game.on_clock();
+        }
+    };
+    run(&mut game, 1);
+    game.push_input(InputEvent::TouchMove {
+        id: 1,
+        at: finger - Vec2::Y * 70.0,
+    });
+    run(&mut game, 60);
+    let walked = game.scene().world_position(object).unwrap();
+    assert!(start.z - walked.z > 3.0, "walked forward: {walked}");
+    assert!((walked.y - start.y).abs() < 1e-3, "still on the floor");
+
+    // The Jump button sits at (0.88, 0.78) of the viewport.
+    game.push_input(InputEvent::TouchStart {
+        id: 2,
+        at: Vec2::new(880.0, 390.0),
+    });
+    run(&mut game, 12);
+    let jumped = game.scene().world_position(object).unwrap();
+    assert!(jumped.y > start.y + 0.3, "jumped: {jumped}");
+}

@@ -12,7 +12,8 @@
 //! recorded input replays them exactly, and both take a gamepad too: the
 //! left stick moves (analog: half way walks at half speed), the right stick
 //! looks at [`pad_look_speed`](PlayerController::pad_look_speed) radians per
-//! second at full tilt.
+//! second at full tilt. On touch screens, [`TouchControls`] give a floating
+//! joystick, a look area and buttons ([`PlayerController::touch`]).
 
 use glam::Vec2;
 
@@ -22,11 +23,13 @@ mod camera;
 mod collision;
 mod motor;
 mod player;
+mod touch;
 
 pub use camera::{CameraController, CameraMode, FlyKeys};
 pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
 pub use player::{PlayerController, PlayerKeys, PlayerPad};
+pub use touch::{TouchButton, TouchControls, TouchLayout, TouchState};
 
 /// The right stick's turn over `dt` seconds at `speed` radians per second:
 /// (yaw, pitch) in radians, stick right turns right, stick up looks up.

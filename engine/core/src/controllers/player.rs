@@ -2,7 +2,10 @@
 
 use glam::{EulerRot, Quat, Vec2, Vec3};
 
-use super::{BoxWorld, CharacterMotor, MotorSettings, MoveIntent, SceneCollision};
+use super::{
+    BoxWorld, CharacterMotor, MotorSettings, MoveIntent, SceneCollision, TouchControls,
+    TouchLayout, TouchState,
+};
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
 use crate::game_loop::{Input, Key, PadButton};
 
@@ -111,6 +114,10 @@ pub struct PlayerController {
     pub pad: PlayerPad,
     /// Radians per second the right stick turns the view at full tilt.
     pub pad_look_speed: f32,
+    /// On-screen controls for touch screens ([`TouchLayout::first_person`]:
+    /// joystick walks, right half looks, buttons jump, crouch and fly);
+    /// `None` turns them off.
+    pub touch: Option<TouchControls>,
     /// Heading in radians (0 looks down -Z, positive turns left).
     pub yaw: f32,
     /// Radians above the horizon.
@@ -144,6 +151,7 @@ impl PlayerController {
             keys: PlayerKeys::default(),
             pad: PlayerPad::default(),
             pad_look_speed: 2.5,
+            touch: Some(TouchControls::new(TouchLayout::first_person())),
             yaw: 0.0,
             pitch: 0.0,
             mouse_sensitivity: 0.0025,
@@ -187,21 +195,21 @@ impl PlayerController {
         }
     }
 
-    fn intent(&self, input: &Input) -> MoveIntent {
+    fn intent(&self, input: &Input, touch: &TouchState) -> MoveIntent {
         let held = |key, button| input.down_in_tick(key) || input.pad_down_in_tick(button);
         let (sin, cos) = self.yaw.sin_cos();
         let ahead = Vec3::new(-sin, 0.0, -cos);
         let right = Vec3::new(cos, 0.0, -sin);
         let keys = ahead * input.key_axis(self.keys.forward, self.keys.backward)
             + right * input.key_axis(self.keys.right, self.keys.left);
-        let stick = input.left_stick();
+        let stick = input.left_stick() + touch.stick;
         // Keys walk at full speed; a stick part way walks part speed.
         let wish = keys.normalize_or_zero() + (ahead * stick.y + right * stick.x);
         MoveIntent {
             wish: wish.clamp_length_max(1.0),
-            jump: held(self.keys.jump, self.pad.jump),
+            jump: held(self.keys.jump, self.pad.jump) || touch.held(0),
             run: held(self.keys.run, self.pad.run),
-            crouch: held(self.keys.crouch, self.pad.crouch),
+            crouch: held(self.keys.crouch, self.pad.crouch) || touch.held(1),
         }
     }
 
@@ -226,7 +234,12 @@ impl Behaviour for PlayerController {
     fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
         let step = 1.0 / self.step_hz.clamp(1.0, 10_000.0);
         let input = cx.resource::<Input>();
-        let motion = input.mouse_motion();
+        let touch = self
+            .touch
+            .as_mut()
+            .map(|controls| controls.update(input).clone())
+            .unwrap_or_default();
+        let motion = input.mouse_motion() + touch.look;
         if self.mouse_look && motion != Vec2::ZERO {
             let turn = -motion * self.mouse_sensitivity;
             self.look(turn.x, turn.y);
@@ -236,9 +249,10 @@ impl Behaviour for PlayerController {
             self.look(turn.x, turn.y);
         }
         // After the look, so this update's steps go where the player now faces.
-        let intent = self.intent(input);
-        let toggle =
-            input.just_pressed(self.keys.toggle_fly) || input.pad_just_pressed(self.pad.toggle_fly);
+        let intent = self.intent(input, &touch);
+        let toggle = input.just_pressed(self.keys.toggle_fly)
+            || input.pad_just_pressed(self.pad.toggle_fly)
+            || touch.just_pressed(2);
         if toggle && self.can_fly {
             self.motor.flying = !self.motor.flying;
             self.motor.velocity = Vec3::ZERO;

@@ -131,6 +131,14 @@ pub enum InputEvent {
         /// Id given at [`InputEvent::TouchStart`].
         id: u64,
     },
+    /// The window's drawable size changed (the loop sends this itself, so
+    /// on-screen touch controls lay out the same in a replay).
+    Viewport {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
     /// A gamepad was plugged in (or was there when the game started).
     PadConnected {
         /// The pad's id while it stays connected.
@@ -245,6 +253,7 @@ pub struct Input {
     touch_ends: Vec<u64>,
     pad_buttons: Buttons<(PadId, PadButton)>,
     pads: Pads,
+    viewport: Option<Vec2>,
     pending_events: u32,
 }
 
@@ -278,6 +287,9 @@ impl Input {
                 if self.touches.remove(&id).is_some() {
                     self.pending_touch_ends.push(id);
                 }
+            }
+            InputEvent::Viewport { width, height } => {
+                self.viewport = Some(Vec2::new(width as f32, height as f32));
             }
             InputEvent::PadConnected { pad } => self.pads.connect(pad),
             InputEvent::PadDisconnected { pad } => {
@@ -459,6 +471,12 @@ impl Input {
     #[must_use]
     pub fn touch_ended(&self, id: u64) -> bool {
         self.touch_ends.contains(&id)
+    }
+
+    /// The window's drawable size in pixels, once the loop has been told it.
+    #[must_use]
+    pub fn viewport(&self) -> Option<Vec2> {
+        self.viewport
     }
 
     /// The connected gamepads, by id.

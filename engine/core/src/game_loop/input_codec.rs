@@ -53,6 +53,11 @@ pub(crate) fn encode(event: &InputEvent, out: &mut Vec<u8>) {
             out.push(9);
             out.extend_from_slice(&id.to_le_bytes());
         }
+        InputEvent::Viewport { width, height } => {
+            out.push(15);
+            out.extend_from_slice(&width.to_le_bytes());
+            out.extend_from_slice(&height.to_le_bytes());
+        }
         InputEvent::PadConnected { pad } => {
             out.push(10);
             out.extend_from_slice(&pad.to_le_bytes());
@@ -155,6 +160,10 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(InputEvent, usize), DecodeError> {
         },
         9 => InputEvent::TouchEnd { id: c.u64()? },
         10 => InputEvent::PadConnected { pad: c.u32()? },
+        15 => InputEvent::Viewport {
+            width: c.u32()?,
+            height: c.u32()?,
+        },
         11 => InputEvent::PadDisconnected { pad: c.u32()? },
         12 => InputEvent::PadDown {
             pad: c.u32()?,
@@ -212,6 +221,10 @@ mod tests {
                 value: -0.0,
             },
             InputEvent::PadDisconnected { pad: 2 },
+            InputEvent::Viewport {
+                width: 1920,
+                height: 1080,
+            },
         ];
         let mut bytes = Vec::new();
         for event in &events {

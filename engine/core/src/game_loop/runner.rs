@@ -331,8 +331,20 @@ impl GameLoop {
         self.checksum.full(&self.scene)
     }
 
-    /// Sets the presentation size reported in [`FrameInfo::size`].
+    /// Sets the presentation size reported in [`FrameInfo::size`] and, as a
+    /// recorded [`InputEvent::Viewport`], in the next tick's
+    /// [`Input::viewport`].
     pub fn set_size(&mut self, width: u32, height: u32) {
+        // The size is input too (touch controls lay out by it), recorded so
+        // a replay lays them out the same; a resize alone wakes nothing.
+        let known = self
+            .scene
+            .world()
+            .get_resource::<Input>()
+            .and_then(Input::viewport);
+        if self.info.size != (width, height) || known.is_none() {
+            self.queue_input(InputEvent::Viewport { width, height });
+        }
         self.info.size = (width, height);
     }
 
@@ -356,7 +368,8 @@ impl GameLoop {
         next.presenter = self.presenter.take().or(next.presenter.take());
         next.before_frame.append(&mut self.before_frame);
         next.after_frame.append(&mut self.after_frame);
-        next.info.size = self.info.size;
+        let (width, height) = self.info.size;
+        next.set_size(width, height);
         next.set_visible(self.visible);
     }
 
@@ -380,6 +393,19 @@ impl GameLoop {
     /// live tick after the replay. While recording, every event is recorded
     /// with the tick it reaches.
     pub fn push_input(&mut self, event: InputEvent) {
+        self.queue_input(event);
+        if self.sleep_until.take().is_some() {
+            self.idle.reset();
+            self.waiting_for_timer = false;
+        }
+        if self.paused.is_some_and(PauseReason::resumes_on_input) {
+            self.resume();
+        }
+    }
+
+    /// Hands `event` to the next tick (held back while a replay runs),
+    /// recording it; wakes nothing.
+    fn queue_input(&mut self, event: InputEvent) {
         if self.replay.is_some() {
             self.held_input.push(event);
         } else {
@@ -387,13 +413,6 @@ impl GameLoop {
             if self.recording.is_some() {
                 self.unrecorded_input.push(event);
             }
-        }
-        if self.sleep_until.take().is_some() {
-            self.idle.reset();
-            self.waiting_for_timer = false;
-        }
-        if self.paused.is_some_and(PauseReason::resumes_on_input) {
-            self.resume();
         }
     }
 
