@@ -36,6 +36,7 @@ pub mod render;
 pub mod save;
 pub mod script;
 pub mod session;
+pub mod settings;
 pub mod time_of_day;
 pub mod view;
 pub mod world;

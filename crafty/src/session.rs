@@ -134,7 +134,7 @@ impl Session {
         let config = LoopConfig::fixed(TICK_HZ).expect("60 Hz is a valid tick rate");
         let mut game_loop =
             GameLoop::new(scene, config, clock).expect("the fixed 60 Hz configuration is valid");
-        game_loop.set_action_mapper(CraftyMapper);
+        game_loop.set_action_mapper(CraftyMapper::default());
         game_loop.checksum_mut().resource::<Game>();
         let mut session = Self {
             meshes: MeshScheduler::new(),

@@ -13,7 +13,7 @@ pub use body::{
     Body, EYE_HEIGHT, FLY_SPEED, GRAVITY, HALF_WIDTH, HEIGHT, JUMP_SPEED, MoveIntent, SPRINT_SPEED,
     WALK_SPEED,
 };
-pub use controls::CraftyMapper;
+pub use controls::{CraftyAction, CraftyMapper, default_bindings, touch_layout};
 pub use raycast::{RayHit, raycast};
 
 pub use actions::{

@@ -2,7 +2,8 @@
 //!
 //! A world is stored as its seed plus the ordered edits the player made,
 //! through the engine's [storage traits](taos_engine::storage) (redb natively,
-//! IndexedDB in the browser, memory in tests), in three stores of one database:
+//! IndexedDB in the browser, memory in tests), in three stores of one database
+//! (a fourth, [`SETTINGS_STORE`], holds the player's settings):
 //!
 //! | store | key | value |
 //! | --- | --- | --- |
@@ -62,8 +63,8 @@ pub use segment::{
 };
 pub use store::{
     AppendReport, DATABASE, LoadWarning, LoadedWorld, MAX_SEGMENT_EDITS, MAX_SEGMENTS,
-    SCHEMA_VERSION, SEGMENTS_STORE, SaveError, THUMBNAILS_STORE, UnreadableWorld, WORLDS_STORE,
-    WorldListing, WorldStore, segment_key,
+    SCHEMA_VERSION, SEGMENTS_STORE, SETTINGS_STORE, SaveError, THUMBNAILS_STORE, UnreadableWorld,
+    WORLDS_STORE, WorldListing, WorldStore, segment_key,
 };
 pub use thumbnail::{
     THUMBNAIL_HEIGHT, THUMBNAIL_QUALITY, THUMBNAIL_WIDTH, decode_thumbnail, encode_thumbnail,

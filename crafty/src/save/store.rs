@@ -11,14 +11,16 @@ use crate::world::{BlockEdit, World};
 
 /// The database saved worlds live in.
 pub const DATABASE: &str = "crafty";
-/// Its schema version (which stores exist).
-pub const SCHEMA_VERSION: u32 = 1;
+/// Its schema version (which stores exist): 2 added [`SETTINGS_STORE`].
+pub const SCHEMA_VERSION: u32 = 2;
 /// Store of [`SavedWorld`] records, keyed by world id.
 pub const WORLDS_STORE: &str = "worlds";
 /// Store of edit-log segments, keyed by [`segment_key`].
 pub const SEGMENTS_STORE: &str = "edit_segments";
 /// Store of JPEG thumbnails, keyed by world id.
 pub const THUMBNAILS_STORE: &str = "thumbnails";
+/// Store of the player's settings and key bindings ([`crate::settings`]).
+pub const SETTINGS_STORE: &str = "settings";
 /// A world with more segments than this has its newest ones merged on the
 /// next append.
 pub const MAX_SEGMENTS: usize = 64;
@@ -398,6 +400,7 @@ impl<B: StorageBackend> WorldStore<B> {
                 up.create_store(WORLDS_STORE)?;
                 up.create_store(SEGMENTS_STORE)?;
                 up.create_store(THUMBNAILS_STORE)?;
+                up.create_store(SETTINGS_STORE)?;
                 Ok(())
             })
             .await?;

@@ -159,6 +159,23 @@ impl Camera {
         self.projection_matrix = self.compute_projection();
     }
 
+    /// Changes a perspective camera's vertical field of view (a settings
+    /// screen's slider); an orthographic camera has none to change.
+    ///
+    /// # Errors
+    /// [`CameraError::FieldOfView`] outside (0, 180) degrees (or NaN), and
+    /// for an orthographic camera; the camera is left as it was.
+    pub fn set_fov_y_degrees(&mut self, degrees: f32) -> Result<(), CameraError> {
+        match &mut self.projection {
+            Projection::Perspective { fov_y, .. } if degrees > 0.0 && degrees < 180.0 => {
+                *fov_y = degrees.to_radians();
+                self.projection_matrix = self.compute_projection();
+                Ok(())
+            }
+            _ => Err(CameraError::FieldOfView { degrees }),
+        }
+    }
+
     /// World-to-view matrix as of the last `update_render`.
     #[must_use]
     pub fn view(&self) -> Mat4 {
@@ -208,5 +225,26 @@ impl Camera {
                 )
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_field_of_view_changes_the_projection_and_bad_ones_change_nothing() {
+        let mut camera = Camera::perspective(70.0, 0.1, 100.0, 1.0).unwrap();
+        let before = camera.projection_matrix();
+        camera.set_fov_y_degrees(90.0).unwrap();
+        // Wider view: a smaller x and y scale, exactly 1 / tan(45°) on y.
+        let after = camera.projection_matrix();
+        assert!((after.y_axis.y - 1.0).abs() < 1e-5 && after.y_axis.y < before.y_axis.y);
+        for bad in [0.0, 180.0, f32::NAN] {
+            assert!(camera.set_fov_y_degrees(bad).is_err());
+            assert_eq!(camera.projection_matrix(), after);
+        }
+        let mut ortho = Camera::orthographic(5.0, 0.1, 100.0, 1.0).unwrap();
+        assert!(ortho.set_fov_y_degrees(60.0).is_err());
     }
 }

@@ -1,0 +1,273 @@
+//! The player's settings: mouse sensitivity, field of view, volumes, touch
+//! controls and key bindings, kept in the saves database's
+//! [`SETTINGS_STORE`] (so they travel with the worlds, natively and in the
+//! browser).
+//!
+//! A settings or bindings record that cannot be read (corrupt, from a newer
+//! crafty) gives the defaults and a warning the game shows; it never stops
+//! the game, and the record is only replaced when the player saves new
+//! settings.
+//!
+//! ```
+//! use crafty::player::CraftyAction;
+//! use crafty::save::WorldStore;
+//! use crafty::settings::{PlayerSettings, Settings};
+//! use taos_engine::game_loop::Key;
+//! use taos_engine::storage::{MemoryBackend, block_on};
+//!
+//! let store = block_on(WorldStore::open(&MemoryBackend::new()))?;
+//! let mut settings = block_on(PlayerSettings::load(&store))?;
+//! settings.settings.fov_degrees = 90.0;
+//! settings.bindings.set_keys(CraftyAction::Jump, &[Key::J]);
+//! block_on(settings.save(&store))?;
+//!
+//! let back = block_on(PlayerSettings::load(&store))?;
+//! assert_eq!(back.settings.fov_degrees, 90.0);
+//! assert_eq!(back.bindings.keys_for(CraftyAction::Jump).collect::<Vec<_>>(), [Key::J]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use serde::{Deserialize, Serialize};
+use taos_engine::audio::Volumes;
+use taos_engine::bindings_store::save_bindings;
+use taos_engine::game_loop::Bindings;
+use taos_engine::storage::{Database, Record, StorageBackend, StorageError};
+#[cfg(test)]
+use taos_engine::storage::{Transaction, TransactionMode};
+
+use crate::player::{CraftyAction, default_bindings};
+use crate::save::{SETTINGS_STORE, WorldStore};
+
+/// The key of the [`Settings`] record.
+const SETTINGS_KEY: &str = "player";
+/// The key of the bindings record.
+const BINDINGS_KEY: &str = "bindings";
+
+/// Radians of view turn per pixel of mouse motion at sensitivity 1.
+pub const LOOK_RADIANS_PER_PIXEL: f32 = 0.0025;
+
+/// When the on-screen touch controls show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum TouchMode {
+    /// Once the screen is touched.
+    #[default]
+    Auto,
+    /// Never.
+    Off,
+}
+
+/// Everything on the settings screen except the bindings. Missing fields
+/// (a record from an older crafty) take their defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Mouse and touch look speed, a multiple of [`LOOK_RADIANS_PER_PIXEL`]
+    /// (0.1 to 5).
+    pub mouse_sensitivity: f32,
+    /// Vertical field of view in degrees (50 to 110).
+    pub fov_degrees: f32,
+    /// Overall volume, 0 to 1.
+    pub master_volume: f32,
+    /// Footsteps, blocks and ambience, 0 to 1.
+    pub effects_volume: f32,
+    /// Whether the touch controls show.
+    pub touch: TouchMode,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            mouse_sensitivity: 1.0,
+            fov_degrees: crate::view::FOV_DEGREES,
+            master_volume: 0.8,
+            effects_volume: 1.0,
+            touch: TouchMode::Auto,
+        }
+    }
+}
+
+impl Record for Settings {}
+
+impl Settings {
+    /// The allowed range of [`mouse_sensitivity`](Self::mouse_sensitivity).
+    pub const SENSITIVITY: std::ops::RangeInclusive<f32> = 0.1..=5.0;
+    /// The allowed range of [`fov_degrees`](Self::fov_degrees).
+    pub const FOV: std::ops::RangeInclusive<f32> = 50.0..=110.0;
+
+    /// The settings with every value in its range (NaN takes the default).
+    #[must_use]
+    pub fn sanitized(self) -> Self {
+        let defaults = Self::default();
+        let fit = |value: f32, range: std::ops::RangeInclusive<f32>, default: f32| {
+            if value.is_finite() {
+                value.clamp(*range.start(), *range.end())
+            } else {
+                default
+            }
+        };
+        Self {
+            mouse_sensitivity: fit(
+                self.mouse_sensitivity,
+                Self::SENSITIVITY,
+                defaults.mouse_sensitivity,
+            ),
+            fov_degrees: fit(self.fov_degrees, Self::FOV, defaults.fov_degrees),
+            master_volume: fit(self.master_volume, 0.0..=1.0, defaults.master_volume),
+            effects_volume: fit(self.effects_volume, 0.0..=1.0, defaults.effects_volume),
+            touch: self.touch,
+        }
+    }
+
+    /// Radians of turn per pixel of mouse or finger motion.
+    #[must_use]
+    pub fn look_radians_per_pixel(&self) -> f32 {
+        LOOK_RADIANS_PER_PIXEL * self.mouse_sensitivity
+    }
+
+    /// The mixer's bus volumes.
+    #[must_use]
+    pub fn volumes(&self) -> Volumes {
+        Volumes {
+            master: self.master_volume,
+            game: self.effects_volume,
+            ui: 1.0,
+        }
+    }
+}
+
+/// The settings and the key bindings, loaded and saved together.
+#[derive(Debug, Clone)]
+pub struct PlayerSettings {
+    /// Sensitivity, field of view, volumes, touch.
+    pub settings: Settings,
+    /// The key, mouse and gamepad bindings.
+    pub bindings: Bindings<CraftyAction>,
+    /// Why something could not be read (the defaults were used instead).
+    pub warnings: Vec<String>,
+}
+
+impl Default for PlayerSettings {
+    fn default() -> Self {
+        Self {
+            settings: Settings::default(),
+            bindings: default_bindings(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl PlayerSettings {
+    /// Reads the saved settings; what is missing or unreadable takes its
+    /// defaults (unreadable adds a warning).
+    ///
+    /// # Errors
+    /// Storage failures other than an unreadable record (the database
+    /// could not be read at all).
+    pub async fn load<B: StorageBackend>(store: &WorldStore<B>) -> Result<Self, StorageError> {
+        let db = store.database();
+        let mut warnings = Vec::new();
+        let mut unreadable = |what: &str, error: &dyn std::fmt::Display| {
+            let warning = format!("saved {what} ignored, using the defaults: {error}");
+            log::warn!("{warning}");
+            warnings.push(warning);
+        };
+        let settings = match db.get::<Settings>(SETTINGS_STORE, SETTINGS_KEY).await {
+            Ok(found) => found.unwrap_or_default().sanitized(),
+            Err(error @ (StorageError::Decode { .. } | StorageError::NewerRecord { .. })) => {
+                unreadable("settings", &error);
+                Settings::default()
+            }
+            Err(error) => return Err(error),
+        };
+        let bindings = match db.get::<Vec<u8>>(SETTINGS_STORE, BINDINGS_KEY).await {
+            Ok(None) => default_bindings(),
+            Ok(Some(record)) => {
+                Bindings::from_record(&record, &CraftyAction::ALL).unwrap_or_else(|error| {
+                    unreadable("key bindings", &error);
+                    default_bindings()
+                })
+            }
+            Err(error @ (StorageError::Decode { .. } | StorageError::NewerRecord { .. })) => {
+                unreadable("key bindings", &error);
+                default_bindings()
+            }
+            Err(error) => return Err(error),
+        };
+        Ok(Self {
+            settings,
+            bindings,
+            warnings,
+        })
+    }
+
+    /// Saves the settings and the bindings, in one transaction each.
+    ///
+    /// # Errors
+    /// Storage failures (a full disk, a quota); what was saved before stays.
+    pub async fn save<B: StorageBackend>(&self, store: &WorldStore<B>) -> Result<(), StorageError> {
+        let db = store.database();
+        db.put(
+            SETTINGS_STORE,
+            SETTINGS_KEY,
+            &self.settings.clone().sanitized(),
+        )
+        .await?;
+        save_bindings(db, SETTINGS_STORE, BINDINGS_KEY, &self.bindings).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use taos_engine::storage::{MemoryBackend, block_on};
+
+    use super::*;
+
+    #[test]
+    fn out_of_range_and_nan_values_are_brought_back() {
+        let wild = Settings {
+            mouse_sensitivity: 100.0,
+            fov_degrees: f32::NAN,
+            master_volume: -1.0,
+            effects_volume: 2.0,
+            touch: TouchMode::Off,
+        }
+        .sanitized();
+        assert_eq!(wild.mouse_sensitivity, 5.0);
+        assert_eq!(wild.fov_degrees, crate::view::FOV_DEGREES);
+        assert_eq!((wild.master_volume, wild.effects_volume), (0.0, 1.0));
+        assert_eq!(wild.touch, TouchMode::Off);
+    }
+
+    #[test]
+    fn corrupt_records_give_defaults_and_warnings_and_stay_until_replaced() {
+        let store = block_on(WorldStore::open(&MemoryBackend::new())).unwrap();
+        let db = store.database();
+        let put_raw = |bytes: &'static [u8]| {
+            block_on(
+                db.transaction(&[SETTINGS_STORE], TransactionMode::ReadWrite, async |tx| {
+                    tx.put_raw(SETTINGS_STORE, SETTINGS_KEY, bytes).await
+                }),
+            )
+            .unwrap();
+        };
+        put_raw(b"{ not json");
+        block_on(db.put(SETTINGS_STORE, BINDINGS_KEY, &b"TBND\x01\x00\x00".to_vec())).unwrap();
+        let loaded = block_on(PlayerSettings::load(&store)).unwrap();
+        assert_eq!(loaded.settings, Settings::default());
+        assert_eq!(loaded.bindings.to_record(), default_bindings().to_record());
+        assert_eq!(loaded.warnings.len(), 2, "{:?}", loaded.warnings);
+        assert!(
+            loaded.warnings[1].contains("truncated"),
+            "{:?}",
+            loaded.warnings
+        );
+        // Loading wrote nothing over them.
+        let kept = block_on(db.transaction(
+            &[SETTINGS_STORE],
+            TransactionMode::ReadOnly,
+            async |tx| tx.get_raw(SETTINGS_STORE, SETTINGS_KEY).await,
+        ))
+        .unwrap();
+        assert_eq!(kept.as_deref(), Some(&b"{ not json"[..]));
+    }
+}
