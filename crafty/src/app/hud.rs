@@ -1,4 +1,4 @@
-//! The in-game HUD: crosshair, hotbar, FPS readout, and the pause hint.
+//! The in-game HUD: crosshair, hotbar, FPS readout, and the how-to-play hint.
 
 use taos_engine::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind, Vec2};
 
@@ -23,8 +23,9 @@ fn swatch(block: BlockType) -> Color32 {
     }
 }
 
-/// Draws the HUD over the whole screen.
-pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, captured: bool) {
+/// Draws the HUD over the whole screen, with the how-to-play hint when
+/// `hint` (the pointer is free and no menu or touch controls show).
+pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
     let screen = ui.max_rect();
     let painter = ui.painter();
     let center = screen.center();
@@ -51,11 +52,11 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, captured: bool)
         FontId::proportional(14.0),
         Color32::WHITE,
     );
-    if !captured {
+    if hint {
         painter.text(
             center + Vec2::Y * 40.0,
             Align2::CENTER_CENTER,
-            "click to play · Esc releases the mouse · F10 saves and returns to the launcher",
+            "click to play · Esc pauses (settings) · F10 saves and returns to the launcher",
             FontId::proportional(16.0),
             Color32::WHITE,
         );

@@ -29,6 +29,8 @@ pub(crate) enum LauncherAction {
         name: String,
     },
     Delete(String),
+    /// Open the settings screen.
+    Settings,
 }
 
 /// The launcher's state between frames.
@@ -59,7 +61,12 @@ impl Launcher {
     pub(crate) fn ui(&mut self, ui: &mut egui::Ui, now_ms: u64) -> Option<LauncherAction> {
         let mut action = None;
         egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading(RichText::new("crafty").size(32.0));
+            ui.horizontal(|ui| {
+                ui.heading(RichText::new("crafty").size(32.0));
+                if ui.button("Settings").clicked() {
+                    action = Some(LauncherAction::Settings);
+                }
+            });
             ui.label("A voxel world built on the Taos engine.");
             if let Some(error) = &self.error {
                 ui.colored_label(Color32::LIGHT_RED, error);

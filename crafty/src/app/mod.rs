@@ -1,4 +1,5 @@
-//! The windowed game: the launcher, then play, with the HUD on top.
+//! The windowed game: the launcher, then play, with the HUD on top, and the
+//! settings screen over either.
 //!
 //! crafty is an [`App`] on the engine's one window loop
 //! ([`Engine::run_app`]): the engine owns the window, the renderer (crafty's
@@ -10,8 +11,10 @@
 mod hud;
 mod launcher;
 mod play;
+mod settings_screen;
 mod sounds;
 
+use taos_engine::game_loop::InputEvent;
 use taos_engine::storage::{RedbBackend, block_on};
 use taos_engine::{
     App, AppError as EngineAppError, Engine, EngineConfig, Propagate, RunError, WindowEvent, egui,
@@ -19,8 +22,10 @@ use taos_engine::{
 
 use crate::render::{CraftyPipelineFeature, CraftyRenderHandle, crafty_preset};
 use crate::save::{SaveError, WorldStore, decode_thumbnail};
+use crate::settings::PlayerSettings;
 use launcher::{Launcher, LauncherAction, WorldEntry};
-use play::Play;
+use play::{MenuChoice, Play};
+use settings_screen::{SettingsOutcome, SettingsScreen};
 
 /// The window size crafty opens with.
 const WINDOW_SIZE: (u32, u32) = (1024, 640);
@@ -62,6 +67,14 @@ pub fn run(
     now_ms: fn() -> u64,
 ) -> Result<(), AppError> {
     let store = block_on(WorldStore::open(&backend))?;
+    let settings = block_on(PlayerSettings::load(&store)).unwrap_or_else(|e| {
+        let warning = format!("settings could not be read, using the defaults: {e}");
+        log::warn!("{warning}");
+        PlayerSettings {
+            warnings: vec![warning],
+            ..PlayerSettings::default()
+        }
+    });
     let (feature, render) = CraftyPipelineFeature::new();
     let game = Crafty {
         store,
@@ -69,6 +82,8 @@ pub fn run(
         now_ms,
         render,
         screen: Screen::Launcher(Launcher::new(Vec::new(), 0)),
+        settings,
+        settings_screen: None,
     };
     let config = EngineConfig::new(WINDOW_SIZE.0, WINDOW_SIZE.1);
     Engine::run_app("crafty", config, crafty_preset(feature), game).map_err(|error| match error {
@@ -92,6 +107,10 @@ struct Crafty {
     now_ms: fn() -> u64,
     render: CraftyRenderHandle,
     screen: Screen,
+    /// The player's settings as saved.
+    settings: PlayerSettings,
+    /// The settings screen, when open (over the launcher or the pause menu).
+    settings_screen: Option<SettingsScreen>,
 }
 
 impl Crafty {
@@ -135,6 +154,7 @@ impl Crafty {
             Err(e) => problems.push(format!("cannot list saved worlds: {e}")),
         }
         problems.extend(error);
+        problems.extend(self.settings.warnings.iter().cloned());
         let mut launcher = Launcher::new(entries, (self.now_ms)() % 1_000_000);
         launcher.error = (!problems.is_empty()).then(|| problems.join("\n"));
         self.screen = Screen::Launcher(launcher);
@@ -158,7 +178,7 @@ impl Crafty {
     fn play(&mut self, engine: &mut Engine, id: &str) {
         match block_on(self.store.load(id)) {
             Ok(loaded) => {
-                let play = Play::start(engine, loaded, self.render.clone());
+                let play = Play::start(engine, loaded, self.render.clone(), &self.settings);
                 self.screen = Screen::Playing(Box::new(play));
                 engine.request_redraw();
             }
@@ -184,6 +204,10 @@ impl Crafty {
                     Err(e) => Err(e),
                 }
             }
+            LauncherAction::Settings => {
+                self.settings_screen = Some(SettingsScreen::new(&self.settings));
+                return;
+            }
             LauncherAction::Rename { id, name } => block_on(self.store.rename(id, name)),
             LauncherAction::Delete(id) => block_on(self.store.delete(id)),
         };
@@ -203,6 +227,26 @@ impl Crafty {
             .err()
             .map(|e| format!("saving failed: {e}"));
         self.show_launcher(engine, error);
+    }
+
+    /// Saves and applies what the settings screen decided.
+    fn on_settings_outcome(&mut self, engine: &mut Engine, outcome: SettingsOutcome) {
+        self.settings_screen = None;
+        let SettingsOutcome::Save(settings) = outcome else {
+            return;
+        };
+        self.settings = settings;
+        let saved = block_on(self.settings.save(&self.store))
+            .map_err(|e| format!("settings apply to this run but were not saved: {e}"));
+        match &mut self.screen {
+            Screen::Playing(play) => {
+                play.apply_settings(engine, &self.settings);
+                if let Err(problem) = saved {
+                    play.set_notice(problem);
+                }
+            }
+            Screen::Launcher(launcher) => launcher.error = saved.err(),
+        }
     }
 }
 
@@ -229,6 +273,25 @@ impl App for Crafty {
                 play.finish(engine, &self.store, (self.now_ms)())?;
             }
             return Ok(Propagate::Continue);
+        }
+        if let Some(screen) = &mut self.settings_screen {
+            // The settings screen takes presses to rebind, and the game sees
+            // no input while it is open.
+            if let WindowEvent::Input { event, .. } = event {
+                if matches!(
+                    event,
+                    InputEvent::KeyDown(taos_engine::game_loop::Key::Escape)
+                ) && !screen.is_capturing()
+                {
+                    self.settings_screen = None;
+                } else {
+                    screen.capture(event);
+                }
+                return Ok(Propagate::Stop);
+            }
+            if matches!(event, WindowEvent::MouseMotion { .. }) {
+                return Ok(Propagate::Stop);
+            }
         }
         let Screen::Playing(play) = &mut self.screen else {
             return Ok(Propagate::Continue);
@@ -258,7 +321,16 @@ impl App for Crafty {
                     self.on_launcher_action(engine, action);
                 }
             }
-            Screen::Playing(play) => play.ui(engine, ui, now),
+            Screen::Playing(play) => match play.ui(engine, ui, now) {
+                Some(MenuChoice::Settings) => {
+                    self.settings_screen = Some(SettingsScreen::new(&self.settings));
+                }
+                Some(MenuChoice::Leave) => self.leave_play(engine),
+                None => {}
+            },
+        }
+        if let Some(outcome) = self.settings_screen.as_mut().and_then(|s| s.ui(ui)) {
+            self.on_settings_outcome(engine, outcome);
         }
     }
 }

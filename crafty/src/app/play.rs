@@ -1,21 +1,32 @@
-//! One world being played in the window: input, per-frame streaming and
-//! autosave, the HUD, and saving with a thumbnail on the way out.
+//! One world being played in the window: input (mouse, gamepad and touch
+//! look), per-frame streaming and autosave, the HUD, the pause menu, and
+//! saving with a thumbnail on the way out.
 
 use taos_engine::audio::AudioListener;
-use taos_engine::game_loop::{GameLoop, InputEvent, Key, LoopConfig, MouseButton, RealClock};
+use taos_engine::controllers::TouchControls;
+use taos_engine::game_loop::{
+    GameLoop, Input, InputEvent, Key, LoopConfig, MouseButton, RealClock,
+};
 use taos_engine::storage::{RedbBackend, block_on};
-use taos_engine::{Engine, Scene, WindowEvent, egui};
+use taos_engine::touch_overlay::draw_touch_controls;
+use taos_engine::{Camera, Engine, Scene, WindowEvent, egui};
 
 use super::hud;
 use super::sounds::CraftySounds;
 use crate::game::{state, state_mut};
+use crate::player::{CraftyMapper, touch_layout};
 use crate::render::CraftyRenderHandle;
 use crate::save::{LoadedWorld, SaveError, WorldStore, encode_thumbnail};
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
+use crate::settings::{PlayerSettings, Settings, TouchMode};
 use crate::view::ViewObjects;
 
-/// Radians of view turn per pixel of mouse motion.
-const MOUSE_SENSITIVITY: f32 = 0.0025;
+/// Radians per second the right stick turns the view at full tilt (at
+/// sensitivity 1).
+const PAD_LOOK_SPEED: f32 = 2.5;
+/// The longest frame gamepad look integrates over (a stall does not spin
+/// the view).
+const MAX_LOOK_FRAME_MS: u64 = 100;
 /// Size of the thumbnail render (scaled to 160x90 when encoded).
 const THUMBNAIL_RENDER: (u32, u32) = (320, 180);
 
@@ -29,6 +40,14 @@ pub(super) enum Reaction {
     Leave,
 }
 
+/// What the pause menu asked for.
+pub(super) enum MenuChoice {
+    /// Open the settings screen.
+    Settings,
+    /// Save and go back to the launcher.
+    Leave,
+}
+
 pub(super) struct Play {
     session: Session,
     captured: bool,
@@ -38,6 +57,15 @@ pub(super) struct Play {
     retry_autosave_at: u64,
     /// Footsteps, block sounds and the wind (`None` if they could not be made).
     sounds: Option<CraftySounds>,
+    /// Sensitivity, field of view, volumes, touch.
+    settings: Settings,
+    /// The on-screen controls as drawn (the loop's mapper reads its own copy
+    /// per tick); touch look turns the view from here.
+    touch: TouchControls,
+    /// The pause menu is open (the simulation is paused).
+    menu_open: bool,
+    /// When the previous frame's update ran, for gamepad look.
+    last_update_ms: Option<u64>,
 }
 
 impl Play {
@@ -47,6 +75,7 @@ impl Play {
         engine: &mut Engine,
         loaded: LoadedWorld,
         render: CraftyRenderHandle,
+        settings: &PlayerSettings,
     ) -> Self {
         let warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
         for warning in &warnings {
@@ -74,13 +103,79 @@ impl Play {
                 log::warn!("crafty: no ambience ({e})");
             }
         }
-        Self {
+        let mut play = Self {
             session,
             captured: false,
             fps: FpsCounter::default(),
             notice: (!warnings.is_empty()).then(|| warnings.join("\n")),
             retry_autosave_at: 0,
             sounds,
+            settings: settings.settings.clone(),
+            touch: TouchControls::new(touch_layout()),
+            menu_open: false,
+            last_update_ms: None,
+        };
+        play.apply_settings(engine, settings);
+        play
+    }
+
+    /// Applies new settings at once: look speed, the camera's field of
+    /// view, volumes, and the bindings (a new mapper for the loop).
+    pub(super) fn apply_settings(&mut self, engine: &mut Engine, settings: &PlayerSettings) {
+        self.settings = settings.settings.clone().sanitized();
+        engine.audio().set_volumes(self.settings.volumes());
+        engine
+            .game_loop()
+            .set_action_mapper(CraftyMapper::new(settings.bindings.clone()));
+        let camera = engine
+            .scene()
+            .world()
+            .get_resource::<ViewObjects>()
+            .map(|view| view.camera);
+        if let Some(mut camera) =
+            camera.and_then(|c| engine.scene_mut().get_component_mut::<Camera>(c))
+            && let Err(e) = camera.set_fov_y_degrees(self.settings.fov_degrees)
+        {
+            log::warn!("field of view not applied: {e}");
+        }
+    }
+
+    /// Opens (pausing the simulation, freeing the pointer) or closes the
+    /// pause menu.
+    pub(super) fn set_menu_open(&mut self, engine: &mut Engine, open: bool) {
+        self.menu_open = open;
+        if open {
+            self.capture(engine, false);
+            engine.game_loop().pause();
+        } else {
+            engine.game_loop().resume();
+        }
+        engine.request_redraw();
+    }
+
+    /// Mouse-free look: the right stick over this frame, and touch drags.
+    fn look_without_mouse(&mut self, engine: &mut Engine, now_ms: u64) {
+        let frame_ms = self
+            .last_update_ms
+            .map_or(0, |last| now_ms.saturating_sub(last).min(MAX_LOOK_FRAME_MS));
+        self.last_update_ms = Some(now_ms);
+        let Some(input) = engine.scene().world().get_resource::<Input>() else {
+            return;
+        };
+        let stick = input.right_stick();
+        let drag = self.touch.update(input).look;
+        if self.menu_open {
+            return;
+        }
+        let speed = PAD_LOOK_SPEED * self.settings.mouse_sensitivity * frame_ms as f32 / 1000.0;
+        let per_pixel = self.settings.look_radians_per_pixel();
+        let (yaw, pitch) = (
+            -stick.x * speed - drag.x * per_pixel,
+            stick.y * speed - drag.y * per_pixel,
+        );
+        if yaw != 0.0 || pitch != 0.0 {
+            state_mut(engine.game_loop()).player.look(yaw, pitch);
+            crate::view::place(engine.scene_mut());
         }
     }
 
@@ -91,6 +186,7 @@ impl Play {
         store: &WorldStore<RedbBackend>,
         now_ms: u64,
     ) {
+        self.look_without_mouse(engine, now_ms);
         let game = engine.game_loop();
         self.session.note_progress(game, now_ms);
         if now_ms >= self.retry_autosave_at {
@@ -112,13 +208,50 @@ impl Play {
         }
     }
 
-    /// The HUD.
-    pub(super) fn ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui, now_ms: u64) {
+    /// The HUD, the touch controls, and the pause menu when open.
+    pub(super) fn ui(
+        &mut self,
+        engine: &mut Engine,
+        ui: &mut egui::Ui,
+        now_ms: u64,
+    ) -> Option<MenuChoice> {
         let fps = self.fps.tick(now_ms);
-        hud::draw(ui, &state(engine.game_loop()).player, fps, self.captured);
+        let touching = self.settings.touch == TouchMode::Auto && self.touch.state().touch_seen;
+        let hint = !(self.captured || touching || self.menu_open);
+        hud::draw(ui, &state(engine.game_loop()).player, fps, hint);
+        if touching {
+            draw_touch_controls(ui, &self.touch);
+        }
         if let Some(notice) = &self.notice {
             ui.colored_label(egui::Color32::YELLOW, notice);
         }
+        if !self.menu_open {
+            return None;
+        }
+        let mut choice = None;
+        egui::Window::new("Paused")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ui.ctx(), |ui| {
+                ui.vertical_centered_justified(|ui| {
+                    if ui.button("Resume").clicked() {
+                        self.set_menu_open(engine, false);
+                    }
+                    if ui.button("Settings").clicked() {
+                        choice = Some(MenuChoice::Settings);
+                    }
+                    if ui.button("Save and quit to the launcher").clicked() {
+                        choice = Some(MenuChoice::Leave);
+                    }
+                });
+            });
+        choice
+    }
+
+    /// Shows a line over the HUD (a failed settings save).
+    pub(super) fn set_notice(&mut self, notice: String) {
+        self.notice = Some(notice);
     }
 
     /// Handles a window event before the engine does.
@@ -127,15 +260,14 @@ impl Play {
             WindowEvent::Input {
                 event: InputEvent::MouseDown(MouseButton::Left),
                 ui_consumed: false,
-            } if !self.captured => {
+            } if !self.captured && !self.menu_open => {
                 // The click that grabs the pointer breaks nothing.
                 self.capture(engine, true);
                 Reaction::Handled
             }
             WindowEvent::MouseMotion { delta } if self.captured => {
-                state_mut(engine.game_loop())
-                    .player
-                    .look(-delta.x * MOUSE_SENSITIVITY, -delta.y * MOUSE_SENSITIVITY);
+                let turn = -delta * self.settings.look_radians_per_pixel();
+                state_mut(engine.game_loop()).player.look(turn.x, turn.y);
                 // The camera follows at once, not at the next tick.
                 crate::view::place(engine.scene_mut());
                 Reaction::Handled
@@ -150,12 +282,27 @@ impl Play {
                 ..
             } => Reaction::Leave,
             WindowEvent::Input {
+                event: InputEvent::KeyDown(Key::Escape),
+                ..
+            } => {
+                self.set_menu_open(engine, !self.menu_open);
+                Reaction::Handled
+            }
+            WindowEvent::Input {
+                event:
+                    InputEvent::PadDown {
+                        button: taos_engine::game_loop::PadButton::Start,
+                        ..
+                    },
+                ..
+            } => {
+                self.set_menu_open(engine, !self.menu_open);
+                Reaction::Handled
+            }
+            WindowEvent::Input {
                 event: InputEvent::KeyDown(key),
                 ..
             } => {
-                if key == Key::Escape {
-                    self.capture(engine, false);
-                }
                 if let Some(slot) = hotbar_key(key) {
                     state_mut(engine.game_loop()).player.hotbar.select(slot);
                 }
