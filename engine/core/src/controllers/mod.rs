@@ -8,7 +8,7 @@
 //! - [`CameraController`]: an orbit camera (drag to turn, wheel or pinch to
 //!   zoom, drag to pan) or a fly camera (WASD and mouse look).
 //!
-//! Both read the scene's [`Input`](crate::game_loop::Input) resource, so
+//! Both read the scene's [`Input`] resource, so
 //! recorded input replays them exactly, and both take a gamepad too: the
 //! left stick moves (analog: half way walks at half speed), the right stick
 //! looks at [`pad_look_speed`](PlayerController::pad_look_speed) radians per
