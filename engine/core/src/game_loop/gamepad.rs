@@ -54,6 +54,9 @@ pub enum PadButton {
     DPadRight,
 }
 
+indexed_by_all!(PadButton);
+indexed_by_all!(PadAxis);
+
 impl PadButton {
     /// Every button, in declaration order: `PadButton::ALL[b as usize] == b`.
     pub const ALL: [PadButton; 17] = [
@@ -75,18 +78,6 @@ impl PadButton {
         PadButton::DPadLeft,
         PadButton::DPadRight,
     ];
-
-    /// The button's index in [`PadButton::ALL`] (how recordings store it).
-    #[must_use]
-    pub const fn index(self) -> u8 {
-        self as u8
-    }
-
-    /// The button at `index` in [`PadButton::ALL`].
-    #[must_use]
-    pub fn from_index(index: u8) -> Option<Self> {
-        Self::ALL.get(usize::from(index)).copied()
-    }
 }
 
 /// A gamepad axis. Sticks read -1..=1 with +x right and +y **up**; triggers
@@ -118,18 +109,6 @@ impl PadAxis {
         PadAxis::LeftTrigger,
         PadAxis::RightTrigger,
     ];
-
-    /// The axis's index in [`PadAxis::ALL`].
-    #[must_use]
-    pub const fn index(self) -> u8 {
-        self as u8
-    }
-
-    /// The axis at `index` in [`PadAxis::ALL`].
-    #[must_use]
-    pub fn from_index(index: u8) -> Option<Self> {
-        Self::ALL.get(usize::from(index)).copied()
-    }
 
     /// The range the axis reads in: -1 for sticks, 0 for triggers, up to 1.
     #[must_use]

@@ -44,6 +44,9 @@ pub enum MouseButton {
     Forward,
 }
 
+indexed_by_all!(Key);
+indexed_by_all!(MouseButton);
+
 impl Key {
     /// Every key, in declaration order: `Key::ALL[k as usize] == k`.
     #[rustfmt::skip]
@@ -57,18 +60,6 @@ impl Key {
         Key::ArrowDown, Key::ArrowLeft, Key::ArrowRight, Key::F1, Key::F2, Key::F3, Key::F4, Key::F5,
         Key::F6, Key::F7, Key::F8, Key::F9, Key::F10, Key::F11, Key::F12,
     ];
-
-    /// The key's index in [`Key::ALL`] (how recordings store it).
-    #[must_use]
-    pub const fn index(self) -> u8 {
-        self as u8
-    }
-
-    /// The key at `index` in [`Key::ALL`].
-    #[must_use]
-    pub fn from_index(index: u8) -> Option<Self> {
-        Self::ALL.get(usize::from(index)).copied()
-    }
 }
 
 impl MouseButton {
@@ -80,18 +71,6 @@ impl MouseButton {
         MouseButton::Back,
         MouseButton::Forward,
     ];
-
-    /// The button's index in [`MouseButton::ALL`].
-    #[must_use]
-    pub const fn index(self) -> u8 {
-        self as u8
-    }
-
-    /// The button at `index` in [`MouseButton::ALL`].
-    #[must_use]
-    pub fn from_index(index: u8) -> Option<Self> {
-        Self::ALL.get(usize::from(index)).copied()
-    }
 }
 
 /// One raw input event, as a window (or a test) reports it.

@@ -39,6 +39,26 @@
 //! [`GameRng`]: replaying them reproduces the run bit for bit, and
 //! [`SyncTest`] finds the first tick where two runs part.
 
+/// `index` and `from_index` for an input enum whose `ALL` lists every
+/// variant in declaration order (how recordings and saved bindings store it).
+macro_rules! indexed_by_all {
+    ($ty:ident) => {
+        impl $ty {
+            /// Its index in [`Self::ALL`] (how recordings and saved bindings store it).
+            #[must_use]
+            pub const fn index(self) -> u8 {
+                self as u8
+            }
+
+            /// The one at `index` in [`Self::ALL`].
+            #[must_use]
+            pub fn from_index(index: u8) -> Option<Self> {
+                Self::ALL.get(usize::from(index)).copied()
+            }
+        }
+    };
+}
+
 mod actions;
 mod auto_pause;
 mod bindings;
