@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use glam::{EulerRot, Quat, Vec2, Vec3};
+use glam::{Quat, Vec2, Vec3};
 
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
 use crate::game_loop::{Input, Key, MouseButton, PadAxis, PadButton};
@@ -157,7 +157,7 @@ impl CameraController {
     /// The camera's rotation: yaw about +Y, then pitch (negative looks down).
     #[must_use]
     pub fn look_rotation(&self) -> Quat {
-        Quat::from_euler(EulerRot::YXZ, self.yaw, self.pitch, 0.0)
+        super::view_rotation(self.yaw, self.pitch)
     }
 
     fn turn(&mut self, motion: Vec2) {
@@ -166,10 +166,7 @@ impl CameraController {
 
     /// Adds (yaw, pitch) radians; non-finite turns are ignored.
     fn turn_by(&mut self, turn: Vec2) {
-        if turn.is_finite() {
-            self.yaw = (self.yaw + turn.x).rem_euclid(std::f32::consts::TAU);
-            self.pitch = (self.pitch + turn.y).clamp(-1.55, 1.55);
-        }
+        (self.yaw, self.pitch) = super::turned(self.yaw, self.pitch, turn);
     }
 
     /// One-finger drag turns; two fingers pinch to zoom and drag to pan.

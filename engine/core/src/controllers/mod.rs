@@ -15,7 +15,7 @@
 //! second at full tilt. On touch screens, [`TouchControls`] give a floating
 //! joystick, a look area and buttons ([`PlayerController::touch`]).
 
-use glam::Vec2;
+use glam::{EulerRot, Quat, Vec2};
 
 use crate::game_loop::Input;
 
@@ -30,6 +30,27 @@ pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
 pub use player::{PlayerController, PlayerKeys, PlayerPad};
 pub use touch::{TouchButton, TouchControls, TouchLayout, TouchState};
+
+/// How far up or down a controller can look (just short of straight up/down).
+const PITCH_LIMIT: f32 = 1.55;
+
+/// `(yaw, pitch)` turned by `turn` radians: yaw wraps to 0..TAU, pitch stops
+/// at [`PITCH_LIMIT`]; a non-finite turn changes nothing.
+fn turned(yaw: f32, pitch: f32, turn: Vec2) -> (f32, f32) {
+    if turn.is_finite() {
+        (
+            (yaw + turn.x).rem_euclid(std::f32::consts::TAU),
+            (pitch + turn.y).clamp(-PITCH_LIMIT, PITCH_LIMIT),
+        )
+    } else {
+        (yaw, pitch)
+    }
+}
+
+/// The rotation of a view at `yaw` about +Y, then `pitch`.
+fn view_rotation(yaw: f32, pitch: f32) -> Quat {
+    Quat::from_euler(EulerRot::YXZ, yaw, pitch, 0.0)
+}
 
 /// The right stick's turn over `dt` seconds at `speed` radians per second:
 /// (yaw, pitch) in radians, stick right turns right, stick up looks up.

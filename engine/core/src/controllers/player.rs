@@ -1,6 +1,6 @@
 //! [`PlayerController`]: first-person movement as a behaviour.
 
-use glam::{EulerRot, Quat, Vec2, Vec3};
+use glam::{Quat, Vec2, Vec3};
 
 use super::{
     BoxWorld, CharacterMotor, MotorSettings, MoveIntent, SceneCollision, TouchControls,
@@ -74,8 +74,6 @@ impl Default for PlayerPad {
 
 /// Most simulation steps one update runs (a long stall is not replayed in full).
 const MAX_STEPS_PER_UPDATE: u32 = 32;
-/// How far up or down the player can look (just short of straight up/down).
-const PITCH_LIMIT: f32 = 1.55;
 
 /// First-person movement for the object it is attached to (a root object: its
 /// position is the player's eye, its rotation the view, so put the
@@ -173,15 +171,12 @@ impl PlayerController {
     /// The view rotation: yaw about +Y, then pitch.
     #[must_use]
     pub fn view_rotation(&self) -> Quat {
-        Quat::from_euler(EulerRot::YXZ, self.yaw, self.pitch, 0.0)
+        super::view_rotation(self.yaw, self.pitch)
     }
 
     /// Turns the view by radians (non-finite input is ignored).
     pub fn look(&mut self, yaw: f32, pitch: f32) {
-        if yaw.is_finite() && pitch.is_finite() {
-            self.yaw = (self.yaw + yaw).rem_euclid(std::f32::consts::TAU);
-            self.pitch = (self.pitch + pitch).clamp(-PITCH_LIMIT, PITCH_LIMIT);
-        }
+        (self.yaw, self.pitch) = super::turned(self.yaw, self.pitch, Vec2::new(yaw, pitch));
     }
 
     /// Moves the player to stand with its feet at `feet`, at rest, with no
