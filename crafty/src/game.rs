@@ -3,20 +3,24 @@
 //!
 //! The game lives in the engine [`Scene`] as a resource and is advanced by a
 //! bevy system on every tick, so the [`GameLoop`]
-//! paces it, records its input and replays it like any other scene.
+//! paces it, records its input and replays it like any other scene. The
+//! player is a GameObject of that scene: its engine
+//! [`PlayerController`] moves it first in each tick (from the same action
+//! flags, through the game's voxel world), then the system copies where it
+//! went into [`Game::player`] and does the rest of the tick.
 
 use std::collections::BTreeSet;
 
 use bevy_ecs::change_detection::Mut;
-use bevy_ecs::prelude::{Res, ResMut, Resource};
+use bevy_ecs::prelude::Resource;
 use glam::{IVec3, Vec3};
-use taos_engine::Scene;
-use taos_engine::Time;
+use taos_engine::controllers::PlayerController;
 use taos_engine::game_loop::{Actions, GameLoop, StateHash, StateHasher};
+use taos_engine::{Scene, Time, behaviour_in};
 
 use crate::player::ActionFlagsExt as _;
 
-use crate::player::{Player, RayHit};
+use crate::player::{Body, Player, RayHit};
 use crate::time_of_day::TimeOfDay;
 use crate::view::{ViewObjects, spawn_view};
 use crate::world::{ChunkPos, World};
@@ -86,12 +90,17 @@ impl Game {
         game
     }
 
-    /// One tick of `dt` game seconds with this tick's and the previous tick's actions.
-    pub fn tick(&mut self, actions: &Actions, dt: f32) {
+    /// One tick of `dt` game seconds with this tick's and the previous tick's
+    /// actions, after the player's controller moved it to `moved` (`None`:
+    /// the player did not move).
+    pub fn tick(&mut self, actions: &Actions, moved: Option<PlayerPose>, dt: f32) {
         let now = actions.current.decode();
         let previous = actions.previous.decode();
         let before = self.player.body.position;
-        let outcome = self.player.tick(&mut self.world, &now, &previous, dt);
+        if let Some(pose) = moved {
+            self.follow(pose);
+        }
+        let outcome = self.player.act(&mut self.world, &now, &previous);
         for pos in outcome.dirty_chunks {
             self.mark_dirty(pos);
         }
@@ -100,6 +109,13 @@ impl Game {
         self.stream_chunks();
         self.target = self.player.target(&self.world);
         self.ticks += 1;
+    }
+
+    /// Copies where the player's controller has the player now.
+    pub fn follow(&mut self, pose: PlayerPose) {
+        self.player.body = pose.body;
+        self.player.yaw = pose.yaw;
+        self.player.pitch = pose.pitch;
     }
 
     /// Takes the sounds made since the last call, oldest first.
@@ -174,7 +190,10 @@ impl StateHash for Game {
         for v in [player.body.position, player.body.velocity] {
             v.to_array().iter().for_each(|&c| h.write_f32(c));
         }
-        h.write_u8(u8::from(player.body.on_ground) | u8::from(player.body.flying) << 1);
+        let body = &player.body;
+        h.write_u8(
+            u8::from(body.on_ground) | u8::from(body.flying) << 1 | u8::from(body.crouching) << 2,
+        );
         h.write_f32(player.yaw);
         h.write_f32(player.pitch);
         h.write_u8(player.mode as u8);
@@ -198,12 +217,56 @@ impl StateHash for Game {
     }
 }
 
-/// Puts `game` into `scene`, registers the system that ticks it, and
-/// spawns the camera and sun that follow it ([`view::spawn_view`](crate::view::spawn_view)).
-pub fn install(scene: &mut Scene, game: Game) -> ViewObjects {
+/// The player's body and view as its controller left them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayerPose {
+    /// Position, velocity, ground contact, flying, crouching.
+    pub body: Body,
+    /// Heading, radians.
+    pub yaw: f32,
+    /// Radians above the horizon.
+    pub pitch: f32,
+}
+
+impl PlayerPose {
+    /// The pose `controller` has now.
+    #[must_use]
+    pub fn of(controller: &PlayerController) -> Self {
+        Self {
+            body: Body::of_motor(&controller.motor),
+            yaw: controller.yaw,
+            pitch: controller.pitch,
+        }
+    }
+}
+
+/// Puts `game` into `scene`, registers the system that ticks it, and spawns
+/// the player object (its controller stepping once per tick of a `tick_hz`
+/// loop, and the camera) and the sun
+/// ([`view::spawn_view`](crate::view::spawn_view)).
+pub fn install(scene: &mut Scene, game: Game, tick_hz: u32) -> ViewObjects {
     scene.world_mut().insert_resource(game);
     scene.add_systems(tick_game);
-    spawn_view(scene).expect("a fresh scene takes the camera and the sun")
+    spawn_view(scene, tick_hz).expect("a fresh scene takes the player and the sun")
+}
+
+/// Turns the player's view by radians (mouse look between ticks): the
+/// controller, and the game's copy, so targeting and the camera agree.
+pub fn look(game_loop: &mut GameLoop, yaw: f32, pitch: f32) {
+    let scene = game_loop.scene_mut();
+    let Some(player) = scene
+        .world()
+        .get_resource::<ViewObjects>()
+        .map(|v| v.player)
+    else {
+        return;
+    };
+    let Some(controller) = scene.behaviour_mut::<PlayerController>(player) else {
+        return;
+    };
+    controller.look(yaw, pitch);
+    let pose = PlayerPose::of(controller);
+    scene.world_mut().resource_mut::<Game>().follow(pose);
 }
 
 /// The game a session's loop runs.
@@ -224,9 +287,15 @@ pub fn state_mut(game_loop: &mut GameLoop) -> Mut<'_, Game> {
     game_loop.scene_mut().world_mut().resource_mut::<Game>()
 }
 
-fn tick_game(actions: Option<Res<'_, Actions>>, time: Res<'_, Time>, mut game: ResMut<'_, Game>) {
-    let actions = actions.map(|a| *a).unwrap_or_default();
-    game.tick(&actions, time.delta());
+/// The tick after the behaviours ran: the player's new pose, then the game.
+fn tick_game(world: &mut bevy_ecs::world::World) {
+    let actions = world.get_resource::<Actions>().copied().unwrap_or_default();
+    let dt = world.resource::<Time>().delta();
+    let moved = world
+        .get_resource::<ViewObjects>()
+        .and_then(|view| behaviour_in::<PlayerController>(world, view.player))
+        .map(PlayerPose::of);
+    world.resource_mut::<Game>().tick(&actions, moved, dt);
 }
 
 #[cfg(test)]
@@ -243,7 +312,7 @@ mod tests {
         let mut scene = Scene::new();
         let mut game = Game::new(world, player, TimeOfDay::default());
         game.view_radius = 1;
-        let _ = install(&mut scene, game);
+        let _ = install(&mut scene, game, 60);
         GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap()
     }
 
@@ -296,5 +365,36 @@ mod tests {
         }
         let mut game = game_loop.scene_mut().world_mut().resource_mut::<Game>();
         assert!(game.take_sounds().len() <= MAX_PENDING_SOUNDS);
+    }
+
+    #[test]
+    fn the_player_is_an_object_its_controller_moves() {
+        let mut game_loop = creative_loop();
+        let player = game_loop.scene().world().resource::<ViewObjects>().player;
+        for _ in 0..240 {
+            game_loop.step_with(ActionFlags(0));
+        }
+        // Forward and crouch (look-don't-turn, bit 18) for half a second.
+        for _ in 0..30 {
+            game_loop.step_with(ActionFlags(1 << 15 | 1 << 18));
+        }
+        let scene = game_loop.scene();
+        let controller = scene.behaviour::<PlayerController>(player).unwrap();
+        let game = scene.world().resource::<Game>();
+        assert_eq!(PlayerPose::of(controller).body, game.player.body);
+        assert!(game.player.body.crouching && game.player.body.on_ground);
+        let eye = scene.world_position(player).unwrap();
+        assert!(
+            eye.abs_diff_eq(game.player.body.eye(), 1e-4),
+            "{eye} vs {}",
+            game.player.body.eye()
+        );
+        // Mouse look turns the controller and the game's copy together.
+        look(&mut game_loop, 0.5, -0.25);
+        let scene = game_loop.scene();
+        let controller = scene.behaviour::<PlayerController>(player).unwrap();
+        let game = scene.world().resource::<Game>();
+        assert_eq!((controller.yaw, controller.pitch), (0.5, -0.25));
+        assert_eq!((game.player.yaw, game.player.pitch), (0.5, -0.25));
     }
 }

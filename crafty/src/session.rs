@@ -130,7 +130,7 @@ impl Session {
         let mut game = Game::new(world, player, time);
         // Now with trees and edits loaded around the player.
         lift_out_of_ground(&game.world, &mut game.player);
-        install(&mut scene, game);
+        install(&mut scene, game, TICK_HZ);
         let config = LoopConfig::fixed(TICK_HZ).expect("60 Hz is a valid tick rate");
         let mut game_loop =
             GameLoop::new(scene, config, clock).expect("the fixed 60 Hz configuration is valid");

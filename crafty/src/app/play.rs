@@ -93,7 +93,7 @@ impl Play {
             .scene()
             .world()
             .get_resource::<ViewObjects>()
-            .map(|view| view.camera);
+            .map(|view| view.player);
         if let (Some(sounds), Some(camera)) = (&sounds, camera) {
             let scene = engine.scene_mut();
             let added = scene
@@ -131,7 +131,7 @@ impl Play {
             .scene()
             .world()
             .get_resource::<ViewObjects>()
-            .map(|view| view.camera);
+            .map(|view| view.player);
         if let Some(mut camera) =
             camera.and_then(|c| engine.scene_mut().get_component_mut::<Camera>(c))
             && let Err(e) = camera.set_fov_y_degrees(self.settings.fov_degrees)
@@ -174,8 +174,7 @@ impl Play {
             stick.y * speed - drag.y * per_pixel,
         );
         if yaw != 0.0 || pitch != 0.0 {
-            state_mut(engine.game_loop()).player.look(yaw, pitch);
-            crate::view::place(engine.scene_mut());
+            crate::game::look(engine.game_loop(), yaw, pitch);
         }
     }
 
@@ -267,9 +266,8 @@ impl Play {
             }
             WindowEvent::MouseMotion { delta } if self.captured => {
                 let turn = -delta * self.settings.look_radians_per_pixel();
-                state_mut(engine.game_loop()).player.look(turn.x, turn.y);
-                // The camera follows at once, not at the next tick.
-                crate::view::place(engine.scene_mut());
+                // The camera follows in this frame's update_render, not at the next tick.
+                crate::game::look(engine.game_loop(), turn.x, turn.y);
                 Reaction::Handled
             }
             WindowEvent::Focused(false) => {

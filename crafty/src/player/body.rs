@@ -1,7 +1,10 @@
-//! The player's body: an axis-aligned box that walks, jumps, falls and flies
-//! through the voxel world without entering solid blocks.
+//! The player's body as the simulation last left it, and crafty's voxel
+//! collision: every solid block is a unit box to the engine's
+//! [`CharacterMotor`], which moves the player
+//! ([`PlayerController`](taos_engine::controllers::PlayerController)).
 
 use glam::{IVec3, Vec3};
+use taos_engine::controllers::{Aabb, CharacterMotor, CollisionQuery, MotorSettings};
 
 use crate::world::World;
 
@@ -9,8 +12,12 @@ use crate::world::World;
 pub const HALF_WIDTH: f32 = 0.3;
 /// Body height.
 pub const HEIGHT: f32 = 1.8;
+/// Body height while crouching.
+pub const CROUCH_HEIGHT: f32 = 1.3;
 /// Eye height above the feet.
 pub const EYE_HEIGHT: f32 = 1.62;
+/// Eye height above the feet while crouching.
+pub const CROUCH_EYE_HEIGHT: f32 = 1.15;
 /// Downward acceleration, blocks/s².
 pub const GRAVITY: f32 = 28.0;
 /// Upward speed of a jump (about 1.25 blocks high).
@@ -19,14 +26,35 @@ pub const JUMP_SPEED: f32 = 8.4;
 pub const WALK_SPEED: f32 = 4.3;
 /// Sprinting speed.
 pub const SPRINT_SPEED: f32 = 5.6;
-/// Flying speed.
+/// Crouching speed.
+pub const CROUCH_SPEED: f32 = 1.3;
+/// Flying speed (sprinting doubles it).
 pub const FLY_SPEED: f32 = 10.8;
 /// Fastest fall.
 const TERMINAL_SPEED: f32 = 60.0;
-/// Keeps the box this far from faces it touches, so it never starts a step inside one.
-const SKIN: f32 = 1e-3;
 
-/// Where the player is and how it moves.
+/// crafty's body for the engine's motor: the sizes and speeds above.
+#[must_use]
+pub fn motor_settings() -> MotorSettings {
+    MotorSettings {
+        half_width: HALF_WIDTH,
+        height: HEIGHT,
+        crouch_height: CROUCH_HEIGHT,
+        eye_height: EYE_HEIGHT,
+        crouch_eye_height: CROUCH_EYE_HEIGHT,
+        walk_speed: WALK_SPEED,
+        run_speed: SPRINT_SPEED,
+        crouch_speed: CROUCH_SPEED,
+        fly_speed: FLY_SPEED,
+        jump_speed: JUMP_SPEED,
+        gravity: GRAVITY,
+        terminal_speed: TERMINAL_SPEED,
+    }
+}
+
+/// Where the player is and how it moves, as of the last tick (the player
+/// object's controller owns the motion; the game keeps this copy for
+/// targeting, saving, sounds and the state checksum).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Body {
     /// Feet position (bottom centre of the box).
@@ -37,20 +65,8 @@ pub struct Body {
     pub on_ground: bool,
     /// Flying (creative): no gravity, vertical control.
     pub flying: bool,
-}
-
-/// One tick's intent: horizontal wish direction (world space, length ≤ 1),
-/// jump/ascend, descend, sprint.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct MoveIntent {
-    /// Desired horizontal direction (y ignored).
-    pub wish: Vec3,
-    /// Jump, or rise when flying.
-    pub up: bool,
-    /// Sink when flying.
-    pub down: bool,
-    /// Sprint.
-    pub sprint: bool,
+    /// Crouching: lower and slower.
+    pub crouching: bool,
 }
 
 impl Body {
@@ -62,19 +78,61 @@ impl Body {
             velocity: Vec3::ZERO,
             on_ground: false,
             flying: false,
+            crouching: false,
+        }
+    }
+
+    /// The body a motor has now.
+    #[must_use]
+    pub fn of_motor(motor: &CharacterMotor) -> Self {
+        Self {
+            position: motor.position,
+            velocity: motor.velocity,
+            on_ground: motor.on_ground,
+            flying: motor.flying,
+            crouching: motor.crouching,
+        }
+    }
+
+    /// A motor in this body's state, with crafty's [`motor_settings`].
+    #[must_use]
+    pub fn motor(&self) -> CharacterMotor {
+        let mut motor = CharacterMotor::new(self.position, motor_settings());
+        motor.velocity = self.velocity;
+        motor.on_ground = self.on_ground;
+        motor.flying = self.flying;
+        motor.crouching = self.crouching;
+        motor
+    }
+
+    /// Eye height above the feet now.
+    #[must_use]
+    pub fn eye_height(&self) -> f32 {
+        if self.crouching {
+            CROUCH_EYE_HEIGHT
+        } else {
+            EYE_HEIGHT
         }
     }
 
     /// The eye position.
     #[must_use]
     pub fn eye(&self) -> Vec3 {
-        self.position + Vec3::Y * EYE_HEIGHT
+        self.position + Vec3::Y * self.eye_height()
     }
 
     /// The box's min and max corners.
     #[must_use]
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        bounds_at(self.position)
+        let height = if self.crouching {
+            CROUCH_HEIGHT
+        } else {
+            HEIGHT
+        };
+        (
+            self.position - Vec3::new(HALF_WIDTH, 0.0, HALF_WIDTH),
+            self.position + Vec3::new(HALF_WIDTH, height, HALF_WIDTH),
+        )
     }
 
     /// True when the body's box overlaps block `block`.
@@ -84,124 +142,27 @@ impl Body {
         let (bmin, bmax) = (block.as_vec3(), block.as_vec3() + Vec3::ONE);
         min.cmplt(bmax).all() && max.cmpgt(bmin).all()
     }
+}
 
-    /// Advances one step of `dt` seconds with `intent`, colliding with solid
-    /// blocks axis by axis (y first, so landing and ledges behave).
-    pub fn step(&mut self, world: &World, intent: MoveIntent, dt: f32) {
-        if !dt.is_finite() || dt <= 0.0 {
+/// crafty's voxel collision: every solid block the region touches, as a unit box.
+impl CollisionQuery for World {
+    fn solids(&self, region: Aabb, out: &mut Vec<Aabb>) {
+        if !region.min.is_finite() || !region.max.is_finite() {
             return;
         }
-        let wish = Vec3::new(intent.wish.x, 0.0, intent.wish.z).clamp_length_max(1.0);
-        if self.flying {
-            let vertical = f32::from(u8::from(intent.up)) - f32::from(u8::from(intent.down));
-            let speed = if intent.sprint {
-                FLY_SPEED * 2.0
-            } else {
-                FLY_SPEED
-            };
-            self.velocity = (wish + Vec3::Y * vertical) * speed;
-        } else {
-            let speed = if intent.sprint {
-                SPRINT_SPEED
-            } else {
-                WALK_SPEED
-            };
-            self.velocity.x = wish.x * speed;
-            self.velocity.z = wish.z * speed;
-            if intent.up && self.on_ground {
-                self.velocity.y = JUMP_SPEED;
-            }
-            self.velocity.y = (self.velocity.y - GRAVITY * dt).max(-TERMINAL_SPEED);
-        }
-        let motion = self.velocity * dt;
-        self.on_ground = false;
-        for axis in [1, 0, 2] {
-            let moved = sweep(world, self.position, axis, motion[axis]);
-            if moved != motion[axis] {
-                if axis == 1 && motion[axis] < 0.0 {
-                    self.on_ground = true;
-                }
-                self.velocity[axis] = 0.0;
-            }
-            self.position[axis] += moved;
-        }
-    }
-}
-
-fn bounds_at(position: Vec3) -> (Vec3, Vec3) {
-    (
-        position - Vec3::new(HALF_WIDTH, 0.0, HALF_WIDTH),
-        position + Vec3::new(HALF_WIDTH, HEIGHT, HALF_WIDTH),
-    )
-}
-
-/// How far the box at `position` can move by `distance` along `axis` before
-/// touching a solid block.
-fn sweep(world: &World, position: Vec3, axis: usize, distance: f32) -> f32 {
-    if distance == 0.0 {
-        return 0.0;
-    }
-    let (min, max) = bounds_at(position);
-    // Blocks the moved box could touch: the box's cross-section, over the
-    // range of cells the leading face passes through.
-    let (lead, end) = if distance > 0.0 {
-        (max[axis], max[axis] + distance)
-    } else {
-        (min[axis], min[axis] + distance)
-    };
-    let mut allowed = distance;
-    let (others_lo, others_hi) = cross_section(min, max, axis);
-    let first = lead.floor() as i32;
-    let last = end.floor() as i32;
-    let cells: Box<dyn Iterator<Item = i32>> = if distance > 0.0 {
-        Box::new(first..=last)
-    } else {
-        Box::new((last..=first).rev())
-    };
-    for cell in cells {
-        for a in others_lo[0]..=others_hi[0] {
-            for b in others_lo[1]..=others_hi[1] {
-                let block = compose(axis, cell, a, b);
-                if !world.block(block).is_solid() {
-                    continue;
-                }
-                let limit = if distance > 0.0 {
-                    cell as f32 - max[axis] - SKIN
-                } else {
-                    cell as f32 + 1.0 - min[axis] + SKIN
-                };
-                if distance > 0.0 {
-                    allowed = allowed.min(limit.max(0.0));
-                } else {
-                    allowed = allowed.max(limit.min(0.0));
+        let lo = region.min.floor().as_ivec3();
+        // A body's step never spans this much; a bigger region is a caller's bug.
+        let hi = region.max.floor().as_ivec3().min(lo + IVec3::splat(256));
+        for x in lo.x..=hi.x {
+            for y in lo.y..=hi.y {
+                for z in lo.z..=hi.z {
+                    let block = IVec3::new(x, y, z);
+                    if self.block(block).is_solid() {
+                        out.push(Aabb::unit_cube(block.as_vec3()));
+                    }
                 }
             }
         }
-        if allowed != distance {
-            break;
-        }
-    }
-    allowed
-}
-
-/// The integer cell ranges the box covers on the two axes other than `axis`.
-fn cross_section(min: Vec3, max: Vec3, axis: usize) -> ([i32; 2], [i32; 2]) {
-    let others = match axis {
-        0 => [1, 2],
-        1 => [0, 2],
-        _ => [0, 1],
-    };
-    let lo = others.map(|o| min[o].floor() as i32);
-    // A box ending exactly on a boundary does not touch the next cell.
-    let hi = others.map(|o| (max[o] - SKIN * 0.5).floor() as i32);
-    (lo, hi)
-}
-
-fn compose(axis: usize, along: i32, a: i32, b: i32) -> IVec3 {
-    match axis {
-        0 => IVec3::new(along, a, b),
-        1 => IVec3::new(a, along, b),
-        _ => IVec3::new(a, b, along),
     }
 }
 
@@ -209,6 +170,7 @@ fn compose(axis: usize, along: i32, a: i32, b: i32) -> IVec3 {
 mod tests {
     use super::*;
     use crate::world::BlockType;
+    use taos_engine::controllers::MoveIntent;
 
     /// A stone floor at y = 100 (top face at 101) over a 9x9 area, high above the terrain.
     fn floor() -> World {
@@ -226,7 +188,7 @@ mod tests {
     #[test]
     fn falls_and_lands_on_the_floor() {
         let world = floor();
-        let mut body = Body::at(Vec3::new(0.5, 105.0, 0.5));
+        let mut body = Body::at(Vec3::new(0.5, 105.0, 0.5)).motor();
         for _ in 0..120 {
             body.step(&world, MoveIntent::default(), 1.0 / 60.0);
         }
@@ -241,11 +203,11 @@ mod tests {
     #[test]
     fn jumps_about_a_block_and_a_quarter() {
         let world = floor();
-        let mut body = Body::at(Vec3::new(0.5, 101.0, 0.5));
+        let mut body = Body::at(Vec3::new(0.5, 101.0, 0.5)).motor();
         body.step(&world, MoveIntent::default(), 1.0 / 60.0);
         assert!(body.on_ground);
         let jump = MoveIntent {
-            up: true,
+            jump: true,
             ..MoveIntent::default()
         };
         let mut peak: f32 = 0.0;
@@ -273,7 +235,7 @@ mod tests {
                 .set_block(IVec3::new(3, y, 0), BlockType::Stone)
                 .unwrap();
         }
-        let mut body = Body::at(Vec3::new(0.5, 101.0, 0.5));
+        let mut body = Body::at(Vec3::new(0.5, 101.0, 0.5)).motor();
         let east = MoveIntent {
             wish: Vec3::X,
             ..MoveIntent::default()
@@ -286,21 +248,65 @@ mod tests {
             "{}",
             body.position.x
         );
-        assert!(!body.overlaps_block(IVec3::new(3, 101, 0)));
+        assert!(!Body::of_motor(&body).overlaps_block(IVec3::new(3, 101, 0)));
     }
 
     #[test]
     fn flying_ignores_gravity() {
         let world = floor();
-        let mut body = Body::at(Vec3::new(0.5, 110.0, 0.5));
+        let mut body = Body::at(Vec3::new(0.5, 110.0, 0.5)).motor();
         body.flying = true;
         body.step(&world, MoveIntent::default(), 1.0 / 60.0);
         assert_eq!(body.position.y, 110.0);
         let up = MoveIntent {
-            up: true,
+            jump: true,
             ..MoveIntent::default()
         };
         body.step(&world, up, 0.5);
         assert!((body.position.y - (110.0 + FLY_SPEED * 0.5)).abs() < 1e-3);
+    }
+
+    #[test]
+    fn crouching_walks_slowly_with_the_eye_lower() {
+        let world = floor();
+        let mut body = Body::at(Vec3::new(0.5, 101.0, 0.5)).motor();
+        body.step(&world, MoveIntent::default(), 1.0 / 60.0);
+        let crouch_east = MoveIntent {
+            wish: Vec3::X,
+            crouch: true,
+            ..MoveIntent::default()
+        };
+        for _ in 0..60 {
+            body.step(&world, crouch_east, 1.0 / 60.0);
+        }
+        let walked = body.position.x - 0.5;
+        assert!((walked - CROUCH_SPEED).abs() < 0.05, "{walked}");
+        let crouched = Body::of_motor(&body);
+        assert!(crouched.crouching);
+        assert_eq!(crouched.eye().y, 101.0 + CROUCH_EYE_HEIGHT);
+        body.step(&world, MoveIntent::default(), 1.0 / 60.0);
+        assert!(!body.crouching, "stands up in the open");
+    }
+
+    #[test]
+    fn a_fall_at_terminal_speed_lands_on_a_one_block_floor() {
+        let mut world = World::new(5);
+        let top = world.terrain().surface_height(0, 0) + 20;
+        world
+            .set_block(IVec3::new(0, top, 0), BlockType::Stone)
+            .unwrap();
+        let mut body = Body::at(Vec3::new(0.5, top as f32 + 100.0, 0.5)).motor();
+        body.velocity.y = -TERMINAL_SPEED;
+        // One coarse step moves 6 blocks: the whole path is checked.
+        for _ in 0..40 {
+            body.step(&world, MoveIntent::default(), 0.1);
+        }
+        assert!(body.on_ground);
+        let floor = top as f32 + 1.0;
+        assert!(
+            (body.position.y - floor).abs() < 0.01,
+            "{}",
+            body.position.y
+        );
     }
 }

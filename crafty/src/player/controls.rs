@@ -88,7 +88,7 @@ impl CraftyAction {
             CraftyAction::StrafeLeft => "Strafe left",
             CraftyAction::StrafeRight => "Strafe right",
             CraftyAction::Jump => "Jump / swim / fly up",
-            CraftyAction::Descend => "Fly down",
+            CraftyAction::Descend => "Crouch / fly down",
             CraftyAction::Run => "Run",
             CraftyAction::Break => "Break block",
             CraftyAction::Place => "Place block",

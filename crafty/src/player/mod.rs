@@ -1,19 +1,25 @@
-//! The player: a body with collision, the view (yaw and pitch), targeting,
-//! breaking and placing, and what it carries.
+//! The player: a GameObject whose engine
+//! [`PlayerController`](taos_engine::controllers::PlayerController) walks,
+//! jumps, crouches and flies it through crafty's voxel collision, driven by
+//! crafty's recorded action flags ([`player_controller`]); and the game's side
+//! of it: the body and view as of the last tick, targeting, breaking and
+//! placing, and what it carries.
 
 mod actions;
 mod body;
 mod controls;
+mod drive;
 mod raycast;
 
 pub use crate::inventory::{
     GameMode, HOTBAR_SLOTS, Hotbar, Inventory, inventory_state, restore_inventory,
 };
 pub use body::{
-    Body, EYE_HEIGHT, FLY_SPEED, GRAVITY, HALF_WIDTH, HEIGHT, JUMP_SPEED, MoveIntent, SPRINT_SPEED,
-    WALK_SPEED,
+    Body, CROUCH_EYE_HEIGHT, CROUCH_HEIGHT, CROUCH_SPEED, EYE_HEIGHT, FLY_SPEED, GRAVITY,
+    HALF_WIDTH, HEIGHT, JUMP_SPEED, SPRINT_SPEED, WALK_SPEED, motor_settings,
 };
 pub use controls::{CraftyAction, CraftyMapper, default_bindings, touch_layout};
+pub use drive::{TURN_PER_TICK, command_from_actions, player_controller};
 pub use raycast::{RayHit, raycast};
 
 pub use actions::{
@@ -25,15 +31,14 @@ use crate::world::{BlockType, ChunkPos, World};
 
 /// How far the player reaches to break or place, in blocks.
 pub const REACH: f32 = 5.0;
-/// Keyboard turning speed, radians per tick.
-const TURN_PER_TICK: f32 = 0.05;
 /// How far up or down the player can look.
 const PITCH_LIMIT: f32 = 1.55;
 
-/// The player: body, view, mode and belongings.
+/// The player as the game sees it: body and view as of the last tick (the
+/// player object's controller moves them), mode and belongings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Player {
-    /// Position, velocity, ground contact, flying.
+    /// Position, velocity, ground contact, flying, crouching.
     pub body: Body,
     /// Heading in radians; 0 looks down -z, increasing turns left (towards -x).
     pub yaw: f32,
@@ -91,46 +96,29 @@ impl Player {
         Vec3::new(-sy * cp, sp, -cy * cp)
     }
 
-    /// Turns the view by mouse motion (radians); non-finite input is ignored.
-    pub fn look(&mut self, yaw_delta: f32, pitch_delta: f32) {
-        if yaw_delta.is_finite() && pitch_delta.is_finite() {
-            self.yaw = (self.yaw + yaw_delta).rem_euclid(std::f32::consts::TAU);
-            self.pitch = (self.pitch + pitch_delta).clamp(-PITCH_LIMIT, PITCH_LIMIT);
-        }
-    }
-
     /// The block the player looks at, within reach.
     #[must_use]
     pub fn target(&self, world: &World) -> Option<RayHit> {
         raycast(world, self.body.eye(), self.look_direction(), REACH)
     }
 
-    /// One tick: look, move, then break or place on button edges.
+    /// The game's part of a tick, after the controller moved the body:
+    /// hotbar scrolling, then breaking or placing on button edges.
     /// `previous` is the last tick's actions (for edges).
-    pub fn tick(
+    pub fn act(
         &mut self,
         world: &mut World,
         now: &PlayerActions,
         previous: &PlayerActions,
-        dt: f32,
     ) -> TickOutcome {
-        self.turn(now);
         let buttons = now.buttons;
         let before = previous.buttons;
-        if buttons.toggle_map && self.mode == GameMode::Creative {
-            self.body.flying = !self.body.flying;
-        }
-        if self.mode == GameMode::Survival {
-            self.body.flying = false;
-        }
         if buttons.next_weapon {
             self.hotbar.scroll(1);
         }
         if buttons.previous_weapon {
             self.hotbar.scroll(-1);
         }
-        self.body.step(world, self.intent(now), dt);
-
         let mut outcome = TickOutcome::default();
         if buttons.primary && !before.primary {
             self.break_block(world, &mut outcome);
@@ -138,49 +126,6 @@ impl Player {
             self.place_block(world, &mut outcome);
         }
         outcome
-    }
-
-    fn turn(&mut self, now: &PlayerActions) {
-        if let Yaw::Relative {
-            turn_left,
-            turn_right,
-            ..
-        } = now.yaw
-        {
-            let turn = f32::from(u8::from(turn_left)) - f32::from(u8::from(turn_right));
-            self.look(turn * TURN_PER_TICK, 0.0);
-        }
-        if let Pitch::Relative {
-            look_up, look_down, ..
-        } = now.pitch
-        {
-            let tilt = f32::from(u8::from(look_up)) - f32::from(u8::from(look_down));
-            self.look(0.0, tilt * TURN_PER_TICK);
-        }
-    }
-
-    fn intent(&self, now: &PlayerActions) -> MoveIntent {
-        let (forward, backward, run, down) = match now.movement {
-            Movement::Relative {
-                forward,
-                backward,
-                run,
-                look_dont_turn,
-            } => (forward, backward, run, look_dont_turn),
-            Movement::Absolute(_) => (false, false, false, false),
-        };
-        let axis = |plus: bool, minus: bool| f32::from(u8::from(plus)) - f32::from(u8::from(minus));
-        let (sy, cy) = self.yaw.sin_cos();
-        let ahead = Vec3::new(-sy, 0.0, -cy);
-        let right = Vec3::new(cy, 0.0, -sy);
-        let wish = ahead * axis(forward, backward)
-            + right * axis(now.buttons.sidestep_right, now.buttons.sidestep_left);
-        MoveIntent {
-            wish: wish.normalize_or_zero(),
-            up: now.buttons.swim,
-            down,
-            sprint: run,
-        }
     }
 
     fn break_block(&mut self, world: &mut World, outcome: &mut TickOutcome) {

@@ -209,6 +209,23 @@ impl<'w> BehaviourContext<'w> {
     }
 }
 
+/// The first behaviour of type `B` on `object`, found in a bare ECS world:
+/// for bevy systems, which see the world but not the [`Scene`](crate::Scene)
+/// (that has [`Scene::behaviour`](crate::Scene::behaviour)).
+#[must_use]
+pub fn behaviour_in<B: Behaviour>(world: &World, object: GameObject) -> Option<&B> {
+    world.get::<Behaviours>(object.entity())?.first::<B>()
+}
+
+/// The first behaviour of type `B` on `object`, mutable, found in a bare ECS
+/// world (see [`behaviour_in`]).
+pub fn behaviour_in_mut<B: Behaviour>(world: &mut World, object: GameObject) -> Option<&mut B> {
+    world
+        .get_mut::<Behaviours>(object.entity())?
+        .into_inner()
+        .first_mut::<B>()
+}
+
 /// The behaviours attached to one object, in attach order.
 #[derive(Component, Default)]
 pub(crate) struct Behaviours {

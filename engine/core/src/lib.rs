@@ -62,7 +62,7 @@ pub use animation::{
     AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationPlayer,
     AnimationPlayerError, ChannelProblem, ClipId, Interpolation,
 };
-pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult};
+pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult, behaviour_in, behaviour_in_mut};
 pub use components::{
     Camera, CameraError, Cascades, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer,
     PointLight, Projection, SpotLight,

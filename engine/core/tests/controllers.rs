@@ -6,8 +6,10 @@ mod common;
 
 use std::time::Duration;
 
+use taos_core::behaviour_in;
 use taos_core::controllers::{
-    Aabb, BoxWorld, CameraController, CameraMode, PlayerController, SceneCollision,
+    Aabb, BoxWorld, CameraController, CameraMode, CollisionQuery, PlayerCommand, PlayerController,
+    PlayerDrive, SceneCollision,
 };
 use taos_core::game_loop::{ManualClock, PadAxis, STICK_DEAD_ZONE};
 use taos_core::prelude::*;
@@ -341,4 +343,94 @@ fn the_touch_joystick_walks_and_the_touch_jump_button_jumps() {
     run(&mut game, 12);
     let jumped = game.scene().world_position(object).unwrap();
     assert!(jumped.y > start.y + 0.3, "jumped: {jumped}");
+}
+
+/// What a game's own action map asks of the player (read by [`scripted`]).
+#[derive(Resource, Default)]
+struct Script(PlayerCommand);
+
+fn scripted(world: &bevy_ecs::world::World) -> PlayerCommand {
+    world
+        .get_resource::<Script>()
+        .map(|s| s.0)
+        .unwrap_or_default()
+}
+
+/// A game's own collision, kept in its own resource (not [`SceneCollision`]).
+#[derive(Resource)]
+struct Level(BoxWorld);
+
+fn level_collision(world: &bevy_ecs::world::World) -> Option<&dyn CollisionQuery> {
+    world
+        .get_resource::<Level>()
+        .map(|level| &level.0 as &dyn CollisionQuery)
+}
+
+/// Where a system saw the player's feet after each tick.
+#[derive(Resource, Default)]
+struct Seen(Vec<Vec3>);
+
+#[test]
+fn a_game_drives_the_player_with_commands_against_its_own_collision() {
+    let mut scene = Scene::new();
+    scene.world_mut().insert_resource(Level(level()));
+    scene.world_mut().insert_resource(Script::default());
+    scene.world_mut().insert_resource(Seen::default());
+    let player = scene.spawn("Player");
+    scene
+        .object_mut(player)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 1.62, 0.0));
+    let mut controller = PlayerController::default();
+    controller.drive = PlayerDrive::Commands(scripted);
+    controller.collision = level_collision;
+    scene.add_behaviour(player, controller).unwrap();
+    // A system sees the controller through the bare ECS world.
+    scene.add_systems(move |world: &mut bevy_ecs::world::World| {
+        let feet = behaviour_in::<PlayerController>(world, player)
+            .map(|c| c.motor.position)
+            .unwrap();
+        world.resource_mut::<Seen>().0.push(feet);
+    });
+    // Devices are ignored: a held W does nothing.
+    scene
+        .world_mut()
+        .resource_mut::<Input>()
+        .push(InputEvent::KeyDown(Key::W));
+    for _ in 0..30 {
+        scene.tick(1.0 / 60.0);
+    }
+    let feet = scene
+        .behaviour::<PlayerController>(player)
+        .unwrap()
+        .motor
+        .position;
+    assert!(
+        feet.x.abs() < 1e-4 && feet.z.abs() < 1e-4,
+        "stood still: {feet}"
+    );
+    // Turn right a quarter turn in one command, then walk forward (now +x) into the wall.
+    scene.world_mut().resource_mut::<Script>().0 = PlayerCommand {
+        turn: Vec2::new(-std::f32::consts::FRAC_PI_2, 0.0),
+        walk: Vec2::Y,
+        ..PlayerCommand::default()
+    };
+    scene.tick(1.0 / 60.0);
+    scene.world_mut().resource_mut::<Script>().0.turn = Vec2::ZERO;
+    for _ in 0..240 {
+        scene.tick(1.0 / 60.0);
+    }
+    let controller = scene.behaviour::<PlayerController>(player).unwrap();
+    let feet = controller.motor.position;
+    assert!(
+        (feet.x - (6.0 - 0.3)).abs() < 0.01 && feet.z.abs() < 0.01,
+        "walked east to the game's wall: {feet}"
+    );
+    let seen = &scene.world().resource::<Seen>().0;
+    assert_eq!(seen.len(), 271);
+    assert_eq!(
+        *seen.last().unwrap(),
+        feet,
+        "the system ran after the controller"
+    );
 }

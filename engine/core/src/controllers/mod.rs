@@ -28,7 +28,10 @@ mod touch;
 pub use camera::{CameraController, CameraMode, FlyKeys};
 pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
-pub use player::{PlayerController, PlayerKeys, PlayerPad};
+pub use player::{
+    CollisionSource, PlayerCommand, PlayerController, PlayerDrive, PlayerKeys, PlayerPad,
+    scene_collision,
+};
 pub use touch::{TouchButton, TouchControls, TouchLayout, TouchState};
 
 /// How far up or down a controller can look (just short of straight up/down).

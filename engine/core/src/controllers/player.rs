@@ -1,13 +1,60 @@
 //! [`PlayerController`]: first-person movement as a behaviour.
 
+use bevy_ecs::world::World;
 use glam::{Quat, Vec2, Vec3};
 
 use super::{
-    BoxWorld, CharacterMotor, MotorSettings, MoveIntent, SceneCollision, TouchControls,
-    TouchLayout, TouchState,
+    BoxWorld, CharacterMotor, CollisionQuery, MotorSettings, MoveIntent, SceneCollision,
+    TouchControls, TouchLayout,
 };
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
 use crate::game_loop::{Input, Key, PadButton};
+
+/// What the player wants this update, in the player's own frame. The
+/// controller builds one from the devices, or takes one from the game
+/// ([`PlayerDrive::Commands`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PlayerCommand {
+    /// Walking direction relative to the view, `x` right and `y` forward.
+    /// Length 1 walks at full speed, less walks slower; longer is shortened.
+    pub walk: Vec2,
+    /// Turn this update in radians: `x` is yaw (positive turns left), `y` is
+    /// pitch (positive looks up).
+    pub turn: Vec2,
+    /// Jump; rise when flying.
+    pub jump: bool,
+    /// Run.
+    pub run: bool,
+    /// Crouch; sink when flying.
+    pub crouch: bool,
+    /// Turn flying on or off (when [`PlayerController::can_fly`]); acts on
+    /// every update that sets it, so set it once per press.
+    pub toggle_fly: bool,
+}
+
+/// Where a [`PlayerController`] gets its [`PlayerCommand`]s.
+#[derive(Debug, Clone, Copy)]
+pub enum PlayerDrive {
+    /// Keys, mouse, gamepad and touch, read from the scene's [`Input`] (the
+    /// default).
+    Devices,
+    /// A function of the game's that reads the ECS world and returns this
+    /// update's command: its own action map and recorded actions, a script,
+    /// an AI. Called once per update, before the controller steps.
+    Commands(fn(&World) -> PlayerCommand),
+}
+
+/// Where a [`PlayerController`] finds the solid world: a function from the
+/// ECS world to a [`CollisionQuery`] living in it (`None`: nothing is solid).
+pub type CollisionSource = for<'w> fn(&'w World) -> Option<&'w dyn CollisionQuery>;
+
+/// The default [`CollisionSource`]: the scene's [`SceneCollision`] resource.
+#[must_use]
+pub fn scene_collision(world: &World) -> Option<&dyn CollisionQuery> {
+    world
+        .get_resource::<SceneCollision>()
+        .map(|collision| collision.0.as_ref())
+}
 
 /// The keys a [`PlayerController`] reads; rebind by changing a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,10 +128,13 @@ const MAX_STEPS_PER_UPDATE: u32 = 32;
 ///
 /// Each update it reads the scene's [`Input`]: mouse motion (or the right
 /// stick) turns the view, the [`PlayerKeys`] (or the left stick and the
-/// [`PlayerPad`] buttons) move. It steps its [`CharacterMotor`] at a fixed
-/// [`step_hz`](Self::step_hz) against the scene's [`SceneCollision`] (nothing
-/// is solid without one) and places the object between the last two steps,
-/// so motion is smooth and the path the same at any frame rate.
+/// [`PlayerPad`] buttons) move. A game with its own action map sets
+/// [`drive`](Self::drive) to [`PlayerDrive::Commands`] instead. It steps its
+/// [`CharacterMotor`] at a fixed [`step_hz`](Self::step_hz) against its
+/// [`collision`](Self::collision) source (by default the scene's
+/// [`SceneCollision`]; nothing is solid without one) and places the object
+/// between the last two steps, so motion is smooth and the path the same at
+/// any frame rate.
 ///
 /// ```
 /// use taos_core::controllers::{Aabb, BoxWorld, PlayerController, SceneCollision};
@@ -106,6 +156,10 @@ const MAX_STEPS_PER_UPDATE: u32 = 32;
 pub struct PlayerController {
     /// The body: position, velocity, flying, crouching, size and speeds.
     pub motor: CharacterMotor,
+    /// Where commands come from: the devices (default) or the game.
+    pub drive: PlayerDrive,
+    /// Where the solid world is found (default [`scene_collision`]).
+    pub collision: CollisionSource,
     /// The keys it reads.
     pub keys: PlayerKeys,
     /// The gamepad buttons it reads.
@@ -128,6 +182,11 @@ pub struct PlayerController {
     pub can_fly: bool,
     /// Simulation steps per second.
     pub step_hz: f32,
+    /// Shows the body between its last two steps (on by default): smooth
+    /// when frames and steps do not line up, at the cost of showing it one
+    /// step late. Turn it off when every update is exactly one step (a
+    /// fixed-tick loop at [`step_hz`](Self::step_hz)); then the latest step shows.
+    pub interpolate: bool,
     previous_feet: Vec3,
     accumulator: f32,
     placed: bool,
@@ -146,6 +205,8 @@ impl PlayerController {
     pub fn new(settings: MotorSettings) -> Self {
         Self {
             motor: CharacterMotor::new(Vec3::ZERO, settings),
+            drive: PlayerDrive::Devices,
+            collision: scene_collision,
             keys: PlayerKeys::default(),
             pad: PlayerPad::default(),
             pad_look_speed: 2.5,
@@ -156,6 +217,7 @@ impl PlayerController {
             mouse_look: true,
             can_fly: true,
             step_hz: 120.0,
+            interpolate: true,
             previous_feet: Vec3::ZERO,
             accumulator: 0.0,
             placed: false,
@@ -180,37 +242,116 @@ impl PlayerController {
     }
 
     /// Moves the player to stand with its feet at `feet`, at rest, with no
-    /// interpolation from where it was.
+    /// interpolation from where it was. Before the controller is attached,
+    /// this is where it starts (instead of under the object's position).
     pub fn teleport(&mut self, feet: Vec3) {
         if feet.is_finite() {
             self.motor.position = feet;
             self.motor.velocity = Vec3::ZERO;
             self.previous_feet = feet;
             self.accumulator = 0.0;
+            self.placed = true;
         }
     }
 
-    fn intent(&self, input: &Input, touch: &TouchState) -> MoveIntent {
+    /// This update's command from keys, mouse, gamepad and touch.
+    fn device_command(&mut self, input: &Input, dt: f32) -> PlayerCommand {
+        let touch = self
+            .touch
+            .as_mut()
+            .map(|controls| controls.update(input).clone())
+            .unwrap_or_default();
+        let mut turn = Vec2::ZERO;
+        if self.mouse_look {
+            turn -= (input.mouse_motion() + touch.look) * self.mouse_sensitivity;
+            if dt.is_finite() && dt > 0.0 {
+                turn += super::pad_look(input, self.pad_look_speed, dt);
+            }
+        }
         let held = |key, button| input.down_in_tick(key) || input.pad_down_in_tick(button);
-        let (sin, cos) = self.yaw.sin_cos();
-        let ahead = Vec3::new(-sin, 0.0, -cos);
-        let right = Vec3::new(cos, 0.0, -sin);
-        let keys = ahead * input.key_axis(self.keys.forward, self.keys.backward)
-            + right * input.key_axis(self.keys.right, self.keys.left);
-        let stick = input.left_stick() + touch.stick;
+        let keys = Vec2::new(
+            input.key_axis(self.keys.right, self.keys.left),
+            input.key_axis(self.keys.forward, self.keys.backward),
+        );
         // Keys walk at full speed; a stick part way walks part speed.
-        let wish = keys.normalize_or_zero() + (ahead * stick.y + right * stick.x);
-        MoveIntent {
-            wish: wish.clamp_length_max(1.0),
+        let walk = keys.normalize_or_zero() + input.left_stick() + touch.stick;
+        PlayerCommand {
+            walk,
+            turn,
             jump: held(self.keys.jump, self.pad.jump) || touch.held(0),
             run: held(self.keys.run, self.pad.run),
             crouch: held(self.keys.crouch, self.pad.crouch) || touch.held(1),
+            toggle_fly: input.just_pressed(self.keys.toggle_fly)
+                || input.pad_just_pressed(self.pad.toggle_fly)
+                || touch.just_pressed(2),
         }
     }
 
-    /// The feet position to show: between the last two steps.
+    /// The motor's intent for `command`, walking relative to the current yaw.
+    fn intent(&self, command: &PlayerCommand) -> MoveIntent {
+        let (sin, cos) = self.yaw.sin_cos();
+        let ahead = Vec3::new(-sin, 0.0, -cos);
+        let right = Vec3::new(cos, 0.0, -sin);
+        let walk = if command.walk.is_finite() {
+            command.walk.clamp_length_max(1.0)
+        } else {
+            Vec2::ZERO
+        };
+        MoveIntent {
+            wish: ahead * walk.y + right * walk.x,
+            jump: command.jump,
+            run: command.run,
+            crouch: command.crouch,
+        }
+    }
+
+    /// Turns, toggles flying, then runs the motor steps `dt` seconds owe.
+    fn apply(&mut self, command: &PlayerCommand, world: &dyn CollisionQuery, dt: f32) {
+        self.look(command.turn.x, command.turn.y);
+        if command.toggle_fly && self.can_fly {
+            self.motor.flying = !self.motor.flying;
+            self.motor.velocity = Vec3::ZERO;
+        }
+        if !self.can_fly {
+            self.motor.flying = false;
+        }
+        // After the turn, so this update's steps go where the player now faces.
+        let intent = self.intent(command);
+        let step = 1.0 / self.step_hz.clamp(1.0, 10_000.0);
+        if dt.is_finite() && dt > 0.0 {
+            self.accumulator += dt;
+        }
+        let mut steps = 0;
+        while self.accumulator >= step && steps < MAX_STEPS_PER_UPDATE {
+            self.previous_feet = self.motor.position;
+            self.motor.step(world, intent, step);
+            self.accumulator -= step;
+            steps += 1;
+        }
+        if steps == MAX_STEPS_PER_UPDATE {
+            self.accumulator = self.accumulator.min(step);
+        }
+    }
+
+    /// Puts the object at the (interpolated) eye, facing the view.
+    fn place(&self, cx: &mut BehaviourContext<'_>) {
+        let eye = self.interpolated_feet() + Vec3::Y * self.motor.eye_height();
+        let rotation = self.view_rotation();
+        let transform = cx.transform();
+        if transform.position != eye || transform.rotation != rotation {
+            let mut transform = cx.transform_mut();
+            transform.position = eye;
+            transform.rotation = rotation;
+        }
+    }
+
+    /// The feet position to show: between the last two steps (the latest
+    /// when [`interpolate`](Self::interpolate) is off).
     #[must_use]
     pub fn interpolated_feet(&self) -> Vec3 {
+        if !self.interpolate {
+            return self.motor.position;
+        }
         let alpha = (self.accumulator * self.step_hz).clamp(0.0, 1.0);
         self.previous_feet.lerp(self.motor.position, alpha)
     }
@@ -223,58 +364,26 @@ impl Behaviour for PlayerController {
             self.teleport(eye - Vec3::Y * self.motor.eye_height());
             self.placed = true;
         }
+        self.place(cx);
         Ok(())
     }
 
     fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
-        let step = 1.0 / self.step_hz.clamp(1.0, 10_000.0);
-        let input = cx.resource::<Input>();
-        let touch = self
-            .touch
-            .as_mut()
-            .map(|controls| controls.update(input).clone())
-            .unwrap_or_default();
-        let motion = input.mouse_motion() + touch.look;
-        if self.mouse_look && motion != Vec2::ZERO {
-            let turn = -motion * self.mouse_sensitivity;
-            self.look(turn.x, turn.y);
-        }
-        if self.mouse_look && dt.is_finite() && dt > 0.0 {
-            let turn = super::pad_look(input, self.pad_look_speed, dt);
-            self.look(turn.x, turn.y);
-        }
-        // After the look, so this update's steps go where the player now faces.
-        let intent = self.intent(input, &touch);
-        let toggle = input.just_pressed(self.keys.toggle_fly)
-            || input.pad_just_pressed(self.pad.toggle_fly)
-            || touch.just_pressed(2);
-        if toggle && self.can_fly {
-            self.motor.flying = !self.motor.flying;
-            self.motor.velocity = Vec3::ZERO;
-        }
-        if dt.is_finite() && dt > 0.0 {
-            self.accumulator += dt;
-        }
-        let mut steps = 0;
+        let command = match self.drive {
+            PlayerDrive::Devices => self.device_command(cx.resource::<Input>(), dt),
+            PlayerDrive::Commands(command) => command(cx.world()),
+        };
         let empty = BoxWorld::default();
-        let world = cx
-            .world()
-            .get_resource::<SceneCollision>()
-            .map_or(&empty as &dyn super::CollisionQuery, |c| c.0.as_ref());
-        while self.accumulator >= step && steps < MAX_STEPS_PER_UPDATE {
-            self.previous_feet = self.motor.position;
-            self.motor.step(world, intent, step);
-            self.accumulator -= step;
-            steps += 1;
-        }
-        if steps == MAX_STEPS_PER_UPDATE {
-            self.accumulator = self.accumulator.min(step);
-        }
-        let eye = self.interpolated_feet() + Vec3::Y * self.motor.eye_height();
-        let rotation = self.view_rotation();
-        let mut transform = cx.transform_mut();
-        transform.position = eye;
-        transform.rotation = rotation;
+        let world = (self.collision)(cx.world()).unwrap_or(&empty);
+        self.apply(&command, world, dt);
+        self.place(cx);
+        Ok(())
+    }
+
+    /// Places the object again, so a turn made between updates (a window's
+    /// mouse look) shows in this frame.
+    fn update_render(&mut self, cx: &mut BehaviourContext<'_>) -> BehaviourResult {
+        self.place(cx);
         Ok(())
     }
 

@@ -75,15 +75,12 @@ impl Scene {
     /// The first behaviour of type `B` on the object.
     #[must_use]
     pub fn behaviour<B: Behaviour>(&self, object: GameObject) -> Option<&B> {
-        self.world.get::<Behaviours>(object.entity())?.first::<B>()
+        crate::behaviour::behaviour_in(&self.world, object)
     }
 
     /// The first behaviour of type `B` on the object, mutable.
     pub fn behaviour_mut<B: Behaviour>(&mut self, object: GameObject) -> Option<&mut B> {
-        self.world
-            .get_mut::<Behaviours>(object.entity())?
-            .into_inner()
-            .first_mut::<B>()
+        crate::behaviour::behaviour_in_mut(&mut self.world, object)
     }
 
     /// Every behaviour of type `B` on the object, in attach order.
