@@ -82,7 +82,9 @@ pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
 #[cfg(not(target_arch = "wasm32"))]
 pub use logging::init_logging;
 #[cfg(not(target_arch = "wasm32"))]
-pub use window::{RunError, SetupError, input_from_window_event, run_windowed};
+pub use window::{
+    RunError, SetupError, input_from_window_event, run_windowed, text_from_window_event,
+};
 
 /// The names a game needs: `use taos_engine::prelude::*;` (the core's
 /// prelude: scene, objects, transforms, components, behaviours, the loop's

@@ -2,7 +2,7 @@
 //! the loop's [`InputEvent`]s (the only place that names winit's key codes).
 
 use winit::event::{
-    ElementState, MouseButton as WinitButton, MouseScrollDelta, Touch, TouchPhase, WindowEvent,
+    ElementState, Ime, MouseButton as WinitButton, MouseScrollDelta, Touch, TouchPhase, WindowEvent,
 };
 use winit::keyboard::{KeyCode, PhysicalKey};
 
@@ -50,6 +50,25 @@ pub fn input_from_window_event(event: &WindowEvent) -> Option<InputEvent> {
     }
 }
 
+/// The typed characters a winit window event carries, as
+/// [`InputEvent::Text`]: the text of a key press (after layout and dead
+/// keys) and an input method's committed text. Empty for other events.
+/// Control characters (Backspace, Enter, Tab, Esc) are left out: read them as
+/// keys from [`input_from_window_event`].
+pub fn text_from_window_event(event: &WindowEvent) -> impl Iterator<Item = InputEvent> + '_ {
+    let text = match event {
+        WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
+            event.text.as_deref()
+        }
+        WindowEvent::Ime(Ime::Commit(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    text.unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .map(InputEvent::Text)
+}
+
 fn map_button(button: WinitButton) -> Option<MouseButton> {
     Some(match button {
         WinitButton::Left => MouseButton::Left,
@@ -88,4 +107,28 @@ fn map_key(code: KeyCode) -> Option<Key> {
         C::F9 => Key::F9, C::F10 => Key::F10, C::F11 => Key::F11, C::F12 => Key::F12,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_input_methods_commit_types_its_characters_without_controls() {
+        let event = WindowEvent::Ime(Ime::Commit("日本\tgo\n".to_owned()));
+        let typed: String = text_from_window_event(&event)
+            .map(|event| match event {
+                InputEvent::Text(c) => c,
+                other => panic!("not text: {other:?}"),
+            })
+            .collect();
+        assert_eq!(typed, "日本go");
+        assert_eq!(input_from_window_event(&event), None);
+        let preedit = WindowEvent::Ime(Ime::Preedit("に".to_owned(), None));
+        assert_eq!(
+            text_from_window_event(&preedit).count(),
+            0,
+            "not committed yet"
+        );
+    }
 }

@@ -21,7 +21,7 @@ use crate::facade::{Engine, EngineConfig, EngineError};
 use crate::game_loop::{Clock, Wake};
 use crate::ui::UiInput;
 
-pub use input::input_from_window_event;
+pub use input::{input_from_window_event, text_from_window_event};
 
 /// What a windowed game's setup closure may return: any error (`?` works on
 /// `anyhow::Error` and on every `std::error::Error`).
@@ -364,21 +364,33 @@ impl<A: App> ApplicationHandler for Driver<A> {
         }
         let ui_consumed = ui.on_window_event(window, &event);
         let window = window.clone();
-        let ours = match &event {
-            winit::event::WindowEvent::CloseRequested => Some(WindowEvent::CloseRequested),
-            winit::event::WindowEvent::Resized(size) => Some(WindowEvent::Resized {
+        let ours: Vec<WindowEvent> = match &event {
+            winit::event::WindowEvent::CloseRequested => vec![WindowEvent::CloseRequested],
+            winit::event::WindowEvent::Resized(size) => vec![WindowEvent::Resized {
                 width: size.width,
                 height: size.height,
-            }),
-            winit::event::WindowEvent::Occluded(hidden) => Some(WindowEvent::Occluded(*hidden)),
-            winit::event::WindowEvent::Focused(focused) => Some(WindowEvent::Focused(*focused)),
+            }],
+            winit::event::WindowEvent::Occluded(hidden) => vec![WindowEvent::Occluded(*hidden)],
+            winit::event::WindowEvent::Focused(focused) => vec![WindowEvent::Focused(*focused)],
+            // A key press first, then the characters it typed.
             other => input_from_window_event(other)
-                .map(|event| WindowEvent::Input { event, ui_consumed }),
+                .into_iter()
+                .chain(text_from_window_event(other))
+                .map(|event| WindowEvent::Input { event, ui_consumed })
+                .collect(),
         };
-        match ours.map(|event| self.dispatch(event)) {
-            Some(Ok(true)) => event_loop.exit(),
-            Some(Err(error)) => self.fail(error, event_loop),
-            _ => {}
+        for event in ours {
+            match self.dispatch(event) {
+                Ok(true) => {
+                    event_loop.exit();
+                    break;
+                }
+                Err(error) => {
+                    self.fail(error, event_loop);
+                    break;
+                }
+                Ok(false) => {}
+            }
         }
         // Input may change what the game or its UI shows.
         window.request_redraw();

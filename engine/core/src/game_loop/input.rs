@@ -152,7 +152,14 @@ pub enum InputEvent {
         /// The new reading (clamped to the axis's range; NaN is ignored).
         value: f32,
     },
+    /// A character was typed (after the keyboard layout, dead keys and input
+    /// methods: what a text field would receive). Control characters are
+    /// ignored; read Backspace and Enter as keys.
+    Text(char),
 }
+
+/// Most characters of typed text one tick keeps (the rest are dropped).
+pub const MAX_TEXT_PER_TICK: usize = 256;
 
 /// Pressed-now plus the edges seen since the last tick, for one kind of button.
 #[derive(Debug, Clone)]
@@ -233,6 +240,8 @@ pub struct Input {
     pad_buttons: Buttons<(PadId, PadButton)>,
     pads: Pads,
     viewport: Option<Vec2>,
+    pending_text: String,
+    text: String,
     pending_events: u32,
 }
 
@@ -290,6 +299,11 @@ impl Input {
             }
             InputEvent::PadUp { pad, button } => self.pad_buttons.up((pad, button)),
             InputEvent::PadAxis { pad, axis, value } => self.pads.set_axis(pad, axis, value),
+            InputEvent::Text(c) => {
+                if !c.is_control() && self.pending_text.chars().count() < MAX_TEXT_PER_TICK {
+                    self.pending_text.push(c);
+                }
+            }
         }
     }
 
@@ -305,7 +319,16 @@ impl Input {
         self.touch_ends.clear();
         std::mem::swap(&mut self.touch_starts, &mut self.pending_touch_starts);
         std::mem::swap(&mut self.touch_ends, &mut self.pending_touch_ends);
+        self.text.clear();
+        std::mem::swap(&mut self.text, &mut self.pending_text);
         self.pending_events = 0;
+    }
+
+    /// The text typed since the last tick, in order (layout, dead keys and
+    /// input methods applied; no control characters). Empty on most ticks.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// Events pushed since the last tick began (the watchdog counts these).

@@ -82,6 +82,10 @@ pub(crate) fn encode(event: &InputEvent, out: &mut Vec<u8>) {
             out.push(axis.index());
             out.extend_from_slice(&value.to_bits().to_le_bytes());
         }
+        InputEvent::Text(c) => {
+            out.push(16);
+            out.extend_from_slice(&u32::from(c).to_le_bytes());
+        }
     }
 }
 
@@ -178,6 +182,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(InputEvent, usize), DecodeError> {
             axis: c.pad_axis()?,
             value: c.f32()?,
         },
+        16 => InputEvent::Text(char::from_u32(c.u32()?).ok_or(DecodeError::Invalid)?),
         _ => return Err(DecodeError::Invalid),
     };
     Ok((event, c.at))
@@ -225,6 +230,8 @@ mod tests {
                 width: 1920,
                 height: 1080,
             },
+            InputEvent::Text('é'),
+            InputEvent::Text('\u{1F600}'),
         ];
         let mut bytes = Vec::new();
         for event in &events {
@@ -242,5 +249,8 @@ mod tests {
         assert_eq!(decode(&[42]), Err(DecodeError::Invalid));
         assert_eq!(decode(&[12, 0, 0, 0, 0, 99]), Err(DecodeError::Invalid));
         assert_eq!(decode(&[14, 0, 0, 0, 0, 1, 0]), Err(DecodeError::Truncated));
+        // A surrogate is no char.
+        assert_eq!(decode(&[16, 0x00, 0xD8, 0, 0]), Err(DecodeError::Invalid));
+        assert_eq!(decode(&[16, 0x41, 0]), Err(DecodeError::Truncated));
     }
 }

@@ -94,7 +94,7 @@ pub use config::{
 pub use control::LoopControl;
 pub use frame_info::{Diagnostics, FrameInfo, LoopWarning, PauseReason};
 pub use gamepad::{AxisSide, PadAxis, PadButton, PadId, STICK_DEAD_ZONE, apply_dead_zone};
-pub use input::{Input, InputEvent, Key, MouseButton};
+pub use input::{Input, InputEvent, Key, MAX_TEXT_PER_TICK, MouseButton};
 pub use record::{ENGINE_VERSION, RecordedInput, Recording, RecordingError};
 pub use rng::GameRng;
 pub use runner::{CallbackOutcome, FramePresenter, GameLoop, MIN_WAIT, Wake};
