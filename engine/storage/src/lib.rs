@@ -63,6 +63,7 @@
 //! ```
 
 mod backend;
+pub mod backup;
 pub mod conformance;
 mod error;
 mod memory;
@@ -78,6 +79,7 @@ mod redb_backend;
 mod indexeddb;
 
 pub use backend::{Database, StorageBackend, Transaction, TransactionMode};
+pub use backup::{DatabaseBackup, RestoreError, backup_database, restore_database};
 pub use error::StorageError;
 pub use memory::{MemoryBackend, MemoryDatabase, MemoryTransaction};
 pub use record::{Record, record_version};

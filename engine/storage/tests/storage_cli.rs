@@ -1,5 +1,6 @@
 //! The `taos-db` tool end to end: list, export, delete, import (into the same
-//! and into a new database), and its errors.
+//! and into a new database), whole-database backup and restore (binary
+//! records included), and its errors.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -199,10 +200,70 @@ fn help_lists_every_command_and_a_bad_one_is_refused() {
         "export",
         "import",
         "delete",
+        "backup",
+        "restore",
     ] {
         assert!(help.contains(command), "{command} missing from --help");
     }
     let bad = taos_db(dir.path(), &["frobnicate"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("frobnicate"));
+}
+
+#[test]
+fn backup_and_restore_a_whole_database_into_a_fresh_directory() {
+    let source = tempfile::tempdir().unwrap();
+    let binary: Vec<u8> = (0..=255).collect();
+    {
+        let db = open(source.path(), "crafty");
+        block_on(db.put("worlds", "w1", &world(1))).unwrap();
+        block_on(db.transaction(
+            &["meta"],
+            taos_storage::TransactionMode::ReadWrite,
+            async |tx| {
+                use taos_storage::Transaction as _;
+                tx.put_raw("meta", "edits", &binary).await
+            },
+        ))
+        .unwrap();
+    }
+    let file = source.path().join("crafty-backup.json");
+    let file = file.to_str().unwrap();
+    let said = taos_db(source.path(), &["backup", "crafty", file]);
+    assert!(said.status.success());
+    assert!(String::from_utf8_lossy(&said.stderr).contains("2 stores, 2 records"));
+
+    let target = tempfile::tempdir().unwrap();
+    ok(taos_db(target.path(), &["restore", file]));
+    let backend = RedbBackend::new(target.path());
+    assert_eq!(backend.existing_version("crafty").unwrap(), Some(1));
+    let db = block_on(backend.open("crafty", 1, |_| panic!("no upgrade needed"))).unwrap();
+    assert_eq!(
+        block_on(db.get::<World>("worlds", "w1")).unwrap(),
+        Some(world(1))
+    );
+    let edits = block_on(db.transaction(
+        &["meta"],
+        taos_storage::TransactionMode::ReadOnly,
+        async |tx| {
+            use taos_storage::Transaction as _;
+            tx.get_raw("meta", "edits").await
+        },
+    ))
+    .unwrap();
+    assert_eq!(
+        edits,
+        Some(binary),
+        "binary records come back byte for byte"
+    );
+    drop(db);
+
+    // Restoring over it again is refused and changes nothing.
+    let again = taos_db(target.path(), &["restore", file]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    // Under another name it works.
+    ok(taos_db(target.path(), &["restore", file, "--as", "copy"]));
+    let names = ok(taos_db(target.path(), &["databases"]));
+    assert_eq!(names.lines().collect::<Vec<_>>(), ["copy", "crafty"]);
 }
