@@ -27,6 +27,8 @@ use crate::world::{ChunkPos, World};
 
 /// Chunks kept loaded around the player, in each direction (x and z).
 pub const DEFAULT_VIEW_RADIUS: i32 = 4;
+/// The view radii a player can choose, in chunks.
+pub const VIEW_RADII: std::ops::RangeInclusive<i32> = 2..=16;
 
 /// The state of one crafty session.
 #[derive(Resource, Debug, Clone)]
@@ -109,6 +111,17 @@ impl Game {
         self.stream_chunks();
         self.target = self.player.target(&self.world);
         self.ticks += 1;
+    }
+
+    /// Changes how many chunks stay loaded around the player (clamped to
+    /// [`VIEW_RADII`]); the chunks it adds are loaded and marked for meshing
+    /// now, those beyond it unloaded.
+    pub fn set_view_radius(&mut self, radius: i32) {
+        let radius = radius.clamp(*VIEW_RADII.start(), *VIEW_RADII.end());
+        if radius != self.view_radius {
+            self.view_radius = radius;
+            self.stream_chunks();
+        }
     }
 
     /// Copies where the player's controller has the player now.
@@ -396,5 +409,24 @@ mod tests {
         let game = scene.world().resource::<Game>();
         assert_eq!((controller.yaw, controller.pitch), (0.5, -0.25));
         assert_eq!((game.player.yaw, game.player.pitch), (0.5, -0.25));
+    }
+
+    #[test]
+    fn a_new_view_radius_loads_and_unloads_chunks_at_once() {
+        let mut game_loop = creative_loop();
+        // One tick lets go of what the start loaded beyond the test's radius of 1.
+        game_loop.step_with(ActionFlags(0));
+        let mut game = state_mut(&mut game_loop);
+        let _ = (game.take_dirty(), game.take_unloaded());
+        let loaded = |game: &Game| game.world.loaded_chunks().count();
+        let small = loaded(&game);
+        game.set_view_radius(4);
+        assert_eq!(game.view_radius, 4);
+        assert!(loaded(&game) > small);
+        assert!(!game.take_dirty().is_empty(), "new chunks are meshed");
+        game.set_view_radius(0);
+        assert_eq!(game.view_radius, *VIEW_RADII.start(), "clamped");
+        // Chunks more than one beyond the new radius go.
+        assert!(!game.take_unloaded().is_empty(), "far chunks let go");
     }
 }

@@ -147,6 +147,12 @@ impl Session {
         (session, game_loop)
     }
 
+    /// The handle the session feeds the renderer through (fog, chunks, sky).
+    #[must_use]
+    pub fn render(&self) -> &CraftyRenderHandle {
+        &self.render
+    }
+
     /// The saved record as last written.
     #[must_use]
     pub fn record(&self) -> &SavedWorld {

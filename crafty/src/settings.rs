@@ -1,5 +1,5 @@
-//! The player's settings: mouse sensitivity, field of view, volumes, touch
-//! controls and key bindings, kept in the saves database's
+//! The player's settings: mouse sensitivity, field of view, view distance,
+//! volumes, touch controls and key bindings, kept in the saves database's
 //! [`SETTINGS_STORE`] (so they travel with the worlds, natively and in the
 //! browser).
 //!
@@ -72,6 +72,9 @@ pub struct Settings {
     pub effects_volume: f32,
     /// Whether the touch controls show.
     pub touch: TouchMode,
+    /// Chunks loaded and drawn around the player in each direction
+    /// ([`VIEW_RADII`](crate::game::VIEW_RADII), 2 to 16).
+    pub view_distance: i32,
 }
 
 impl Default for Settings {
@@ -82,6 +85,7 @@ impl Default for Settings {
             master_volume: 0.8,
             effects_volume: 1.0,
             touch: TouchMode::Auto,
+            view_distance: crate::game::DEFAULT_VIEW_RADIUS,
         }
     }
 }
@@ -115,6 +119,10 @@ impl Settings {
             master_volume: fit(self.master_volume, 0.0..=1.0, defaults.master_volume),
             effects_volume: fit(self.effects_volume, 0.0..=1.0, defaults.effects_volume),
             touch: self.touch,
+            view_distance: self.view_distance.clamp(
+                *crate::game::VIEW_RADII.start(),
+                *crate::game::VIEW_RADII.end(),
+            ),
         }
     }
 
@@ -230,9 +238,11 @@ mod tests {
             master_volume: -1.0,
             effects_volume: 2.0,
             touch: TouchMode::Off,
+            view_distance: 99,
         }
         .sanitized();
         assert_eq!(wild.mouse_sensitivity, 5.0);
+        assert_eq!(wild.view_distance, 16);
         assert_eq!(wild.fov_degrees, crate::view::FOV_DEGREES);
         assert_eq!((wild.master_volume, wild.effects_volume), (0.0, 1.0));
         assert_eq!(wild.touch, TouchMode::Off);
@@ -269,5 +279,24 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(kept.as_deref(), Some(&b"{ not json"[..]));
+    }
+
+    #[test]
+    fn a_record_from_before_view_distance_loads_with_the_default() {
+        let store = block_on(WorldStore::open(&MemoryBackend::new())).unwrap();
+        let old = br#"{"version":1,"data":{"mouse_sensitivity":2.0,"fov_degrees":80.0,"master_volume":0.5,"effects_volume":0.5,"touch":"Auto"}}"#;
+        block_on(store.database().transaction(
+            &[SETTINGS_STORE],
+            TransactionMode::ReadWrite,
+            async |tx| tx.put_raw(SETTINGS_STORE, SETTINGS_KEY, old).await,
+        ))
+        .unwrap();
+        let loaded = block_on(PlayerSettings::load(&store)).unwrap();
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        assert_eq!(loaded.settings.mouse_sensitivity, 2.0);
+        assert_eq!(
+            loaded.settings.view_distance,
+            crate::game::DEFAULT_VIEW_RADIUS
+        );
     }
 }

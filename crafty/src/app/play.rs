@@ -15,7 +15,7 @@ use super::hud;
 use super::sounds::CraftySounds;
 use crate::game::{state, state_mut};
 use crate::player::{CraftyMapper, touch_layout};
-use crate::render::CraftyRenderHandle;
+use crate::render::{CraftyRenderHandle, Fog};
 use crate::save::{LoadedWorld, SaveError, WorldStore, encode_thumbnail};
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
 use crate::settings::{PlayerSettings, Settings, TouchMode};
@@ -120,9 +120,14 @@ impl Play {
     }
 
     /// Applies new settings at once: look speed, the camera's field of
-    /// view, volumes, and the bindings (a new mapper for the loop).
+    /// view, the view distance (chunks loaded, and the fog that hides their
+    /// edge), volumes, and the bindings (a new mapper for the loop).
     pub(super) fn apply_settings(&mut self, engine: &mut Engine, settings: &PlayerSettings) {
         self.settings = settings.settings.clone().sanitized();
+        state_mut(engine.game_loop()).set_view_radius(self.settings.view_distance);
+        self.session
+            .render()
+            .set_fog(Fog::for_view_radius(self.settings.view_distance));
         engine.audio().set_volumes(self.settings.volumes());
         engine
             .game_loop()

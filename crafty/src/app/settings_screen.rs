@@ -109,6 +109,12 @@ impl SettingsScreen {
                 ui.label("Field of view");
                 ui.add(egui::Slider::new(&mut s.fov_degrees, Settings::FOV).suffix("°"));
                 ui.end_row();
+                ui.label("View distance");
+                ui.add(
+                    egui::Slider::new(&mut s.view_distance, crate::game::VIEW_RADII)
+                        .suffix(" chunks"),
+                );
+                ui.end_row();
                 ui.label("Volume");
                 ui.add(percent(&mut s.master_volume));
                 ui.end_row();

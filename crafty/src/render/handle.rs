@@ -21,10 +21,22 @@ pub struct Fog {
 }
 
 impl Default for Fog {
+    /// The fog of the default view radius (4 chunks): 48 to 96 blocks.
     fn default() -> Self {
+        Self::for_view_radius(crate::game::DEFAULT_VIEW_RADIUS)
+    }
+}
+
+impl Fog {
+    /// Fog that hides the edge of `radius` chunks of loaded world: it ends
+    /// at three quarters of the radius (24 blocks a chunk) and starts half
+    /// way there.
+    #[must_use]
+    pub fn for_view_radius(radius: i32) -> Self {
+        let end = radius.max(1) as f32 * 24.0;
         Self {
-            start: 48.0,
-            end: 96.0,
+            start: end * 0.5,
+            end,
         }
     }
 }
