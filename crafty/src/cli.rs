@@ -39,6 +39,8 @@ pub struct HeadlessArgs {
     pub screenshot: Option<PathBuf>,
     /// Screenshot size.
     pub size: (u32, u32),
+    /// Set the time of day first: minutes after midnight (`--time HH:MM`).
+    pub time: Option<u16>,
 }
 
 /// What the command line asks for.
@@ -88,7 +90,7 @@ enum ModeArg {
 #[command(
     name = "crafty",
     about = "crafty: the Taos voxel game with saved worlds",
-    after_help = "Forms:\n  crafty [--world NAME]                          the launcher (or a world) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
+    after_help = "Forms:\n  crafty [--world NAME]                          the launcher (or a world) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
 )]
 struct Cli {
     /// Run without a window: play --ticks ticks deterministically, save, exit.
@@ -112,6 +114,9 @@ struct Cli {
     /// Screenshot size.
     #[arg(long, value_name = "WxH", default_value = "640x360")]
     size: String,
+    /// Time of day to start a headless run at (06:00 sunrise, 12:00 noon, 18:00 sunset).
+    #[arg(long, value_name = "HH:MM")]
+    time: Option<String>,
     /// Where worlds are saved.
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -165,6 +170,7 @@ impl Args {
                 ticks,
                 screenshot: cli.screenshot,
                 size,
+                time: cli.time.as_deref().map(parse_clock).transpose()?,
             })
         } else {
             Command::Window { world: cli.world }
@@ -185,6 +191,24 @@ fn parse_world(text: &str) -> Result<WorldChoice, ArgsError> {
         None if text.is_empty() => Err(ArgsError("--world needs a name".into())),
         None => Ok(WorldChoice::Named(text.to_owned())),
     }
+}
+
+/// `HH:MM` (00:00 to 23:59) as minutes after midnight.
+fn parse_clock(text: &str) -> Result<u16, ArgsError> {
+    let bad = || {
+        ArgsError(format!(
+            "--time must look like 18:30 (00:00 to 23:59), not {text:?}"
+        ))
+    };
+    let (h, m) = text.split_once(':').ok_or_else(bad)?;
+    let (h, m) = (
+        h.parse::<u16>().map_err(|_| bad())?,
+        m.parse::<u16>().map_err(|_| bad())?,
+    );
+    if h > 23 || m > 59 || text.len() > 5 {
+        return Err(bad());
+    }
+    Ok(h * 60 + m)
 }
 
 fn parse_size(text: &str) -> Result<(u32, u32), ArgsError> {
@@ -235,7 +259,7 @@ mod tests {
     fn headless_run_parses_every_option() {
         let args = parse(
             "--headless --world new:42 --mode survival --replay r.bin --ticks 600 \
-             --screenshot out.png --size 320x180 --data-dir /tmp/w",
+             --screenshot out.png --size 320x180 --time 18:30 --data-dir /tmp/w",
         )
         .unwrap();
         assert_eq!(args.data_dir, Some(PathBuf::from("/tmp/w")));
@@ -248,6 +272,7 @@ mod tests {
                 ticks: 600,
                 screenshot: Some("out.png".into()),
                 size: (320, 180),
+                time: Some(18 * 60 + 30),
             })
         );
     }
@@ -262,5 +287,9 @@ mod tests {
         assert!(message("--ticks").contains("--ticks"));
         assert!(message("--bogus").contains("--bogus"));
         assert!(message("--make-replay r.bin").contains("--script"));
+        for bad in ["24:00", "12:60", "noon", "7", "07:5x"] {
+            let said = message(&format!("--headless --world new:1 --ticks 1 --time {bad}"));
+            assert!(said.contains("--time"), "{bad}: {said}");
+        }
     }
 }

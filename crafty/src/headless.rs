@@ -9,7 +9,7 @@ use taos_engine::storage::{RedbBackend, StorageBackend, StorageError, block_on};
 use taos_engine::{Engine, EngineConfig, EngineError, Scene};
 
 use crate::cli::{HeadlessArgs, WorldChoice};
-use crate::game::state;
+use crate::game::{state, state_mut};
 use crate::render::{CraftyPipelineFeature, crafty_preset};
 use crate::save::{AppendReport, LoadWarning, SaveError, SavedWorld, WorldStore, encode_thumbnail};
 use crate::session::Session;
@@ -114,6 +114,10 @@ pub fn run_headless<B: StorageBackend>(
             (Session::start(loaded, clock, render), warnings)
         }
     };
+    if let Some(minutes) = args.time {
+        let mut state = state_mut(&mut game);
+        state.time = state.time.at_clock(minutes);
+    }
     if let Some(path) = &args.replay {
         let replay_error = |source| HeadlessError::Replay {
             path: path.clone(),

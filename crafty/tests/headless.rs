@@ -29,6 +29,23 @@ fn args(
         ticks,
         screenshot: None,
         size: (64, 36),
+        time: None,
+    }
+}
+
+#[test]
+fn time_picks_the_hour_the_run_starts_at() {
+    use crafty::time_of_day::TimeOfDay;
+    for (clock, hour) in [(6 * 60, "06:00"), (18 * 60 + 30, "18:30"), (0, "00:00")] {
+        let backend = MemoryBackend::new();
+        let mut at = args(WorldChoice::New(3), GameMode::Creative, None, 1);
+        at.time = Some(clock);
+        let report = run_headless(&at, &backend, 1_000, |_, _| {}).unwrap();
+        let store = block_on(WorldStore::open(&backend)).unwrap();
+        let saved = block_on(store.load(&report.world_id)).unwrap().record;
+        let sun = TimeOfDay::new(saved.sun_angle, 0.0);
+        // One tick later is still the same minute.
+        assert_eq!(sun.clock_minutes(), clock, "{hour}");
     }
 }
 

@@ -9,6 +9,8 @@ pub use sky::{SkyLighting, moon_illumination, sky_lighting, sun_direction};
 pub const DAY_SECONDS: f32 = 1200.0;
 /// Days in one moon cycle (new to new).
 pub const LUNAR_DAYS: f32 = 8.0;
+/// Minutes on the wall clock in one day ([`TimeOfDay::at_clock`]).
+pub const MINUTES_PER_DAY: u16 = 24 * 60;
 
 /// Sun angle and moon phase.
 ///
@@ -37,6 +39,23 @@ impl TimeOfDay {
             sun_angle: clean(sun_angle).rem_euclid(std::f32::consts::TAU),
             moon_phase: clean(moon_phase).rem_euclid(1.0),
         }
+    }
+
+    /// This day's sun at a wall-clock time, `minutes` after midnight (sunrise
+    /// at 06:00, noon at 12:00, sunset at 18:00); the moon phase is kept.
+    #[must_use]
+    pub fn at_clock(self, minutes: u16) -> Self {
+        let from_sunrise = f32::from(minutes % MINUTES_PER_DAY) - 6.0 * 60.0;
+        let turn = from_sunrise / f32::from(MINUTES_PER_DAY);
+        Self::new(turn * std::f32::consts::TAU, self.moon_phase)
+    }
+
+    /// The wall-clock time of this sun angle, minutes after midnight.
+    #[must_use]
+    pub fn clock_minutes(&self) -> u16 {
+        let turn = self.sun_angle / std::f32::consts::TAU;
+        let minutes = (turn * f32::from(MINUTES_PER_DAY)).round() as i32 + 6 * 60;
+        minutes.rem_euclid(i32::from(MINUTES_PER_DAY)) as u16
     }
 
     /// Advances by `dt` seconds of game time. The moon phase moves on by
@@ -88,5 +107,29 @@ mod tests {
         let time = TimeOfDay::new(f32::NAN, 1.25);
         assert_eq!(time.sun_angle, 0.0);
         assert!((time.moon_phase - 0.25).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_clock_maps_sunrise_noon_sunset_and_midnight() {
+        use std::f32::consts::{FRAC_PI_2, PI};
+        let day = TimeOfDay::new(1.0, 0.25);
+        for (minutes, angle) in [
+            (6 * 60, 0.0),
+            (12 * 60, FRAC_PI_2),
+            (18 * 60, PI),
+            (0, 3.0 * FRAC_PI_2),
+        ] {
+            let at = day.at_clock(minutes);
+            assert!(
+                (at.sun_angle - angle).abs() < 1e-5,
+                "{minutes}: {}",
+                at.sun_angle
+            );
+            assert_eq!(at.moon_phase, 0.25, "the moon keeps its phase");
+            assert_eq!(at.clock_minutes(), minutes);
+        }
+        for minutes in (0..MINUTES_PER_DAY).step_by(7) {
+            assert_eq!(day.at_clock(minutes).clock_minutes(), minutes);
+        }
     }
 }
