@@ -14,6 +14,7 @@
 use std::path::PathBuf;
 
 use crate::player::GameMode;
+use crate::weather::WeatherKind;
 
 /// Which world to open.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +42,9 @@ pub struct HeadlessArgs {
     pub size: (u32, u32),
     /// Set the time of day first: minutes after midnight (`--time HH:MM`).
     pub time: Option<u16>,
+    /// Set the weather first (`--weather clear|rain|snow|storm`): it holds
+    /// at full strength until the current spell ends.
+    pub weather: Option<WeatherKind>,
 }
 
 /// What the command line asks for.
@@ -90,7 +94,7 @@ enum ModeArg {
 #[command(
     name = "crafty",
     about = "crafty: the Taos voxel game with saved worlds",
-    after_help = "Forms:\n  crafty [--world NAME]                          the launcher (or a world) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
+    after_help = "Forms:\n  crafty [--world NAME]                          the launcher (or a world) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
 )]
 struct Cli {
     /// Run without a window: play --ticks ticks deterministically, save, exit.
@@ -117,6 +121,9 @@ struct Cli {
     /// Time of day to start a headless run at (06:00 sunrise, 12:00 noon, 18:00 sunset).
     #[arg(long, value_name = "HH:MM")]
     time: Option<String>,
+    /// Weather to start a headless run in.
+    #[arg(long, value_enum)]
+    weather: Option<WeatherKind>,
     /// Where worlds are saved.
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -171,6 +178,7 @@ impl Args {
                 screenshot: cli.screenshot,
                 size,
                 time: cli.time.as_deref().map(parse_clock).transpose()?,
+                weather: cli.weather,
             })
         } else {
             Command::Window { world: cli.world }
@@ -259,7 +267,7 @@ mod tests {
     fn headless_run_parses_every_option() {
         let args = parse(
             "--headless --world new:42 --mode survival --replay r.bin --ticks 600 \
-             --screenshot out.png --size 320x180 --time 18:30 --data-dir /tmp/w",
+             --screenshot out.png --size 320x180 --time 18:30 --weather storm --data-dir /tmp/w",
         )
         .unwrap();
         assert_eq!(args.data_dir, Some(PathBuf::from("/tmp/w")));
@@ -273,6 +281,7 @@ mod tests {
                 screenshot: Some("out.png".into()),
                 size: (320, 180),
                 time: Some(18 * 60 + 30),
+                weather: Some(WeatherKind::Storm),
             })
         );
     }
@@ -291,5 +300,10 @@ mod tests {
             let said = message(&format!("--headless --world new:1 --ticks 1 --time {bad}"));
             assert!(said.contains("--time"), "{bad}: {said}");
         }
+        let said = message("--headless --world new:1 --ticks 1 --weather hail");
+        assert!(
+            said.contains("--weather") && said.contains("storm"),
+            "{said}"
+        );
     }
 }

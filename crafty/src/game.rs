@@ -23,6 +23,7 @@ use crate::player::ActionFlagsExt as _;
 use crate::player::{Body, Player, RayHit};
 use crate::time_of_day::TimeOfDay;
 use crate::view::{ViewObjects, spawn_view};
+use crate::weather::Weather;
 use crate::world::{ChunkPos, World};
 
 /// Chunks kept loaded around the player, in each direction (x and z).
@@ -39,6 +40,8 @@ pub struct Game {
     pub player: Player,
     /// Sun and moon.
     pub time: TimeOfDay,
+    /// Clear, rain, snow or storm; starts with the world seed's first spell.
+    pub weather: Weather,
     /// Chunks kept loaded around the player.
     pub view_radius: i32,
     /// The block the player looks at, refreshed every tick.
@@ -75,10 +78,12 @@ impl Game {
     /// the player and marks them all for meshing.
     #[must_use]
     pub fn new(world: World, player: Player, time: TimeOfDay) -> Self {
+        let weather = Weather::new(world.seed());
         let mut game = Self {
             world,
             player,
             time,
+            weather,
             view_radius: DEFAULT_VIEW_RADIUS,
             target: None,
             ticks: 0,
@@ -108,6 +113,7 @@ impl Game {
         }
         self.note_sounds(before, outcome.broken, outcome.placed);
         self.time.advance(dt);
+        self.weather.advance(dt);
         self.stream_chunks();
         self.target = self.player.target(&self.world);
         self.ticks += 1;
@@ -197,7 +203,8 @@ impl Game {
 
 impl StateHash for Game {
     /// Everything the simulation decides: the player's body, view, mode and
-    /// belongings, the time of day, the tick count and every edit.
+    /// belongings, the time of day, the weather, the tick count and every
+    /// edit.
     fn hash_state(&self, h: &mut StateHasher) {
         let player = &self.player;
         for v in [player.body.position, player.body.velocity] {
@@ -220,6 +227,11 @@ impl StateHash for Game {
         h.write_u8(player.hotbar.selected() as u8);
         h.write_f32(self.time.sun_angle);
         h.write_f32(self.time.moon_phase);
+        let weather = self.weather.state();
+        h.write_u32(weather.spell);
+        h.write_f32(weather.elapsed);
+        h.write_u8(weather.forced.map_or(255, |kind| kind as u8));
+        h.write_f32(weather.wetness);
         h.write_u64(self.ticks);
         for edit in self.world.edits() {
             h.write_u32(edit.x as u32);

@@ -118,6 +118,9 @@ pub fn run_headless<B: StorageBackend>(
         let mut state = state_mut(&mut game);
         state.time = state.time.at_clock(minutes);
     }
+    if let Some(kind) = args.weather {
+        state_mut(&mut game).weather.force(kind);
+    }
     if let Some(path) = &args.replay {
         let replay_error = |source| HeadlessError::Replay {
             path: path.clone(),

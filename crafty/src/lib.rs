@@ -16,6 +16,7 @@
 //! - [`mesh`]: chunk meshing into packed quads.
 //! - [`player`]: body and collision, view, targeting, break/place, inventory and hotbar.
 //! - [`time_of_day`]: the sun angle and the moon phase.
+//! - [`weather`]: clear, rain, snow and storms in spells from the seed.
 //! - [`save`]: saved worlds: records, append-only edit logs, thumbnails, autosave.
 //! - [`inventory`]: game mode, survival inventory and hotbar types.
 //! - [`render`]: the GPU pipeline (sky, instanced chunk quads, water,
@@ -39,4 +40,5 @@ pub mod session;
 pub mod settings;
 pub mod time_of_day;
 pub mod view;
+pub mod weather;
 pub mod world;

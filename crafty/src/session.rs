@@ -17,6 +17,7 @@ use crate::save::{
     WorldStore,
 };
 use crate::time_of_day::TimeOfDay;
+use crate::weather::{PrecipitationMap, Weather, weather_sky};
 use crate::world::World;
 
 /// Simulation ticks per second.
@@ -74,6 +75,8 @@ pub struct Session {
     saves: SaveSession,
     saved_edit_count: usize,
     noted_position: Vec3,
+    precipitation: Option<PrecipitationMap>,
+    precipitation_edits: usize,
 }
 
 impl std::fmt::Debug for Session {
@@ -128,6 +131,9 @@ impl Session {
         let saved_edit_count = world.edits().len();
         let mut scene = Scene::new();
         let mut game = Game::new(world, player, time);
+        if let Some(saved) = record.weather {
+            game.weather = Weather::restore(record.seed, saved);
+        }
         // Now with trees and edits loaded around the player.
         lift_out_of_ground(&game.world, &mut game.player);
         install(&mut scene, game, TICK_HZ);
@@ -142,6 +148,8 @@ impl Session {
             saves,
             saved_edit_count,
             noted_position: Vec3::NAN,
+            precipitation: None,
+            precipitation_edits: 0,
         };
         session.sync_render(&mut game_loop, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
         (session, game_loop)
@@ -181,8 +189,8 @@ impl Session {
 
     /// Hands dirty chunks to the mesher (at most `jobs` new jobs, nearest
     /// first), uploads at most `uploads` finished meshes, drops meshes of
-    /// unloaded chunks, and passes the sky of this moment of game time and
-    /// the highlight to the renderer.
+    /// unloaded chunks, and passes the sky and weather of this moment of game
+    /// time and the highlight to the renderer.
     pub fn sync_render(&mut self, game: &mut GameLoop, jobs: usize, uploads: usize) {
         let (dirty, unloaded) = {
             let mut game = state_mut(game);
@@ -192,15 +200,35 @@ impl Session {
             self.meshes.forget(pos);
             self.render.remove_chunk(pos);
         }
+        let world_changed = !dirty.is_empty();
         self.meshes.request_all(dirty);
         let game = state(game);
+        self.refresh_precipitation(game, world_changed);
         self.meshes
             .gather_jobs(&game.world, game.player.body.position, jobs);
         for (pos, mesh) in self.meshes.poll_finished(uploads) {
             self.render.set_chunk(pos, &mesh);
         }
-        self.render.set_sky(game.time.sky());
+        let weather = game.weather.view();
+        self.render.set_sky(weather_sky(game.time.sky(), &weather));
+        self.render.set_weather(weather);
         self.render.set_highlight(game.target.map(|hit| hit.block));
+    }
+
+    /// Rebuilds the map of where rain stops when the player has walked away
+    /// from its centre, blocks changed, or chunks loaded.
+    fn refresh_precipitation(&mut self, game: &Game, world_changed: bool) {
+        let center = game.player.body.position.floor().as_ivec3();
+        let edits = game.world.edits().len();
+        let stale = self.precipitation.as_ref().is_none_or(|map| {
+            world_changed || edits != self.precipitation_edits || map.is_stale_for(center)
+        });
+        if stale {
+            let map = PrecipitationMap::around(&game.world, center);
+            self.render.set_precipitation(&map);
+            self.precipitation = Some(map);
+            self.precipitation_edits = edits;
+        }
     }
 
     /// Meshes every chunk still waiting, blocking until all are uploaded
@@ -261,6 +289,7 @@ impl Session {
         now_ms: u64,
     ) -> Result<Option<AppendReport>, SaveError> {
         let snapshot = Self::snapshot(game);
+        self.saves.set_weather(state(game).weather.state());
         self.saves
             .autosave_if_due(store, &state(game).world, &snapshot, now_ms)
             .await
@@ -279,6 +308,7 @@ impl Session {
         thumbnail: Option<&[u8]>,
     ) -> Result<AppendReport, SaveError> {
         let snapshot = Self::snapshot(game);
+        self.saves.set_weather(state(game).weather.state());
         let report = self
             .saves
             .autosave(store, &state(game).world, &snapshot, now_ms)

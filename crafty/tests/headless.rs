@@ -30,7 +30,36 @@ fn args(
         screenshot: None,
         size: (64, 36),
         time: None,
+        weather: None,
     }
+}
+
+#[test]
+fn weather_picks_the_sky_and_is_saved_with_the_world() {
+    use crafty::weather::WeatherKind;
+    let backend = MemoryBackend::new();
+    let mut stormy = args(WorldChoice::New(5), GameMode::Creative, None, 30);
+    stormy.weather = Some(WeatherKind::Storm);
+    let report = run_headless(&stormy, &backend, 1_000, |_, _| {}).unwrap();
+    let store = block_on(WorldStore::open(&backend)).unwrap();
+    let saved = block_on(store.load(&report.world_id)).unwrap().record;
+    let weather = saved.weather.expect("the weather is saved");
+    assert_eq!(weather.forced, Some(WeatherKind::Storm));
+    // Played on by name, the storm goes on from where it was.
+    let again = args(
+        WorldChoice::Named(report.world_name),
+        GameMode::Creative,
+        None,
+        30,
+    );
+    let report = run_headless(&again, &backend, 2_000, |_, _| {}).unwrap();
+    let resumed = block_on(store.load(&report.world_id)).unwrap().record;
+    let later = resumed.weather.expect("still saved");
+    assert_eq!(later.forced, Some(WeatherKind::Storm));
+    assert!(
+        (later.elapsed - weather.elapsed - 0.5).abs() < 1e-3,
+        "{later:?}"
+    );
 }
 
 #[test]

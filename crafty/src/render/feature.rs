@@ -12,16 +12,19 @@ use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
 use super::atlas::block_atlas;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
 use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+use super::weather::{PrecipitationTexture, SNOW_ALTITUDE, particle_count};
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::time_of_day::SkyLighting;
+use crate::weather::WeatherView;
 use crate::world::ChunkPos;
 
 /// Where an extra stage's passes go in crafty's frame.
 ///
 /// The built-in passes run in this order, each chaining the frame's `hdr`
 /// handle: sky, **`AfterSky`**, opaque chunks (which create `frame.depth`),
-/// **`AfterOpaque`**, transparent chunks, **`AfterTransparent`**, block
-/// highlight, **`BeforeTonemap`**, tonemap into `frame.output`.
+/// **`AfterOpaque`**, transparent chunks, weather particles,
+/// **`AfterTransparent`**, block highlight, **`BeforeTonemap`**, tonemap
+/// into `frame.output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StagePoint {
     /// Behind all geometry, no depth yet (distant sky layers: aurora, far
@@ -30,7 +33,7 @@ pub enum StagePoint {
     /// After opaque blocks, with `frame.depth` holding the scene depth
     /// (volumetric clouds, which blocks hide).
     AfterOpaque,
-    /// After water and glass (weather particles: rain, snow).
+    /// After water, glass and the falling rain or snow.
     AfterTransparent,
     /// The last HDR work before tonemapping (godrays, bloom, screen-space
     /// effects).
@@ -55,6 +58,8 @@ struct FrameUniform {
     moon_disc: [f32; 4],
     fog: [f32; 4],
     highlight: [f32; 4],
+    weather: [f32; 4],
+    weather_map: [f32; 4],
 }
 
 #[derive(Debug)]
@@ -66,6 +71,8 @@ struct Gpu {
     cutout: wgpu::RenderPipeline,
     transparent: wgpu::RenderPipeline,
     outline: wgpu::RenderPipeline,
+    weather: wgpu::RenderPipeline,
+    precipitation: PrecipitationTexture,
     chunks: ChunkStore,
     _atlas: Texture,
 }
@@ -74,8 +81,9 @@ struct Gpu {
 /// and stars; chunk quads instanced from [`PackedQuad`]s, textured from the
 /// procedural [atlas](super::block_atlas), lit by the sun or moon with
 /// per-corner ambient occlusion and distance fog; water, glass and leaves
-/// blended back to front by chunk; the targeted block outlined; and the
-/// renderer's [`TonemapFeature`] into the output.
+/// blended back to front by chunk; rain or snow
+/// ([`set_weather`](CraftyRenderHandle::set_weather)); the targeted block
+/// outlined; and the renderer's [`TonemapFeature`] into the output.
 ///
 /// Add it alone to a [`Renderer`](taos_renderer::Renderer) (no preset), and
 /// drive it through the [`CraftyRenderHandle`] that
@@ -84,7 +92,7 @@ struct Gpu {
 /// `FrameData::lights.sun`, which the game fills from the same moment.
 ///
 /// # Extending
-/// Weather particles, clouds and godrays slot in as extra stages
+/// Clouds, godrays and a game's own effects slot in as extra stages
 /// ([`with_stage`](Self::with_stage)): ordinary [`RenderFeature`]s run at a
 /// [`StagePoint`], whose `setup`, `early_update`, `update` and `destroy` the
 /// pipeline forwards, and whose `add_passes` see the same [`Frame`]: read
@@ -102,6 +110,7 @@ pub struct CraftyPipelineFeature {
     /// reallocates.
     incoming: HashMap<ChunkPos, Option<ChunkMesh>>,
     highlight: bool,
+    weather_particles: u32,
 }
 
 impl std::fmt::Debug for CraftyPipelineFeature {
@@ -135,6 +144,7 @@ impl CraftyPipelineFeature {
             sort_scratch: Vec::new(),
             incoming: HashMap::new(),
             highlight: false,
+            weather_particles: 0,
         };
         (feature, handle)
     }
@@ -195,6 +205,16 @@ fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Texture {
                     sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 2,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Uint,
                     view_dimension: wgpu::TextureViewDimension::D2,
                     multisampled: false,
                 },
@@ -294,12 +314,23 @@ fn v4(v: Vec3, w: f32) -> [f32; 4] {
     v.extend(w).to_array()
 }
 
-fn frame_uniform(
-    data: &FrameData,
-    light: &SkyLighting,
+/// What the frame uniform is made from, besides the engine's frame data.
+struct FrameInputs<'a> {
+    light: &'a SkyLighting,
     fog: Fog,
     highlight: Option<glam::IVec3>,
-) -> FrameUniform {
+    weather: WeatherView,
+    precipitation_origin: Option<glam::IVec2>,
+}
+
+fn frame_uniform(data: &FrameData, inputs: &FrameInputs<'_>) -> FrameUniform {
+    let FrameInputs {
+        light,
+        fog,
+        highlight,
+        weather,
+        precipitation_origin,
+    } = *inputs;
     let camera = &data.camera;
     let view_proj = camera.depth_view_proj();
     let inverse = view_proj.inverse();
@@ -317,6 +348,32 @@ fn frame_uniform(
         fog.end
     } else {
         fog_start + 1.0
+    };
+    // Rain and snow hide the distance: fog closes in with the overcast.
+    let overcast = if weather.overcast.is_finite() {
+        weather.overcast.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (fog_start, fog_end) = (
+        fog_start * (1.0 - 0.7 * overcast),
+        fog_end * (1.0 - 0.45 * overcast),
+    );
+    let finite = |v: f32| {
+        if v.is_finite() {
+            v.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    let map = match precipitation_origin {
+        Some(origin) => [
+            origin.x as f32,
+            origin.y as f32,
+            crate::weather::PRECIPITATION_MAP_SIZE as f32,
+            SNOW_ALTITUDE,
+        ],
+        None => [0.0; 4],
     };
     FrameUniform {
         view_proj: view_proj.to_cols_array_2d(),
@@ -341,6 +398,13 @@ fn frame_uniform(
             Some(block) => v4(block.as_vec3(), 1.0),
             None => [0.0; 4],
         },
+        weather: [
+            finite(weather.intensity),
+            finite(weather.wetness),
+            finite(weather.lightning),
+            f32::from(weather.kind as u8),
+        ],
+        weather_map: map,
     }
 }
 
@@ -361,6 +425,7 @@ impl RenderFeature for CraftyPipelineFeature {
             }
         };
         let frame_layout = frame_layout(device);
+        let precipitation = PrecipitationTexture::new(device);
         let chunk_layout = chunk_layout(device);
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("crafty frame uniform"),
@@ -379,6 +444,10 @@ impl RenderFeature for CraftyPipelineFeature {
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::TextureView(atlas.view()),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&precipitation.view),
                 },
             ],
         });
@@ -402,6 +471,11 @@ impl RenderFeature for CraftyPipelineFeature {
             device,
             "crafty chunk",
             &[common, include_str!("shaders/chunk.wgsl")].concat(),
+        );
+        let weather_module = shader(
+            device,
+            "crafty weather",
+            &[common, include_str!("shaders/weather.wgsl")].concat(),
         );
         let outline_module = shader(
             device,
@@ -461,6 +535,19 @@ impl RenderFeature for CraftyPipelineFeature {
                 depth: Some((false, DEPTH_NEARER_OR_EQUAL)),
             },
         );
+        let weather = pipeline(
+            device,
+            &PipelineSpec {
+                label: "crafty weather",
+                module: &weather_module,
+                layout: &frame_only,
+                fragment: "fs_main",
+                instanced_quads: false,
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                depth: Some((false, DEPTH_NEARER)),
+            },
+        );
         self.gpu = Some(Gpu {
             frame_buffer,
             frame_group,
@@ -469,6 +556,8 @@ impl RenderFeature for CraftyPipelineFeature {
             cutout,
             transparent,
             outline,
+            weather,
+            precipitation,
             chunks: ChunkStore::new(device, chunk_layout),
             _atlas: atlas,
         });
@@ -486,12 +575,21 @@ impl RenderFeature for CraftyPipelineFeature {
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let Some(gpu) = &mut self.gpu else { return };
-        let (light, highlight, fog) = {
+        let (light, highlight, fog, weather, precipitation) = {
             let mut shared = self.handle.lock();
             std::mem::swap(&mut shared.pending, &mut self.incoming);
-            (shared.sky, shared.highlight, shared.fog)
+            (
+                shared.sky,
+                shared.highlight,
+                shared.fog,
+                shared.weather,
+                shared.precipitation.take(),
+            )
         };
         let (device, queue) = (gpu_ctx.device(), gpu_ctx.queue());
+        if let Some((origin, texels)) = precipitation {
+            gpu.precipitation.upload(queue, origin, &texels);
+        }
         for (pos, mesh) in self.incoming.drain() {
             match mesh {
                 Some(mesh) => gpu.chunks.set(device, queue, pos, &mesh),
@@ -499,9 +597,23 @@ impl RenderFeature for CraftyPipelineFeature {
             }
         }
 
-        let uniform = frame_uniform(data, &light, fog, highlight);
+        let uniform = frame_uniform(
+            data,
+            &FrameInputs {
+                light: &light,
+                fog,
+                highlight,
+                weather,
+                precipitation_origin: gpu.precipitation.origin,
+            },
+        );
         queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&uniform));
         self.highlight = highlight.is_some();
+        self.weather_particles = if gpu.precipitation.origin.is_some() {
+            particle_count(&weather)
+        } else {
+            0
+        };
 
         // Visible chunks: opaque front to back (early depth rejects more),
         // transparent back to front (blending needs it).
@@ -542,6 +654,7 @@ impl RenderFeature for CraftyPipelineFeature {
         );
         stats.opaque_draws = self.opaque_draws.len();
         stats.transparent_draws = self.transparent_draws.len();
+        stats.weather_particles = self.weather_particles;
         self.handle.lock().stats = stats;
 
         self.tonemap.update(data, gpu_ctx, assets);
@@ -623,6 +736,19 @@ impl RenderFeature for CraftyPipelineFeature {
                         rp.set_vertex_buffer(0, chunk.transparent_slice());
                         rp.draw(0..6, 0..chunk.transparent);
                     }
+                });
+                hdr
+            }));
+        }
+        let particles = self.weather_particles;
+        if let (Some(hdr), Some(depth), true) = (frame.hdr, frame.depth, particles > 0) {
+            frame.hdr = Some(frame.graph.add_render_pass("crafty weather", |pass| {
+                let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
+                pass.read_depth(depth);
+                pass.execute(move |rp, _| {
+                    rp.set_pipeline(&gpu.weather);
+                    rp.set_bind_group(0, &gpu.frame_group, &[]);
+                    rp.draw(0..6, 0..particles);
                 });
                 hdr
             }));

@@ -4,10 +4,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use glam::IVec3;
+use glam::{IVec2, IVec3};
 
 use crate::mesh::ChunkMesh;
 use crate::time_of_day::{SkyLighting, sky_lighting};
+use crate::weather::{PrecipitationMap, WeatherView};
 use crate::world::ChunkPos;
 
 /// Distance fog: surfaces fade into the sky colour between `start` and `end`
@@ -57,6 +58,8 @@ pub struct CraftyRenderStats {
     pub transparent_draws: usize,
     /// Chunks skipped by frustum culling in the last frame.
     pub culled_chunks: usize,
+    /// Rain drops or snow flakes drawn in the last frame.
+    pub weather_particles: u32,
 }
 
 #[derive(Debug)]
@@ -66,6 +69,9 @@ pub(crate) struct Shared {
     pub(crate) sky: SkyLighting,
     pub(crate) highlight: Option<IVec3>,
     pub(crate) fog: Fog,
+    pub(crate) weather: WeatherView,
+    /// A precipitation map not yet uploaded: origin and texels.
+    pub(crate) precipitation: Option<(IVec2, Vec<u8>)>,
     pub(crate) stats: CraftyRenderStats,
 }
 
@@ -86,6 +92,8 @@ impl CraftyRenderHandle {
                 sky: sky_lighting(std::f32::consts::FRAC_PI_3, 0.5),
                 highlight: None,
                 fog: Fog::default(),
+                weather: WeatherView::default(),
+                precipitation: None,
                 stats: CraftyRenderStats::default(),
             })),
         }
@@ -127,6 +135,22 @@ impl CraftyRenderHandle {
     /// Sets the distance fog.
     pub fn set_fog(&self, fog: Fog) {
         self.lock().fog = fog;
+    }
+
+    /// Sets what the weather shows this frame: falling rain or snow (as
+    /// much as `intensity` says), thicker fog under `overcast`, darker wet
+    /// blocks where the sky reaches them. The sky and light are dimmed by
+    /// the game ([`weather_sky`](crate::weather::weather_sky)) before
+    /// [`set_sky`](Self::set_sky), not here.
+    pub fn set_weather(&self, weather: WeatherView) {
+        self.lock().weather = weather;
+    }
+
+    /// Sets where rain and snow stop (the tops of the columns around the
+    /// camera) and which columns are cold; uploaded in the next frame.
+    /// Until a map is set, nothing falls and nothing is wet.
+    pub fn set_precipitation(&self, map: &PrecipitationMap) {
+        self.lock().precipitation = Some((map.origin(), map.texels().to_vec()));
     }
 
     /// The sky last set.

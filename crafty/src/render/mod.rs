@@ -15,11 +15,16 @@
 //!    tested with depth written, so they hide each other in any order;
 //! 3. **transparent chunks**: the translucent texels of water, glass and
 //!    leaves, blended, depth-tested but not written, chunks back to front;
-//! 4. **highlight**: the targeted block's edges as dark lines;
-//! 5. **tonemap**: the renderer's [`TonemapFeature`](taos_renderer::features::TonemapFeature)
+//! 4. **weather**: rain streaks or snow flakes, one instanced draw placed
+//!    entirely in the vertex shader, each stopping at the top of its
+//!    column (a precipitation map the game hands over), so none falls
+//!    through a roof; the chunks above also darken wet blocks the sky
+//!    reaches and fog closes in under cloud;
+//! 5. **highlight**: the targeted block's edges as dark lines;
+//! 6. **tonemap**: the renderer's [`TonemapFeature`](taos_renderer::features::TonemapFeature)
 //!    into the output.
 //!
-//! Extra stages (weather particles, clouds, godrays) slot in between these
+//! Extra stages (clouds, godrays, a game's own effects) slot in between these
 //! at a [`StagePoint`] through [`CraftyPipelineFeature::with_stage`].
 //!
 //! ```no_run
@@ -38,10 +43,12 @@ mod atlas;
 mod chunks;
 mod feature;
 mod handle;
+mod weather;
 
 pub use atlas::{ATLAS_COLUMNS, ATLAS_ROWS, ATLAS_TILE_SIZE, block_atlas, tile_origin};
 pub use feature::{CraftyPipelineFeature, StagePoint};
 pub use handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};
 
 /// The engine preset crafty runs on: its pipeline feature alone (sky,
 /// chunks, water, highlight, tonemap), for

@@ -4,6 +4,7 @@ use taos_engine::storage::StorageBackend;
 
 use super::{AppendReport, LoadedWorld, SaveError, SavedWorld, WorldStore};
 use crate::inventory::{GameMode, InventoryState};
+use crate::weather::WeatherState;
 use crate::world::World;
 
 use super::record::PlayerState;
@@ -173,6 +174,12 @@ impl SaveSession {
     /// Something changed at `now_ms` (an edit, the player moved, ...).
     pub fn note_change(&mut self, now_ms: u64) {
         self.timer.note_change(now_ms);
+    }
+
+    /// Records the weather to store with the next save (weather changes
+    /// alone never make a save due).
+    pub fn set_weather(&mut self, weather: WeatherState) {
+        self.record.weather = Some(weather);
     }
 
     /// An autosave is due at `now_ms`.

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use taos_engine::storage::Record;
 
 use crate::inventory::{GameMode, InventoryState};
+use crate::weather::WeatherState;
 
 /// The format version this build writes.
 ///
@@ -122,6 +123,10 @@ pub struct SavedWorld {
     /// record, so autosaves never rewrite it.
     #[serde(skip)]
     pub screenshot: Option<Vec<u8>>,
+    /// The weather when last saved; `None` (saves from before weather)
+    /// starts the seed's weather from its first spell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<WeatherState>,
     /// Format version; records read from storage are upgraded to
     /// [`CURRENT_VERSION`] before you see them.
     #[serde(default)]
@@ -153,6 +158,7 @@ impl SavedWorld {
             game_mode: Some(mode),
             inventory: (mode == GameMode::Survival).then(InventoryState::default),
             moon_phase: None,
+            weather: None,
             screenshot: None,
             version: CURRENT_VERSION,
             edit_log: EditLog::default(),

@@ -9,7 +9,7 @@
 mod block;
 mod chunk;
 mod edit;
-mod noise;
+pub(crate) mod noise;
 mod terrain;
 mod voxels;
 

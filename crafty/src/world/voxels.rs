@@ -181,6 +181,34 @@ impl World {
         self.terrain.ground_block(pos, surface)
     }
 
+    /// The highest block that is not air in column `(x, z)` and its height
+    /// (where rain stops: roofs, leaves and water included); `None` for a
+    /// column of air. Columns of chunks not loaded give the bare terrain.
+    #[must_use]
+    pub fn column_top(&self, x: i32, z: i32) -> Option<(i32, BlockType)> {
+        let size = CHUNK_SIZE as i32;
+        for cy in (0..WORLD_CHUNKS_Y).rev() {
+            let (pos, local) = ChunkPos::of_block(IVec3::new(x, cy * size, z));
+            let Some(chunk) = self.chunks.get(&pos) else {
+                let surface = self.terrain.surface_height(x, z);
+                let top = surface.max(super::SEA_LEVEL);
+                let block = self.terrain.ground_block(IVec3::new(x, top, z), surface);
+                return Some((top, block));
+            };
+            if chunk.is_empty() {
+                continue;
+            }
+            let (lx, lz) = (local.x as usize, local.z as usize);
+            if let Some(ly) = (0..CHUNK_SIZE)
+                .rev()
+                .find(|&ly| !chunk.get(lx, ly, lz).is_air())
+            {
+                return Some((cy * size + ly as i32, chunk.get(lx, ly, lz)));
+            }
+        }
+        None
+    }
+
     /// Sets the block at `pos` and records the edit. Returns the chunks whose
     /// meshes it changes: its own, plus the neighbours it borders.
     ///

@@ -94,10 +94,17 @@ fn shade(in: ChunkOut) -> vec4<f32> {
     let ty = TILE - 1u - min(u32(f.y * f32(TILE)), TILE - 1u);
     let tile = in.face_tile.y;
     let texel = vec2((tile % ATLAS_COLUMNS) * TILE + tx, (tile / ATLAS_COLUMNS) * TILE + ty);
-    let albedo = textureLoad(atlas, texel, 0);
+    var albedo = textureLoad(atlas, texel, 0);
 
     let face = in.face_tile.x;
     let n = face_normal(face);
+    // Rain darkens what the sky reaches: the top block of each column and
+    // its sides (a roof keeps what is under it dry).
+    let block = floor(in.world - n * 0.5);
+    let top = precipitation_at(block.xz).r;
+    if face != 3u && frame.weather.y > 0.0 && block.y + 1.0 >= f32(top) && top > 0u {
+        albedo = vec4(albedo.rgb * (1.0 - 0.45 * frame.weather.y), albedo.a);
+    }
     let direct = max(dot(n, frame.light_dir.xyz), 0.0);
     var face_shade = FACE_SHADE;
     // Occlusion darkens sky and sun light alike (the classic voxel look).

@@ -22,10 +22,29 @@ struct FrameUniform {
     fog: vec4<f32>,
     // xyz: the highlighted block; w: 1 when there is one.
     highlight: vec4<f32>,
+    // x: precipitation intensity, y: wetness, z: lightning, w: kind
+    // (0 clear, 1 rain, 2 snow, 3 storm).
+    weather: vec4<f32>,
+    // xy: world (x, z) of the precipitation map's first texel; z: its side
+    // in columns (0 when there is no map yet); w: the snow altitude.
+    weather_map: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: FrameUniform;
 @group(0) @binding(1) var atlas: texture_2d<f32>;
+// r: the height where rain stops in each column; g: 255 where it is snowy.
+@group(0) @binding(2) var precipitation: texture_2d<u32>;
+
+// The precipitation map texel of world column `column`, or (0, 0) when the
+// column is off the map (or there is no map).
+fn precipitation_at(column: vec2<f32>) -> vec2<u32> {
+    let side = frame.weather_map.z;
+    let texel = column - frame.weather_map.xy;
+    if side <= 0.0 || any(texel < vec2(0.0)) || any(texel >= vec2(side)) {
+        return vec2(0u, 0u);
+    }
+    return textureLoad(precipitation, vec2<i32>(texel), 0).rg;
+}
 
 // Sky radiance seen along unit direction `dir`, without sun and moon discs.
 fn sky_color(dir: vec3<f32>) -> vec3<f32> {

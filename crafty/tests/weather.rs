@@ -1,0 +1,182 @@
+//! Weather end to end: the sequence a seed gives, saved and restored with
+//! the world, and how rain, snow and a storm look (image tests on lavapipe).
+
+use std::path::Path;
+
+use crafty::game::{state, state_mut};
+use crafty::headless::render_offscreen;
+use crafty::inventory::GameMode;
+use crafty::render::CraftyPipelineFeature;
+use crafty::save::{PlayerState, SavedWorld, WorldStore};
+use crafty::session::{Session, TICK_HZ};
+use crafty::weather::{Weather, WeatherKind, WeatherState};
+use taos_engine::game_loop::{GameLoop, ManualClock};
+use taos_engine::storage::{MemoryBackend, block_on};
+use taos_image_compare::{Tolerance, assert_matches_reference};
+
+/// The kinds and spells `seed` goes through in `seconds` of game time,
+/// advanced in ticks as the game does.
+fn sequence(mut weather: Weather, seconds: u32) -> Vec<WeatherState> {
+    let dt = 1.0 / TICK_HZ as f32;
+    let mut states = Vec::new();
+    for tick in 0..seconds * TICK_HZ {
+        weather.advance(dt);
+        if tick % TICK_HZ == 0 {
+            states.push(weather.state());
+        }
+    }
+    states
+}
+
+#[test]
+fn a_seed_always_gives_the_same_weather() {
+    let hour = 3600;
+    let first = sequence(Weather::new(42), hour);
+    assert_eq!(first, sequence(Weather::new(42), hour));
+    assert_ne!(first, sequence(Weather::new(7), hour));
+    let spells: std::collections::BTreeSet<u32> = first.iter().map(|s| s.spell).collect();
+    assert!(
+        spells.len() >= 5,
+        "an hour holds several spells: {spells:?}"
+    );
+
+    // Stopped half way, saved as JSON and restored, it goes on the same.
+    let mut half = Weather::new(42);
+    let dt = 1.0 / TICK_HZ as f32;
+    for _ in 0..hour / 2 * TICK_HZ {
+        half.advance(dt);
+    }
+    let saved = serde_json::to_string(&half.state()).unwrap();
+    let restored = Weather::restore(42, serde_json::from_str(&saved).unwrap());
+    let rest = sequence(restored, hour / 2);
+    assert_eq!(rest[..], first[hour as usize / 2..]);
+}
+
+fn tick(game: &mut GameLoop, ticks: u32) {
+    for _ in 0..ticks {
+        game.step();
+    }
+}
+
+#[test]
+fn the_weather_is_saved_with_the_world_and_goes_on_after_loading() {
+    let seed = 1234;
+    let mut record = SavedWorld::create("Rainy", seed, GameMode::Creative, 0);
+    // Two seconds before the first spell ends, so the run crosses into the next.
+    let length = Weather::new(seed).spell_seconds();
+    record.weather = Some(WeatherState {
+        spell: 0,
+        elapsed: length - 2.0,
+        forced: None,
+        wetness: 0.5,
+    });
+    let uninterrupted = {
+        let (_, render) = CraftyPipelineFeature::new();
+        let (_session, mut game) = Session::fresh(record.clone(), ManualClock::new(), render);
+        tick(&mut game, 4 * TICK_HZ);
+        state(&game).weather.state()
+    };
+    assert_eq!(
+        uninterrupted.spell, 1,
+        "the run crossed into the next spell"
+    );
+
+    let backend = MemoryBackend::new();
+    let store = block_on(WorldStore::open(&backend)).unwrap();
+    block_on(store.save(&record)).unwrap();
+    let (_, render) = CraftyPipelineFeature::new();
+    let loaded = block_on(store.load(&record.id)).unwrap();
+    let (mut session, mut game) = Session::start(loaded, ManualClock::new(), render);
+    tick(&mut game, TICK_HZ);
+    block_on(session.save_now(&game, &store, 10, None)).unwrap();
+    let stored = block_on(store.load(&record.id)).unwrap().record;
+    assert_eq!(stored.weather, Some(state(&game).weather.state()));
+
+    let (_, render) = CraftyPipelineFeature::new();
+    let loaded = block_on(store.load(&record.id)).unwrap();
+    let (_session, mut game) = Session::start(loaded, ManualClock::new(), render);
+    tick(&mut game, 3 * TICK_HZ);
+    assert_eq!(state(&game).weather.state(), uninterrupted);
+}
+
+/// A view over seed 42's hills at noon in `kind` weather.
+fn weather_session(kind: WeatherKind) -> (Session, GameLoop, CraftyPipelineFeature) {
+    let mut record = SavedWorld::create("Weather", 42, GameMode::Creative, 0);
+    record.player = PlayerState {
+        x: 20.5,
+        y: 90.0,
+        z: 40.5,
+        yaw: 0.6,
+        pitch: -0.2,
+    };
+    let (feature, render) = CraftyPipelineFeature::new();
+    let (session, mut game) = Session::fresh(record, ManualClock::new(), render);
+    {
+        let mut game = state_mut(&mut game);
+        game.time = game.time.at_clock(12 * 60);
+        game.weather.force(kind);
+    }
+    tick(&mut game, 1);
+    (session, game, feature)
+}
+
+fn assert_looks_like(
+    name: &str,
+    session: &mut Session,
+    game: &mut GameLoop,
+    feature: CraftyPipelineFeature,
+) {
+    let (width, height) = (320, 180);
+    let pixels =
+        render_offscreen(session, game, feature, (width, height)).expect("a GPU (lavapipe)");
+    // Thin rain streaks and snow flakes move a few edge pixels between
+    // rasterisers: allow 3 steps and 2% outliers.
+    assert_matches_reference(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"),
+        name,
+        width,
+        height,
+        &pixels,
+        Tolerance {
+            per_channel: 3,
+            outlier_fraction: 0.02,
+        },
+    );
+}
+
+#[test]
+fn rain_falls_and_wets_the_hills() {
+    let (mut session, mut game, feature) = weather_session(WeatherKind::Rain);
+    assert_eq!(
+        session.render().stats().weather_particles,
+        0,
+        "nothing drawn yet"
+    );
+    assert_looks_like("weather_rain", &mut session, &mut game, feature);
+    let drawn = session.render().stats().weather_particles;
+    assert_eq!(drawn, crafty::render::MAX_WEATHER_PARTICLES);
+}
+
+#[test]
+fn snow_falls() {
+    let (mut session, mut game, feature) = weather_session(WeatherKind::Snow);
+    assert_looks_like("weather_snow", &mut session, &mut game, feature);
+}
+
+#[test]
+fn a_storm_darkens_the_sky_and_lightning_lights_it() {
+    let (mut session, mut game, feature) = weather_session(WeatherKind::Storm);
+    let wait = state(&game)
+        .weather
+        .next_lightning(60.0)
+        .expect("seed 42's storm strikes within a minute");
+    tick(&mut game, (wait * TICK_HZ as f32).ceil() as u32);
+    let flash = state(&game).weather.lightning();
+    assert!(flash > 0.8, "mid-flash: {flash}");
+    assert_looks_like("weather_storm_lightning", &mut session, &mut game, feature);
+    let lit = session.render().sky();
+    assert!(
+        lit.ambient.length() > 1.0,
+        "the flash lights the world: {lit:?}"
+    );
+}
