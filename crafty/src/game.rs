@@ -66,12 +66,16 @@ pub enum GameSound {
     Break(IVec3),
     /// A block was placed.
     Place(IVec3),
+    /// Lightning struck (thunder, heard everywhere).
+    Thunder,
 }
 
 /// Sounds kept for the app at most (older ones are dropped).
 pub const MAX_PENDING_SOUNDS: usize = 32;
 /// Metres walked between footsteps.
 const STRIDE: f32 = 1.7;
+/// Lightning brighter than this is a new strike (thunder).
+const STRIKE_FLASH: f32 = 0.7;
 
 impl Game {
     /// A session on `world` with `player` at `time`; loads the chunks around
@@ -113,7 +117,12 @@ impl Game {
         }
         self.note_sounds(before, outcome.broken, outcome.placed);
         self.time.advance(dt);
+        let flash = self.weather.lightning();
         self.weather.advance(dt);
+        // A strike's first stroke (the return stroke stays below this).
+        if flash < STRIKE_FLASH && self.weather.lightning() >= STRIKE_FLASH {
+            self.sounds.push(GameSound::Thunder);
+        }
         self.stream_chunks();
         self.target = self.player.target(&self.world);
         self.ticks += 1;
@@ -357,6 +366,34 @@ mod tests {
             game.player.body.position.z
         );
         assert!(game.time.sun_angle > TimeOfDay::default().sun_angle);
+    }
+
+    #[test]
+    fn each_lightning_strike_thunders_once() {
+        let mut game_loop = creative_loop();
+        let mut game = game_loop.scene_mut().world_mut().resource_mut::<Game>();
+        game.weather.force(crate::weather::WeatherKind::Storm);
+        let _ = game.take_sounds();
+        // The strikes of the next 100 seconds, found by the weather itself.
+        let seconds = 100.0;
+        let mut probe = game.weather.clone();
+        let (mut strikes, mut waited) = (0, 0.0);
+        while let Some(wait) = probe.next_lightning(seconds - waited) {
+            strikes += 1;
+            probe.advance(wait + 0.5);
+            waited += wait + 0.5;
+        }
+        let actions = Actions::default();
+        for _ in 0..60 * 100 {
+            game.tick(&actions, None, 1.0 / 60.0);
+        }
+        let thunder = game
+            .take_sounds()
+            .iter()
+            .filter(|s| matches!(s, GameSound::Thunder))
+            .count();
+        assert!(strikes > 0, "100 seconds of storm strike at least once");
+        assert_eq!(thunder, strikes);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! crafty's sounds, all made in code: footsteps, breaking and placing blocks
-//! (positioned where they happen), and a wind ambience on the camera.
+//! (positioned where they happen), thunder, and a wind ambience on the
+//! camera.
 
 use glam::Vec3;
 use taos_engine::audio::{Attenuation, Audio, AudioClip, AudioError, AudioSource, synth};
@@ -14,6 +15,7 @@ pub(super) struct CraftySounds {
     next_footstep: usize,
     break_block: AudioSource,
     place_block: AudioSource,
+    thunder: AudioClip,
     wind: AudioClip,
 }
 
@@ -41,7 +43,9 @@ impl CraftySounds {
             synth::low_pass(&synth::noise_burst(4.0, 0.0, 3, RATE), 350.0, RATE),
             0.5,
         );
+        let rumble = synth::low_pass(&synth::noise_burst(3.0, 1.4, 11, RATE), 160.0, RATE);
         Ok(Self {
+            thunder: AudioClip::from_mono(RATE, &synth::normalized(rumble, 0.95))?,
             footsteps: [step(1)?, step(2)?, step(3)?],
             next_footstep: 0,
             break_block: one_shot(&synth::normalized(crunch, 0.9), 0.6)?,
@@ -73,6 +77,7 @@ impl CraftySounds {
                 GameSound::Place(block) => {
                     audio.play_at(&self.place_block, block.as_vec3() + Vec3::splat(0.5));
                 }
+                GameSound::Thunder => audio.play_ui(&self.thunder, 0.8),
             }
         }
     }
