@@ -13,6 +13,7 @@ use crate::game::{state, state_mut};
 use crate::render::{CraftyPipelineFeature, crafty_preset};
 use crate::save::{AppendReport, LoadWarning, SaveError, SavedWorld, WorldStore, encode_thumbnail};
 use crate::session::Session;
+use crate::world::TerrainGenerator;
 
 /// A headless run that could not finish.
 #[derive(Debug, thiserror::Error)]
@@ -88,7 +89,8 @@ pub fn run_headless<B: StorageBackend>(
     let clock = ManualClock::new();
     let ((mut session, mut game), warnings) = match &args.world {
         WorldChoice::New(seed) => {
-            let record = SavedWorld::create(format!("Seed {seed}"), *seed, args.mode, now_ms);
+            let record = SavedWorld::create(format!("Seed {seed}"), *seed, args.mode, now_ms)
+                .with_generator(TerrainGenerator::LATEST);
             block_on(store.save(&record))?;
             (Session::fresh(record, clock, render), Vec::new())
         }

@@ -18,7 +18,7 @@ use crate::save::{
 };
 use crate::time_of_day::TimeOfDay;
 use crate::weather::{PrecipitationMap, Weather, weather_sky};
-use crate::world::World;
+use crate::world::{TerrainGenerator, World};
 
 /// Simulation ticks per second.
 pub const TICK_HZ: u32 = 60;
@@ -101,14 +101,26 @@ impl Session {
         Self::assemble(world, saves, clock, render)
     }
 
-    /// Starts playing a world that has never been saved (no edits yet).
+    /// Starts playing a world that has never been saved (no edits yet). A
+    /// player still at the default [`SPAWN`](crate::save::SPAWN) of a biome
+    /// world starts on the nearest dry land instead (not in the sea).
     #[must_use]
     pub fn fresh(
-        record: SavedWorld,
+        mut record: SavedWorld,
         clock: impl Clock + 'static,
         render: CraftyRenderHandle,
     ) -> (Self, GameLoop) {
-        let world = World::new(record.seed);
+        let terrain = record.terrain();
+        let spawn = crate::save::SPAWN;
+        if record.player == spawn && terrain.generator() == TerrainGenerator::Biomes {
+            let (x, z) = (spawn.x.floor() as i32, spawn.z.floor() as i32);
+            if let Some((x, z, surface)) = terrain.land_near(x, z) {
+                record.player.x = x as f32 + 0.5;
+                record.player.z = z as f32 + 0.5;
+                record.player.y = surface as f32 + 1.0;
+            }
+        }
+        let world = World::with_terrain(terrain);
         Self::assemble(world, SaveSession::new(record), clock, render)
     }
 

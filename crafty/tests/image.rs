@@ -41,3 +41,67 @@ fn seed_42_from_a_fixed_camera_matches_the_reference() {
         },
     );
 }
+
+/// Renders seed 42 on the biome generator (what new worlds get) from `player` at
+/// `clock`, and compares it with reference `name`.
+fn seed_42_view(name: &str, player: PlayerState, clock: u16) {
+    let mut record = SavedWorld::create("Image test", 42, GameMode::Creative, 0)
+        .with_generator(crafty::world::TerrainGenerator::Biomes);
+    record.player = player;
+    let (feature, render) = CraftyPipelineFeature::new();
+    let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render);
+    {
+        let mut state = crafty::game::state_mut(&mut game);
+        state.time = state.time.at_clock(clock);
+    }
+    let (width, height) = (320, 180);
+    let pixels = render_offscreen(&mut session, &mut game, feature, (width, height))
+        .expect("a GPU (lavapipe)");
+    assert_matches_reference(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"),
+        name,
+        width,
+        height,
+        &pixels,
+        Tolerance {
+            per_channel: 3,
+            outlier_fraction: 0.01,
+        },
+    );
+}
+
+#[test]
+fn a_forest_meets_a_desert_across_a_smooth_border() {
+    use crafty::world::{Biome, Terrain, TerrainGenerator};
+    // The border, found once by walking seed 42's biomes.
+    let terrain = Terrain::with_generator(42, TerrainGenerator::Biomes);
+    assert_eq!(terrain.biome_at(-200, 85), Biome::Forest);
+    assert_eq!(terrain.biome_at(-176, 85), Biome::Desert);
+    let ground = terrain.surface_height(-214, 85) as f32;
+    seed_42_view(
+        "seed42_biome_border",
+        PlayerState {
+            x: -214.5,
+            y: ground + 14.0,
+            z: 85.5,
+            yaw: -std::f32::consts::FRAC_PI_2,
+            pitch: -0.3,
+        },
+        11 * 60,
+    );
+}
+
+#[test]
+fn a_cave_under_the_hills_is_dark() {
+    seed_42_view(
+        "seed42_cave",
+        PlayerState {
+            x: -89.5,
+            y: 67.0,
+            z: -95.5,
+            yaw: -std::f32::consts::FRAC_PI_2,
+            pitch: 0.0,
+        },
+        12 * 60,
+    );
+}

@@ -101,7 +101,8 @@ fn the_weather_is_saved_with_the_world_and_goes_on_after_loading() {
 
 /// A view over seed 42's hills at noon in `kind` weather.
 fn weather_session(kind: WeatherKind) -> (Session, GameLoop, CraftyPipelineFeature) {
-    let mut record = SavedWorld::create("Weather", 42, GameMode::Creative, 0);
+    let mut record = SavedWorld::create("Weather", 42, GameMode::Creative, 0)
+        .with_generator(crafty::world::TerrainGenerator::Biomes);
     record.player = PlayerState {
         x: 20.5,
         y: 90.0,

@@ -194,7 +194,8 @@ impl Crafty {
                 return;
             }
             LauncherAction::Create { name, seed, mode } => {
-                let record = crate::save::SavedWorld::create(name.clone(), *seed, *mode, now);
+                let record = crate::save::SavedWorld::create(name.clone(), *seed, *mode, now)
+                    .with_generator(crate::world::TerrainGenerator::LATEST);
                 let id = record.id.clone();
                 match block_on(self.store.save(&record)) {
                     Ok(()) => {

@@ -32,7 +32,7 @@
 //! let store = block_on(WorldStore::open(&MemoryBackend::new()))?;
 //! let record = SavedWorld::create("Home", 42, GameMode::Creative, 1_000);
 //! let id = record.id.clone();
-//! let mut world = World::new(record.seed);
+//! let mut world = World::with_terrain(record.terrain());
 //! let mut session = SaveSession::new(record);
 //!
 //! world.set_block(IVec3::new(1, 70, 2), BlockType::Glass).unwrap();

@@ -11,6 +11,7 @@ use taos_engine::storage::Record;
 
 use crate::inventory::{GameMode, InventoryState};
 use crate::weather::WeatherState;
+use crate::world::{Terrain, TerrainGenerator};
 
 /// The format version this build writes.
 ///
@@ -123,6 +124,10 @@ pub struct SavedWorld {
     /// record, so autosaves never rewrite it.
     #[serde(skip)]
     pub screenshot: Option<Vec<u8>>,
+    /// The terrain generator; `None` (saves from before biomes) is the
+    /// original hills generator, which the world keeps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<TerrainGenerator>,
     /// The weather when last saved; `None` (saves from before weather)
     /// starts the seed's weather from its first spell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,8 +148,10 @@ fn start_sun_angle() -> f32 {
 impl SavedWorld {
     /// A new world with the defaults of a fresh game: a random id, created
     /// and last played at `now_ms`, the player at [`SPAWN`], the sun at
-    /// [`START_SUN_ANGLE`], no edits, no thumbnail, and (in survival) an
-    /// empty inventory.
+    /// [`START_SUN_ANGLE`], no edits, no thumbnail, (in survival) an empty
+    /// inventory, and the original hills terrain, which
+    /// [`World::new`](crate::world::World::new) also makes; choose biomes
+    /// with [`with_generator`](Self::with_generator).
     #[must_use]
     pub fn create(name: impl Into<String>, seed: u64, mode: GameMode, now_ms: u64) -> Self {
         Self {
@@ -159,13 +166,31 @@ impl SavedWorld {
             inventory: (mode == GameMode::Survival).then(InventoryState::default),
             moon_phase: None,
             weather: None,
+            generator: None,
             screenshot: None,
             version: CURRENT_VERSION,
             edit_log: EditLog::default(),
         }
     }
 
-    /// The game mode, creative when unset.
+    /// This record with its terrain made by `generator` (what the launcher
+    /// and `--world new:SEED` do for a new world, with
+    /// [`TerrainGenerator::LATEST`]). Hills is stored as no generator at all,
+    /// like every save from before biomes.
+    #[must_use]
+    pub fn with_generator(mut self, generator: TerrainGenerator) -> Self {
+        self.generator = (generator != TerrainGenerator::Hills).then_some(generator);
+        self
+    }
+
+    /// The world's terrain: its seed by its generator (the original hills
+    /// for saves from before biomes).
+    #[must_use]
+    pub fn terrain(&self) -> Terrain {
+        Terrain::with_generator(self.seed, self.generator.unwrap_or_default())
+    }
+
+    /// The game mode (creative for saves from before modes).
     #[must_use]
     pub fn mode(&self) -> GameMode {
         self.game_mode.unwrap_or_default()

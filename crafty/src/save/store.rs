@@ -149,10 +149,13 @@ pub struct LoadedWorld {
 }
 
 impl LoadedWorld {
-    /// The voxel world: the seed with the edits replayed.
+    /// The voxel world: the seed's terrain, by the world's generator, with
+    /// the edits replayed.
     #[must_use]
     pub fn world(&self) -> World {
-        World::with_edits(self.record.seed, self.edits.iter().copied())
+        let mut world = World::with_terrain(self.record.terrain());
+        world.replay(self.edits.iter().copied());
+        world
     }
 }
 

@@ -6,15 +6,18 @@
 //! fall inside it are applied, so replaying an edit log over a fresh world
 //! gives back the edited world without storing any chunk.
 
+mod biomes;
 mod block;
+mod caves;
 mod chunk;
 mod edit;
 pub(crate) mod noise;
 mod terrain;
 mod voxels;
 
+pub use biomes::Biome;
 pub use block::{BlockType, Face, TILE_COUNT, UnknownBlock};
 pub use chunk::{CHUNK_SIZE, CHUNK_VOLUME, Chunk, ChunkPos};
 pub use edit::BlockEdit;
-pub use terrain::{SEA_LEVEL, Terrain};
+pub use terrain::{SEA_LEVEL, Terrain, TerrainGenerator, UnknownGenerator};
 pub use voxels::{OutsideWorld, WORLD_CHUNKS_Y, WORLD_HEIGHT, World};

@@ -27,11 +27,19 @@ pub struct World {
 }
 
 impl World {
-    /// An unedited world for `seed`, with no chunk generated yet.
+    /// An unedited world for `seed` on the original hills generator
+    /// ([`Terrain::new`]), with no chunk generated yet.
     #[must_use]
     pub fn new(seed: u64) -> Self {
+        Self::with_terrain(Terrain::new(seed))
+    }
+
+    /// An unedited world of `terrain` (a seed and its generator), with no
+    /// chunk generated yet.
+    #[must_use]
+    pub fn with_terrain(terrain: Terrain) -> Self {
         Self {
-            terrain: Terrain::new(seed),
+            terrain,
             chunks: HashMap::new(),
             overrides: HashMap::new(),
             edits: Vec::new(),

@@ -83,6 +83,21 @@ fn face_normal(face: u32) -> vec3<f32> {
     }
 }
 
+// How much sky (x) and direct light (y) reach the air in front of a face:
+// all of both under open sky; under cover (a roof, a canopy, rock above a
+// cave) less the more blocks of cover there are, the direct light fading
+// first. Known only for the columns of the precipitation map around the
+// camera; beyond it everything counts as open.
+fn sky_access(world: vec3<f32>, n: vec3<f32>) -> vec2<f32> {
+    let cell = floor(world + n * 0.5);
+    let top = precipitation_at(cell.xz).r;
+    let depth = f32(top) - cell.y;
+    if top == 0u || depth <= 0.0 {
+        return vec2(1.0, 1.0);
+    }
+    return vec2(0.2 + 0.8 * exp(-depth / 8.0), exp(-depth / 1.5));
+}
+
 // Sky light reaching a face: full from above, less on the sides, least below.
 const FACE_SHADE = array<f32, 6>(0.75, 0.75, 1.0, 0.5, 0.85, 0.85);
 
@@ -105,10 +120,12 @@ fn shade(in: ChunkOut) -> vec4<f32> {
     if face != 3u && frame.weather.y > 0.0 && block.y + 1.0 >= f32(top) && top > 0u {
         albedo = vec4(albedo.rgb * (1.0 - 0.45 * frame.weather.y), albedo.a);
     }
-    let direct = max(dot(n, frame.light_dir.xyz), 0.0);
+    let open = sky_access(in.world, n);
+    let direct = max(dot(n, frame.light_dir.xyz), 0.0) * open.y;
     var face_shade = FACE_SHADE;
     // Occlusion darkens sky and sun light alike (the classic voxel look).
-    let light = (frame.ambient.rgb * face_shade[face] + frame.light_color.rgb * direct) * in.ao;
+    let sky_light = frame.ambient.rgb * face_shade[face] * open.x;
+    let light = (sky_light + frame.light_color.rgb * direct) * in.ao;
     var color = albedo.rgb * light;
 
     let to_eye = in.world - frame.camera.xyz;
