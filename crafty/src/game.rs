@@ -30,6 +30,10 @@ use crate::world::{ChunkPos, World};
 pub const DEFAULT_VIEW_RADIUS: i32 = 4;
 /// The view radii a player can choose, in chunks.
 pub const VIEW_RADII: std::ops::RangeInclusive<i32> = 2..=16;
+/// Chunks around the player always generated in the tick itself, even with
+/// background generation: everything the player can touch or target is in
+/// them, so the simulation never depends on when a worker finishes.
+pub const NEAR_RADIUS: i32 = 1;
 
 /// The state of one crafty session.
 #[derive(Resource, Debug, Clone)]
@@ -55,6 +59,10 @@ pub struct Game {
     sounds: Vec<GameSound>,
     /// Metres walked on the ground since the last footstep.
     stride: f32,
+    /// Chunks beyond [`NEAR_RADIUS`] come from a background generator
+    /// ([`accept_generated`](Game::accept_generated)) instead of being
+    /// generated in the tick.
+    background_generation: bool,
 }
 
 /// A sound the simulation made; the app plays it (headless runs are silent).
@@ -95,6 +103,7 @@ impl Game {
             unloaded: Vec::new(),
             sounds: Vec::new(),
             stride: 0.0,
+            background_generation: false,
         };
         game.stream_chunks();
         game.target = game.player.target(&game.world);
@@ -187,20 +196,66 @@ impl Game {
         std::mem::take(&mut self.unloaded)
     }
 
-    /// Loads chunks within the view radius (marking them for meshing, with
-    /// their already-meshed neighbours, whose borders change) and unloads
-    /// those beyond it plus one.
+    /// Lets a background generator make the chunks beyond [`NEAR_RADIUS`]:
+    /// from now on the tick generates only those, and the rest of the view
+    /// arrives through [`accept_generated`](Self::accept_generated) (see
+    /// [`chunks_wanted`](Self::chunks_wanted)). Off (everything generated in
+    /// the tick) for a new game.
+    pub fn set_background_generation(&mut self, on: bool) {
+        self.background_generation = on;
+        self.stream_chunks();
+    }
+
+    /// The chunks of the view not loaded yet, nearest first, for a
+    /// background generator; empty without background generation.
+    #[must_use]
+    pub fn chunks_wanted(&self) -> Vec<ChunkPos> {
+        if !self.background_generation {
+            return Vec::new();
+        }
+        let center = self.player.body.position.floor().as_ivec3();
+        self.world.missing_around(center, self.view_radius)
+    }
+
+    /// Loads a chunk a background generator made (from this world's
+    /// terrain) and marks it for meshing; refused (false) when it is loaded
+    /// already or no longer in view.
+    pub fn accept_generated(&mut self, pos: ChunkPos, chunk: crate::world::Chunk) -> bool {
+        let center = self.player.body.position.floor().as_ivec3();
+        let (middle, _) = ChunkPos::of_block(center);
+        let d = pos.0 - middle.0;
+        let in_view = d.x.abs().max(d.z.abs()) <= self.view_radius;
+        if in_view && self.world.insert_generated(pos, chunk) {
+            self.note_loaded(pos);
+            return true;
+        }
+        false
+    }
+
+    /// Marks a newly loaded chunk for meshing, with its already-loaded
+    /// neighbours, whose borders change.
+    fn note_loaded(&mut self, pos: ChunkPos) {
+        self.mark_dirty(pos);
+        for offset in [IVec3::X, IVec3::NEG_X, IVec3::Z, IVec3::NEG_Z] {
+            let next = pos.offset(offset);
+            if self.world.chunk(next).is_some() {
+                self.mark_dirty(next);
+            }
+        }
+    }
+
+    /// Loads chunks within the view radius (or, with background generation,
+    /// within [`NEAR_RADIUS`]) and marks them for meshing, and unloads those
+    /// beyond the view radius plus one.
     fn stream_chunks(&mut self) {
         let center = self.player.body.position.floor().as_ivec3();
-        let fresh = self.world.load_around(center, self.view_radius);
-        for pos in fresh {
-            self.mark_dirty(pos);
-            for offset in [IVec3::X, IVec3::NEG_X, IVec3::Z, IVec3::NEG_Z] {
-                let next = pos.offset(offset);
-                if self.world.chunk(next).is_some() {
-                    self.mark_dirty(next);
-                }
-            }
+        let radius = if self.background_generation {
+            NEAR_RADIUS.min(self.view_radius)
+        } else {
+            self.view_radius
+        };
+        for pos in self.world.load_around(center, radius) {
+            self.note_loaded(pos);
         }
         let gone = self.world.unload_beyond(center, self.view_radius + 1);
         for pos in &gone {
@@ -299,6 +354,25 @@ pub fn look(game_loop: &mut GameLoop, yaw: f32, pitch: f32) {
         return;
     };
     controller.look(yaw, pitch);
+    let pose = PlayerPose::of(controller);
+    scene.world_mut().resource_mut::<Game>().follow(pose);
+}
+
+/// Moves the player's feet to `feet` at once, standing still (benches,
+/// scripted tours, a teleport command); non-finite positions are ignored.
+pub fn teleport(game_loop: &mut GameLoop, feet: Vec3) {
+    let scene = game_loop.scene_mut();
+    let Some(player) = scene
+        .world()
+        .get_resource::<ViewObjects>()
+        .map(|v| v.player)
+    else {
+        return;
+    };
+    let Some(controller) = scene.behaviour_mut::<PlayerController>(player) else {
+        return;
+    };
+    controller.teleport(feet);
     let pose = PlayerPose::of(controller);
     scene.world_mut().resource_mut::<Game>().follow(pose);
 }

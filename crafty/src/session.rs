@@ -18,7 +18,7 @@ use crate::save::{
 };
 use crate::time_of_day::TimeOfDay;
 use crate::weather::{PrecipitationMap, Weather, weather_sky};
-use crate::world::{TerrainGenerator, World};
+use crate::world::{ChunkGenerator, TerrainGenerator, World};
 
 /// Simulation ticks per second.
 pub const TICK_HZ: u32 = 60;
@@ -26,6 +26,8 @@ pub const TICK_HZ: u32 = 60;
 pub const MESH_JOBS_PER_FRAME: usize = 4;
 /// Finished chunk meshes uploaded per frame at most.
 pub const MESH_UPLOADS_PER_FRAME: usize = 8;
+/// Chunks being generated in the background at once at most.
+pub const GENERATION_IN_FLIGHT: usize = 16;
 
 /// Moves a player whose body is inside solid blocks (a new world's spawn
 /// point under a hill, or a corrupt position) up until it stands free.
@@ -70,6 +72,7 @@ fn sanitize_position(player: &mut Player) {
 /// simulation (the background mesher, the render handle, the save
 /// bookkeeping) and takes the loop by reference where it needs the game.
 pub struct Session {
+    terrain: ChunkGenerator,
     meshes: MeshScheduler,
     render: CraftyRenderHandle,
     saves: SaveSession,
@@ -154,7 +157,12 @@ impl Session {
             GameLoop::new(scene, config, clock).expect("the fixed 60 Hz configuration is valid");
         game_loop.set_action_mapper(CraftyMapper::default());
         game_loop.checksum_mut().resource::<Game>();
+        // The first view was generated in place (the spawn is ready at
+        // once); what the view gains from now on comes from the workers.
+        state_mut(&mut game_loop).set_background_generation(true);
+        let terrain = ChunkGenerator::new(*state(&game_loop).world.terrain());
         let mut session = Self {
+            terrain,
             meshes: MeshScheduler::new(),
             render,
             saves,
@@ -204,6 +212,7 @@ impl Session {
     /// unloaded chunks, and passes the sky and weather of this moment of game
     /// time and the highlight to the renderer.
     pub fn sync_render(&mut self, game: &mut GameLoop, jobs: usize, uploads: usize) {
+        self.generate(game, GENERATION_IN_FLIGHT, false);
         let (dirty, unloaded) = {
             let mut game = state_mut(game);
             (game.take_dirty(), game.take_unloaded())
@@ -243,9 +252,51 @@ impl Session {
         }
     }
 
-    /// Meshes every chunk still waiting, blocking until all are uploaded
-    /// (headless runs and screenshots).
+    /// Queues the chunks the view still lacks on the background generator
+    /// (keeping at most `in_flight` there) and loads those it finished;
+    /// with `wait`, until none is missing.
+    fn generate(&mut self, game: &mut GameLoop, in_flight: usize, wait: bool) {
+        loop {
+            let wanted = state(game).chunks_wanted();
+            let room = in_flight.saturating_sub(self.terrain.in_flight());
+            self.terrain.request(&wanted, room);
+            let done = if wait {
+                self.terrain.wait_all()
+            } else {
+                self.terrain.poll()
+            };
+            if !done.is_empty() {
+                let mut game = state_mut(game);
+                for (pos, chunk) in done {
+                    game.accept_generated(pos, chunk);
+                }
+            }
+            if !wait || (state(game).chunks_wanted().is_empty() && self.terrain.in_flight() == 0) {
+                break;
+            }
+        }
+    }
+
+    /// Chunks of the view loaded, and all the view holds (what a loading
+    /// screen shows).
+    #[must_use]
+    pub fn generation_progress(&self, game: &GameLoop) -> (usize, usize) {
+        let game = state(game);
+        let side = (2 * game.view_radius + 1) as usize;
+        let total = side * side * crate::world::WORLD_CHUNKS_Y as usize;
+        (total.saturating_sub(game.chunks_wanted().len()), total)
+    }
+
+    /// Meshes waiting or being made.
+    #[must_use]
+    pub fn meshes_pending(&self) -> usize {
+        self.meshes.pending()
+    }
+
+    /// Generates and meshes every chunk still waiting, blocking until all
+    /// are uploaded (headless runs and screenshots).
     pub fn finish_meshing(&mut self, game: &mut GameLoop) {
+        self.generate(game, usize::MAX, true);
         loop {
             self.sync_render(game, usize::MAX, usize::MAX);
             if self.meshes.is_idle() {

@@ -6,6 +6,7 @@
 //! fall inside it are applied, so replaying an edit log over a fresh world
 //! gives back the edited world without storing any chunk.
 
+mod background;
 mod biomes;
 mod block;
 mod caves;
@@ -15,6 +16,7 @@ pub(crate) mod noise;
 mod terrain;
 mod voxels;
 
+pub use background::ChunkGenerator;
 pub use biomes::Biome;
 pub use block::{BlockType, Face, TILE_COUNT, UnknownBlock};
 pub use chunk::{CHUNK_SIZE, CHUNK_VOLUME, Chunk, ChunkPos};

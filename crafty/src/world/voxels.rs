@@ -100,31 +100,45 @@ impl World {
         } = self;
         chunks.entry(pos).or_insert_with(|| {
             let mut chunk = terrain.generate(pos);
-            let origin = pos.origin();
-            let size = CHUNK_SIZE as i32;
-            // Few chunks are edited: scanning the overrides beats probing
-            // 32k positions, until the edit history outgrows the chunk.
-            if overrides.len() < CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE {
-                for (&p, &block) in overrides.iter() {
-                    let local = p - origin;
-                    if local.cmpge(IVec3::ZERO).all() && local.cmplt(IVec3::splat(size)).all() {
-                        chunk.set(local.x as usize, local.y as usize, local.z as usize, block);
-                    }
-                }
-            } else {
-                for y in 0..size {
-                    for z in 0..size {
-                        for x in 0..size {
-                            let local = IVec3::new(x, y, z);
-                            if let Some(&block) = overrides.get(&(origin + local)) {
-                                chunk.set(x as usize, y as usize, z as usize, block);
-                            }
-                        }
+            apply_overrides(&mut chunk, pos, overrides);
+            chunk
+        })
+    }
+
+    /// Loads `chunk`, generated elsewhere (a [`ChunkGenerator`](super::ChunkGenerator)
+    /// worker) from this world's terrain, laying the edits over it. Returns
+    /// false, and keeps what is loaded, when `pos` is already loaded.
+    pub fn insert_generated(&mut self, pos: ChunkPos, mut chunk: Chunk) -> bool {
+        if self.chunks.contains_key(&pos) {
+            return false;
+        }
+        apply_overrides(&mut chunk, pos, &self.overrides);
+        self.chunks.insert(pos, chunk);
+        true
+    }
+
+    /// The chunks within `radius` chunks (in x and z) of `center` that are
+    /// not loaded, nearest first.
+    #[must_use]
+    pub fn missing_around(&self, center: IVec3, radius: i32) -> Vec<ChunkPos> {
+        let (middle, _) = ChunkPos::of_block(center);
+        let mut missing = Vec::new();
+        for dz in -radius..=radius {
+            for dx in -radius..=radius {
+                for y in 0..WORLD_CHUNKS_Y {
+                    let pos = ChunkPos::new(middle.0.x + dx, y, middle.0.z + dz);
+                    if !self.chunks.contains_key(&pos) {
+                        missing.push(pos);
                     }
                 }
             }
-            chunk
-        })
+        }
+        let ring = |pos: &ChunkPos| {
+            let d = pos.0 - middle.0;
+            (d.x.abs().max(d.z.abs()), d.x * d.x + d.z * d.z, pos.0.y)
+        };
+        missing.sort_by_key(ring);
+        missing
     }
 
     /// Loads every chunk within `radius` chunks (in x and z) of `center`, all
@@ -261,6 +275,33 @@ fn affected_chunks(chunk: ChunkPos, local: IVec3) -> Vec<ChunkPos> {
     }
     out.retain(|c| (0..WORLD_CHUNKS_Y).contains(&c.0.y));
     out
+}
+
+/// Lays the edits in `overrides` that fall inside chunk `pos` over `chunk`.
+fn apply_overrides(chunk: &mut Chunk, pos: ChunkPos, overrides: &HashMap<IVec3, BlockType>) {
+    let origin = pos.origin();
+    let size = CHUNK_SIZE as i32;
+    // Few chunks are edited: scanning the overrides beats probing 32k
+    // positions, until the edit history outgrows the chunk.
+    if overrides.len() < CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE {
+        for (&p, &block) in overrides {
+            let local = p - origin;
+            if local.cmpge(IVec3::ZERO).all() && local.cmplt(IVec3::splat(size)).all() {
+                chunk.set(local.x as usize, local.y as usize, local.z as usize, block);
+            }
+        }
+    } else {
+        for y in 0..size {
+            for z in 0..size {
+                for x in 0..size {
+                    let local = IVec3::new(x, y, z);
+                    if let Some(&block) = overrides.get(&(origin + local)) {
+                        chunk.set(x as usize, y as usize, z as usize, block);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
