@@ -18,7 +18,7 @@ use crate::save::{
 };
 use crate::time_of_day::TimeOfDay;
 use crate::weather::{PrecipitationMap, Weather, weather_sky};
-use crate::world::{ChunkGenerator, TerrainGenerator, World};
+use crate::world::{ChunkGenerator, ChunkPos, TerrainGenerator, World};
 
 /// Simulation ticks per second.
 pub const TICK_HZ: u32 = 60;
@@ -221,7 +221,13 @@ impl Session {
             self.meshes.forget(pos);
             self.render.remove_chunk(pos);
         }
-        let world_changed = !dirty.is_empty();
+        // Only chunks under the precipitation map (two chunks around the
+        // player) change where rain stops.
+        let (near, _) = ChunkPos::of_block(state(game).player.body.position.floor().as_ivec3());
+        let world_changed = dirty.iter().any(|pos| {
+            let d = pos.0 - near.0;
+            d.x.abs() <= 2 && d.z.abs() <= 2
+        });
         self.meshes.request_all(dirty);
         let game = state(game);
         self.refresh_precipitation(game, world_changed);

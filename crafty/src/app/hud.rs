@@ -23,6 +23,45 @@ fn swatch(block: BlockType) -> Color32 {
     }
 }
 
+/// Text with a dark outline, readable over snow, sky and night alike.
+fn outlined(
+    painter: &egui::Painter,
+    pos: Pos2,
+    align: Align2,
+    text: impl ToString,
+    font: FontId,
+    color: Color32,
+) {
+    let text = text.to_string();
+    let shadow = Color32::from_black_alpha(200);
+    for offset in [
+        Vec2::new(1.0, 1.0),
+        Vec2::new(-1.0, 1.0),
+        Vec2::new(1.0, -1.0),
+        Vec2::new(-1.0, -1.0),
+    ] {
+        painter.text(pos + offset, align, &text, font.clone(), shadow);
+    }
+    painter.text(pos, align, text, font, color);
+}
+
+/// While the view is still filling in (opening a world, a larger view
+/// distance), how far along it is, at the top of the screen.
+pub(crate) fn draw_loading(ui: &egui::Ui, loaded: usize, total: usize, meshing: usize) {
+    if loaded >= total && meshing == 0 {
+        return;
+    }
+    let screen = ui.max_rect();
+    outlined(
+        ui.painter(),
+        screen.center_top() + Vec2::Y * 28.0,
+        Align2::CENTER_TOP,
+        format!("Loading the land: {loaded} of {total} chunks generated, {meshing} to mesh"),
+        FontId::proportional(15.0),
+        Color32::WHITE,
+    );
+}
+
 /// Draws the HUD over the whole screen, with the how-to-play hint when
 /// `hint` (the pointer is free and no menu or touch controls show).
 pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
@@ -33,7 +72,8 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
     painter.line_segment([center - Vec2::X * 8.0, center + Vec2::X * 8.0], white);
     painter.line_segment([center - Vec2::Y * 8.0, center + Vec2::Y * 8.0], white);
 
-    painter.text(
+    outlined(
+        painter,
         screen.left_top() + Vec2::new(8.0, 6.0),
         Align2::LEFT_TOP,
         format!("{fps:.0} FPS"),
@@ -45,7 +85,8 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
         GameMode::Creative => "creative",
         GameMode::Survival => "survival",
     };
-    painter.text(
+    outlined(
+        painter,
         screen.right_top() + Vec2::new(-8.0, 6.0),
         Align2::RIGHT_TOP,
         mode,
@@ -53,7 +94,8 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
         Color32::WHITE,
     );
     if hint {
-        painter.text(
+        outlined(
+            painter,
             center + Vec2::Y * 40.0,
             Align2::CENTER_CENTER,
             "click to play · Esc pauses (settings) · F10 saves and returns to the launcher",
@@ -77,7 +119,8 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
                 GameMode::Creative => block.name().chars().take(5).collect::<String>(),
                 GameMode::Survival => player.inventory.count(*block).to_string(),
             };
-            painter.text(
+            outlined(
+                painter,
                 rect.center_bottom() - Vec2::Y * 2.0,
                 Align2::CENTER_BOTTOM,
                 label,
@@ -92,7 +135,8 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
             Stroke::new(1.0, Color32::from_gray(90))
         };
         painter.rect_stroke(rect, 4.0, stroke, StrokeKind::Inside);
-        painter.text(
+        outlined(
+            painter,
             rect.left_top() + Vec2::new(3.0, 1.0),
             Align2::LEFT_TOP,
             (index + 1).to_string(),

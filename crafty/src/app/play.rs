@@ -223,6 +223,8 @@ impl Play {
         let touching = self.settings.touch == TouchMode::Auto && self.touch.state().touch_seen;
         let hint = !(self.captured || touching || self.menu_open);
         hud::draw(ui, &state(engine.game_loop()).player, fps, hint);
+        let (loaded, total) = self.session.generation_progress(engine.game_loop());
+        hud::draw_loading(ui, loaded, total, self.session.meshes_pending());
         if touching {
             draw_touch_controls(ui, &self.touch);
         }
