@@ -342,25 +342,18 @@ pub fn install(scene: &mut Scene, game: Game, tick_hz: u32) -> ViewObjects {
 /// Turns the player's view by radians (mouse look between ticks): the
 /// controller, and the game's copy, so targeting and the camera agree.
 pub fn look(game_loop: &mut GameLoop, yaw: f32, pitch: f32) {
-    let scene = game_loop.scene_mut();
-    let Some(player) = scene
-        .world()
-        .get_resource::<ViewObjects>()
-        .map(|v| v.player)
-    else {
-        return;
-    };
-    let Some(controller) = scene.behaviour_mut::<PlayerController>(player) else {
-        return;
-    };
-    controller.look(yaw, pitch);
-    let pose = PlayerPose::of(controller);
-    scene.world_mut().resource_mut::<Game>().follow(pose);
+    steer_player(game_loop, |controller| controller.look(yaw, pitch));
 }
 
 /// Moves the player's feet to `feet` at once, standing still (benches,
 /// scripted tours, a teleport command); non-finite positions are ignored.
 pub fn teleport(game_loop: &mut GameLoop, feet: Vec3) {
+    steer_player(game_loop, |controller| controller.teleport(feet));
+}
+
+/// Changes the player's controller between ticks with `change`, then copies
+/// the new pose into the game (nothing happens in a loop without a player).
+fn steer_player(game_loop: &mut GameLoop, change: impl FnOnce(&mut PlayerController)) {
     let scene = game_loop.scene_mut();
     let Some(player) = scene
         .world()
@@ -372,7 +365,7 @@ pub fn teleport(game_loop: &mut GameLoop, feet: Vec3) {
     let Some(controller) = scene.behaviour_mut::<PlayerController>(player) else {
         return;
     };
-    controller.teleport(feet);
+    change(controller);
     let pose = PlayerPose::of(controller);
     scene.world_mut().resource_mut::<Game>().follow(pose);
 }
