@@ -164,6 +164,11 @@ impl CollisionQuery for World {
             }
         }
     }
+
+    /// Water is the one fluid: the body swims in it.
+    fn is_fluid(&self, point: Vec3) -> bool {
+        point.is_finite() && self.block(point.floor().as_ivec3()) == crate::world::BlockType::Water
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +254,55 @@ mod tests {
             body.position.x
         );
         assert!(!Body::of_motor(&body).overlaps_block(IVec3::new(3, 101, 0)));
+    }
+
+    /// [`floor`] walled in and filled with water 5 blocks deep (y 101 to 105).
+    fn pool() -> World {
+        let mut world = floor();
+        for x in -4..=4 {
+            for z in -4..=4 {
+                for y in 101..=106 {
+                    let wall = i32::abs(x) == 4 || i32::abs(z) == 4;
+                    let block = match (wall, y) {
+                        (true, _) => BlockType::Stone,
+                        (false, 106) => BlockType::Air,
+                        (false, _) => BlockType::Water,
+                    };
+                    world.set_block(IVec3::new(x, y, z), block).unwrap();
+                }
+            }
+        }
+        world
+    }
+
+    #[test]
+    fn water_holds_the_player_up_and_a_bank_can_be_climbed() {
+        let world = pool();
+        let mut body = Body::at(Vec3::new(0.5, 108.0, 0.5)).motor();
+        for _ in 0..600 {
+            body.step(&world, MoveIntent::default(), 1.0 / 60.0);
+            assert!(!body.on_ground, "sank to the bottom at {}", body.position);
+        }
+        assert!(
+            (Body::of_motor(&body).eye().y - 106.0).abs() < 0.3,
+            "{}",
+            body.position
+        );
+        let ashore = MoveIntent {
+            wish: Vec3::X,
+            jump: true,
+            ..MoveIntent::default()
+        };
+        // The wall is one block wide: stop once standing on it.
+        let mut ticks = 0;
+        while !(body.on_ground && body.position.y >= 107.0) {
+            body.step(&world, ashore, 1.0 / 60.0);
+            ticks += 1;
+            assert!(ticks < 240, "still in the water at {}", body.position);
+        }
+        assert!(body.position.x > 4.0, "{}", body.position);
+        body.step(&world, MoveIntent::default(), 1.0 / 60.0);
+        assert_eq!(body.submerged, 0.0);
     }
 
     #[test]

@@ -62,6 +62,13 @@ pub trait CollisionQuery: Send + Sync {
     /// Pushes every solid box that overlaps `region` onto `out` (boxes that
     /// only touch it may be included; extra boxes are harmless).
     fn solids(&self, region: Aabb, out: &mut Vec<Aabb>);
+
+    /// True when `point` is in a fluid a body swims in (water). The default
+    /// has no fluid anywhere.
+    fn is_fluid(&self, point: Vec3) -> bool {
+        let _ = point;
+        false
+    }
 }
 
 /// A plain list of solid boxes: tests, blockouts, simple levels.

@@ -22,12 +22,14 @@ use crate::game_loop::Input;
 mod camera;
 mod collision;
 mod motor;
+mod swim;
 mod player;
 mod touch;
 
 pub use camera::{CameraController, CameraMode, FlyKeys};
 pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
+pub use swim::{SwimSettings, submersion};
 pub use player::{
     CollisionSource, PlayerCommand, PlayerController, PlayerDrive, PlayerKeys, PlayerPad,
     scene_collision,

@@ -1,9 +1,10 @@
-//! A kinematic character: a box that walks, runs, crouches, jumps, falls and
-//! flies, and never enters a solid box however fast it moves.
+//! A kinematic character: a box that walks, runs, crouches, jumps, falls,
+//! swims and flies, and never enters a solid box however fast it moves.
 
 use glam::Vec3;
 
-use super::{Aabb, CollisionQuery};
+use super::swim::{Stroke, swim_velocity};
+use super::{Aabb, CollisionQuery, SwimSettings, submersion};
 
 /// The body's size and how it moves (metres, seconds). The defaults are a
 /// human in a voxel world: 0.6 m wide, 1.8 m tall, a jump of about 1.25 m.
@@ -72,7 +73,8 @@ pub struct MoveIntent {
 const SKIN: f32 = 1e-3;
 
 /// The character's state: feet position (bottom centre of its box), velocity,
-/// ground contact, flying and crouching. [`step`](Self::step) advances it.
+/// ground contact, flying, crouching and swimming. [`step`](Self::step)
+/// advances it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CharacterMotor {
     /// Feet position.
@@ -87,6 +89,13 @@ pub struct CharacterMotor {
     pub crouching: bool,
     /// Size and speeds.
     pub settings: MotorSettings,
+    /// How it swims where the world reports fluid
+    /// ([`CollisionQuery::is_fluid`]).
+    pub swim: SwimSettings,
+    /// How much of the body was in fluid at the start of the last step, 0 to
+    /// 1 ([`submersion`]); above 0 it swam.
+    pub submerged: f32,
+    against_wall: bool,
     scratch: Vec<Aabb>,
 }
 
@@ -101,6 +110,9 @@ impl CharacterMotor {
             flying: false,
             crouching: false,
             settings,
+            swim: SwimSettings::default(),
+            submerged: 0.0,
+            against_wall: false,
             scratch: Vec::new(),
         }
     }
@@ -156,7 +168,14 @@ impl CharacterMotor {
         } else {
             Vec3::ZERO
         };
-        self.update_crouch(world, intent.crouch && !self.flying);
+        self.submerged = if self.flying {
+            0.0
+        } else {
+            submersion(world, &self.bounds())
+        };
+        let swimming = self.submerged > 0.0;
+        // In water, crouch dives instead.
+        self.update_crouch(world, intent.crouch && !self.flying && !swimming);
         if self.flying {
             let vertical = f32::from(u8::from(intent.jump)) - f32::from(u8::from(intent.crouch));
             let speed = if intent.run {
@@ -165,6 +184,25 @@ impl CharacterMotor {
                 s.fly_speed
             };
             self.velocity = (wish + Vec3::Y * vertical) * speed;
+        } else if swimming {
+            let stroke = Stroke {
+                wish,
+                jump: intent.jump,
+                run: intent.run,
+                crouch: intent.crouch,
+                on_ground: self.on_ground,
+                against_wall: self.against_wall,
+            };
+            self.velocity = swim_velocity(
+                self.velocity,
+                stroke,
+                self.submerged,
+                &self.swim,
+                s.gravity,
+                s.jump_speed,
+                dt,
+            );
+            self.velocity.y = self.velocity.y.max(-s.terminal_speed);
         } else {
             let speed = if self.crouching {
                 s.crouch_speed
@@ -190,11 +228,15 @@ impl CharacterMotor {
         solids.clear();
         world.solids(region, &mut solids);
         self.on_ground = false;
+        self.against_wall = false;
         for axis in [1, 0, 2] {
             let moved = sweep_axis(&self.bounds(), axis, motion[axis], &solids);
             if moved != motion[axis] {
                 if axis == 1 && motion[axis] < 0.0 {
                     self.on_ground = true;
+                }
+                if axis != 1 {
+                    self.against_wall = true;
                 }
                 self.velocity[axis] = 0.0;
             }
@@ -317,6 +359,114 @@ mod tests {
         motor.position.x = 5.0;
         motor.step(&world, MoveIntent::default(), 1.0 / 60.0);
         assert!(!motor.crouching, "stands up in the open");
+    }
+
+    /// A pool: a floor at y = 0, water up to y = `depth` for |x| < 4, and a
+    /// bank (solid up to y = `depth` + 1) beyond x = 4.
+    struct Pool {
+        boxes: BoxWorld,
+        depth: f32,
+    }
+
+    impl CollisionQuery for Pool {
+        fn solids(&self, region: Aabb, out: &mut Vec<Aabb>) {
+            self.boxes.solids(region, out);
+        }
+        fn is_fluid(&self, p: Vec3) -> bool {
+            p.x.abs() < 4.0 && p.y >= 0.0 && p.y < self.depth
+        }
+    }
+
+    fn pool(depth: f32) -> Pool {
+        let mut boxes = floor();
+        boxes.0.push(Aabb::new(
+            Vec3::new(4.0, 0.0, -50.0),
+            Vec3::new(50.0, depth + 1.0, 50.0),
+        ));
+        Pool { boxes, depth }
+    }
+
+    #[test]
+    fn a_still_swimmer_floats_with_its_eyes_at_the_surface() {
+        let water = pool(6.0);
+        let mut motor = CharacterMotor::new(Vec3::new(0.0, 8.0, 0.0), MotorSettings::default());
+        let mut lowest = f32::MAX;
+        for _ in 0..600 {
+            motor.step(&water, MoveIntent::default(), 1.0 / 60.0);
+            lowest = lowest.min(motor.position.y);
+        }
+        assert!(lowest > 1.0, "sank to {lowest}: it walks on the bottom");
+        assert!(!motor.on_ground);
+        let eye = motor.position.y + motor.eye_height();
+        assert!((eye - 6.0).abs() < 0.3, "eye at {eye}, surface at 6");
+        assert!(motor.submerged > 0.5 && motor.submerged < 1.0);
+    }
+
+    #[test]
+    fn swimming_is_slower_than_walking_and_dives_and_rises() {
+        let water = pool(6.0);
+        let s = MotorSettings::default();
+        let mut motor = CharacterMotor::new(Vec3::new(-3.0, 2.0, 0.0), s);
+        let east = MoveIntent {
+            wish: Vec3::X,
+            ..MoveIntent::default()
+        };
+        motor.step(&water, east, 1.0 / 60.0);
+        assert!(motor.submerged > 0.0);
+        assert!((motor.velocity.x - motor.swim.speed).abs() < 1e-5);
+        assert!(motor.swim.speed < s.walk_speed);
+        let dive = MoveIntent {
+            crouch: true,
+            ..MoveIntent::default()
+        };
+        for _ in 0..120 {
+            motor.step(&water, dive, 1.0 / 60.0);
+        }
+        assert!(motor.on_ground, "dived to the bottom");
+        assert!(!motor.crouching, "crouch dives in water");
+        let rise = MoveIntent {
+            jump: true,
+            ..MoveIntent::default()
+        };
+        for _ in 0..180 {
+            motor.step(&water, rise, 1.0 / 60.0);
+        }
+        assert!(motor.position.y + motor.eye_height() > 6.0, "back at the surface");
+    }
+
+    #[test]
+    fn swimming_into_the_bank_with_jump_climbs_out() {
+        let water = pool(6.0);
+        let mut motor = CharacterMotor::new(Vec3::new(0.0, 4.0, 0.0), MotorSettings::default());
+        let ashore = MoveIntent {
+            wish: Vec3::X,
+            jump: true,
+            ..MoveIntent::default()
+        };
+        for _ in 0..240 {
+            motor.step(&water, ashore, 1.0 / 60.0);
+        }
+        for _ in 0..60 {
+            motor.step(&water, MoveIntent::default(), 1.0 / 60.0);
+        }
+        assert!(motor.position.x > 4.5, "still in the water at {}", motor.position);
+        assert!((motor.position.y - 7.0).abs() < 0.01, "{}", motor.position);
+        assert_eq!(motor.submerged, 0.0);
+    }
+
+    #[test]
+    fn a_fall_into_deep_water_is_slowed_before_the_bottom() {
+        let water = pool(20.0);
+        let mut motor = CharacterMotor::new(Vec3::new(0.0, 60.0, 0.0), MotorSettings::default());
+        let mut landed_at = None;
+        for tick in 0..600 {
+            motor.step(&water, MoveIntent::default(), 1.0 / 60.0);
+            if motor.on_ground {
+                landed_at = Some(tick);
+                break;
+            }
+        }
+        assert_eq!(landed_at, None, "hit the bottom of 20 blocks of water");
     }
 
     #[test]
