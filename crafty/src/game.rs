@@ -148,6 +148,14 @@ impl Game {
         }
     }
 
+    /// True when the player's eye is in water (the view is then murky).
+    #[must_use]
+    pub fn eye_under_water(&self) -> bool {
+        let eye = self.player.body.eye();
+        eye.is_finite()
+            && self.world.block(eye.floor().as_ivec3()) == crate::world::BlockType::Water
+    }
+
     /// Copies where the player's controller has the player now.
     pub fn follow(&mut self, pose: PlayerPose) {
         self.player.body = pose.body;

@@ -240,6 +240,7 @@ impl Session {
         self.render.set_sky(weather_sky(game.time.sky(), &weather));
         self.render.set_weather(weather);
         self.render.set_highlight(game.target.map(|hit| hit.block));
+        self.render.set_underwater(game.eye_under_water());
     }
 
     /// Rebuilds the map of where rain stops when the player has walked away

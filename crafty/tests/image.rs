@@ -43,8 +43,8 @@ fn seed_42_from_a_fixed_camera_matches_the_reference() {
 }
 
 /// Renders seed 42 on the biome generator (what new worlds get) from `player` at
-/// `clock`, and compares it with reference `name`.
-fn seed_42_view(name: &str, player: PlayerState, clock: u16) {
+/// `clock`, compares it with reference `name`, and returns its pixels.
+fn seed_42_view(name: &str, player: PlayerState, clock: u16) -> Vec<u8> {
     let mut record = SavedWorld::create("Image test", 42, GameMode::Creative, 0)
         .with_generator(crafty::world::TerrainGenerator::Biomes);
     record.player = player;
@@ -68,6 +68,7 @@ fn seed_42_view(name: &str, player: PlayerState, clock: u16) {
             outlier_fraction: 0.01,
         },
     );
+    pixels
 }
 
 #[test]
@@ -104,4 +105,59 @@ fn a_cave_under_the_hills_is_dark() {
         },
         12 * 60,
     );
+}
+
+/// The nearest column of seed 42's biome world (spiralling out from the
+/// origin) with at least `depth` blocks of water over it and as much all
+/// around within 3 columns.
+fn deep_water(depth: i32) -> (i32, i32) {
+    use crafty::world::{SEA_LEVEL, Terrain, TerrainGenerator};
+    let terrain = Terrain::with_generator(42, TerrainGenerator::Biomes);
+    let deep = |x: i32, z: i32| terrain.surface_height(x, z) <= SEA_LEVEL - depth;
+    for r in 0..400i32 {
+        for x in -r..=r {
+            for z in [-r, r] {
+                let around = (-3..=3).all(|dx| (-3..=3).all(|dz| deep(x + dx, z + dz)));
+                if around {
+                    return (x, z);
+                }
+            }
+        }
+    }
+    panic!("no deep water within 400 blocks of the origin");
+}
+
+#[test]
+fn under_water_the_view_is_murky_blue_green() {
+    use crafty::world::SEA_LEVEL;
+    let (x, z) = deep_water(8);
+    // The eye 3 blocks under the surface, looking level.
+    let eye = SEA_LEVEL as f32 - 2.0;
+    let player = PlayerState {
+        x: x as f32 + 0.5,
+        y: eye - crafty::player::EYE_HEIGHT,
+        z: z as f32 + 0.5,
+        yaw: 0.4,
+        pitch: -0.25,
+    };
+    let pixels = seed_42_view("seed42_underwater", player, 12 * 60);
+    // No sky: the top row is the murk, green and blue far over red (a noon
+    // sky has plenty of red in it).
+    for p in pixels[..320 * 4].chunks(4) {
+        assert!(p[0] < 60 && p[1] > 2 * p[0] && p[2] > 2 * p[0], "{p:?}");
+    }
+}
+
+#[test]
+fn water_seen_from_above_ripples_and_mirrors_the_sky() {
+    use crafty::world::SEA_LEVEL;
+    let (x, z) = deep_water(4);
+    let player = PlayerState {
+        x: x as f32 + 0.5,
+        y: SEA_LEVEL as f32 + 6.0,
+        z: z as f32 + 0.5,
+        yaw: 2.2,
+        pitch: -0.3,
+    };
+    seed_42_view("seed42_water_surface", player, 17 * 60 + 30);
 }

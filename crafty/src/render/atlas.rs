@@ -1,5 +1,6 @@
 //! The block texture atlas: 16 x 16 tiles drawn procedurally (no image
-//! files), deterministic from run to run.
+//! files), deterministic from run to run, and each tile's mip chain,
+//! averaged in linear light.
 
 use image::{Rgba, RgbaImage};
 
@@ -158,10 +159,133 @@ pub fn block_atlas() -> RgbaImage {
     atlas
 }
 
+/// Mip levels of each tile: 16, 8, 4, 2 and 1 texels across.
+pub const ATLAS_MIP_LEVELS: u32 = ATLAS_TILE_SIZE.ilog2() + 1;
+
+/// Tile `tile` of `atlas` as its own image.
+#[must_use]
+pub fn atlas_tile(atlas: &RgbaImage, tile: u32) -> RgbaImage {
+    let (ox, oy) = tile_origin(tile);
+    image::imageops::crop_imm(atlas, ox, oy, ATLAS_TILE_SIZE, ATLAS_TILE_SIZE).to_image()
+}
+
+/// True for a tile whose texels are each fully opaque or fully clear, with
+/// some of both (leaves): its mips keep hard edges, so it stays alpha
+/// tested at any distance.
+#[must_use]
+pub fn is_cutout_tile(tile: &RgbaImage) -> bool {
+    let alpha = || tile.pixels().map(|p| p[3]);
+    alpha().all(|a| a == 0 || a == 255) && alpha().any(|a| a == 0) && alpha().any(|a| a == 255)
+}
+
+fn srgb_to_linear(v: u8) -> f32 {
+    let c = f32::from(v) / 255.0;
+    if c <= 0.040_45 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(c: f32) -> u8 {
+    let c = c.clamp(0.0, 1.0);
+    let s = if c <= 0.003_130_8 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    };
+    (s * 255.0).round() as u8
+}
+
+/// The mip chain of one square, power-of-two tile: level 0 is `tile`, each
+/// next level half as wide, every texel the average of the four below it
+/// taken in linear light (not sRGB numbers, which would darken), colour
+/// weighted by alpha (clear texels lend no colour). A cutout tile's alpha
+/// is rounded to clear or opaque at every level ([`is_cutout_tile`]).
+#[must_use]
+pub fn tile_mips(tile: &RgbaImage) -> Vec<RgbaImage> {
+    let cutout = is_cutout_tile(tile);
+    let mut levels = vec![tile.clone()];
+    while let Some(last) = levels.last().filter(|l| l.width() > 1 && l.height() > 1) {
+        let (w, h) = (last.width() / 2, last.height() / 2);
+        let next = RgbaImage::from_fn(w, h, |x, y| {
+            let mut colour = [0.0f32; 3];
+            let mut alpha = 0.0f32;
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                let p = last.get_pixel(2 * x + dx, 2 * y + dy);
+                let a = f32::from(p[3]) / 255.0;
+                for (c, &v) in colour.iter_mut().zip(&p.0[..3]) {
+                    *c += srgb_to_linear(v) * a;
+                }
+                alpha += a;
+            }
+            let rgb = colour.map(|c| if alpha > 0.0 { c / alpha } else { 0.0 });
+            let a = alpha / 4.0;
+            let a = if cutout {
+                if a >= 0.5 { 1.0 } else { 0.0 }
+            } else {
+                a
+            };
+            Rgba([
+                linear_to_srgb(rgb[0]),
+                linear_to_srgb(rgb[1]),
+                linear_to_srgb(rgb[2]),
+                (a * 255.0).round() as u8,
+            ])
+        });
+        levels.push(next);
+    }
+    levels
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::world::{BlockType, Face};
+
+    #[test]
+    fn mips_average_in_linear_light() {
+        // A black and white checker: its average is half the light, which
+        // sRGB writes as 188, not 128.
+        let checker = RgbaImage::from_fn(16, 16, |x, y| {
+            let v = if (x + y) % 2 == 0 { 255 } else { 0 };
+            Rgba([v, v, v, 255])
+        });
+        let mips = tile_mips(&checker);
+        assert_eq!(mips.len() as u32, ATLAS_MIP_LEVELS);
+        assert_eq!(mips[4].dimensions(), (1, 1));
+        for level in &mips[1..] {
+            for p in level.pixels() {
+                assert!((187..=189).contains(&p[0]), "{p:?}");
+                assert_eq!(p[3], 255);
+            }
+        }
+    }
+
+    #[test]
+    fn leaves_stay_cutout_and_clear_texels_lend_no_colour() {
+        let atlas = block_atlas();
+        let leaves = atlas_tile(&atlas, BlockType::Leaves.tile(Face::Top));
+        assert!(is_cutout_tile(&leaves));
+        assert!(!is_cutout_tile(&atlas_tile(
+            &atlas,
+            BlockType::Glass.tile(Face::Top)
+        )));
+        assert!(!is_cutout_tile(&atlas_tile(
+            &atlas,
+            BlockType::Stone.tile(Face::Top)
+        )));
+        for level in tile_mips(&leaves) {
+            for p in level.pixels() {
+                assert!(p[3] == 0 || p[3] == 255, "{p:?}");
+                // Holes are (0, 0, 0, 0): averaging them in would darken
+                // the green.
+                if p[3] == 255 {
+                    assert!(p[1] > 60, "{p:?}");
+                }
+            }
+        }
+    }
 
     fn alphas(atlas: &RgbaImage, tile: u32) -> Vec<u8> {
         let (ox, oy) = tile_origin(tile);

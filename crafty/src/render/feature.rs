@@ -6,10 +6,10 @@ use glam::{Mat4, Vec3};
 use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT, TonemapFeature};
 use taos_renderer::frame::{DEPTH_CLEAR, DEPTH_NEARER, DEPTH_NEARER_OR_EQUAL};
 use taos_renderer::graph::TextureDesc;
-use taos_renderer::resources::{Assets, ColorSpace, Texture};
+use taos_renderer::resources::Assets;
 use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
 
-use super::atlas::block_atlas;
+use super::atlas_texture::AtlasTexture;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
 use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
 use super::weather::{PrecipitationTexture, SNOW_ALTITUDE, particle_count};
@@ -60,6 +60,7 @@ struct FrameUniform {
     highlight: [f32; 4],
     weather: [f32; 4],
     weather_map: [f32; 4],
+    water: [f32; 4],
 }
 
 #[derive(Debug)]
@@ -74,7 +75,7 @@ struct Gpu {
     weather: wgpu::RenderPipeline,
     precipitation: PrecipitationTexture,
     chunks: ChunkStore,
-    _atlas: Texture,
+    _atlas: AtlasTexture,
 }
 
 /// Crafty's pipeline in one [`RenderFeature`]: a gradient sky with sun, moon
@@ -205,7 +206,7 @@ fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Texture {
                     sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2,
+                    view_dimension: wgpu::TextureViewDimension::D2Array,
                     multisampled: false,
                 },
                 count: None,
@@ -218,6 +219,12 @@ fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
                     view_dimension: wgpu::TextureViewDimension::D2,
                     multisampled: false,
                 },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 3,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                 count: None,
             },
         ],
@@ -310,6 +317,9 @@ fn shader(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModul
     })
 }
 
+/// How far one sees under water, in blocks.
+const UNDERWATER_FOG_END: f32 = 20.0;
+
 fn v4(v: Vec3, w: f32) -> [f32; 4] {
     v.extend(w).to_array()
 }
@@ -321,6 +331,7 @@ struct FrameInputs<'a> {
     highlight: Option<glam::IVec3>,
     weather: WeatherView,
     precipitation_origin: Option<glam::IVec2>,
+    underwater: bool,
 }
 
 fn frame_uniform(data: &FrameData, inputs: &FrameInputs<'_>) -> FrameUniform {
@@ -330,6 +341,7 @@ fn frame_uniform(data: &FrameData, inputs: &FrameInputs<'_>) -> FrameUniform {
         highlight,
         weather,
         precipitation_origin,
+        underwater,
     } = *inputs;
     let camera = &data.camera;
     let view_proj = camera.depth_view_proj();
@@ -355,10 +367,14 @@ fn frame_uniform(data: &FrameData, inputs: &FrameInputs<'_>) -> FrameUniform {
     } else {
         0.0
     };
-    let (fog_start, fog_end) = (
-        fog_start * (1.0 - 0.7 * overcast),
-        fog_end * (1.0 - 0.45 * overcast),
-    );
+    let (fog_start, fog_end) = if underwater {
+        (0.0, UNDERWATER_FOG_END.min(fog_end))
+    } else {
+        (
+            fog_start * (1.0 - 0.7 * overcast),
+            fog_end * (1.0 - 0.45 * overcast),
+        )
+    };
     let finite = |v: f32| {
         if v.is_finite() {
             v.clamp(0.0, 1.0)
@@ -405,6 +421,7 @@ fn frame_uniform(data: &FrameData, inputs: &FrameInputs<'_>) -> FrameUniform {
             f32::from(weather.kind as u8),
         ],
         weather_map: map,
+        water: [f32::from(u8::from(underwater)), 0.0, 0.0, 0.0],
     }
 }
 
@@ -416,14 +433,7 @@ impl RenderFeature for CraftyPipelineFeature {
     fn setup(&mut self, setup: FeatureSetup<'_>) {
         let gpu = setup.gpu;
         let device = gpu.device();
-        let atlas = match Texture::from_rgba8(gpu, "crafty atlas", &block_atlas(), ColorSpace::Srgb)
-        {
-            Ok(atlas) => atlas,
-            Err(error) => {
-                log::error!("crafty atlas not uploaded, the pipeline draws nothing: {error}");
-                return;
-            }
-        };
+        let atlas = AtlasTexture::new(device, gpu.queue());
         let frame_layout = frame_layout(device);
         let precipitation = PrecipitationTexture::new(device);
         let chunk_layout = chunk_layout(device);
@@ -443,11 +453,15 @@ impl RenderFeature for CraftyPipelineFeature {
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
-                    resource: wgpu::BindingResource::TextureView(atlas.view()),
+                    resource: wgpu::BindingResource::TextureView(&atlas.view),
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
                     resource: wgpu::BindingResource::TextureView(&precipitation.view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::Sampler(&atlas.sampler),
                 },
             ],
         });
@@ -470,7 +484,12 @@ impl RenderFeature for CraftyPipelineFeature {
         let chunk_module = shader(
             device,
             "crafty chunk",
-            &[common, include_str!("shaders/chunk.wgsl")].concat(),
+            &[
+                common,
+                &atlas.shader_constants(),
+                include_str!("shaders/chunk.wgsl"),
+            ]
+            .concat(),
         );
         let weather_module = shader(
             device,
@@ -575,7 +594,7 @@ impl RenderFeature for CraftyPipelineFeature {
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let Some(gpu) = &mut self.gpu else { return };
-        let (light, highlight, fog, weather, precipitation) = {
+        let (light, highlight, fog, weather, precipitation, underwater) = {
             let mut shared = self.handle.lock();
             std::mem::swap(&mut shared.pending, &mut self.incoming);
             (
@@ -584,6 +603,7 @@ impl RenderFeature for CraftyPipelineFeature {
                 shared.fog,
                 shared.weather,
                 shared.precipitation.take(),
+                shared.underwater,
             )
         };
         let (device, queue) = (gpu_ctx.device(), gpu_ctx.queue());
@@ -605,11 +625,13 @@ impl RenderFeature for CraftyPipelineFeature {
                 highlight,
                 weather,
                 precipitation_origin: gpu.precipitation.origin,
+                underwater,
             },
         );
         queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&uniform));
         self.highlight = highlight.is_some();
-        self.weather_particles = if gpu.precipitation.origin.is_some() {
+        // Rain and snow stop at the water's surface.
+        self.weather_particles = if gpu.precipitation.origin.is_some() && !underwater {
             particle_count(&weather)
         } else {
             0

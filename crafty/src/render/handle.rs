@@ -72,6 +72,7 @@ pub(crate) struct Shared {
     pub(crate) weather: WeatherView,
     /// A precipitation map not yet uploaded: origin and texels.
     pub(crate) precipitation: Option<(IVec2, Vec<u8>)>,
+    pub(crate) underwater: bool,
     pub(crate) stats: CraftyRenderStats,
 }
 
@@ -94,6 +95,7 @@ impl CraftyRenderHandle {
                 fog: Fog::default(),
                 weather: WeatherView::default(),
                 precipitation: None,
+                underwater: false,
                 stats: CraftyRenderStats::default(),
             })),
         }
@@ -151,6 +153,12 @@ impl CraftyRenderHandle {
     /// Until a map is set, nothing falls and nothing is wet.
     pub fn set_precipitation(&self, map: &PrecipitationMap) {
         self.lock().precipitation = Some((map.origin(), map.texels().to_vec()));
+    }
+
+    /// Says whether the camera is under water: the view then fades into a
+    /// blue-green murk within a few blocks, and no rain or snow falls.
+    pub fn set_underwater(&self, underwater: bool) {
+        self.lock().underwater = underwater;
     }
 
     /// The sky last set.

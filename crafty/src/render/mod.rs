@@ -40,12 +40,16 @@
 //! ```
 
 mod atlas;
+mod atlas_texture;
 mod chunks;
 mod feature;
 mod handle;
 mod weather;
 
-pub use atlas::{ATLAS_COLUMNS, ATLAS_ROWS, ATLAS_TILE_SIZE, block_atlas, tile_origin};
+pub use atlas::{
+    ATLAS_COLUMNS, ATLAS_MIP_LEVELS, ATLAS_ROWS, ATLAS_TILE_SIZE, atlas_tile, block_atlas,
+    is_cutout_tile, tile_mips, tile_origin,
+};
 pub use feature::{CraftyPipelineFeature, StagePoint};
 pub use handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};

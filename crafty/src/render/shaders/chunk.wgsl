@@ -16,8 +16,6 @@ struct ChunkOut {
 };
 
 const AO_CURVE = array<f32, 4>(0.42, 0.6, 0.78, 1.0);
-const TILE: u32 = 16u;
-const ATLAS_COLUMNS: u32 = 4u;
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @location(0) quad: vec2<u32>) -> ChunkOut {
@@ -101,18 +99,39 @@ fn sky_access(world: vec3<f32>, n: vec3<f32>) -> vec2<f32> {
 // Sky light reaching a face: full from above, less on the sides, least below.
 const FACE_SHADE = array<f32, 6>(0.75, 0.75, 1.0, 0.5, 0.85, 0.85);
 
-fn shade(in: ChunkOut) -> vec4<f32> {
-    // Nearest texel of the tile, repeating every block across merged quads.
-    // Texture rows run down the block (v is up on side faces).
-    let f = fract(in.uv);
-    let tx = min(u32(f.x * f32(TILE)), TILE - 1u);
-    let ty = TILE - 1u - min(u32(f.y * f32(TILE)), TILE - 1u);
-    let tile = in.face_tile.y;
-    let texel = vec2((tile % ATLAS_COLUMNS) * TILE + tx, (tile / ATLAS_COLUMNS) * TILE + ty);
-    var albedo = textureLoad(atlas, texel, 0);
+// The slope of the water surface at world column `p` after `t` seconds: a
+// few travelling waves, small enough to stay a flat surface.
+fn water_normal(p: vec2<f32>, t: f32) -> vec3<f32> {
+    let diagonal = 0.05 * cos(dot(p, vec2(1.7, 2.3)) + t * 2.1);
+    let dx = 0.07 * cos(p.x * 1.3 + t * 1.6) + diagonal;
+    let dz = 0.07 * cos(p.y * 1.1 - t * 1.3) + diagonal * 1.35;
+    return normalize(vec3(-dx, 1.0, -dz));
+}
 
+fn shade(in: ChunkOut) -> vec4<f32> {
     let face = in.face_tile.x;
+    let tile = in.face_tile.y;
+    let seconds = frame.fog.w;
+    let is_water = tile == WATER_TILE;
+    // Texture rows run down the block (v is up on side faces); the sampler
+    // repeats the tile once per block across merged quads. Water's ripples
+    // drift.
+    var tc = vec2(in.uv.x, -in.uv.y);
+    if is_water {
+        tc += vec2(0.11, 0.07) * seconds;
+    }
+    var albedo = textureSample(atlas, atlas_sampler, tc, tile);
+    if ((CUTOUT_TILES >> tile) & 1u) == 1u {
+        // Leaves: opaque or a hole at any distance, never half see-through.
+        albedo.a = step(0.5, albedo.a);
+    }
+
     let n = face_normal(face);
+    let surface = is_water && face == 2u;
+    var lit_normal = n;
+    if surface {
+        lit_normal = water_normal(in.world.xz, seconds);
+    }
     // Rain darkens what the sky reaches: the top block of each column and
     // its sides (a roof keeps what is under it dry).
     let block = floor(in.world - n * 0.5);
@@ -121,7 +140,7 @@ fn shade(in: ChunkOut) -> vec4<f32> {
         albedo = vec4(albedo.rgb * (1.0 - 0.45 * frame.weather.y), albedo.a);
     }
     let open = sky_access(in.world, n);
-    let direct = max(dot(n, frame.light_dir.xyz), 0.0) * open.y;
+    let direct = max(dot(lit_normal, frame.light_dir.xyz), 0.0) * open.y;
     var face_shade = FACE_SHADE;
     // Occlusion darkens sky and sun light alike (the classic voxel look).
     let sky_light = frame.ambient.rgb * face_shade[face] * open.x;
@@ -130,8 +149,25 @@ fn shade(in: ChunkOut) -> vec4<f32> {
 
     let to_eye = in.world - frame.camera.xyz;
     let distance = length(to_eye);
+    let view = to_eye / max(distance, 1e-4);
+    if surface {
+        // The sky mirrored at grazing angles, and a glint of the sun or moon.
+        let facing = max(dot(lit_normal, -view), 0.0);
+        let fresnel = 0.02 + 0.98 * pow(1.0 - facing, 5.0);
+        let mirrored = sky_color(reflect(view, lit_normal)) * (0.35 + 0.65 * open.x);
+        let half_way = normalize(frame.light_dir.xyz - view);
+        let glint = pow(max(dot(lit_normal, half_way), 0.0), 120.0) * open.y;
+        color = mix(color, mirrored, fresnel * 0.8) + frame.light_color.rgb * glint * 2.0;
+        // Stays below the cutout threshold: water is always blended.
+        albedo.a = min(mix(albedo.a, 1.0, fresnel), 0.95);
+    }
+
+    if frame.water.x > 0.5 {
+        // Water takes the red out of everything seen through it.
+        color *= vec3(0.45, 0.8, 0.9);
+    }
     let fog = smoothstep(frame.fog.x, frame.fog.y, distance);
-    color = mix(color, sky_color(to_eye / max(distance, 1e-4)), fog);
+    color = mix(color, fog_color(view), fog);
     return vec4(color, albedo.a);
 }
 

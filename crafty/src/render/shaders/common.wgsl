@@ -28,12 +28,16 @@ struct FrameUniform {
     // xy: world (x, z) of the precipitation map's first texel; z: its side
     // in columns (0 when there is no map yet); w: the snow altitude.
     weather_map: vec4<f32>,
+    // x: 1 when the camera is under water.
+    water: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: FrameUniform;
-@group(0) @binding(1) var atlas: texture_2d<f32>;
+// One layer per tile, mipmapped; sampled repeating, nearest up close.
+@group(0) @binding(1) var atlas: texture_2d_array<f32>;
 // r: the height where rain stops in each column; g: 255 where it is snowy.
 @group(0) @binding(2) var precipitation: texture_2d<u32>;
+@group(0) @binding(3) var atlas_sampler: sampler;
 
 // The precipitation map texel of world column `column`, or (0, 0) when the
 // column is off the map (or there is no map).
@@ -55,4 +59,19 @@ fn sky_color(dir: vec3<f32>) -> vec3<f32> {
     let towards_sun = max(dot(dir, frame.sun_dir.xyz), 0.0);
     let glow = pow(towards_sun, 8.0) * 0.8 + towards_sun * towards_sun * 0.25;
     return color + frame.glow.rgb * glow * (1.0 - 0.7 * up);
+}
+
+// The murk seen under water: blue-green, as bright as the light above.
+fn underwater_color() -> vec3<f32> {
+    let light = frame.ambient.rgb + frame.light_color.rgb * max(frame.light_dir.y, 0.0) * 0.5;
+    return vec3(0.02, 0.1, 0.14) * light;
+}
+
+// What distant surfaces fade into along `dir`: the sky, or the murk when
+// the camera is under water.
+fn fog_color(dir: vec3<f32>) -> vec3<f32> {
+    if frame.water.x > 0.5 {
+        return underwater_color();
+    }
+    return sky_color(dir);
 }

@@ -27,6 +27,9 @@ fn fs_main(in: SkyOut) -> @location(0) vec4<f32> {
     let near = frame.inverse_view_proj * vec4(in.ndc, 1.0, 1.0);
     let far = frame.inverse_view_proj * vec4(in.ndc, 0.0, 1.0);
     let dir = normalize(far.xyz / far.w - near.xyz / near.w);
+    if frame.water.x > 0.5 {
+        return vec4(underwater_color(), 1.0);
+    }
     var color = sky_color(dir);
     let above = smoothstep(-0.02, 0.03, dir.y);
 

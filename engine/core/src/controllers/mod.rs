@@ -22,18 +22,18 @@ use crate::game_loop::Input;
 mod camera;
 mod collision;
 mod motor;
-mod swim;
 mod player;
+mod swim;
 mod touch;
 
 pub use camera::{CameraController, CameraMode, FlyKeys};
 pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
-pub use swim::{SwimSettings, submersion};
 pub use player::{
     CollisionSource, PlayerCommand, PlayerController, PlayerDrive, PlayerKeys, PlayerPad,
     scene_collision,
 };
+pub use swim::{SwimSettings, submersion};
 pub use touch::{TouchButton, TouchControls, TouchLayout, TouchState};
 
 /// How far up or down a controller can look (just short of straight up/down).

@@ -431,7 +431,10 @@ mod tests {
         for _ in 0..180 {
             motor.step(&water, rise, 1.0 / 60.0);
         }
-        assert!(motor.position.y + motor.eye_height() > 6.0, "back at the surface");
+        assert!(
+            motor.position.y + motor.eye_height() > 6.0,
+            "back at the surface"
+        );
     }
 
     #[test]
@@ -449,7 +452,11 @@ mod tests {
         for _ in 0..60 {
             motor.step(&water, MoveIntent::default(), 1.0 / 60.0);
         }
-        assert!(motor.position.x > 4.5, "still in the water at {}", motor.position);
+        assert!(
+            motor.position.x > 4.5,
+            "still in the water at {}",
+            motor.position
+        );
         assert!((motor.position.y - 7.0).abs() < 0.01, "{}", motor.position);
         assert_eq!(motor.submerged, 0.0);
     }
