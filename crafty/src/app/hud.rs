@@ -3,23 +3,43 @@
 use taos_engine::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind, Vec2};
 
 use crate::player::{GameMode, HOTBAR_SLOTS, Player};
+use crate::render::{ICON_SIZE, block_atlas, block_icon};
 use crate::world::BlockType;
 
-/// A swatch colour per block, for the hotbar.
-fn swatch(block: BlockType) -> Color32 {
-    match block {
-        BlockType::Air => Color32::TRANSPARENT,
-        BlockType::Stone => Color32::from_rgb(125, 125, 125),
-        BlockType::Dirt => Color32::from_rgb(134, 96, 67),
-        BlockType::Grass => Color32::from_rgb(95, 159, 53),
-        BlockType::Sand => Color32::from_rgb(219, 207, 163),
-        BlockType::Water => Color32::from_rgb(47, 84, 200),
-        BlockType::Log => Color32::from_rgb(102, 81, 51),
-        BlockType::Leaves => Color32::from_rgb(60, 120, 40),
-        BlockType::Glass => Color32::from_rgb(200, 230, 240),
-        BlockType::Planks => Color32::from_rgb(162, 130, 78),
-        BlockType::Cobblestone => Color32::from_rgb(110, 110, 110),
-        BlockType::Snow => Color32::from_rgb(240, 250, 250),
+/// The icon of every placeable block, uploaded to egui once.
+pub(crate) struct BlockIcons {
+    textures: Vec<(BlockType, egui::TextureHandle)>,
+}
+
+impl BlockIcons {
+    pub(crate) fn new(ctx: &egui::Context) -> Self {
+        let atlas = block_atlas();
+        let size = [ICON_SIZE as usize; 2];
+        let textures = BlockType::PLACEABLE
+            .iter()
+            .map(|&block| {
+                let icon = block_icon(&atlas, block);
+                let image = egui::ColorImage::from_rgba_unmultiplied(size, icon.as_raw());
+                let name = format!("crafty block icon {}", block.name());
+                let texture = ctx.load_texture(name, image, egui::TextureOptions::LINEAR);
+                (block, texture)
+            })
+            .collect();
+        Self { textures }
+    }
+
+    fn get(&self, block: BlockType) -> Option<egui::TextureId> {
+        self.textures
+            .iter()
+            .find(|(b, _)| *b == block)
+            .map(|(_, texture)| texture.id())
+    }
+
+    fn paint(&self, painter: &egui::Painter, rect: Rect, block: BlockType) {
+        if let Some(id) = self.get(block) {
+            let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+            painter.image(id, rect, uv, Color32::WHITE);
+        }
     }
 }
 
@@ -64,7 +84,7 @@ pub(crate) fn draw_loading(ui: &egui::Ui, loaded: usize, total: usize, meshing: 
 
 /// Draws the HUD over the whole screen, with the how-to-play hint when
 /// `hint` (the pointer is free and no menu or touch controls show).
-pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
+pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, icons: &BlockIcons, fps: f32, hint: bool) {
     let screen = ui.max_rect();
     let painter = ui.painter();
     let center = screen.center();
@@ -98,7 +118,7 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
             painter,
             center + Vec2::Y * 40.0,
             Align2::CENTER_CENTER,
-            "click to play · Esc pauses (settings) · F10 saves and returns to the launcher",
+            "click to play · B picks blocks · Esc pauses (settings) · F10 saves and returns to the launcher",
             FontId::proportional(16.0),
             Color32::WHITE,
         );
@@ -113,20 +133,18 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
             Vec2::splat(slot - 4.0),
         );
         painter.rect_filled(rect, 4.0, Color32::from_black_alpha(140));
-        if let Some(block) = block {
-            painter.rect_filled(rect.shrink(8.0), 2.0, swatch(*block));
-            let label = match player.mode {
-                GameMode::Creative => block.name().chars().take(5).collect::<String>(),
-                GameMode::Survival => player.inventory.count(*block).to_string(),
-            };
-            outlined(
-                painter,
-                rect.center_bottom() - Vec2::Y * 2.0,
-                Align2::CENTER_BOTTOM,
-                label,
-                FontId::proportional(11.0),
-                Color32::WHITE,
-            );
+        if let Some(block) = *block {
+            icons.paint(painter, rect.shrink(5.0), block);
+            if player.mode == GameMode::Survival {
+                outlined(
+                    painter,
+                    rect.right_bottom() - Vec2::new(3.0, 1.0),
+                    Align2::RIGHT_BOTTOM,
+                    player.inventory.count(block),
+                    FontId::proportional(11.0),
+                    Color32::WHITE,
+                );
+            }
         }
         let selected = index == player.hotbar.selected();
         let stroke = if selected {
@@ -144,4 +162,62 @@ pub(crate) fn draw(ui: &mut egui::Ui, player: &Player, fps: f32, hint: bool) {
             Color32::from_gray(200),
         );
     }
+}
+
+/// The blocks the picker offers: every placeable block in creative, what
+/// was gathered in survival.
+#[must_use]
+pub(crate) fn pickable(player: &Player) -> Vec<BlockType> {
+    match player.mode {
+        GameMode::Creative => BlockType::PLACEABLE.to_vec(),
+        GameMode::Survival => player
+            .inventory
+            .stacks()
+            .iter()
+            .filter(|(_, count)| *count > 0)
+            .map(|(block, _)| *block)
+            .collect(),
+    }
+}
+
+/// The block picker: a grid of block icons; a click puts that block in the
+/// selected hotbar slot ([`Hotbar::put`](crate::inventory::Hotbar::put)).
+/// Returns false when the player closed it.
+pub(crate) fn draw_block_picker(ui: &egui::Ui, player: &mut Player, icons: &BlockIcons) -> bool {
+    let mut open = true;
+    let title = match player.mode {
+        GameMode::Creative => "Blocks",
+        GameMode::Survival => "Gathered blocks",
+    };
+    let blocks = pickable(player);
+    egui::Window::new(title)
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(Align2::CENTER_CENTER, Vec2::ZERO)
+        .show(ui.ctx(), |ui| {
+            ui.label(format!(
+                "Click a block to put it in slot {} (1-9 pick the slot; B or Esc closes)",
+                player.hotbar.selected() + 1
+            ));
+            if blocks.is_empty() {
+                ui.label("Nothing gathered yet: break some blocks first.");
+            }
+            egui::Grid::new("crafty block picker").show(ui, |ui| {
+                for (index, &block) in blocks.iter().enumerate() {
+                    let held = player.hotbar.selected_block() == Some(block);
+                    let response = ui
+                        .add_sized([56.0, 56.0], egui::Button::new("").selected(held))
+                        .on_hover_text(block.name());
+                    icons.paint(ui.painter(), response.rect.shrink(6.0), block);
+                    if response.clicked() {
+                        player.hotbar.put(block);
+                    }
+                    if index % 5 == 4 {
+                        ui.end_row();
+                    }
+                }
+            });
+        });
+    open
 }

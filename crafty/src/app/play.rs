@@ -27,6 +27,8 @@ const PAD_LOOK_SPEED: f32 = 2.5;
 /// The longest frame gamepad look integrates over (a stall does not spin
 /// the view).
 const MAX_LOOK_FRAME_MS: u64 = 100;
+/// Opens and closes the block picker.
+const PICKER_KEY: Key = Key::B;
 /// Size of the thumbnail render (scaled to 160x90 when encoded).
 const THUMBNAIL_RENDER: (u32, u32) = (320, 180);
 
@@ -66,6 +68,10 @@ pub(super) struct Play {
     menu_open: bool,
     /// When the previous frame's update ran, for gamepad look.
     last_update_ms: Option<u64>,
+    /// The block picker is open (the simulation goes on).
+    picker_open: bool,
+    /// Block icons for the hotbar and the picker, made on the first frame.
+    icons: Option<hud::BlockIcons>,
 }
 
 impl Play {
@@ -114,6 +120,8 @@ impl Play {
             touch: TouchControls::new(touch_layout()),
             menu_open: false,
             last_update_ms: None,
+            picker_open: false,
+            icons: None,
         };
         play.apply_settings(engine, settings);
         play
@@ -222,7 +230,15 @@ impl Play {
         let fps = self.fps.tick(now_ms);
         let touching = self.settings.touch == TouchMode::Auto && self.touch.state().touch_seen;
         let hint = !(self.captured || touching || self.menu_open);
-        hud::draw(ui, &state(engine.game_loop()).player, fps, hint);
+        let hint = hint && !self.picker_open;
+        let icons = self
+            .icons
+            .get_or_insert_with(|| hud::BlockIcons::new(ui.ctx()));
+        hud::draw(ui, &state(engine.game_loop()).player, icons, fps, hint);
+        if self.picker_open && !self.menu_open {
+            let player = &mut state_mut(engine.game_loop()).player;
+            self.picker_open = hud::draw_block_picker(ui, player, icons);
+        }
         let (loaded, total) = self.session.generation_progress(engine.game_loop());
         hud::draw_loading(ui, loaded, total, self.session.meshes_pending());
         if touching {
@@ -264,6 +280,14 @@ impl Play {
     pub(super) fn on_window_event(&mut self, engine: &mut Engine, event: &WindowEvent) -> Reaction {
         match *event {
             WindowEvent::Input {
+                event: InputEvent::MouseDown(_),
+                ui_consumed: false,
+            } if self.picker_open => {
+                // A click beside the picker closes it and breaks nothing.
+                self.picker_open = false;
+                Reaction::Handled
+            }
+            WindowEvent::Input {
                 event: InputEvent::MouseDown(MouseButton::Left),
                 ui_consumed: false,
             } if !self.captured && !self.menu_open => {
@@ -289,8 +313,28 @@ impl Play {
             WindowEvent::Input {
                 event: InputEvent::KeyDown(Key::Escape),
                 ..
+            } if self.picker_open => {
+                self.picker_open = false;
+                Reaction::Handled
+            }
+            WindowEvent::Input {
+                event: InputEvent::KeyDown(Key::Escape),
+                ..
             } => {
                 self.set_menu_open(engine, !self.menu_open);
+                Reaction::Handled
+            }
+            WindowEvent::Input {
+                event: InputEvent::KeyDown(PICKER_KEY),
+                ..
+            } if !self.menu_open => {
+                // The pointer goes free to click in the picker; the world
+                // goes on.
+                self.picker_open = !self.picker_open;
+                if self.picker_open {
+                    self.capture(engine, false);
+                }
+                engine.request_redraw();
                 Reaction::Handled
             }
             WindowEvent::Input {

@@ -131,6 +131,18 @@ impl Hotbar {
         self.slots[self.selected]
     }
 
+    /// The block picker: puts `block` in the selected slot. A block already
+    /// elsewhere on the bar swaps places with what the selected slot held,
+    /// so no block is on the bar twice.
+    pub fn put(&mut self, block: BlockType) {
+        let selected = self.selected;
+        if let Some(there) = self.slots.iter().position(|s| *s == Some(block)) {
+            self.slots.swap(there, selected);
+        } else {
+            self.slots[selected] = Some(block);
+        }
+    }
+
     /// Survival pickup: a block not on the bar goes into the first empty slot.
     pub fn assign_if_new(&mut self, block: BlockType) {
         if self.slots.contains(&Some(block)) {
@@ -190,6 +202,30 @@ mod tests {
         assert!(inv.take_one(BlockType::Cobblestone));
         assert!(!inv.take_one(BlockType::Cobblestone));
         assert_eq!(inv.stacks(), &[(BlockType::Dirt, 3)]);
+    }
+
+    #[test]
+    fn the_picker_reaches_every_block_and_never_doubles_one() {
+        let mut bar = Hotbar::creative();
+        // Snow is the tenth placeable block: not on the creative bar.
+        assert!(!bar.slots().contains(&Some(BlockType::Snow)));
+        bar.select(4);
+        bar.put(BlockType::Snow);
+        assert_eq!(bar.selected_block(), Some(BlockType::Snow));
+        // Stone is in slot 0: it swaps with the snow.
+        bar.put(BlockType::Stone);
+        assert_eq!(bar.slots()[4], Some(BlockType::Stone));
+        assert_eq!(bar.slots()[0], Some(BlockType::Snow));
+        for block in BlockType::PLACEABLE {
+            bar.put(block);
+            assert_eq!(bar.selected_block(), Some(block));
+            let copies = bar.slots().iter().filter(|s| **s == Some(block)).count();
+            assert_eq!(copies, 1, "{block:?}");
+        }
+        let mut empty = Hotbar::empty();
+        empty.select(8);
+        empty.put(BlockType::Glass);
+        assert_eq!(empty.slots()[8], Some(BlockType::Glass));
     }
 
     #[test]

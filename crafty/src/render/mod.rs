@@ -44,6 +44,7 @@ mod atlas_texture;
 mod chunks;
 mod feature;
 mod handle;
+mod icons;
 mod weather;
 
 pub use atlas::{
@@ -52,6 +53,7 @@ pub use atlas::{
 };
 pub use feature::{CraftyPipelineFeature, StagePoint};
 pub use handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};
 
 /// The engine preset crafty runs on: its pipeline feature alone (sky,
