@@ -161,3 +161,19 @@ fn water_seen_from_above_ripples_and_mirrors_the_sky() {
     };
     seed_42_view("seed42_water_surface", player, 17 * 60 + 30);
 }
+
+#[test]
+fn clouds_at_sunset_glow_over_the_hills() {
+    // On the hills south of spawn, looking west into the setting sun.
+    seed_42_view(
+        "seed42_sunset_clouds",
+        PlayerState {
+            x: 8.5,
+            y: 96.0,
+            z: 30.5,
+            yaw: std::f32::consts::FRAC_PI_2,
+            pitch: 0.3,
+        },
+        18 * 60 + 5,
+    );
+}

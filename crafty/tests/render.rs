@@ -494,3 +494,49 @@ fn distant_ground_does_not_shimmer_as_the_camera_creeps() {
     eprintln!("mean change of far ground: {far:.2} per channel");
     assert!(far < 0.5, "far ground shimmers: {far:.2} per channel");
 }
+
+/// The share of pixels in the top half of `frame` that differ from `clear`
+/// by more than 8 in some channel.
+fn changed_share(frame: &[u8], clear: &[u8]) -> f64 {
+    let half = (WIDTH * HEIGHT / 2 * 4) as usize;
+    let changed = frame[..half]
+        .chunks(4)
+        .zip(clear[..half].chunks(4))
+        .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    changed as f64 / (half / 4) as f64
+}
+
+#[test]
+fn clouds_cover_part_of_the_sky_and_more_in_bad_weather() {
+    use crafty::render::Clouds;
+    use crafty::weather::{WeatherKind, WeatherView};
+    let mut h = Harness::new();
+    // Looking up at a noon sky from the ground.
+    let eye = Vec3::new(0.0, 70.0, 0.0);
+    let target = eye + Vec3::new(0.0, 0.8, -1.0);
+    h.data.camera.view = glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y);
+    h.data.camera.position = eye;
+    h.handle.set_sky(sky_lighting(1.3, 0.5));
+    h.handle.set_clouds(Clouds::NONE);
+    let clear = h.render();
+    h.handle.set_clouds(Clouds::default());
+    let fair = changed_share(&h.render(), &clear);
+    h.handle.set_weather(WeatherView {
+        kind: WeatherKind::Rain,
+        intensity: 1.0,
+        overcast: 1.0,
+        wetness: 0.0,
+        lightning: 0.0,
+    });
+    let rain = changed_share(&h.render(), &clear);
+    eprintln!("clouds cover {fair:.2} of the sky in fair weather, {rain:.2} in rain");
+    assert!(
+        (0.1..0.8).contains(&fair),
+        "fair weather clouds cover {fair:.2}"
+    );
+    assert!(
+        rain > fair + 0.1 && rain > 0.8,
+        "rain clouds cover {rain:.2}"
+    );
+}

@@ -11,7 +11,7 @@ use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
 
 use super::atlas_texture::AtlasTexture;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
-use super::handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+use super::handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog};
 use super::weather::{PrecipitationTexture, SNOW_ALTITUDE, particle_count};
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::time_of_day::SkyLighting;
@@ -61,6 +61,7 @@ struct FrameUniform {
     weather: [f32; 4],
     weather_map: [f32; 4],
     water: [f32; 4],
+    clouds: [f32; 4],
 }
 
 #[derive(Debug)]
@@ -325,23 +326,26 @@ fn v4(v: Vec3, w: f32) -> [f32; 4] {
 }
 
 /// What the frame uniform is made from, besides the engine's frame data.
-struct FrameInputs<'a> {
-    light: &'a SkyLighting,
+/// Copied out of the handle once per frame.
+struct FrameInputs {
+    light: SkyLighting,
     fog: Fog,
     highlight: Option<glam::IVec3>,
     weather: WeatherView,
     precipitation_origin: Option<glam::IVec2>,
     underwater: bool,
+    clouds: Clouds,
 }
 
-fn frame_uniform(data: &FrameData, inputs: &FrameInputs<'_>) -> FrameUniform {
+fn frame_uniform(data: &FrameData, inputs: &FrameInputs) -> FrameUniform {
     let FrameInputs {
-        light,
+        ref light,
         fog,
         highlight,
         weather,
         precipitation_origin,
         underwater,
+        clouds,
     } = *inputs;
     let camera = &data.camera;
     let view_proj = camera.depth_view_proj();
@@ -422,8 +426,33 @@ fn frame_uniform(data: &FrameData, inputs: &FrameInputs<'_>) -> FrameUniform {
         ],
         weather_map: map,
         water: [f32::from(u8::from(underwater)), 0.0, 0.0, 0.0],
+        clouds: cloud_uniform(clouds, overcast, data.time.elapsed),
     }
 }
+
+/// The clouds' uniform: cover (the game's, thickened by the weather's
+/// overcast) and how far the wind has carried them after `elapsed` seconds
+/// (wrapped, so the numbers stay small enough for f32).
+fn cloud_uniform(clouds: Clouds, overcast: f32, elapsed: f64) -> [f32; 4] {
+    let cover = if clouds.cover.is_finite() {
+        clouds.cover.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let cover = cover + (1.0 - cover) * overcast * 0.8;
+    let wind = if clouds.wind.is_finite() {
+        clouds.wind
+    } else {
+        glam::Vec2::ZERO
+    };
+    let elapsed = if elapsed.is_finite() { elapsed } else { 0.0 };
+    let drift = |speed: f32| ((elapsed * f64::from(speed)) % CLOUD_WRAP) as f32;
+    [cover, drift(wind.x), drift(wind.y), 0.0]
+}
+
+/// The wind's drift wraps after this many blocks: far apart enough that the
+/// jump is a rare change of scenery, near enough for f32 precision.
+const CLOUD_WRAP: f64 = 65_536.0;
 
 impl RenderFeature for CraftyPipelineFeature {
     fn name(&self) -> &'static str {
@@ -479,7 +508,12 @@ impl RenderFeature for CraftyPipelineFeature {
         let sky_module = shader(
             device,
             "crafty sky",
-            &[common, include_str!("shaders/sky.wgsl")].concat(),
+            &[
+                common,
+                include_str!("shaders/clouds.wgsl"),
+                include_str!("shaders/sky.wgsl"),
+            ]
+            .concat(),
         );
         let chunk_module = shader(
             device,
@@ -594,17 +628,19 @@ impl RenderFeature for CraftyPipelineFeature {
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let Some(gpu) = &mut self.gpu else { return };
-        let (light, highlight, fog, weather, precipitation, underwater) = {
+        let (inputs, precipitation) = {
             let mut shared = self.handle.lock();
             std::mem::swap(&mut shared.pending, &mut self.incoming);
-            (
-                shared.sky,
-                shared.highlight,
-                shared.fog,
-                shared.weather,
-                shared.precipitation.take(),
-                shared.underwater,
-            )
+            let inputs = FrameInputs {
+                light: shared.sky,
+                fog: shared.fog,
+                highlight: shared.highlight,
+                weather: shared.weather,
+                precipitation_origin: None,
+                underwater: shared.underwater,
+                clouds: shared.clouds,
+            };
+            (inputs, shared.precipitation.take())
         };
         let (device, queue) = (gpu_ctx.device(), gpu_ctx.queue());
         if let Some((origin, texels)) = precipitation {
@@ -617,22 +653,16 @@ impl RenderFeature for CraftyPipelineFeature {
             }
         }
 
-        let uniform = frame_uniform(
-            data,
-            &FrameInputs {
-                light: &light,
-                fog,
-                highlight,
-                weather,
-                precipitation_origin: gpu.precipitation.origin,
-                underwater,
-            },
-        );
+        let inputs = FrameInputs {
+            precipitation_origin: gpu.precipitation.origin,
+            ..inputs
+        };
+        let uniform = frame_uniform(data, &inputs);
         queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&uniform));
-        self.highlight = highlight.is_some();
+        self.highlight = inputs.highlight.is_some();
         // Rain and snow stop at the water's surface.
-        self.weather_particles = if gpu.precipitation.origin.is_some() && !underwater {
-            particle_count(&weather)
+        self.weather_particles = if gpu.precipitation.origin.is_some() && !inputs.underwater {
+            particle_count(&inputs.weather)
         } else {
             0
         };

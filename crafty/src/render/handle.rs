@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use glam::{IVec2, IVec3};
+use glam::{IVec2, IVec3, Vec2};
 
 use crate::mesh::ChunkMesh;
 use crate::time_of_day::{SkyLighting, sky_lighting};
@@ -42,6 +42,36 @@ impl Fog {
     }
 }
 
+/// The cloud layer (150 to 172 blocks up): how much of the sky it covers
+/// in fair weather (rain, snow and storms thicken it), and the wind that
+/// carries it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Clouds {
+    /// Fair-weather cover, 0 (no clouds) to 1 (overcast).
+    pub cover: f32,
+    /// Wind along x and z, blocks per second.
+    pub wind: Vec2,
+}
+
+impl Clouds {
+    /// No clouds at all.
+    pub const NONE: Self = Self {
+        cover: 0.0,
+        wind: Vec2::ZERO,
+    };
+}
+
+impl Default for Clouds {
+    /// Scattered fair-weather clouds drifting east-north-east at about two
+    /// blocks a second.
+    fn default() -> Self {
+        Self {
+            cover: 0.5,
+            wind: Vec2::new(2.0, -0.7),
+        }
+    }
+}
+
 /// What the pipeline drew in its last frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CraftyRenderStats {
@@ -73,6 +103,7 @@ pub(crate) struct Shared {
     /// A precipitation map not yet uploaded: origin and texels.
     pub(crate) precipitation: Option<(IVec2, Vec<u8>)>,
     pub(crate) underwater: bool,
+    pub(crate) clouds: Clouds,
     pub(crate) stats: CraftyRenderStats,
 }
 
@@ -96,6 +127,7 @@ impl CraftyRenderHandle {
                 weather: WeatherView::default(),
                 precipitation: None,
                 underwater: false,
+                clouds: Clouds::default(),
                 stats: CraftyRenderStats::default(),
             })),
         }
@@ -159,6 +191,12 @@ impl CraftyRenderHandle {
     /// blue-green murk within a few blocks, and no rain or snow falls.
     pub fn set_underwater(&self, underwater: bool) {
         self.lock().underwater = underwater;
+    }
+
+    /// Sets the cloud layer (by default [`Clouds::default`]; rain, snow
+    /// and storms thicken whatever is set).
+    pub fn set_clouds(&self, clouds: Clouds) {
+        self.lock().clouds = clouds;
     }
 
     /// The sky last set.

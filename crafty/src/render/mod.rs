@@ -52,7 +52,7 @@ pub use atlas::{
     is_cutout_tile, tile_mips, tile_origin,
 };
 pub use feature::{CraftyPipelineFeature, StagePoint};
-pub use handle::{CraftyRenderHandle, CraftyRenderStats, Fog};
+pub use handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog};
 pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};
 

@@ -30,6 +30,9 @@ struct FrameUniform {
     weather_map: vec4<f32>,
     // x: 1 when the camera is under water.
     water: vec4<f32>,
+    // x: cloud cover, 0 (none) to 1; yz: how far the wind has carried the
+    // clouds along x and z, in blocks.
+    clouds: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: FrameUniform;

@@ -1,4 +1,5 @@
-// The sky pass: gradient, stars, sun disc, and the moon lit by its phase.
+// The sky pass: gradient, stars, sun disc, the moon lit by its phase, and
+// the clouds in front of them (clouds.wgsl).
 
 struct SkyOut { @builtin(position) clip: vec4<f32>, @location(0) ndc: vec2<f32> };
 
@@ -61,5 +62,8 @@ fn fs_main(in: SkyOut) -> @location(0) vec4<f32> {
         let edge = 1.0 - smoothstep(0.8, 1.0, r2);
         color = mix(color, moon, edge * above * min(length(frame.moon_disc.rgb) * 4.0, 1.0));
     }
+    // Clouds over everything else in the sky.
+    let clouds = clouds_along(dir);
+    color = mix(color, clouds.rgb, clouds.a);
     return vec4(color, 1.0);
 }
