@@ -2,6 +2,32 @@
 //! holds a still swimmer with its eyes at the surface; drag slows every
 //! vertical motion; jump rises, crouch dives; swimming against a bank near
 //! the surface climbs out.
+//!
+//! ```
+//! use taos_core::controllers::{Aabb, CharacterMotor, CollisionQuery, MotorSettings, MoveIntent};
+//! use glam::Vec3;
+//!
+//! /// A floor at y = 0 under 6 m of water.
+//! struct Pool;
+//! impl CollisionQuery for Pool {
+//!     fn solids(&self, region: Aabb, out: &mut Vec<Aabb>) {
+//!         let floor = Aabb::new(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0));
+//!         if floor.overlaps(&region) {
+//!             out.push(floor);
+//!         }
+//!     }
+//!     fn is_fluid(&self, point: Vec3) -> bool {
+//!         (0.0..6.0).contains(&point.y)
+//!     }
+//! }
+//!
+//! let mut swimmer = CharacterMotor::new(Vec3::new(0.0, 8.0, 0.0), MotorSettings::default());
+//! for _ in 0..600 {
+//!     swimmer.step(&Pool, MoveIntent::default(), 1.0 / 60.0);
+//! }
+//! assert!(!swimmer.on_ground, "it floats");
+//! assert!((swimmer.position.y + swimmer.eye_height() - 6.0).abs() < 0.3);
+//! ```
 
 use glam::Vec3;
 
