@@ -1,15 +1,14 @@
 //! crafty's image test: a fixed seed and camera rendered on the GPU
 //! (lavapipe in CI) and compared with a reference PNG.
 
-use std::path::Path;
+mod common;
 
-use crafty::headless::render_offscreen;
+use common::assert_session_looks_like;
 use crafty::inventory::GameMode;
 use crafty::render::CraftyPipelineFeature;
 use crafty::save::{PlayerState, SavedWorld};
 use crafty::session::Session;
 use taos_engine::game_loop::ManualClock;
-use taos_image_compare::{Tolerance, assert_matches_reference};
 
 #[test]
 fn seed_42_from_a_fixed_camera_matches_the_reference() {
@@ -24,22 +23,8 @@ fn seed_42_from_a_fixed_camera_matches_the_reference() {
     record.sun_angle = 1.0;
     let (feature, render) = CraftyPipelineFeature::new();
     let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render);
-    let (width, height) = (320, 180);
-    let pixels = render_offscreen(&mut session, &mut game, feature, (width, height))
-        .expect("a GPU (lavapipe)");
-    // Software rasterisers differ by a step or two per channel at edges and
-    // in the atlas's nearest-filtered texels: allow 3 steps and 1% outliers.
-    assert_matches_reference(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"),
-        "seed42_view",
-        width,
-        height,
-        &pixels,
-        Tolerance {
-            per_channel: 3,
-            outlier_fraction: 0.01,
-        },
-    );
+    // 1% outliers: the atlas's texels at a distance.
+    assert_session_looks_like("seed42_view", &mut session, &mut game, feature, 0.01);
 }
 
 /// Renders seed 42 on the biome generator (what new worlds get) from `player` at
@@ -54,21 +39,7 @@ fn seed_42_view(name: &str, player: PlayerState, clock: u16) -> Vec<u8> {
         let mut state = crafty::game::state_mut(&mut game);
         state.time = state.time.at_clock(clock);
     }
-    let (width, height) = (320, 180);
-    let pixels = render_offscreen(&mut session, &mut game, feature, (width, height))
-        .expect("a GPU (lavapipe)");
-    assert_matches_reference(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"),
-        name,
-        width,
-        height,
-        &pixels,
-        Tolerance {
-            per_channel: 3,
-            outlier_fraction: 0.01,
-        },
-    );
-    pixels
+    assert_session_looks_like(name, &mut session, &mut game, feature, 0.01)
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! Weather end to end: the sequence a seed gives, saved and restored with
 //! the world, and how rain, snow and a storm look (image tests on lavapipe).
 
-use std::path::Path;
+mod common;
 
+use common::assert_session_looks_like;
 use crafty::game::{state, state_mut};
-use crafty::headless::render_offscreen;
 use crafty::inventory::GameMode;
 use crafty::render::CraftyPipelineFeature;
 use crafty::save::{PlayerState, SavedWorld, WorldStore};
@@ -12,7 +12,6 @@ use crafty::session::{Session, TICK_HZ};
 use crafty::weather::{Weather, WeatherKind, WeatherState};
 use taos_engine::game_loop::{GameLoop, ManualClock};
 use taos_engine::storage::{MemoryBackend, block_on};
-use taos_image_compare::{Tolerance, assert_matches_reference};
 
 /// The kinds and spells `seed` goes through in `seconds` of game time,
 /// advanced in ticks as the game does.
@@ -127,22 +126,9 @@ fn assert_looks_like(
     game: &mut GameLoop,
     feature: CraftyPipelineFeature,
 ) {
-    let (width, height) = (320, 180);
-    let pixels =
-        render_offscreen(session, game, feature, (width, height)).expect("a GPU (lavapipe)");
     // Thin rain streaks and snow flakes move a few edge pixels between
-    // rasterisers: allow 3 steps and 2% outliers.
-    assert_matches_reference(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"),
-        name,
-        width,
-        height,
-        &pixels,
-        Tolerance {
-            per_channel: 3,
-            outlier_fraction: 0.02,
-        },
-    );
+    // rasterisers: 2% outliers.
+    assert_session_looks_like(name, session, game, feature, 0.02);
 }
 
 #[test]
