@@ -64,6 +64,27 @@ fn a_forest_meets_a_desert_across_a_smooth_border() {
 }
 
 #[test]
+fn a_forest_at_noon_stands_in_its_own_shadows() {
+    use crafty::world::{Terrain, TerrainGenerator};
+    let terrain = Terrain::with_generator(42, TerrainGenerator::Biomes);
+    let ground = terrain.surface_height(-205, 85) as f32;
+    // High over the forest, looking down into it at noon: lower leaves lie
+    // in the shadow of the crowns above them, and the sun reaches the
+    // grass only through the gaps.
+    seed_42_view(
+        "seed42_noon_shadows",
+        PlayerState {
+            x: -205.5,
+            y: ground + 22.0,
+            z: 85.5,
+            yaw: std::f32::consts::FRAC_PI_2 + 0.5,
+            pitch: -0.8,
+        },
+        12 * 60,
+    );
+}
+
+#[test]
 fn a_cave_under_the_hills_is_dark() {
     seed_42_view(
         "seed42_cave",

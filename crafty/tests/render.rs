@@ -7,7 +7,9 @@ use std::f32::consts::PI;
 use std::path::{Path, PathBuf};
 
 use crafty::mesh::{ChunkMesh, PackedQuad};
-use crafty::render::{CraftyPipelineFeature, CraftyRenderHandle, Fog, StagePoint};
+use crafty::render::{
+    CraftyPipelineFeature, CraftyRenderHandle, Fog, Godrays, Shadows, StagePoint,
+};
 use crafty::time_of_day::sky_lighting;
 use crafty::world::{BlockType, CHUNK_SIZE, ChunkPos, Face};
 use glam::{IVec3, Vec3};
@@ -407,26 +409,30 @@ fn stages_run_at_their_points() {
     let mut h = harness(feature, handle);
     h.load_scene();
     h.handle.set_highlight(Some(HIGHLIGHT));
+    // Light shafts (built in, before the BeforeTonemap stages) only come
+    // with the sun on screen: off here, so the order is fixed.
+    h.handle.set_godrays(Godrays::OFF);
     let dump = h
         .renderer
         .dump_graph(&mut h.data, h.target.texture(), false)
         .unwrap();
     let order = [
-        "0: crafty sky",
-        "1: aurora",
-        "2: crafty opaque",
-        "3: clouds",
-        "4: crafty transparent",
-        "5: rain",
-        "6: crafty highlight",
-        "7: godrays",
-        "8: tonemap",
+        "0: crafty shadows",
+        "1: crafty sky",
+        "2: aurora",
+        "3: crafty opaque",
+        "4: clouds",
+        "5: crafty transparent",
+        "6: rain",
+        "7: crafty highlight",
+        "8: godrays",
+        "9: tonemap",
     ];
     for name in order {
         assert!(dump.contains(name), "{name} missing from\n{dump}");
     }
     let stats = h.renderer.render(&mut h.data, h.target.texture()).unwrap();
-    assert_eq!((stats.passes, stats.culled), (9, 0));
+    assert_eq!((stats.passes, stats.culled), (10, 0));
     assert!(
         h.data.lights.sun.is_none(),
         "the sun is the game's to decide: the pipeline never writes it"
@@ -539,4 +545,129 @@ fn clouds_cover_part_of_the_sky_and_more_in_bad_weather() {
         rain > fair + 0.1 && rain > 0.8,
         "rain clouds cover {rain:.2}"
     );
+}
+
+/// Where world point `p` lands in the harness's frame, in whole pixels.
+fn project(camera: &CameraView, p: Vec3) -> (u32, u32) {
+    let clip = camera.projection * camera.view * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    let x = (ndc.x * 0.5 + 0.5) * WIDTH as f32;
+    let y = (0.5 - ndc.y * 0.5) * HEIGHT as f32;
+    (x as u32, y as u32)
+}
+
+fn look(h: &mut Harness, eye: Vec3, target: Vec3) {
+    h.data.camera.view = glam::camera::rh::view::look_at_mat4(eye, target, Vec3::Y);
+    h.data.camera.position = eye;
+    h.data.camera.forward = (target - eye).normalize();
+}
+
+fn brightness(p: [u8; 4]) -> u32 {
+    u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2])
+}
+
+#[test]
+fn a_pillar_casts_its_shadow_away_from_the_sun() {
+    // A grass field with a stone pillar five blocks high; the sun high in
+    // the east (towards +x), so the shadow falls west of the pillar.
+    let mut blocks = HashMap::new();
+    for x in 0..16 {
+        for z in 0..16 {
+            blocks.insert(IVec3::new(x, 4, z), BlockType::Grass);
+        }
+    }
+    for y in 5..10 {
+        blocks.insert(IVec3::new(8, y, 8), BlockType::Stone);
+    }
+    let mut h = Harness::new();
+    for (pos, mesh) in mesh_blocks(&blocks) {
+        h.handle.set_chunk(pos, &mesh);
+    }
+    look(&mut h, Vec3::new(8.5, 16.0, 20.0), Vec3::new(8.5, 5.0, 8.5));
+    h.handle.set_sky(sky_lighting(1.0, 0.5));
+    let shade = project(&h.data.camera, Vec3::new(6.5, 5.0, 8.5));
+    let sunny = project(&h.data.camera, Vec3::new(10.5, 5.0, 8.5));
+
+    let with = h.render();
+    assert!(
+        h.handle.stats().shadow_draws > 0,
+        "the pillar was drawn into the cascades"
+    );
+    h.handle.set_shadows(Shadows::OFF);
+    let without = h.render();
+    assert_eq!(h.handle.stats().shadow_draws, 0);
+
+    let (shaded, unshaded) = (
+        brightness(pixel(&with, shade.0, shade.1)),
+        brightness(pixel(&without, shade.0, shade.1)),
+    );
+    eprintln!("west of the pillar: {shaded} with shadows, {unshaded} without");
+    assert!(
+        shaded * 10 < unshaded * 7,
+        "the ground west of the pillar is in shadow: {shaded} vs {unshaded}"
+    );
+    let (lit, unlit) = (
+        brightness(pixel(&with, sunny.0, sunny.1)),
+        brightness(pixel(&without, sunny.0, sunny.1)),
+    );
+    assert!(
+        lit.abs_diff(unlit) <= 6,
+        "the ground east of it keeps the sun: {lit} vs {unlit}"
+    );
+}
+
+/// Brightness the godrays add to the frame, summed over its pixels.
+fn added_light(h: &mut Harness) -> (u64, bool) {
+    h.handle.set_godrays(Godrays::default());
+    let with = h.render();
+    let drawn = h.handle.stats().godrays;
+    h.handle.set_godrays(Godrays::OFF);
+    let without = h.render();
+    let added = with
+        .chunks(4)
+        .zip(without.chunks(4))
+        .map(|(a, b)| {
+            u64::from(
+                brightness(a.try_into().unwrap()).saturating_sub(brightness(b.try_into().unwrap())),
+            )
+        })
+        .sum();
+    (added, drawn)
+}
+
+#[test]
+fn godrays_shine_from_a_low_sun_and_stop_at_blocks() {
+    let mut h = Harness::new();
+    // A low sun in the east, straight ahead.
+    h.handle.set_sky(sky_lighting(0.25, 0.5));
+    h.handle.set_clouds(crafty::render::Clouds::NONE);
+    let eye = Vec3::new(0.0, 70.0, 0.0);
+    look(&mut h, eye, eye + Vec3::new(1.0, 0.2, 0.0));
+    let (open, drawn) = added_light(&mut h);
+    assert!(drawn, "the sun is on screen");
+
+    // A stone wall ten blocks ahead, hiding the sun.
+    let mut wall = HashMap::new();
+    for y in 55..95 {
+        for z in -8..8 {
+            wall.insert(IVec3::new(10, y, z), BlockType::Stone);
+        }
+    }
+    for (pos, mesh) in mesh_blocks(&wall) {
+        h.handle.set_chunk(pos, &mesh);
+    }
+    let (walled, _) = added_light(&mut h);
+    eprintln!("godrays add {open} in the open, {walled} behind a wall");
+    let pixels = u64::from(WIDTH * HEIGHT);
+    assert!(open > pixels * 4, "shafts brighten the frame: {open}");
+    assert!(
+        walled * 5 < open,
+        "blocks stop the shafts: {walled} vs {open}"
+    );
+
+    // The sun behind the camera: no shafts, and no passes for them.
+    look(&mut h, eye, eye + Vec3::new(-1.0, 0.2, 0.0));
+    let (behind, drawn) = added_light(&mut h);
+    assert!(!drawn);
+    assert_eq!(behind, 0);
 }

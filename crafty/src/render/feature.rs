@@ -11,7 +11,9 @@ use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
 
 use super::atlas_texture::AtlasTexture;
 use super::chunks::{ChunkStore, chunk_center, chunk_visible};
-use super::handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog};
+use super::godrays::GodrayPasses;
+use super::handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, Shadows};
+use super::shadows::{CasterSetup, SunShadows};
 use super::weather::{PrecipitationTexture, SNOW_ALTITUDE, particle_count};
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::time_of_day::SkyLighting;
@@ -76,6 +78,8 @@ struct Gpu {
     weather: wgpu::RenderPipeline,
     precipitation: PrecipitationTexture,
     chunks: ChunkStore,
+    shadows: SunShadows,
+    godrays: GodrayPasses,
     _atlas: AtlasTexture,
 }
 
@@ -248,20 +252,21 @@ fn chunk_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     })
 }
 
-/// How one pipeline differs from the others.
-struct PipelineSpec<'a> {
-    label: &'a str,
-    module: &'a wgpu::ShaderModule,
-    layout: &'a wgpu::PipelineLayout,
-    fragment: &'a str,
-    instanced_quads: bool,
-    topology: wgpu::PrimitiveTopology,
-    blend: Option<wgpu::BlendState>,
+/// How one of crafty's pipelines (all into the HDR target) differs from the
+/// others.
+pub(super) struct PipelineSpec<'a> {
+    pub(super) label: &'a str,
+    pub(super) module: &'a wgpu::ShaderModule,
+    pub(super) layout: &'a wgpu::PipelineLayout,
+    pub(super) fragment: &'a str,
+    pub(super) instanced_quads: bool,
+    pub(super) topology: wgpu::PrimitiveTopology,
+    pub(super) blend: Option<wgpu::BlendState>,
     /// Depth write and compare; `None` for no depth at all.
-    depth: Option<(bool, wgpu::CompareFunction)>,
+    pub(super) depth: Option<(bool, wgpu::CompareFunction)>,
 }
 
-fn pipeline(device: &wgpu::Device, spec: &PipelineSpec<'_>) -> wgpu::RenderPipeline {
+pub(super) fn pipeline(device: &wgpu::Device, spec: &PipelineSpec<'_>) -> wgpu::RenderPipeline {
     const QUAD_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Uint32x2];
     let quads = wgpu::VertexBufferLayout {
         array_stride: std::mem::size_of::<PackedQuad>() as u64,
@@ -335,6 +340,8 @@ struct FrameInputs {
     precipitation_origin: Option<glam::IVec2>,
     underwater: bool,
     clouds: Clouds,
+    shadows: Shadows,
+    godrays: Godrays,
 }
 
 fn frame_uniform(data: &FrameData, inputs: &FrameInputs) -> FrameUniform {
@@ -346,6 +353,8 @@ fn frame_uniform(data: &FrameData, inputs: &FrameInputs) -> FrameUniform {
         precipitation_origin,
         underwater,
         clouds,
+        shadows: _,
+        godrays: _,
     } = *inputs;
     let camera = &data.camera;
     let view_proj = camera.depth_view_proj();
@@ -430,6 +439,19 @@ fn frame_uniform(data: &FrameData, inputs: &FrameInputs) -> FrameUniform {
     }
 }
 
+/// Where light shafts come from: the sun while any of its disc is above
+/// the horizon (the sky's light may already be the moon's), else the moon,
+/// opposite it.
+fn shaft_light(light: &SkyLighting) -> Vec3 {
+    // The sun disc's radius in the sky shader, as a sine.
+    const SUN_RADIUS: f32 = 0.06;
+    if light.sun_direction.y > -SUN_RADIUS {
+        light.sun_direction
+    } else {
+        -light.sun_direction
+    }
+}
+
 /// The clouds' uniform: cover (the game's, thickened by the weather's
 /// overcast) and how far the wind has carried them after `elapsed` seconds
 /// (wrapped, so the numbers stay small enough for f32).
@@ -499,12 +521,37 @@ impl RenderFeature for CraftyPipelineFeature {
             bind_group_layouts: &[Some(&frame_layout)],
             immediate_size: 0,
         });
+        let common = include_str!("shaders/common.wgsl");
+        let atlas_constants = atlas.shader_constants();
+        let quad = include_str!("shaders/quad.wgsl");
+        let caster_module = shader(
+            device,
+            "crafty shadow casters",
+            &[
+                common,
+                &atlas_constants,
+                quad,
+                include_str!("shaders/shadow_caster.wgsl"),
+            ]
+            .concat(),
+        );
+        let shadows = SunShadows::new(
+            device,
+            &CasterSetup {
+                frame_layout: &frame_layout,
+                chunk_layout: &chunk_layout,
+                module: &caster_module,
+            },
+        );
         let with_chunk = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("crafty chunks"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&chunk_layout)],
+            bind_group_layouts: &[
+                Some(&frame_layout),
+                Some(&chunk_layout),
+                Some(&shadows.receiver_layout),
+            ],
             immediate_size: 0,
         });
-        let common = include_str!("shaders/common.wgsl");
         let sky_module = shader(
             device,
             "crafty sky",
@@ -520,7 +567,9 @@ impl RenderFeature for CraftyPipelineFeature {
             "crafty chunk",
             &[
                 common,
-                &atlas.shader_constants(),
+                &atlas_constants,
+                quad,
+                include_str!("shaders/shadows.wgsl"),
                 include_str!("shaders/chunk.wgsl"),
             ]
             .concat(),
@@ -530,6 +579,12 @@ impl RenderFeature for CraftyPipelineFeature {
             "crafty weather",
             &[common, include_str!("shaders/weather.wgsl")].concat(),
         );
+        let godray_module = shader(
+            device,
+            "crafty godrays",
+            &[common, include_str!("shaders/godrays.wgsl")].concat(),
+        );
+        let godrays = GodrayPasses::new(device, &frame_layout, &godray_module);
         let outline_module = shader(
             device,
             "crafty outline",
@@ -612,6 +667,8 @@ impl RenderFeature for CraftyPipelineFeature {
             weather,
             precipitation,
             chunks: ChunkStore::new(device, chunk_layout),
+            shadows,
+            godrays,
             _atlas: atlas,
         });
         self.tonemap.setup(setup);
@@ -639,6 +696,8 @@ impl RenderFeature for CraftyPipelineFeature {
                 precipitation_origin: None,
                 underwater: shared.underwater,
                 clouds: shared.clouds,
+                shadows: shared.shadows,
+                godrays: shared.godrays,
             };
             (inputs, shared.precipitation.take())
         };
@@ -657,6 +716,27 @@ impl RenderFeature for CraftyPipelineFeature {
             precipitation_origin: gpu.precipitation.origin,
             ..inputs
         };
+        gpu.shadows.update(
+            device,
+            queue,
+            &data.camera,
+            inputs.light.light_direction,
+            inputs.shadows,
+            &gpu.chunks,
+        );
+        let godrays = if inputs.underwater {
+            Godrays::OFF
+        } else {
+            inputs.godrays
+        };
+        gpu.godrays.update(
+            queue,
+            data.camera.depth_view_proj(),
+            shaft_light(&inputs.light),
+            godrays,
+            inputs.weather.overcast,
+            data.size,
+        );
         let uniform = frame_uniform(data, &inputs);
         queue.write_buffer(&gpu.frame_buffer, 0, bytemuck::bytes_of(&uniform));
         self.highlight = inputs.highlight.is_some();
@@ -707,6 +787,8 @@ impl RenderFeature for CraftyPipelineFeature {
         stats.opaque_draws = self.opaque_draws.len();
         stats.transparent_draws = self.transparent_draws.len();
         stats.weather_particles = self.weather_particles;
+        stats.shadow_draws = gpu.shadows.caster_draws();
+        stats.godrays = gpu.godrays.active();
         self.handle.lock().stats = stats;
 
         self.tonemap.update(data, gpu_ctx, assets);
@@ -719,6 +801,10 @@ impl RenderFeature for CraftyPipelineFeature {
         let Some(gpu) = &self.gpu else { return };
         let (width, height) = frame.data.size;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let shadow_atlas = gpu
+            .shadows
+            .add_pass(&mut frame.graph, &gpu.frame_group, &gpu.chunks);
+        let receiver = &gpu.shadows.receiver_group;
         let hdr = frame
             .graph
             .create_texture("hdr", TextureDesc::new_2d(width, height, HDR_FORMAT, usage));
@@ -743,9 +829,13 @@ impl RenderFeature for CraftyPipelineFeature {
         let (hdr, depth) = frame.graph.add_render_pass("crafty opaque", |pass| {
             let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
             let depth = pass.write_depth(depth, wgpu::LoadOp::Clear(DEPTH_CLEAR));
+            if let Some(atlas) = shadow_atlas {
+                pass.read_texture(atlas);
+            }
             pass.execute(move |rp, _| {
                 rp.set_pipeline(&gpu.opaque);
                 rp.set_bind_group(0, &gpu.frame_group, &[]);
+                rp.set_bind_group(2, receiver, &[]);
                 for &slot in opaque {
                     let Some(chunk) = gpu.chunks.get(slot) else {
                         continue;
@@ -777,9 +867,13 @@ impl RenderFeature for CraftyPipelineFeature {
             frame.hdr = Some(frame.graph.add_render_pass("crafty transparent", |pass| {
                 let hdr = pass.write_color(hdr, wgpu::LoadOp::Load);
                 pass.read_depth(depth);
+                if let Some(atlas) = shadow_atlas {
+                    pass.read_texture(atlas);
+                }
                 pass.execute(move |rp, _| {
                     rp.set_pipeline(&gpu.transparent);
                     rp.set_bind_group(0, &gpu.frame_group, &[]);
+                    rp.set_bind_group(2, receiver, &[]);
                     for &slot in transparent {
                         let Some(chunk) = gpu.chunks.get(slot) else {
                             continue;
@@ -819,6 +913,7 @@ impl RenderFeature for CraftyPipelineFeature {
                 hdr
             }));
         }
+        gpu.godrays.add_passes(frame, &gpu.frame_group);
         self.add_stage_passes(StagePoint::BeforeTonemap, frame);
         self.tonemap.add_passes(frame);
     }

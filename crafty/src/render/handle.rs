@@ -72,6 +72,76 @@ impl Default for Clouds {
     }
 }
 
+/// The sun's and moon's shadows on the terrain: cascaded shadow maps, the
+/// nearest cascade the sharpest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shadows {
+    /// Cascades, 1 to 4; 0 turns shadows off.
+    pub cascades: usize,
+    /// How far from the camera shadows reach, in blocks (they fade out over
+    /// the last fifth; beyond, only the sky map's cover darkens).
+    pub distance: f32,
+    /// Texels along each cascade's edge (128 to 4096).
+    pub resolution: u32,
+}
+
+impl Shadows {
+    /// No shadow maps: direct light is dimmed only under cover.
+    pub const OFF: Self = Self {
+        cascades: 0,
+        distance: 0.0,
+        resolution: 1024,
+    };
+
+    /// These settings within their ranges (a non-finite distance becomes
+    /// the default's).
+    #[must_use]
+    pub fn sanitized(self) -> Self {
+        let distance = if self.distance.is_finite() {
+            self.distance.clamp(8.0, 512.0)
+        } else {
+            Self::default().distance
+        };
+        Self {
+            cascades: self.cascades.min(taos_renderer::features::MAX_CASCADES),
+            distance,
+            resolution: self.resolution.clamp(128, 4096),
+        }
+    }
+}
+
+impl Default for Shadows {
+    /// Three cascades of 1024 texels reaching 96 blocks.
+    fn default() -> Self {
+        Self {
+            cascades: 3,
+            distance: 96.0,
+            resolution: 1024,
+        }
+    }
+}
+
+/// Light shafts from the sun or moon while it is on or near the screen,
+/// blocked by terrain and leaves, dimmed by clouds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Godrays {
+    /// How bright the shafts are, 0 (none) to 4; they also weaken as the
+    /// light leaves the screen and under an overcast sky, and vanish under
+    /// water.
+    pub strength: f32,
+}
+
+impl Godrays {
+    /// No light shafts (and no passes for them).
+    pub const OFF: Self = Self { strength: 0.0 };
+}
+
+impl Default for Godrays {
+    fn default() -> Self {
+        Self { strength: 0.6 }
+    }
+}
+
 /// What the pipeline drew in its last frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CraftyRenderStats {
@@ -90,6 +160,11 @@ pub struct CraftyRenderStats {
     pub culled_chunks: usize,
     /// Rain drops or snow flakes drawn in the last frame.
     pub weather_particles: u32,
+    /// Chunk draws into the shadow cascades in the last frame (a chunk in
+    /// two cascades counts twice).
+    pub shadow_draws: usize,
+    /// Whether light shafts were drawn in the last frame.
+    pub godrays: bool,
 }
 
 #[derive(Debug)]
@@ -104,6 +179,8 @@ pub(crate) struct Shared {
     pub(crate) precipitation: Option<(IVec2, Vec<u8>)>,
     pub(crate) underwater: bool,
     pub(crate) clouds: Clouds,
+    pub(crate) shadows: Shadows,
+    pub(crate) godrays: Godrays,
     pub(crate) stats: CraftyRenderStats,
 }
 
@@ -128,6 +205,8 @@ impl CraftyRenderHandle {
                 precipitation: None,
                 underwater: false,
                 clouds: Clouds::default(),
+                shadows: Shadows::default(),
+                godrays: Godrays::default(),
                 stats: CraftyRenderStats::default(),
             })),
         }
@@ -197,6 +276,18 @@ impl CraftyRenderHandle {
     /// and storms thicken whatever is set).
     pub fn set_clouds(&self, clouds: Clouds) {
         self.lock().clouds = clouds;
+    }
+
+    /// Sets the sun's and moon's shadows (by default
+    /// [`Shadows::default`]; [`Shadows::OFF`] for none).
+    pub fn set_shadows(&self, shadows: Shadows) {
+        self.lock().shadows = shadows;
+    }
+
+    /// Sets the light shafts (by default [`Godrays::default`];
+    /// [`Godrays::OFF`] for none).
+    pub fn set_godrays(&self, godrays: Godrays) {
+        self.lock().godrays = godrays;
     }
 
     /// The sky last set.

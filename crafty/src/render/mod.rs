@@ -43,8 +43,10 @@ mod atlas;
 mod atlas_texture;
 mod chunks;
 mod feature;
+mod godrays;
 mod handle;
 mod icons;
+mod shadows;
 mod weather;
 
 pub use atlas::{
@@ -52,7 +54,7 @@ pub use atlas::{
     is_cutout_tile, tile_mips, tile_origin,
 };
 pub use feature::{CraftyPipelineFeature, StagePoint};
-pub use handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog};
+pub use handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, Shadows};
 pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};
 

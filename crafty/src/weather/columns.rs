@@ -6,6 +6,11 @@ use glam::{IVec2, IVec3};
 
 use crate::world::{BlockType, World};
 
+/// The second byte of a column whose top block is snow.
+pub const SNOWY_TOP: u8 = 255;
+/// The second byte of a column whose top block is water.
+pub const WATER_TOP: u8 = 64;
+
 /// Columns along each side of the map, centred on the camera. Particles
 /// fall within this square.
 pub const PRECIPITATION_MAP_SIZE: u32 = 64;
@@ -16,8 +21,9 @@ const RECENTRE_DISTANCE: i32 = 8;
 /// Highest blocks of the columns around a point, as the pipeline's
 /// precipitation texture wants them: two bytes per column, row by row in
 /// +z, each row in +x: the height where falling stops (top block + 1),
-/// and 255 where the column is snowy (snow falls there whatever the
-/// height), else 0.
+/// then what the top block is: [`SNOWY_TOP`] where the column is snowy
+/// (snow falls there whatever the height), [`WATER_TOP`] where it is water
+/// (light fades with depth under it), else 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrecipitationMap {
     origin: IVec2,
@@ -34,12 +40,14 @@ impl PrecipitationMap {
         let mut texels = Vec::with_capacity(side * side * 2);
         for dz in 0..side as i32 {
             for dx in 0..side as i32 {
-                let (top, cold) = match world.column_top(origin.x + dx, origin.y + dz) {
-                    Some((y, block)) => (y + 1, block == BlockType::Snow),
-                    None => (0, false),
+                let (top, kind) = match world.column_top(origin.x + dx, origin.y + dz) {
+                    Some((y, BlockType::Snow)) => (y + 1, SNOWY_TOP),
+                    Some((y, BlockType::Water)) => (y + 1, WATER_TOP),
+                    Some((y, _)) => (y + 1, 0),
+                    None => (0, 0),
                 };
                 texels.push(top.clamp(0, 255) as u8);
-                texels.push(if cold { 255 } else { 0 });
+                texels.push(kind);
             }
         }
         Self { origin, texels }
@@ -96,5 +104,26 @@ mod tests {
         assert_eq!(roofed.stop_height(10 + 40, 10), None, "off the map");
         assert!(!roofed.is_stale_for(center + IVec3::new(8, 0, -8)));
         assert!(roofed.is_stale_for(center + IVec3::new(9, 0, 0)));
+    }
+
+    #[test]
+    fn the_map_says_which_columns_are_topped_by_snow_or_water() {
+        let mut world = World::new(42);
+        let center = IVec3::new(10, 70, 10);
+        world.load_around(center, 2);
+        let kind = |map: &PrecipitationMap, x: i32, z: i32| {
+            let (dx, dz) = (x - map.origin().x, z - map.origin().y);
+            map.texels()[((dz * PRECIPITATION_MAP_SIZE as i32 + dx) * 2 + 1) as usize]
+        };
+        for (block, expected) in [
+            (BlockType::Water, WATER_TOP),
+            (BlockType::Snow, SNOWY_TOP),
+            (BlockType::Stone, 0),
+        ] {
+            let top = world.column_top(12, 12).expect("terrain").0;
+            world.set_block(IVec3::new(12, top + 1, 12), block).unwrap();
+            let map = PrecipitationMap::around(&world, center);
+            assert_eq!(kind(&map, 12, 12), expected, "{block:?}");
+        }
     }
 }

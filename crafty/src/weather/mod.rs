@@ -15,7 +15,7 @@
 mod columns;
 mod sky;
 
-pub use columns::{PRECIPITATION_MAP_SIZE, PrecipitationMap};
+pub use columns::{PRECIPITATION_MAP_SIZE, PrecipitationMap, SNOWY_TOP, WATER_TOP};
 pub use sky::weather_sky;
 
 use serde::{Deserialize, Serialize};

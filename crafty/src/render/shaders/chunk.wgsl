@@ -1,8 +1,5 @@
-// Chunk geometry: one instance per packed quad (see crafty::mesh::PackedQuad),
-// six vertices generated from the vertex index.
-
-struct ChunkUniform { origin: vec4<f32> };
-@group(1) @binding(0) var<uniform> chunk: ChunkUniform;
+// Lit chunk geometry: the quads of quad.wgsl, textured from the atlas, lit
+// by the sun or moon (shadowed through shadows.wgsl) and the sky, fogged.
 
 struct ChunkOut {
     @builtin(position) clip: vec4<f32>,
@@ -19,54 +16,14 @@ const AO_CURVE = array<f32, 4>(0.42, 0.6, 0.78, 1.0);
 
 @vertex
 fn vs_main(@builtin(vertex_index) vi: u32, @location(0) quad: vec2<u32>) -> ChunkOut {
-    let lo = quad.x;
-    let hi = quad.y;
-    let pos = vec3(f32(lo & 63u), f32((lo >> 6u) & 63u), f32((lo >> 12u) & 63u));
-    let size = vec2(f32((lo >> 18u) & 63u), f32((lo >> 24u) & 63u));
-    let face = hi & 7u;
-    let tile = (hi >> 3u) & 255u;
-    let ao_bits = hi >> 11u;
-    let ao = vec4(ao_bits & 3u, (ao_bits >> 2u) & 3u, (ao_bits >> 4u) & 3u, (ao_bits >> 6u) & 3u);
-
-    // The face plane's origin and its (u, v) axes; `reversed` when u x v
-    // points inwards, so triangles stay counter-clockwise seen from outside.
-    var base = pos;
-    var u_axis = vec3(1.0, 0.0, 0.0);
-    var v_axis = vec3(0.0, 1.0, 0.0);
-    var reversed = false;
-    switch face {
-        case 0u: { base.x += 1.0; u_axis = vec3(0.0, 0.0, 1.0); reversed = true; }
-        case 1u: { u_axis = vec3(0.0, 0.0, 1.0); }
-        case 2u: { base.y += 1.0; v_axis = vec3(0.0, 0.0, 1.0); reversed = true; }
-        case 3u: { v_axis = vec3(0.0, 0.0, 1.0); }
-        case 4u: { base.z += 1.0; }
-        default: { reversed = true; }
-    }
-
-    // Corners 0..3 are (0,0), (1,0), (1,1), (0,1) in (u, v). Split along the
-    // diagonal that keeps ambient occlusion from smearing (0fps' rule).
-    var corners = array<u32, 6>(0u, 1u, 2u, 0u, 2u, 3u);
-    let flip = ao.x + ao.z > ao.y + ao.w;
-    if flip && reversed {
-        corners = array<u32, 6>(1u, 3u, 2u, 1u, 0u, 3u);
-    } else if flip {
-        corners = array<u32, 6>(1u, 2u, 3u, 1u, 3u, 0u);
-    } else if reversed {
-        corners = array<u32, 6>(0u, 2u, 1u, 0u, 3u, 2u);
-    }
-    let corner = corners[vi % 6u];
-    let cu = f32(corner == 1u || corner == 2u);
-    let cv = f32(corner >= 2u);
-    let uv = vec2(cu, cv) * size;
-    let world = chunk.origin.xyz + base + u_axis * uv.x + v_axis * uv.y;
-
+    let corner = quad_corner(vi, quad);
     var out: ChunkOut;
-    out.clip = frame.view_proj * vec4(world, 1.0);
-    out.world = world;
-    out.uv = uv;
+    out.clip = frame.view_proj * vec4(corner.world, 1.0);
+    out.world = corner.world;
+    out.uv = corner.uv;
     var curve = AO_CURVE;
-    out.ao = curve[ao[corner]];
-    out.face_tile = vec2(face, tile);
+    out.ao = curve[corner.ao];
+    out.face_tile = vec2(corner.face, corner.tile);
     return out;
 }
 
@@ -84,16 +41,20 @@ fn face_normal(face: u32) -> vec3<f32> {
 // How much sky (x) and direct light (y) reach the air in front of a face:
 // all of both under open sky; under cover (a roof, a canopy, rock above a
 // cave) less the more blocks of cover there are, the direct light fading
-// first. Known only for the columns of the precipitation map around the
-// camera; beyond it everything counts as open.
-fn sky_access(world: vec3<f32>, n: vec3<f32>) -> vec2<f32> {
+// first. z: what is left of direct light under water (water casts no
+// shadow, but it swallows light with depth). Known only for the columns of
+// the precipitation map around the camera; beyond it everything counts as
+// open.
+fn sky_access(world: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
     let cell = floor(world + n * 0.5);
-    let top = precipitation_at(cell.xz).r;
+    let column = precipitation_at(cell.xz);
+    let top = column.r;
     let depth = f32(top) - cell.y;
     if top == 0u || depth <= 0.0 {
-        return vec2(1.0, 1.0);
+        return vec3(1.0, 1.0, 1.0);
     }
-    return vec2(0.2 + 0.8 * exp(-depth / 8.0), exp(-depth / 1.5));
+    let under_water = select(1.0, exp(-depth / 3.0), column.g == WATER_TOP);
+    return vec3(0.2 + 0.8 * exp(-depth / 8.0), exp(-depth / 1.5), under_water);
 }
 
 // Sky light reaching a face: full from above, less on the sides, least below.
@@ -140,23 +101,31 @@ fn shade(in: ChunkOut) -> vec4<f32> {
         albedo = vec4(albedo.rgb * (1.0 - 0.45 * frame.weather.y), albedo.a);
     }
     let open = sky_access(in.world, n);
-    let direct = max(dot(lit_normal, frame.light_dir.xyz), 0.0) * open.y;
+    let to_eye = in.world - frame.camera.xyz;
+    let distance = length(to_eye);
+    let view = to_eye / max(distance, 1e-4);
+    // Direct light: shadowed by the cascades where they reach, dimmed by
+    // the cover above beyond them.
+    var direct = max(dot(lit_normal, frame.light_dir.xyz), 0.0);
+    var sunlit = open.y;
+    if direct > 0.0 {
+        let shadowed = sun_shadow(in.world, n, distance);
+        sunlit = mix(open.y, shadowed.x * open.z, shadowed.y);
+    }
+    direct *= sunlit;
     var face_shade = FACE_SHADE;
     // Occlusion darkens sky and sun light alike (the classic voxel look).
     let sky_light = frame.ambient.rgb * face_shade[face] * open.x;
     let light = (sky_light + frame.light_color.rgb * direct) * in.ao;
     var color = albedo.rgb * light;
 
-    let to_eye = in.world - frame.camera.xyz;
-    let distance = length(to_eye);
-    let view = to_eye / max(distance, 1e-4);
     if surface {
         // The sky mirrored at grazing angles, and a glint of the sun or moon.
         let facing = max(dot(lit_normal, -view), 0.0);
         let fresnel = 0.02 + 0.98 * pow(1.0 - facing, 5.0);
         let mirrored = sky_color(reflect(view, lit_normal)) * (0.35 + 0.65 * open.x);
         let half_way = normalize(frame.light_dir.xyz - view);
-        let glint = pow(max(dot(lit_normal, half_way), 0.0), 120.0) * open.y;
+        let glint = pow(max(dot(lit_normal, half_way), 0.0), 120.0) * sunlit;
         color = mix(color, mirrored, fresnel * 0.8) + frame.light_color.rgb * glint * 2.0;
         // Stays below the cutout threshold: water is always blended.
         albedo.a = min(mix(albedo.a, 1.0, fresnel), 0.95);

@@ -38,9 +38,13 @@ struct FrameUniform {
 @group(0) @binding(0) var<uniform> frame: FrameUniform;
 // One layer per tile, mipmapped; sampled repeating, nearest up close.
 @group(0) @binding(1) var atlas: texture_2d_array<f32>;
-// r: the height where rain stops in each column; g: 255 where it is snowy.
+// r: the height where rain stops in each column; g: what its top block is
+// (SNOWY_TOP, WATER_TOP or 0).
 @group(0) @binding(2) var precipitation: texture_2d<u32>;
 @group(0) @binding(3) var atlas_sampler: sampler;
+
+const SNOWY_TOP: u32 = 255u;
+const WATER_TOP: u32 = 64u;
 
 // The precipitation map texel of world column `column`, or (0, 0) when the
 // column is off the map (or there is no map).

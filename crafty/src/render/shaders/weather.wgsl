@@ -58,7 +58,7 @@ fn vs_main(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> 
     var xz = wrap(vec3(base.x + drift.x, 0.0, base.z + drift.y), lo, BOX).xz;
     let column = precipitation_at(floor(xz));
     let stop = f32(column.r);
-    let snow = kind == 2u || column.g > 0u || stop > frame.weather_map.w;
+    let snow = kind == 2u || column.g == SNOWY_TOP || stop > frame.weather_map.w;
     if snow {
         xz = wrap(vec3(xz.x + sway.x, 0.0, xz.y + sway.y), lo, BOX).xz;
     }
