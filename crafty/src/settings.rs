@@ -1,5 +1,5 @@
 //! The player's settings: mouse sensitivity, field of view, view distance,
-//! volumes, touch controls and key bindings, kept in the saves database's
+//! shadows and light shafts, volumes, touch controls and key bindings, kept in the saves database's
 //! [`SETTINGS_STORE`] (so they travel with the worlds, natively and in the
 //! browser).
 //!
@@ -36,6 +36,7 @@ use taos_engine::storage::{Database, Record, StorageBackend, StorageError};
 use taos_engine::storage::{Transaction, TransactionMode};
 
 use crate::player::{CraftyAction, default_bindings};
+use crate::render::{Godrays, Shadows};
 use crate::save::{SETTINGS_STORE, WorldStore};
 
 /// The key of the [`Settings`] record.
@@ -54,6 +55,53 @@ pub enum TouchMode {
     Auto,
     /// Never.
     Off,
+}
+
+/// How the sun and moon cast shadows: more cascades, sharper and further
+/// shadows, more drawing each frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ShadowQuality {
+    /// No shadow maps: only cover overhead darkens.
+    Off,
+    /// Two cascades of 512 texels out to 64 blocks.
+    Low,
+    /// Three cascades of 1024 texels out to 96 blocks.
+    #[default]
+    Medium,
+    /// Four cascades of 2048 texels out to 160 blocks.
+    High,
+}
+
+impl ShadowQuality {
+    /// Every quality, lowest first.
+    pub const ALL: [Self; 4] = [Self::Off, Self::Low, Self::Medium, Self::High];
+
+    /// What the pipeline draws for this quality.
+    #[must_use]
+    pub fn shadows(self) -> Shadows {
+        let (cascades, resolution, distance) = match self {
+            Self::Off => return Shadows::OFF,
+            Self::Low => (2, 512, 64.0),
+            Self::Medium => (3, 1024, 96.0),
+            Self::High => (4, 2048, 160.0),
+        };
+        Shadows {
+            cascades,
+            distance,
+            resolution,
+        }
+    }
+
+    /// Its name on the settings screen.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Off => "Off",
+            Self::Low => "Low",
+            Self::Medium => "Medium",
+            Self::High => "High",
+        }
+    }
 }
 
 /// Everything on the settings screen except the bindings. Missing fields
@@ -75,6 +123,10 @@ pub struct Settings {
     /// Chunks loaded and drawn around the player in each direction
     /// ([`VIEW_RADII`](crate::game::VIEW_RADII), 2 to 16).
     pub view_distance: i32,
+    /// Sun and moon shadows.
+    pub shadows: ShadowQuality,
+    /// Light shafts from the sun and moon.
+    pub light_shafts: bool,
 }
 
 impl Default for Settings {
@@ -86,6 +138,8 @@ impl Default for Settings {
             effects_volume: 1.0,
             touch: TouchMode::Auto,
             view_distance: crate::game::DEFAULT_VIEW_RADIUS,
+            shadows: ShadowQuality::default(),
+            light_shafts: true,
         }
     }
 }
@@ -123,6 +177,8 @@ impl Settings {
                 *crate::game::VIEW_RADII.start(),
                 *crate::game::VIEW_RADII.end(),
             ),
+            shadows: self.shadows,
+            light_shafts: self.light_shafts,
         }
     }
 
@@ -130,6 +186,16 @@ impl Settings {
     #[must_use]
     pub fn look_radians_per_pixel(&self) -> f32 {
         LOOK_RADIANS_PER_PIXEL * self.mouse_sensitivity
+    }
+
+    /// The light shafts the pipeline draws.
+    #[must_use]
+    pub fn godrays(&self) -> Godrays {
+        if self.light_shafts {
+            Godrays::default()
+        } else {
+            Godrays::OFF
+        }
     }
 
     /// The mixer's bus volumes.
@@ -239,13 +305,37 @@ mod tests {
             effects_volume: 2.0,
             touch: TouchMode::Off,
             view_distance: 99,
+            shadows: ShadowQuality::High,
+            light_shafts: false,
         }
         .sanitized();
+        assert_eq!(
+            (wild.shadows, wild.light_shafts),
+            (ShadowQuality::High, false)
+        );
         assert_eq!(wild.mouse_sensitivity, 5.0);
         assert_eq!(wild.view_distance, 16);
         assert_eq!(wild.fov_degrees, crate::view::FOV_DEGREES);
         assert_eq!((wild.master_volume, wild.effects_volume), (0.0, 1.0));
         assert_eq!(wild.touch, TouchMode::Off);
+    }
+
+    #[test]
+    fn older_records_without_the_graphics_settings_get_their_defaults() {
+        let old = r#"{"mouse_sensitivity":2.0,"fov_degrees":80.0,"master_volume":0.5,"effects_volume":1.0,"touch":"Auto","view_distance":8}"#;
+        let settings: Settings = serde_json::from_str(old).unwrap();
+        assert_eq!(settings.view_distance, 8);
+        assert_eq!(settings.shadows, ShadowQuality::Medium);
+        assert!(settings.light_shafts);
+        assert_eq!(settings.godrays(), Godrays::default());
+        assert_eq!(ShadowQuality::Off.shadows(), Shadows::OFF);
+        let qualities = ShadowQuality::ALL.map(|q| q.shadows());
+        assert!(
+            qualities
+                .windows(2)
+                .all(|w| w[0].cascades < w[1].cascades && w[0].distance <= w[1].distance),
+            "each quality draws more than the one below: {qualities:?}"
+        );
     }
 
     #[test]

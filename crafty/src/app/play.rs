@@ -129,13 +129,14 @@ impl Play {
 
     /// Applies new settings at once: look speed, the camera's field of
     /// view, the view distance (chunks loaded, and the fog that hides their
-    /// edge), volumes, and the bindings (a new mapper for the loop).
+    /// edge), shadows and light shafts, volumes, and the bindings (a new mapper for the loop).
     pub(super) fn apply_settings(&mut self, engine: &mut Engine, settings: &PlayerSettings) {
         self.settings = settings.settings.clone().sanitized();
         state_mut(engine.game_loop()).set_view_radius(self.settings.view_distance);
-        self.session
-            .render()
-            .set_fog(Fog::for_view_radius(self.settings.view_distance));
+        let render = self.session.render();
+        render.set_fog(Fog::for_view_radius(self.settings.view_distance));
+        render.set_shadows(self.settings.shadows.shadows());
+        render.set_godrays(self.settings.godrays());
         engine.audio().set_volumes(self.settings.volumes());
         engine
             .game_loop()

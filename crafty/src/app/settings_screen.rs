@@ -7,7 +7,7 @@ use taos_engine::egui::{self, Color32, RichText};
 use taos_engine::game_loop::{AxisSide, Bindings, InputEvent, Key, PadAxis};
 
 use crate::player::{CraftyAction, default_bindings};
-use crate::settings::{PlayerSettings, Settings, TouchMode};
+use crate::settings::{PlayerSettings, Settings, ShadowQuality, TouchMode};
 
 /// What the player decided.
 pub(super) enum SettingsOutcome {
@@ -114,6 +114,16 @@ impl SettingsScreen {
                     egui::Slider::new(&mut s.view_distance, crate::game::VIEW_RADII)
                         .suffix(" chunks"),
                 );
+                ui.end_row();
+                ui.label("Shadows");
+                ui.horizontal(|ui| {
+                    for quality in ShadowQuality::ALL {
+                        ui.radio_value(&mut s.shadows, quality, quality.label());
+                    }
+                });
+                ui.end_row();
+                ui.label("Light shafts");
+                ui.checkbox(&mut s.light_shafts, "From the sun and moon");
                 ui.end_row();
                 ui.label("Volume");
                 ui.add(percent(&mut s.master_volume));
