@@ -593,6 +593,22 @@ fn a_pillar_casts_its_shadow_away_from_the_sun() {
         h.handle.stats().shadow_draws > 0,
         "the pillar was drawn into the cascades"
     );
+    // Nothing moved: the atlas is kept, and so is the shadow.
+    let again = h.render();
+    assert_eq!(
+        h.handle.stats().shadow_draws,
+        0,
+        "a still frame redraws nothing"
+    );
+    assert_eq!(
+        pixel(&again, shade.0, shade.1),
+        pixel(&with, shade.0, shade.1)
+    );
+    // The sun moves on: the cascades are drawn again.
+    h.handle.set_sky(sky_lighting(1.05, 0.5));
+    h.render();
+    assert!(h.handle.stats().shadow_draws > 0, "a moved sun redraws");
+    h.handle.set_sky(sky_lighting(1.0, 0.5));
     h.handle.set_shadows(Shadows::OFF);
     let without = h.render();
     assert_eq!(h.handle.stats().shadow_draws, 0);

@@ -51,6 +51,8 @@ pub(crate) struct ChunkStore {
     origin_capacity: u32,
     pub(crate) group: wgpu::BindGroup,
     staging: Vec<PackedQuad>,
+    /// Bumped by every change to the resident geometry.
+    version: u64,
 }
 
 fn origin_storage(
@@ -81,6 +83,7 @@ impl ChunkStore {
             origin_capacity,
             group,
             staging: Vec::new(),
+            version: 0,
         }
     }
 
@@ -97,6 +100,7 @@ impl ChunkStore {
             self.remove(pos);
             return;
         }
+        self.version += 1;
         self.staging.clear();
         self.staging.extend_from_slice(&mesh.opaque);
         self.staging.extend_from_slice(&mesh.transparent);
@@ -133,6 +137,7 @@ impl ChunkStore {
     /// Frees chunk `pos`'s slot and buffer.
     pub(crate) fn remove(&mut self, pos: ChunkPos) {
         if let Some(slot) = self.index.remove(&pos) {
+            self.version += 1;
             self.slots[slot as usize] = None;
             self.free.push(slot);
         }
@@ -184,6 +189,11 @@ impl ChunkStore {
             .filter_map(|(slot, chunk)| chunk.as_ref().map(|c| (slot as u32, c)))
     }
 
+    /// A number that changes whenever a chunk is set or removed.
+    pub(crate) fn version(&self) -> u64 {
+        self.version
+    }
+
     /// Number of resident chunks.
     pub(crate) fn len(&self) -> usize {
         self.index.len()
@@ -206,6 +216,27 @@ pub(crate) fn chunk_visible(view_proj: &Mat4, pos: ChunkPos) -> bool {
         || outside(&|c| c.y > c.w)
         || outside(&|c| c.z < 0.0)
         || outside(&|c| c.z > c.w))
+}
+
+/// Whether the box of chunk `pos` overlaps the clip volume of an affine
+/// (orthographic) `view_proj`: x and y in -1..1, depth in 0..1. Exact for
+/// such a matrix, and one transform instead of eight.
+pub(crate) fn chunk_in_ortho_volume(view_proj: &Mat4, pos: ChunkPos) -> bool {
+    let half = CHUNK_SIZE as f32 * 0.5;
+    let center = *view_proj * chunk_center(pos).extend(1.0);
+    // The box's half-extent along each clip axis: the absolute row sums.
+    let extent = |row: Vec4| (row.x.abs() + row.y.abs() + row.z.abs()) * half;
+    let (ex, ey, ez) = (
+        extent(view_proj.row(0)),
+        extent(view_proj.row(1)),
+        extent(view_proj.row(2)),
+    );
+    center.x - ex <= 1.0
+        && center.x + ex >= -1.0
+        && center.y - ey <= 1.0
+        && center.y + ey >= -1.0
+        && center.z - ez <= 1.0
+        && center.z + ez >= 0.0
 }
 
 /// The centre of chunk `pos` in world space.
@@ -233,5 +264,31 @@ mod tests {
             !chunk_visible(&vp, ChunkPos::new(0, 1, -10)),
             "beyond the far plane"
         );
+    }
+
+    #[test]
+    fn the_ortho_test_agrees_with_the_corner_test() {
+        let towards_light = Vec3::new(0.5, 0.8, 0.3).normalize();
+        let center = Vec3::new(20.0, 60.0, -10.0);
+        let view =
+            glam::camera::rh::view::look_at_mat4(center + towards_light * 80.0, center, Vec3::Y);
+        let proj =
+            glam::camera::rh::proj::directx::orthographic(-40.0, 40.0, -40.0, 40.0, 0.0, 160.0);
+        let vp = proj * view;
+        let mut inside = 0;
+        for x in -6..6 {
+            for y in -2..6 {
+                for z in -6..6 {
+                    let pos = ChunkPos::new(x, y, z);
+                    assert_eq!(
+                        chunk_in_ortho_volume(&vp, pos),
+                        chunk_visible(&vp, pos),
+                        "{pos:?}"
+                    );
+                    inside += usize::from(chunk_visible(&vp, pos));
+                }
+            }
+        }
+        assert!(inside > 10 && inside < 12 * 8 * 12, "{inside}");
     }
 }

@@ -3,13 +3,15 @@
 //! (2 x 2 tiles), read back by `shaders/shadows.wgsl` in the lit chunk
 //! passes.
 
+use std::sync::Mutex;
+
 use glam::{Mat4, Vec3};
 use taos_renderer::features::DEPTH_FORMAT;
 use taos_renderer::features::{MAX_CASCADES, ShadowCascades, fit_cascades};
 use taos_renderer::frame::{CameraView, CascadeSettings};
 use taos_renderer::graph::{ImportedTexture, RenderGraph, TextureHandle};
 
-use super::chunks::{ChunkStore, chunk_visible};
+use super::chunks::{ChunkStore, chunk_in_ortho_volume};
 use super::handle::Shadows;
 use crate::mesh::PackedQuad;
 
@@ -20,9 +22,24 @@ const STRIDE: u64 = 256;
 /// count: a hill this far up-sun shades the near cascade too.
 const CASTER_REACH: f32 = 128.0;
 
+/// The light must turn by more than this (radians) before the shadows
+/// follow: the atlas is redrawn only when something it shows changed, and
+/// the sun crawls a little every frame.
+const LIGHT_STEP: f32 = 0.002;
+
 /// Below this height of the light (the sine of its elevation), shadows are
 /// off: they would stretch to the horizon, and the light is all but gone.
 const MIN_ELEVATION: f32 = 0.03;
+
+/// What was drawn into the atlas: the same cascades over the same chunks
+/// need no redraw.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct AtlasContents {
+    view_proj: [Mat4; MAX_CASCADES],
+    count: usize,
+    resolution: u32,
+    chunks: u64,
+}
 
 /// The receivers' uniform; mirrors `ShadowUniform` in `shaders/shadows.wgsl`.
 #[repr(C)]
@@ -49,8 +66,19 @@ pub(super) struct SunShadows {
     sampler: wgpu::Sampler,
     /// What the lit chunk pipelines bind as group 2.
     pub(super) receiver_group: wgpu::BindGroup,
-    /// Cascades drawn this frame (0: no shadows).
+    /// Cascades in use this frame (0: no shadows).
     count: usize,
+    /// The light direction the cascades follow (moved in steps of
+    /// [`LIGHT_STEP`]).
+    light: Vec3,
+    /// What the atlas holds now, written when the shadow pass runs (not
+    /// when it is planned: a graph may be built and never run); the atlas
+    /// is redrawn when this frame's cascades differ.
+    drawn: Mutex<Option<AtlasContents>>,
+    /// This frame's cascades over this frame's chunks.
+    planned: Option<AtlasContents>,
+    /// Whether this frame redraws the atlas.
+    redraw: bool,
     /// Per cascade: slots of chunks with opaque quads to draw, then of
     /// chunks with transparent quads.
     opaque_casters: [Vec<u32>; MAX_CASCADES],
@@ -261,6 +289,10 @@ impl SunShadows {
             sampler,
             receiver_group,
             count: 0,
+            light: Vec3::Y,
+            drawn: Mutex::new(None),
+            planned: None,
+            redraw: false,
             opaque_casters: Default::default(),
             cutout_casters: Default::default(),
         }
@@ -291,6 +323,10 @@ impl SunShadows {
             );
         }
         let towards_light = towards_light.normalize_or_zero();
+        if towards_light.angle_between(self.light) > LIGHT_STEP {
+            self.light = towards_light;
+        }
+        self.redraw = false;
         self.count = if towards_light.y >= MIN_ELEVATION {
             settings.cascades
         } else {
@@ -302,19 +338,34 @@ impl SunShadows {
             params: [0.0; 4],
         };
         if self.count > 0 {
-            let cascades = light_cascades(camera, towards_light, &settings, self.resolution);
+            let cascades = light_cascades(camera, self.light, &settings, self.resolution);
             self.count = cascades.count;
+            let contents = AtlasContents {
+                view_proj: cascades.view_proj,
+                count: self.count,
+                resolution: self.resolution,
+                chunks: chunks.version(),
+            };
+            let drawn = *self
+                .drawn
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.redraw = drawn != Some(contents);
+            self.planned = Some(contents);
             let mut staging = vec![0u8; MAX_CASCADES * STRIDE as usize];
             for (i, view_proj) in cascades.view_proj.iter().enumerate().take(self.count) {
                 uniform.cascades[i] = view_proj.to_cols_array();
                 uniform.texel[i] = texel_size(view_proj, self.resolution);
+                if !self.redraw {
+                    continue;
+                }
                 let at = i * STRIDE as usize;
                 staging[at..at + 64]
                     .copy_from_slice(bytemuck::bytes_of(&view_proj.to_cols_array()));
                 self.opaque_casters[i].clear();
                 self.cutout_casters[i].clear();
                 for (slot, chunk) in chunks.iter() {
-                    if !chunk_visible(view_proj, chunk.pos) {
+                    if !chunk_in_ortho_volume(view_proj, chunk.pos) {
                         continue;
                     }
                     if chunk.opaque > 0 {
@@ -325,29 +376,36 @@ impl SunShadows {
                     }
                 }
             }
-            queue.write_buffer(&self.cascade_buffer, 0, &staging);
+            if self.redraw {
+                queue.write_buffer(&self.cascade_buffer, 0, &staging);
+            }
             let end = cascades.splits[self.count - 1];
             uniform.params = [self.count as f32, end, end * 0.2, self.resolution as f32];
         }
         queue.write_buffer(&self.receiver_buffer, 0, bytemuck::bytes_of(&uniform));
     }
 
-    /// Chunk draws into the atlas this frame, summed over the cascades.
+    /// Chunk draws into the atlas this frame, summed over the cascades (0
+    /// when the atlas already held this frame's shadows).
     pub(super) fn caster_draws(&self) -> usize {
+        if !self.redraw {
+            return 0;
+        }
         (0..self.count)
             .map(|i| self.opaque_casters[i].len() + self.cutout_casters[i].len())
             .sum()
     }
 
     /// Adds the pass that draws this frame's cascades, and returns the atlas
-    /// for the lit passes to read; `None` when there are no shadows.
+    /// for the lit passes to read; `None` when there are no shadows or the
+    /// atlas already holds them.
     pub(super) fn add_pass<'a>(
         &'a self,
         graph: &mut RenderGraph<'a>,
         frame_group: &'a wgpu::BindGroup,
         chunks: &'a ChunkStore,
     ) -> Option<TextureHandle> {
-        if self.count == 0 {
+        if self.count == 0 || !self.redraw {
             return None;
         }
         let atlas = graph.import_texture(
@@ -358,6 +416,10 @@ impl SunShadows {
         let atlas = graph.add_render_pass("crafty shadows", |pass| {
             let atlas = pass.write_depth(atlas, wgpu::LoadOp::Clear(1.0));
             pass.execute(move |rp, _| {
+                *self
+                    .drawn
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = self.planned;
                 rp.set_bind_group(0, frame_group, &[]);
                 for cascade in 0..self.count {
                     let (x, y) = ((cascade % 2) as u32 * tile, (cascade / 2) as u32 * tile);
