@@ -23,10 +23,11 @@ use crate::world::ChunkPos;
 /// Where an extra stage's passes go in crafty's frame.
 ///
 /// The built-in passes run in this order, each chaining the frame's `hdr`
-/// handle: sky, **`AfterSky`**, opaque chunks (which create `frame.depth`),
+/// handle (the shadow cascades come first, but draw no HDR): sky,
+/// **`AfterSky`**, opaque chunks (which create `frame.depth`),
 /// **`AfterOpaque`**, transparent chunks, weather particles,
-/// **`AfterTransparent`**, block highlight, **`BeforeTonemap`**, tonemap
-/// into `frame.output`.
+/// **`AfterTransparent`**, block highlight, godrays, **`BeforeTonemap`**,
+/// tonemap into `frame.output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StagePoint {
     /// Behind all geometry, no depth yet (distant sky layers: aurora, far
@@ -37,8 +38,8 @@ pub enum StagePoint {
     AfterOpaque,
     /// After water, glass and the falling rain or snow.
     AfterTransparent,
-    /// The last HDR work before tonemapping (godrays, bloom, screen-space
-    /// effects).
+    /// The last HDR work before tonemapping, after the built-in godrays
+    /// (bloom, screen-space effects).
     BeforeTonemap,
 }
 
@@ -98,7 +99,7 @@ struct Gpu {
 /// `FrameData::lights.sun`, which the game fills from the same moment.
 ///
 /// # Extending
-/// Clouds, godrays and a game's own effects slot in as extra stages
+/// A game's own effects slot in as extra stages
 /// ([`with_stage`](Self::with_stage)): ordinary [`RenderFeature`]s run at a
 /// [`StagePoint`], whose `setup`, `early_update`, `update` and `destroy` the
 /// pipeline forwards, and whose `add_passes` see the same [`Frame`]: read

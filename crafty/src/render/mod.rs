@@ -2,6 +2,13 @@
 //! whole frame, fed through a [`CraftyRenderHandle`].
 //!
 //! The frame, in order (each pass chains the frame's HDR target):
+//! 0. **shadows**: the sun's (or, at night, the moon's) cascades
+//!    ([`Shadows`]: 3 of 1024 texels out to 96 blocks by default), fitted
+//!    by the renderer's `fit_cascades`, each drawing the chunks whose box
+//!    overlaps it into one tile of a persistent depth atlas: solid quads
+//!    from their far side (so lit faces never shadow themselves), leaves
+//!    and glass frames alpha tested; redrawn only when the cascades or the
+//!    chunks change;
 //! 1. **sky**: a gradient whose colours follow the sun angle (blue day,
 //!    orange sunset, dark night with stars), the sun disc, and the moon
 //!    opposite it, lit by its phase;
@@ -10,7 +17,9 @@
 //!    vertex shader; the chunk origin comes from a dynamic uniform offset;
 //!    textured from the procedural [`block_atlas`] (nearest texels, repeating
 //!    per block across merged quads), lit by the game's [`SkyLighting`](crate::time_of_day::SkyLighting) with per-corner
-//!    ambient occlusion, fogged into the sky colour; the fully opaque texels
+//!    ambient occlusion and the shadow atlas (3 x 3 filtered comparisons,
+//!    direct light fading with depth under water), fogged into the sky
+//!    colour; the fully opaque texels
 //!    of transparent quads (leaves, glass frames) are drawn here too, alpha
 //!    tested with depth written, so they hide each other in any order;
 //! 3. **transparent chunks**: the translucent texels of water, glass and
@@ -21,10 +30,14 @@
 //!    through a roof; the chunks above also darken wet blocks the sky
 //!    reaches and fog closes in under cloud;
 //! 5. **highlight**: the targeted block's edges as dark lines;
-//! 6. **tonemap**: the renderer's [`TonemapFeature`](taos_renderer::features::TonemapFeature)
+//! 6. **godrays** ([`Godrays`]): while the sun or moon is on or near the
+//!    screen, the sky around it where no block covers it goes into a
+//!    half-size mask, and every pixel adds what it gathers marching 32
+//!    steps towards the light through that mask;
+//! 7. **tonemap**: the renderer's [`TonemapFeature`](taos_renderer::features::TonemapFeature)
 //!    into the output.
 //!
-//! Extra stages (clouds, godrays, a game's own effects) slot in between these
+//! Extra stages (auroras, bloom, a game's own effects) slot in between these
 //! at a [`StagePoint`] through [`CraftyPipelineFeature::with_stage`].
 //!
 //! ```no_run
