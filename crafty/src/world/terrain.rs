@@ -289,6 +289,8 @@ impl Terrain {
             }
         }
         self.plant_trees(&mut chunk, origin, biomes.as_ref());
+        // Rock deep under the land, or open water, keeps one value.
+        chunk.compact();
         chunk
     }
 
