@@ -21,7 +21,7 @@ use crafty::session::Session;
 use crafty::settings::ShadowQuality;
 use crafty::world::TerrainGenerator;
 use criterion::{Criterion, criterion_group, criterion_main};
-use taos_benches::frame_waited;
+use taos_benches::{frame_waited, gpu_pass_times};
 use taos_engine::game_loop::ManualClock;
 use taos_engine::{Engine, EngineConfig};
 
@@ -68,21 +68,10 @@ const CONFIGURATIONS: [(&str, ShadowQuality, bool, bool); 7] = [
 
 fn print_gpu_passes(name: &str, engine: &mut Engine, render: &CraftyRenderHandle) {
     let stats = render.stats();
-    let Some(gpu) = engine.renderer().collect_gpu_timings() else {
-        eprintln!("{name}: no GPU timings on this device");
-        return;
-    };
-    let passes: Vec<String> = gpu
-        .passes
-        .iter()
-        .map(|pass| format!("{} {:.2} ms", pass.name, pass.gpu.as_secs_f64() * 1e3))
-        .collect();
+    let times = gpu_pass_times(engine).unwrap_or_else(|| "no GPU timings on this device".into());
     eprintln!(
-        "{name}: {} shadow draws, godrays {}; GPU {:.2} ms: {}",
-        stats.shadow_draws,
-        stats.godrays,
-        gpu.total.as_secs_f64() * 1e3,
-        passes.join(", ")
+        "{name}: {} shadow draws, godrays {}; {times}",
+        stats.shadow_draws, stats.godrays
     );
 }
 

@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use taos_benches::frame_waited;
+use taos_benches::{frame_waited, gpu_pass_times};
 use taos_engine::{Engine, EngineConfig};
 use taos_renderer::features::{BloomOptions, DofOptions, TaaOptions};
 use taos_renderer::presets::{PresetOptions, forward_preset};
@@ -52,21 +52,10 @@ fn configurations() -> Vec<(&'static str, PresetOptions)> {
 /// Prints the GPU time of each pass of the last timed frame (lavapipe
 /// has timestamp queries): where an effect's cost goes.
 fn print_gpu_passes(name: &str, engine: &mut Engine) {
-    let renderer = engine.renderer();
-    let Some(gpu) = renderer.collect_gpu_timings() else {
-        eprintln!("{name}: no GPU timings on this device");
-        return;
-    };
-    let passes: Vec<String> = gpu
-        .passes
-        .iter()
-        .map(|pass| format!("{} {:.2} ms", pass.name, pass.gpu.as_secs_f64() * 1e3))
-        .collect();
-    eprintln!(
-        "{name}: GPU {:.2} ms: {}",
-        gpu.total.as_secs_f64() * 1e3,
-        passes.join(", ")
-    );
+    match gpu_pass_times(engine) {
+        Some(times) => eprintln!("{name}: {times}"),
+        None => eprintln!("{name}: no GPU timings on this device"),
+    }
 }
 
 fn post(c: &mut Criterion) {

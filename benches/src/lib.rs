@@ -20,3 +20,20 @@ pub fn frame_waited(engine: &mut Engine) -> RenderStats {
         .expect("the GPU finishes");
     stats
 }
+
+/// The GPU time of each pass of the engine's last timed frame, as one line
+/// (`total: pass ms, pass ms, ...`), or `None` on a device without
+/// timestamp queries: where a configuration's cost goes.
+pub fn gpu_pass_times(engine: &mut Engine) -> Option<String> {
+    let gpu = engine.renderer().collect_gpu_timings()?;
+    let passes: Vec<String> = gpu
+        .passes
+        .iter()
+        .map(|pass| format!("{} {:.2} ms", pass.name, pass.gpu.as_secs_f64() * 1e3))
+        .collect();
+    Some(format!(
+        "GPU {:.2} ms: {}",
+        gpu.total.as_secs_f64() * 1e3,
+        passes.join(", ")
+    ))
+}
