@@ -3,7 +3,7 @@
 
 use glam::IVec3;
 
-use crate::world::{BlockType, CHUNK_SIZE, Chunk, ChunkPos, World};
+use crate::world::{BlockType, CHUNK_SIZE, Chunk, ChunkPos, UnloadedBlocks, World};
 
 /// The largest chunk edge the mesher takes: 62, so that a padded row of
 /// `n + 2` blocks fits one `u64` and quad coordinates fit 6 bits.
@@ -56,6 +56,71 @@ const fn block_flags() -> [u8; 16] {
 }
 
 const FLAGS: [u8; 16] = block_flags();
+
+/// The padded edge of a world chunk's input.
+const PADDED: usize = CHUNK_SIZE + 2;
+
+/// The offset to neighbour `slot` (0..27, x fastest, then y, then z; 13 is
+/// the chunk itself).
+fn neighbour_offset(slot: usize) -> IVec3 {
+    IVec3::new(slot as i32 % 3, slot as i32 / 3 % 3, slot as i32 / 9) - IVec3::ONE
+}
+
+/// Every run of a world chunk's padded input that one chunk supplies: the
+/// chunk's neighbour slot (see [`neighbour_offset`]), the padded `y` and
+/// `z` of the row, the run's padded `x` range, and the index in that chunk
+/// of the run's first block.
+fn neighbour_runs() -> impl Iterator<Item = (usize, usize, usize, std::ops::Range<usize>, usize)> {
+    const N: usize = CHUNK_SIZE;
+    // Padded coordinate -> (neighbour offset 0..3, local coordinate there).
+    let split = |p: usize| -> (usize, usize) {
+        if p == 0 {
+            (0, N - 1)
+        } else if p == PADDED - 1 {
+            (2, 0)
+        } else {
+            (1, p - 1)
+        }
+    };
+    (0..PADDED).flat_map(move |py| {
+        let (cy, ly) = split(py);
+        (0..PADDED).flat_map(move |pz| {
+            let (cz, lz) = split(pz);
+            [
+                (0, 0..1, N - 1),
+                (1, 1..PADDED - 1, 0),
+                (2, PADDED - 1..PADDED, 0),
+            ]
+            .into_iter()
+            .map(move |(cx, xs, lx0)| {
+                (
+                    (cz * 3 + cy) * 3 + cx,
+                    py,
+                    pz,
+                    xs,
+                    Chunk::index(lx0, ly, lz),
+                )
+            })
+        })
+    })
+}
+
+/// The border blocks a [`PaddedChunk::gather_loaded`] left because their
+/// chunks were not loaded, with what is needed to work them out.
+pub(crate) struct PendingBorder {
+    origin: IVec3,
+    missing: [bool; 27],
+    blocks: UnloadedBlocks,
+}
+
+impl std::fmt::Debug for PendingBorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PendingBorder")
+            .field("origin", &self.origin)
+            .field("missing", &self.missing)
+            .finish_non_exhaustive()
+    }
+}
 
 /// An `n³` chunk with a one-block border: `(n + 2)³` blocks, indexed in
 /// padded coordinates `(y * p + z) * p + x` with `p = n + 2` (x fastest,
@@ -149,45 +214,53 @@ impl PaddedChunk {
     /// [`gather`](Self::gather) into this input, reusing its storage (it is
     /// resized to 32³ first if needed).
     pub fn gather_into(&mut self, world: &World, pos: ChunkPos) {
-        const N: usize = CHUNK_SIZE;
-        const P: usize = N + 2;
-        if self.size != N {
-            *self = Self::new(N).unwrap_or_else(|_| unreachable!("32 is in range"));
+        let border = self.gather_loaded(world, pos);
+        self.finish_gather(border);
+    }
+
+    /// The first half of [`gather_into`](Self::gather_into), the half that
+    /// needs the world: copies the chunk and the borders of its loaded
+    /// neighbours. The border of neighbours not loaded, and the row masks,
+    /// wait for [`finish_gather`](Self::finish_gather) (a mesher thread runs
+    /// it: the bare terrain there costs noise for every block).
+    pub(crate) fn gather_loaded(&mut self, world: &World, pos: ChunkPos) -> Option<PendingBorder> {
+        if self.size != CHUNK_SIZE {
+            *self = Self::new(CHUNK_SIZE).unwrap_or_else(|_| unreachable!("32 is in range"));
         }
-        let mut near: [Option<&Chunk>; 27] = [None; 27];
-        for (i, slot) in near.iter_mut().enumerate() {
-            let d = IVec3::new(i as i32 % 3, i as i32 / 3 % 3, i as i32 / 9) - IVec3::ONE;
-            *slot = world.chunk(pos.offset(d));
+        let mut missing = [false; 27];
+        for (slot, py, pz, xs, start) in neighbour_runs() {
+            let row = (py * PADDED + pz) * PADDED;
+            let dst = &mut self.blocks[row + xs.start..row + xs.end];
+            match world.chunk(pos.offset(neighbour_offset(slot))) {
+                Some(chunk) => chunk.copy_blocks(start, dst),
+                None => missing[slot] = true,
+            }
         }
         let origin = pos.origin();
-        // Padded coordinate -> (neighbour offset index 0..3, local coordinate).
-        let split = |p: usize| -> (usize, usize) {
-            if p == 0 {
-                (0, N - 1)
-            } else if p == P - 1 {
-                (2, 0)
-            } else {
-                (1, p - 1)
-            }
-        };
-        for py in 0..P {
-            let (cy, ly) = split(py);
-            for pz in 0..P {
-                let (cz, lz) = split(pz);
-                let row = (py * P + pz) * P;
-                let dst = &mut self.blocks[row..row + P];
-                for (cx, range, lx0) in [(0, 0..1, N - 1), (1, 1..P - 1, 0), (2, P - 1..P, 0)] {
-                    let len = range.len();
-                    let out = &mut dst[range.clone()];
-                    if let Some(chunk) = near[(cz * 3 + cy) * 3 + cx] {
-                        let start = Chunk::index(lx0, ly, lz);
-                        out.copy_from_slice(&chunk.blocks()[start..start + len]);
-                    } else {
-                        for (k, slot) in out.iter_mut().enumerate() {
-                            let padded = IVec3::new((range.start + k) as i32, py as i32, pz as i32);
-                            *slot = world.block(origin + padded - IVec3::ONE);
-                        }
-                    }
+        missing.contains(&true).then(|| PendingBorder {
+            origin,
+            missing,
+            blocks: world.unloaded_blocks(
+                origin - IVec3::ONE,
+                origin + IVec3::splat(CHUNK_SIZE as i32),
+            ),
+        })
+    }
+
+    /// The second half of [`gather_into`](Self::gather_into): fills the
+    /// border that [`gather_loaded`](Self::gather_loaded) left, and rebuilds
+    /// the row masks.
+    pub(crate) fn finish_gather(&mut self, border: Option<PendingBorder>) {
+        if let Some(mut border) = border {
+            for (slot, py, pz, xs, _) in neighbour_runs() {
+                if !border.missing[slot] {
+                    continue;
+                }
+                let row = (py * PADDED + pz) * PADDED;
+                for px in xs {
+                    let padded = IVec3::new(px as i32, py as i32, pz as i32);
+                    self.blocks[row + px] =
+                        border.blocks.block(border.origin + padded - IVec3::ONE);
                 }
             }
         }
@@ -428,5 +501,44 @@ mod tests {
         assert!(set == built);
         built.rebuild_masks();
         assert!(set == built);
+    }
+
+    #[test]
+    fn a_gather_gives_what_the_world_gives_loaded_or_not() {
+        use crate::world::{Terrain, TerrainGenerator};
+        // A surface chunk of the biome terrain (caves and trees about), with
+        // some neighbours loaded and others not, and an edit in each kind.
+        let mut world = crate::world::World::with_terrain(Terrain::with_generator(
+            42,
+            TerrainGenerator::Biomes,
+        ));
+        let pos = ChunkPos::new(3, 2, -2);
+        for offset in [
+            IVec3::ZERO,
+            IVec3::X,
+            IVec3::new(0, -1, 1),
+            IVec3::new(-1, 1, -1),
+        ] {
+            world.ensure_chunk(pos.offset(offset));
+        }
+        let origin = pos.origin();
+        // In the unloaded -x neighbour's border, and in the loaded +x one's.
+        world
+            .set_block(origin + IVec3::new(-1, 5, 7), BlockType::Glass)
+            .unwrap();
+        world
+            .set_block(origin + IVec3::new(32, 6, 8), BlockType::Water)
+            .unwrap();
+        let expected =
+            PaddedChunk::from_fn(CHUNK_SIZE, |local| world.block(origin + local)).unwrap();
+
+        let gathered = PaddedChunk::gather(&world, pos);
+        assert!(gathered == expected, "one-step gather");
+        let mut split = PaddedChunk::new(CHUNK_SIZE).unwrap();
+        let border = split.gather_loaded(&world, pos);
+        assert!(border.is_some(), "some neighbours are not loaded");
+        split.finish_gather(border);
+        assert!(split == expected, "gather finished elsewhere");
+        assert_eq!(split.get(IVec3::new(-1, 5, 7)), Some(BlockType::Glass));
     }
 }

@@ -7,6 +7,7 @@ use glam::Vec3;
 
 use crate::world::{CHUNK_SIZE, ChunkPos, World};
 
+use super::input::PendingBorder;
 use super::{ChunkMesh, Mesher, PaddedChunk};
 
 /// One chunk snapshot on its way to a worker.
@@ -15,6 +16,29 @@ struct Job {
     pos: ChunkPos,
     generation: u64,
     input: PaddedChunk,
+    /// The border of neighbours that were not loaded, for the worker to
+    /// fill before meshing.
+    border: Option<PendingBorder>,
+}
+
+impl Job {
+    /// Finishes the snapshot and meshes it.
+    fn run(self, mesher: &mut Mesher) -> Done {
+        let Self {
+            pos,
+            generation,
+            mut input,
+            border,
+        } = self;
+        input.finish_gather(border);
+        let mesh = mesher.mesh_new(&input);
+        Done {
+            pos,
+            generation,
+            input,
+            mesh,
+        }
+    }
 }
 
 /// A finished mesh on its way back, with its input for reuse.
@@ -133,24 +157,10 @@ fn worker(
             let Ok(jobs) = jobs.lock() else { return };
             jobs.recv()
         };
-        let Ok(Job {
-            pos,
-            generation,
-            input,
-        }) = job
-        else {
+        let Ok(job) = job else {
             return;
         };
-        let mesh = mesher.mesh_new(&input);
-        if done
-            .send(Done {
-                pos,
-                generation,
-                input,
-                mesh,
-            })
-            .is_err()
-        {
+        if done.send(job.run(&mut mesher)).is_err() {
             return;
         }
     }
@@ -171,13 +181,7 @@ impl Backend {
     }
 
     fn submit(&mut self, job: Job, finished: &mut Vec<Done>) {
-        let mesh = self.mesher.mesh_new(&job.input);
-        finished.push(Done {
-            pos: job.pos,
-            generation: job.generation,
-            input: job.input,
-            mesh,
-        });
+        finished.push(job.run(&mut self.mesher));
     }
 
     fn collect(&mut self, _finished: &mut Vec<Done>, _wait_for: usize) {}
@@ -279,15 +283,20 @@ impl MeshScheduler {
             };
             let mut input = match self.spare_inputs.pop() {
                 Some(input) => input,
-                None => PaddedChunk::gather(world, pos),
+                None => {
+                    PaddedChunk::new(CHUNK_SIZE).unwrap_or_else(|_| unreachable!("32 is in range"))
+                }
             };
-            input.gather_into(world, pos);
+            // The border of unloaded neighbours is bare terrain, worked out
+            // by the worker: noise for every block stalled frames here.
+            let border = input.gather_loaded(world, pos);
             self.in_flight += 1;
             self.backend.submit(
                 Job {
                     pos,
                     generation,
                     input,
+                    border,
                 },
                 &mut self.finished,
             );

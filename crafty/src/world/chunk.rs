@@ -3,6 +3,7 @@
 use glam::IVec3;
 
 use super::BlockType;
+use super::palette::PackedBlocks;
 
 /// Blocks along each edge of a chunk.
 pub const CHUNK_SIZE: usize = 32;
@@ -49,10 +50,16 @@ impl ChunkPos {
 
 /// 32³ blocks, stored x fastest, then z, then y (`(y * 32 + z) * 32 + x`).
 ///
-/// A chunk of one kind of block (the air above the land, the rock deep
-/// under it) is stored as that one value; the first edit that breaks the
-/// pattern gives it its own 32 KiB array, and [`compact`](Self::compact)
-/// (run after generation) turns a uniform array back into one value.
+/// Stored as compactly as its blocks allow:
+/// - a chunk of one kind of block (the air above the land, the rock deep
+///   under it) is that one value;
+/// - a chunk of up to 16 kinds (every natural chunk) is a palette of its
+///   kinds and 1, 2 or 4 bits per block: 4 to 16 KiB;
+/// - otherwise one byte per block, 32 KiB.
+///
+/// Generation writes an array and [`compact`](Self::compact)s it; edits
+/// keep a packed chunk packed (widening its indices as kinds are added),
+/// and digging a chunk out to air makes it one value again.
 #[derive(Clone)]
 pub struct Chunk {
     blocks: Blocks,
@@ -63,6 +70,8 @@ pub struct Chunk {
 enum Blocks {
     /// Every block the same.
     Uniform(BlockType),
+    /// A palette of at most 16 kinds and a few bits per block.
+    Packed(PackedBlocks),
     /// One byte per block.
     Dense(Box<[BlockType; CHUNK_VOLUME]>),
 }
@@ -79,7 +88,8 @@ impl PartialEq for Chunk {
     fn eq(&self, other: &Self) -> bool {
         match (&self.blocks, &other.blocks) {
             (Blocks::Uniform(a), Blocks::Uniform(b)) => a == b,
-            _ => self.blocks() == other.blocks(),
+            (Blocks::Dense(a), Blocks::Dense(b)) => a == b,
+            _ => (0..CHUNK_VOLUME).all(|i| self.at(i) == other.at(i)),
         }
     }
 }
@@ -120,6 +130,44 @@ impl Chunk {
         }
     }
 
+    /// A chunk of air stored as an array: what generation writes into
+    /// before [`compact`](Self::compact)ing (byte writes are the fastest).
+    #[must_use]
+    pub(super) fn unpacked() -> Self {
+        Self {
+            blocks: Blocks::Dense(Box::new([BlockType::Air; CHUNK_VOLUME])),
+            solid_count: 0,
+        }
+    }
+
+    /// The block at `index` (see [`index`](Self::index)).
+    fn at(&self, index: usize) -> BlockType {
+        match &self.blocks {
+            Blocks::Uniform(block) => *block,
+            Blocks::Packed(packed) => packed.get(index),
+            Blocks::Dense(blocks) => blocks[index],
+        }
+    }
+
+    /// Copies the blocks from index `start` on (see [`index`](Self::index))
+    /// into `out`, e.g. one row: what the mesher reads, without unpacking
+    /// the whole chunk.
+    ///
+    /// # Panics
+    /// When `start + out.len()` passes [`CHUNK_VOLUME`].
+    pub fn copy_blocks(&self, start: usize, out: &mut [BlockType]) {
+        assert!(
+            start + out.len() <= CHUNK_VOLUME,
+            "blocks {start}..{} are outside the chunk",
+            start + out.len()
+        );
+        match &self.blocks {
+            Blocks::Uniform(block) => out.fill(*block),
+            Blocks::Packed(packed) => packed.copy_to(start, out),
+            Blocks::Dense(blocks) => out.copy_from_slice(&blocks[start..start + out.len()]),
+        }
+    }
+
     /// The index of local block `(x, y, z)` (each in `0..32`) in [`blocks`](Self::blocks).
     #[must_use]
     pub const fn index(x: usize, y: usize, z: usize) -> usize {
@@ -129,13 +177,9 @@ impl Chunk {
     /// The block at local `(x, y, z)`; each coordinate must be in `0..32`.
     #[must_use]
     pub fn get(&self, x: usize, y: usize, z: usize) -> BlockType {
-        match &self.blocks {
-            Blocks::Uniform(block) => {
-                debug_assert!(Self::index(x, y, z) < CHUNK_VOLUME);
-                *block
-            }
-            Blocks::Dense(blocks) => blocks[Self::index(x, y, z)],
-        }
+        let index = Self::index(x, y, z);
+        assert!(index < CHUNK_VOLUME, "({x}, {y}, {z}) is outside the chunk");
+        self.at(index)
     }
 
     /// The block at a local position, or `None` outside `0..32`.
@@ -148,17 +192,27 @@ impl Chunk {
     /// Sets local `(x, y, z)`; returns the block that was there.
     pub fn set(&mut self, x: usize, y: usize, z: usize, block: BlockType) -> BlockType {
         let index = Self::index(x, y, z);
+        assert!(index < CHUNK_VOLUME, "({x}, {y}, {z}) is outside the chunk");
         if let Blocks::Uniform(fill) = self.blocks {
-            assert!(index < CHUNK_VOLUME, "({x}, {y}, {z}) is outside the chunk");
             if fill == block {
                 return block;
             }
-            self.blocks = Blocks::Dense(Box::new([fill; CHUNK_VOLUME]));
+            self.blocks = Blocks::Packed(PackedBlocks::filled(fill));
         }
-        let Blocks::Dense(blocks) = &mut self.blocks else {
-            unreachable!("a uniform chunk was just made an array")
+        let old = match &mut self.blocks {
+            Blocks::Uniform(_) => unreachable!("a uniform chunk was just packed"),
+            Blocks::Packed(packed) => match packed.set(index, block) {
+                Some(old) => old,
+                None => {
+                    // A kind too many for 4 bits: one byte per block.
+                    let mut blocks = packed.unpack();
+                    let old = std::mem::replace(&mut blocks[index], block);
+                    self.blocks = Blocks::Dense(blocks);
+                    old
+                }
+            },
+            Blocks::Dense(blocks) => std::mem::replace(&mut blocks[index], block),
         };
-        let old = std::mem::replace(&mut blocks[index], block);
         self.solid_count = self.solid_count + u32::from(!block.is_air()) - u32::from(!old.is_air());
         if self.solid_count == 0 {
             // Dug out to nothing: back to one value.
@@ -167,11 +221,14 @@ impl Chunk {
         old
     }
 
-    /// Every block, in index order.
+    /// Every block, in index order. A packed chunk unpacks itself for
+    /// this and keeps the 32 KiB copy until its next edit: to read a few
+    /// blocks, prefer [`get`](Self::get) or [`copy_blocks`](Self::copy_blocks).
     #[must_use]
     pub fn blocks(&self) -> &[BlockType; CHUNK_VOLUME] {
         match &self.blocks {
             Blocks::Uniform(block) => uniform_blocks(*block),
+            Blocks::Packed(packed) => packed.as_array(),
             Blocks::Dense(blocks) => blocks,
         }
     }
@@ -183,27 +240,36 @@ impl Chunk {
     pub fn uniform(&self) -> Option<BlockType> {
         match self.blocks {
             Blocks::Uniform(block) => Some(block),
-            Blocks::Dense(_) => None,
+            Blocks::Packed(_) | Blocks::Dense(_) => None,
         }
     }
 
-    /// Stores the chunk as one value if every block is the same; returns
-    /// whether it now is.
+    /// Stores the chunk as compactly as its blocks allow: one value if
+    /// every block is the same, else packed in the fewest bits its kinds
+    /// need; returns whether it is now one value.
     pub fn compact(&mut self) -> bool {
-        if let Blocks::Dense(blocks) = &self.blocks {
-            let first = blocks[0];
-            if blocks.iter().all(|&b| b == first) {
-                self.blocks = Blocks::Uniform(first);
-            }
+        let compacted = match &self.blocks {
+            Blocks::Uniform(_) => None,
+            Blocks::Packed(packed) => PackedBlocks::pack(packed.as_array()),
+            Blocks::Dense(blocks) => PackedBlocks::pack(blocks),
+        };
+        if let Some(packed) = compacted {
+            self.blocks = match packed.single_kind() {
+                Some(block) => Blocks::Uniform(block),
+                None => Blocks::Packed(packed),
+            };
         }
         self.uniform().is_some()
     }
 
-    /// Bytes this chunk's blocks take on the heap (0 when uniform).
+    /// Bytes this chunk's blocks take on the heap: 0 when uniform, 4 to
+    /// 16 KiB packed (plus 32 KiB while an unpacked copy from
+    /// [`blocks`](Self::blocks) is kept), 32 KiB as an array.
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
-        match self.blocks {
+        match &self.blocks {
             Blocks::Uniform(_) => 0,
+            Blocks::Packed(packed) => packed.heap_bytes(),
             Blocks::Dense(_) => CHUNK_VOLUME * std::mem::size_of::<BlockType>(),
         }
     }
@@ -218,11 +284,9 @@ impl Chunk {
     /// every platform.
     #[must_use]
     pub fn content_hash(&self) -> u64 {
-        self.blocks()
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-                (hash ^ u64::from(u8::from(b))).wrapping_mul(0x0100_0000_01b3)
-            })
+        (0..CHUNK_VOLUME).fold(0xcbf2_9ce4_8422_2325, |hash, i| {
+            (hash ^ u64::from(u8::from(self.at(i)))).wrapping_mul(0x0100_0000_01b3)
+        })
     }
 }
 
@@ -253,7 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn uniform_chunks_take_no_array_until_an_edit_breaks_them() {
+    fn uniform_chunks_take_no_memory_until_an_edit_breaks_them() {
         let mut rock = Chunk::filled(BlockType::Stone);
         assert_eq!(
             (rock.uniform(), rock.heap_bytes()),
@@ -269,11 +333,15 @@ mod tests {
 
         let mut dug = rock.clone();
         assert_eq!(dug.set(4, 5, 6, BlockType::Air), BlockType::Stone);
-        assert_eq!(dug.heap_bytes(), CHUNK_VOLUME);
+        assert!(
+            dug.heap_bytes() <= CHUNK_VOLUME / 8 + 16,
+            "two kinds take a bit a block: {}",
+            dug.heap_bytes()
+        );
         assert_eq!(dug.get(4, 5, 6), BlockType::Air);
         assert_eq!(dug.get(4, 5, 7), BlockType::Stone);
         assert_ne!(dug, rock);
-        assert!(!dug.compact(), "mixed chunks stay arrays");
+        assert!(!dug.compact(), "mixed chunks stay mixed");
 
         dug.set(4, 5, 6, BlockType::Stone);
         assert_eq!(dug, rock, "the same blocks compare equal however stored");
@@ -281,5 +349,31 @@ mod tests {
         assert!(dug.compact());
         assert_eq!(dug.heap_bytes(), 0);
         assert_eq!(Chunk::empty().uniform(), Some(BlockType::Air));
+    }
+
+    #[test]
+    fn every_storage_reads_and_compares_alike() {
+        let mut array = Chunk::unpacked();
+        let mut packed = Chunk::empty();
+        for (k, &block) in BlockType::ALL.iter().enumerate().skip(1) {
+            let (x, y, z) = (k, 2 * k, 31 - k);
+            array.set(x, y, z, block);
+            packed.set(x, y, z, block);
+        }
+        assert_eq!(array.heap_bytes(), CHUNK_VOLUME);
+        assert!(array == packed);
+        assert_eq!(array.content_hash(), packed.content_hash());
+        let mut row = [BlockType::Air; 34];
+        let mut expected = [BlockType::Air; 34];
+        packed.copy_blocks(Chunk::index(0, 6, 28), &mut row);
+        array.copy_blocks(Chunk::index(0, 6, 28), &mut expected);
+        assert_eq!(row, expected);
+        assert_eq!(row[3], BlockType::ALL[3], "block (3, 6, 28)");
+        assert_eq!(packed.blocks(), array.blocks());
+
+        // Generation leaves arrays packed: 12 kinds take 4 bits a block.
+        assert!(!array.compact());
+        assert!(array.heap_bytes() <= CHUNK_VOLUME / 2 + 16);
+        assert!(array == packed);
     }
 }

@@ -13,6 +13,7 @@ mod caves;
 mod chunk;
 mod edit;
 pub(crate) mod noise;
+mod palette;
 mod terrain;
 mod voxels;
 
@@ -22,4 +23,5 @@ pub use block::{BlockType, Face, TILE_COUNT, UnknownBlock};
 pub use chunk::{CHUNK_SIZE, CHUNK_VOLUME, Chunk, ChunkPos};
 pub use edit::BlockEdit;
 pub use terrain::{SEA_LEVEL, Terrain, TerrainGenerator, UnknownGenerator};
+pub(crate) use voxels::UnloadedBlocks;
 pub use voxels::{OutsideWorld, WORLD_CHUNKS_Y, WORLD_HEIGHT, World};

@@ -78,6 +78,55 @@ impl TryFrom<u8> for TerrainGenerator {
     }
 }
 
+/// The bare terrain's block at `pos` in a column whose ground ends at
+/// `surface` under `biome`, hollowed by `caves` where they carve.
+fn ground_block_in(pos: IVec3, surface: i32, biome: Biome, caves: Option<&CaveNoise>) -> BlockType {
+    let block = layer_block(pos.y, surface, biome);
+    let hollow = || caves.is_some_and(|caves| caves.is_cave(pos.x, pos.y, pos.z, surface));
+    if !block.is_air() && block != BlockType::Water && hollow() {
+        return BlockType::Air;
+    }
+    block
+}
+
+/// The bare terrain (ground and caves, no trees) block by block, exactly
+/// as [`Terrain::surface_height`] then [`Terrain::ground_block`] give it,
+/// but with the noise built once and each column computed once: the border
+/// of a chunk whose neighbour is not loaded, filled on a mesher thread.
+pub(crate) struct BareTerrain {
+    terrain: Terrain,
+    biomes: Option<BiomeNoise>,
+    caves: Option<CaveNoise>,
+    columns: std::collections::HashMap<(i32, i32), Column>,
+}
+
+impl BareTerrain {
+    pub(crate) fn new(terrain: Terrain) -> Self {
+        let biomes = terrain.biome_noise();
+        let caves = biomes.is_some().then(|| CaveNoise::new(terrain.seed));
+        Self {
+            terrain,
+            biomes,
+            caves,
+            columns: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The bare terrain's block at `pos` (inside the world's height).
+    pub(crate) fn block(&mut self, pos: IVec3) -> BlockType {
+        let Self {
+            terrain,
+            biomes,
+            caves,
+            columns,
+        } = self;
+        let column = *columns
+            .entry((pos.x, pos.z))
+            .or_insert_with(|| terrain.column_with(biomes.as_ref(), pos.x, pos.z));
+        ground_block_in(pos, column.surface, column.biome, caves.as_ref())
+    }
+}
+
 /// The terrain of one column: where the ground ends and what covers it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Column {
@@ -177,15 +226,8 @@ impl Terrain {
     #[must_use]
     pub fn ground_block(&self, pos: IVec3, surface: i32) -> BlockType {
         let biome = self.column(pos.x, pos.z).biome;
-        let block = layer_block(pos.y, surface, biome);
-        if self.generator == TerrainGenerator::Biomes
-            && !block.is_air()
-            && block != BlockType::Water
-            && CaveNoise::new(self.seed).is_cave(pos.x, pos.y, pos.z, surface)
-        {
-            return BlockType::Air;
-        }
-        block
+        let caves = (self.generator == TerrainGenerator::Biomes).then(|| CaveNoise::new(self.seed));
+        ground_block_in(pos, surface, biome, caves.as_ref())
     }
 
     /// The dry land column nearest `(x, z)` (searched in rings out to 512
@@ -256,12 +298,12 @@ impl Terrain {
     /// then every tree whose canopy reaches into it.
     #[must_use]
     pub fn generate(&self, pos: ChunkPos) -> Chunk {
-        let mut chunk = Chunk::empty();
         let origin = pos.origin();
         let size = CHUNK_SIZE as i32;
         if origin.y >= WORLD_HEIGHT || origin.y + size <= 0 {
-            return chunk;
+            return Chunk::empty();
         }
+        let mut chunk = Chunk::unpacked();
         let biomes = self.biome_noise();
         let caves = biomes
             .is_some()
@@ -289,7 +331,8 @@ impl Terrain {
             }
         }
         self.plant_trees(&mut chunk, origin, biomes.as_ref());
-        // Rock deep under the land, or open water, keeps one value.
+        // Rock deep under the land, or open water, keeps one value; the
+        // rest packs into a few bits per block.
         chunk.compact();
         chunk
     }

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use glam::IVec3;
 
+use super::terrain::BareTerrain;
 use super::{BlockEdit, BlockType, CHUNK_SIZE, Chunk, ChunkPos, Terrain};
 
 /// Chunks stacked in y.
@@ -192,6 +193,24 @@ impl World {
         self.chunks.values().map(Chunk::heap_bytes).sum()
     }
 
+    /// What [`block`](Self::block) gives for the blocks of unloaded chunks
+    /// inside the box `min..=max`, detached from the world, so that another
+    /// thread can work them out (the edits inside the box are copied now;
+    /// the terrain is computed when asked).
+    #[must_use]
+    pub(crate) fn unloaded_blocks(&self, min: IVec3, max: IVec3) -> UnloadedBlocks {
+        let overrides = self
+            .overrides
+            .iter()
+            .filter(|(p, _)| p.cmpge(min).all() && p.cmple(max).all())
+            .map(|(&p, &block)| (p, block))
+            .collect();
+        UnloadedBlocks {
+            terrain: BareTerrain::new(self.terrain),
+            overrides,
+        }
+    }
+
     /// The block at `pos`: air above and below the world; for a chunk that
     /// is not loaded, the bare terrain (no trees) with edits applied.
     #[must_use]
@@ -282,6 +301,28 @@ fn affected_chunks(chunk: ChunkPos, local: IVec3) -> Vec<ChunkPos> {
     }
     out.retain(|c| (0..WORLD_CHUNKS_Y).contains(&c.0.y));
     out
+}
+
+/// The blocks of chunks that are not loaded, in a box of the world, as
+/// [`World::block`] gives them (the bare terrain with the edits over it),
+/// made without the world: see [`World::unloaded_blocks`].
+pub(crate) struct UnloadedBlocks {
+    terrain: BareTerrain,
+    overrides: HashMap<IVec3, BlockType>,
+}
+
+impl UnloadedBlocks {
+    /// The block at `pos` (which must lie in the box this was made for and
+    /// in a chunk that was not loaded then).
+    pub(crate) fn block(&mut self, pos: IVec3) -> BlockType {
+        if !World::contains(pos) {
+            return BlockType::Air;
+        }
+        match self.overrides.get(&pos) {
+            Some(&block) => block,
+            None => self.terrain.block(pos),
+        }
+    }
 }
 
 /// Lays the edits in `overrides` that fall inside chunk `pos` over `chunk`.
