@@ -29,6 +29,8 @@
 pub mod app;
 pub mod cli;
 pub mod game;
+// The headless runner writes saves and screenshots to files: native only.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
 pub mod inventory;
 pub mod mesh;

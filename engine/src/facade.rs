@@ -93,7 +93,7 @@ pub struct Engine {
     ui_context: Option<egui::Context>,
     exit_requested: bool,
     /// The earliest wake-up a game asked for outside the loop's own.
-    wake_at: Option<std::time::Instant>,
+    wake_at: Option<web_time::Instant>,
     pub(crate) stats: WindowStats,
     /// The render-graph overlay's state.
     pub(crate) graph_overlay: crate::graph_overlay::GraphOverlay,
@@ -316,11 +316,11 @@ impl Engine {
     /// nothing due then (a deadline outside the simulation: an autosave, the
     /// end of a measurement). [`App::update`](crate::App::update) runs then.
     /// The earliest request wins; each is used once.
-    pub fn wake_at(&mut self, at: std::time::Instant) {
+    pub fn wake_at(&mut self, at: web_time::Instant) {
         self.wake_at = Some(self.wake_at.map_or(at, |earlier| earlier.min(at)));
     }
 
-    pub(crate) fn take_wake_at(&mut self) -> Option<std::time::Instant> {
+    pub(crate) fn take_wake_at(&mut self) -> Option<web_time::Instant> {
         self.wake_at.take()
     }
 

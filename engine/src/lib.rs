@@ -43,45 +43,30 @@
 
 #![forbid(unsafe_code)]
 
-#[cfg(not(target_arch = "wasm32"))]
 mod app;
 pub mod bindings_store;
-#[cfg(not(target_arch = "wasm32"))]
 mod facade;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod gltf;
-#[cfg(not(target_arch = "wasm32"))]
 mod graph_overlay;
-#[cfg(not(target_arch = "wasm32"))]
 mod logging;
-#[cfg(not(target_arch = "wasm32"))]
 mod presenter;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod touch_overlay;
-#[cfg(not(target_arch = "wasm32"))]
 mod ui;
-#[cfg(not(target_arch = "wasm32"))]
 mod window;
 
 /// Sound: the `taos_audio` crate (`AudioSource`, `AudioListener`, clips, the mixer).
-#[cfg(not(target_arch = "wasm32"))]
 pub use taos_audio as audio;
 pub use taos_core;
 pub use taos_core::*;
 /// World persistence: the `taos_storage` crate.
 pub use taos_storage as storage;
 
-#[cfg(not(target_arch = "wasm32"))]
 pub use app::{App, AppError, Propagate, WindowEvent};
 /// The immediate-mode UI library of the overlay ([`App::ui`]), re-exported
 /// so a game builds its UI against the same version.
-#[cfg(not(target_arch = "wasm32"))]
 pub use egui;
-#[cfg(not(target_arch = "wasm32"))]
 pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
-#[cfg(not(target_arch = "wasm32"))]
 pub use logging::init_logging;
-#[cfg(not(target_arch = "wasm32"))]
 pub use window::{
     RunError, SetupError, input_from_window_event, run_windowed, text_from_window_event,
 };

@@ -7,7 +7,9 @@
 //! [`run_windowed`](crate::run_windowed) call it, and a binary that does not
 //! go through them (a tool, or crafty's save browser) calls it first thing.
 
-/// What is shown without `RUST_LOG`.
+/// What is shown without `RUST_LOG` (the browser's console logger mutes the
+/// same targets).
+#[cfg(not(target_arch = "wasm32"))]
 const DEFAULT_FILTER: &str = "warn,wgpu_hal=off,egui_wgpu::renderer=error";
 
 /// Installs a logger on standard error, filtered by `RUST_LOG`
@@ -20,9 +22,62 @@ const DEFAULT_FILTER: &str = "warn,wgpu_hal=off,egui_wgpu::renderer=error";
 /// come out a little lighter than it intends). Returns `false` (and changes
 /// nothing) when the program already installed a logger, so a game's own
 /// choice always wins and calling it twice is harmless.
+///
+/// In the browser there is no standard error or `RUST_LOG`: the same
+/// default filter's messages go to the page's console.
 pub fn init_logging() -> bool {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(DEFAULT_FILTER))
-        .format_timestamp(None)
-        .try_init()
-        .is_ok()
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(DEFAULT_FILTER))
+            .format_timestamp(None)
+            .try_init()
+            .is_ok()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let installed = log::set_logger(&console::CONSOLE).is_ok();
+        if installed {
+            log::set_max_level(log::LevelFilter::Warn);
+        }
+        installed
+    }
+}
+
+/// The browser console as a logger: errors through `console.error`, the
+/// rest through `console.warn` (the default filter shows nothing milder).
+#[cfg(target_arch = "wasm32")]
+mod console {
+    pub(super) static CONSOLE: Console = Console;
+
+    pub(super) struct Console;
+
+    /// Targets muted as the native default filter mutes them.
+    const MUTED: [&str; 2] = ["wgpu_hal", "egui_wgpu::renderer"];
+
+    impl log::Log for Console {
+        fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+            let target = metadata.target();
+            let muted = MUTED.iter().any(|m| target.starts_with(m));
+            !muted || (target.starts_with("egui_wgpu") && metadata.level() <= log::Level::Error)
+        }
+
+        fn log(&self, record: &log::Record<'_>) {
+            if !self.enabled(record.metadata()) {
+                return;
+            }
+            let line = wasm_bindgen::JsValue::from_str(&format!(
+                "[{} {}] {}",
+                record.level(),
+                record.target(),
+                record.args()
+            ));
+            if record.level() == log::Level::Error {
+                web_sys::console::error_1(&line);
+            } else {
+                web_sys::console::warn_1(&line);
+            }
+        }
+
+        fn flush(&self) {}
+    }
 }

@@ -14,7 +14,7 @@ pub(super) const PAD_POLL: std::time::Duration = std::time::Duration::from_milli
 
 /// The gamepad source of a window.
 pub(super) struct Gamepads {
-    #[cfg(feature = "gamepad")]
+    #[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
     gilrs: Option<gilrs::Gilrs>,
     /// Events waiting to be handed out (the pads found at start).
     queued: Vec<InputEvent>,
@@ -24,7 +24,7 @@ pub(super) struct Gamepads {
 impl Gamepads {
     /// Opens the platform's gamepad access.
     pub(super) fn open() -> Self {
-        #[cfg(feature = "gamepad")]
+        #[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
         {
             let gilrs = match gilrs::Gilrs::new() {
                 Ok(gilrs) => Some(gilrs),
@@ -52,7 +52,7 @@ impl Gamepads {
                 connected,
             }
         }
-        #[cfg(not(feature = "gamepad"))]
+        #[cfg(not(all(feature = "gamepad", not(target_arch = "wasm32"))))]
         Self {
             queued: Vec::new(),
             connected: 0,
@@ -66,8 +66,12 @@ impl Gamepads {
 
     /// Every pad event since the last call, in order.
     pub(super) fn poll(&mut self) -> Vec<InputEvent> {
+        #[cfg_attr(
+            not(all(feature = "gamepad", not(target_arch = "wasm32"))),
+            expect(unused_mut, reason = "only pads add to it")
+        )]
         let mut events = std::mem::take(&mut self.queued);
-        #[cfg(feature = "gamepad")]
+        #[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
         if let Some(gilrs) = &mut self.gilrs {
             while let Some(gilrs::Event { id, event, .. }) = gilrs.next_event() {
                 if let Some(ours) = change_of(event).and_then(|c| translate(pad_id(id), c)) {
@@ -88,14 +92,14 @@ impl Gamepads {
     }
 }
 
-#[cfg(feature = "gamepad")]
+#[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
 fn pad_id(id: gilrs::GamepadId) -> crate::game_loop::PadId {
     u32::try_from(usize::from(id)).unwrap_or(u32::MAX)
 }
 
 /// What happened on a pad, without gilrs's platform codes (which only
 /// gilrs can make, so tests build these instead).
-#[cfg(feature = "gamepad")]
+#[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
 #[derive(Debug, Clone, Copy)]
 enum Change {
     Connected,
@@ -108,7 +112,7 @@ enum Change {
 
 /// The parts of a gilrs event the loop models; `None` for repeats, dropped
 /// events and force feedback.
-#[cfg(feature = "gamepad")]
+#[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
 fn change_of(event: gilrs::EventType) -> Option<Change> {
     use gilrs::EventType as E;
     Some(match event {
@@ -125,7 +129,7 @@ fn change_of(event: gilrs::EventType) -> Option<Change> {
 /// The loop's event for one pad change; `None` for what the loop does not
 /// model (unknown buttons, the d-pad as axes, which gilrs already reports
 /// as buttons, analog values of digital buttons).
-#[cfg(feature = "gamepad")]
+#[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
 fn translate(pad: crate::game_loop::PadId, change: Change) -> Option<InputEvent> {
     use crate::game_loop::PadAxis;
     use gilrs::{Axis, Button};
@@ -165,7 +169,7 @@ fn translate(pad: crate::game_loop::PadId, change: Change) -> Option<InputEvent>
     })
 }
 
-#[cfg(feature = "gamepad")]
+#[cfg(all(feature = "gamepad", not(target_arch = "wasm32")))]
 fn map_button(button: gilrs::Button) -> Option<crate::game_loop::PadButton> {
     use crate::game_loop::PadButton as P;
     use gilrs::Button as G;
@@ -191,7 +195,7 @@ fn map_button(button: gilrs::Button) -> Option<crate::game_loop::PadButton> {
     })
 }
 
-#[cfg(all(test, feature = "gamepad"))]
+#[cfg(all(test, feature = "gamepad", not(target_arch = "wasm32")))]
 mod tests {
     use gilrs::{Axis, Button};
 

@@ -8,7 +8,7 @@ mod input;
 
 use std::sync::Arc;
 
-use std::time::Instant;
+use web_time::Instant;
 
 use taos_renderer::{GpuContext, Renderer, WindowSurface};
 use winit::application::ApplicationHandler;
@@ -431,7 +431,8 @@ fn deadline(at: std::time::Duration, clock: &dyn Clock, now: Instant) -> Instant
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
+    use web_time::Instant;
 
     use super::deadline;
     use crate::game_loop::ManualClock;

@@ -9,7 +9,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+// std's Instant on native; in the browser (where std's panics), one read
+// from `performance.now()`.
+use web_time::Instant;
 
 /// A monotonic source of timestamps, measured from an arbitrary origin.
 ///
