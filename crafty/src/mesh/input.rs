@@ -227,13 +227,13 @@ impl PaddedChunk {
         if self.size != CHUNK_SIZE {
             *self = Self::new(CHUNK_SIZE).unwrap_or_else(|_| unreachable!("32 is in range"));
         }
-        let mut missing = [false; 27];
+        let near: [Option<&Chunk>; 27] =
+            std::array::from_fn(|slot| world.chunk(pos.offset(neighbour_offset(slot))));
+        let missing = near.map(|chunk| chunk.is_none());
         for (slot, py, pz, xs, start) in neighbour_runs() {
-            let row = (py * PADDED + pz) * PADDED;
-            let dst = &mut self.blocks[row + xs.start..row + xs.end];
-            match world.chunk(pos.offset(neighbour_offset(slot))) {
-                Some(chunk) => chunk.copy_blocks(start, dst),
-                None => missing[slot] = true,
+            if let Some(chunk) = near[slot] {
+                let row = (py * PADDED + pz) * PADDED;
+                chunk.copy_blocks(start, &mut self.blocks[row + xs.start..row + xs.end]);
             }
         }
         let origin = pos.origin();

@@ -250,7 +250,7 @@ impl Chunk {
     pub fn compact(&mut self) -> bool {
         let compacted = match &self.blocks {
             Blocks::Uniform(_) => None,
-            Blocks::Packed(packed) => PackedBlocks::pack(packed.as_array()),
+            Blocks::Packed(packed) => PackedBlocks::pack(&packed.unpack()),
             Blocks::Dense(blocks) => PackedBlocks::pack(blocks),
         };
         if let Some(packed) = compacted {
