@@ -190,6 +190,16 @@ impl Args {
     }
 }
 
+impl WorldChoice {
+    /// Reads `NAME` or `new:SEED` (as `--world` takes it).
+    ///
+    /// # Errors
+    /// An empty name, or a seed that is not a whole number.
+    pub fn parse(text: &str) -> Result<Self, ArgsError> {
+        parse_world(text)
+    }
+}
+
 fn parse_world(text: &str) -> Result<WorldChoice, ArgsError> {
     match text.strip_prefix("new:") {
         Some(seed) => seed

@@ -6,7 +6,7 @@
 //!
 //! What this crate is:
 //! - [`game`]: the session state the engine's fixed ticks advance.
-//! - [`app`]: the window: launcher, play, HUD (native).
+//! - [`app`]: the window (natively) or the page (in the browser): launcher, play, HUD.
 //! - [`cli`]: the command line (window or headless).
 //! - [`headless`]: deterministic play without a window, for tests, demos and trailers.
 //! - [`script`]: input scripts compiled into replays.
@@ -25,7 +25,6 @@
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 
-#[cfg(not(target_arch = "wasm32"))]
 pub mod app;
 pub mod cli;
 pub mod game;

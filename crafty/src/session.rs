@@ -13,8 +13,8 @@ use crate::mesh::MeshScheduler;
 use crate::player::{CraftyMapper, Player, inventory_state, restore_inventory};
 use crate::render::CraftyRenderHandle;
 use crate::save::{
-    AppendReport, LoadedWorld, PlaySnapshot, PlayerState, SaveError, SaveSession, SavedWorld,
-    WorldStore,
+    AppendReport, CompletedSave, LoadedWorld, PendingSave, PlaySnapshot, PlayerState, SaveError,
+    SaveSession, SavedWorld, WorldStore,
 };
 use crate::time_of_day::TimeOfDay;
 use crate::weather::{PrecipitationMap, Weather, weather_sky};
@@ -346,6 +346,37 @@ impl Session {
             inventory: (player.mode == GameMode::Survival)
                 .then(|| inventory_state(&player.inventory, &player.hotbar)),
         }
+    }
+
+    /// A save of this moment (the edits since the last one, the player,
+    /// the sky and the weather) taken out of the session, to write while
+    /// play goes on; hand the written save to
+    /// [`finish_save`](Self::finish_save).
+    ///
+    /// # Errors
+    /// As [`SaveSession::prepare_save`].
+    pub fn prepare_save(&mut self, game: &GameLoop, now_ms: u64) -> Result<PendingSave, SaveError> {
+        let snapshot = Self::snapshot(game);
+        self.saves.set_weather(state(game).weather.state());
+        self.saves
+            .prepare_save(&state(game).world, &snapshot, now_ms)
+    }
+
+    /// Counts a save from [`prepare_save`](Self::prepare_save) as stored.
+    pub fn finish_save(&mut self, game: &GameLoop, done: CompletedSave, now_ms: u64) {
+        self.saves.finish_save(done, &state(game).world, now_ms);
+    }
+
+    /// Edits of the live world already stored.
+    #[must_use]
+    pub fn persisted_edits(&self) -> usize {
+        self.saves.persisted_edits()
+    }
+
+    /// An autosave is due at `now_ms`.
+    #[must_use]
+    pub fn autosave_due(&self, now_ms: u64) -> bool {
+        self.saves.due(now_ms)
     }
 
     /// Saves if the debounce says it is time; `None` when nothing was due.

@@ -24,7 +24,8 @@ const DEFAULT_FILTER: &str = "warn,wgpu_hal=off,egui_wgpu::renderer=error";
 /// choice always wins and calling it twice is harmless.
 ///
 /// In the browser there is no standard error or `RUST_LOG`: the same
-/// default filter's messages go to the page's console.
+/// default filter's messages go to the page's console, and a panic's
+/// message is shown in the page (with `show_page_error`).
 pub fn init_logging() -> bool {
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -38,6 +39,11 @@ pub fn init_logging() -> bool {
         let installed = log::set_logger(&console::CONSOLE).is_ok();
         if installed {
             log::set_max_level(log::LevelFilter::Warn);
+            // A panic in wasm ends in an `unreachable` trap that says
+            // nothing: say what panicked, in the console and the page.
+            std::panic::set_hook(Box::new(|info| {
+                crate::window::show_page_error(&format!("the game stopped: {info}"));
+            }));
         }
         installed
     }

@@ -13,21 +13,43 @@ mod launcher;
 mod play;
 mod settings_screen;
 mod sounds;
+mod tasks;
+#[cfg(target_arch = "wasm32")]
+mod web;
+
+use std::rc::Rc;
 
 use taos_engine::game_loop::InputEvent;
-use taos_engine::storage::{RedbBackend, block_on};
 use taos_engine::{
     App, AppError as EngineAppError, Engine, EngineConfig, Propagate, RunError, WindowEvent, egui,
 };
 
+use crate::cli::WorldChoice;
 use crate::render::{CraftyPipelineFeature, CraftyRenderHandle, crafty_preset};
-use crate::save::{SaveError, WorldStore, decode_thumbnail};
+use crate::save::{LoadedWorld, SaveError, SavedWorld, WorldListing, WorldStore, decode_thumbnail};
 use crate::settings::PlayerSettings;
 use launcher::{Launcher, LauncherAction, WorldEntry};
 use play::{MenuChoice, Play};
 use settings_screen::{SettingsOutcome, SettingsScreen};
+use tasks::Pending;
 
-/// The window size crafty opens with.
+#[cfg(target_arch = "wasm32")]
+pub use web::run_in_page;
+
+/// Where the window keeps worlds: the embedded database natively,
+/// IndexedDB in the browser.
+#[cfg(not(target_arch = "wasm32"))]
+pub type Backend = taos_engine::storage::RedbBackend;
+/// Where the window keeps worlds: the embedded database natively,
+/// IndexedDB in the browser.
+#[cfg(target_arch = "wasm32")]
+pub type Backend = taos_engine::storage::IndexedDbBackend;
+
+/// The saved worlds, shared with storage work still running.
+type Store = Rc<WorldStore<Backend>>;
+
+/// The window size crafty opens with (natively; in the page the canvas
+/// fills the page).
 const WINDOW_SIZE: (u32, u32) = (1024, 640);
 
 /// The window could not be opened or run.
@@ -54,20 +76,30 @@ pub enum AppError {
     Save(#[from] SaveError),
 }
 
-/// Opens the window on the launcher (or straight into `world`, by name) and
-/// runs until it closes. Worlds are saved in `backend`; `now_ms` is the wall
-/// clock used for "last played" times.
+/// Opens the window on the launcher (or straight into `world`: a saved
+/// world's name, or `new:SEED` for a new one) and runs until it closes.
+/// Worlds are saved in `backend`; `now_ms` is the wall clock used for
+/// "last played" times.
 ///
 /// # Errors
 /// [`AppError::NoDisplay`] (with the headless command to use instead), or
 /// what failed while opening the window, GPU or saves, or saving on quit.
-pub fn run(
-    backend: RedbBackend,
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run(backend: Backend, world: Option<String>, now_ms: fn() -> u64) -> Result<(), AppError> {
+    use taos_engine::storage::block_on;
+    let store = block_on(WorldStore::open(&backend))?;
+    let settings = block_on(PlayerSettings::load(&store));
+    run_with(store, settings, world, now_ms)
+}
+
+/// Runs the window on an opened `store` with the settings as read from it.
+fn run_with(
+    store: WorldStore<Backend>,
+    settings: Result<PlayerSettings, taos_engine::storage::StorageError>,
     world: Option<String>,
     now_ms: fn() -> u64,
 ) -> Result<(), AppError> {
-    let store = block_on(WorldStore::open(&backend))?;
-    let settings = block_on(PlayerSettings::load(&store)).unwrap_or_else(|e| {
+    let settings = settings.unwrap_or_else(|e| {
         let warning = format!("settings could not be read, using the defaults: {e}");
         log::warn!("{warning}");
         PlayerSettings {
@@ -77,13 +109,15 @@ pub fn run(
     });
     let (feature, render) = CraftyPipelineFeature::new();
     let game = Crafty {
-        store,
+        store: Rc::new(store),
         start_world: world,
         now_ms,
         render,
         screen: Screen::Launcher(Launcher::new(Vec::new(), 0)),
         settings,
         settings_screen: None,
+        task: None,
+        settings_saved: None,
     };
     let config = EngineConfig::new(WINDOW_SIZE.0, WINDOW_SIZE.1);
     Engine::run_app("crafty", config, crafty_preset(feature), game).map_err(|error| match error {
@@ -100,9 +134,34 @@ enum Screen {
     Playing(Box<Play>),
 }
 
+/// Storage work the app waits for before it goes on (one at a time).
+enum Task {
+    /// Listing worlds for the launcher; `problem` is shown with the list.
+    List {
+        listing: Pending<Result<WorldListing, SaveError>>,
+        problem: Option<String>,
+    },
+    /// Finding the world to start in by name.
+    FindNamed {
+        listing: Pending<Result<WorldListing, SaveError>>,
+        name: String,
+    },
+    /// Loading a world to play it.
+    Open(Pending<Result<LoadedWorld, SaveError>>),
+    /// Saving a new world's record, then playing it (by id).
+    Create(Pending<Result<String, SaveError>>),
+    /// A rename or delete; the launcher is listed again after it.
+    Change(Pending<Result<(), SaveError>>),
+    /// Leaving play: waiting for an autosave still being written, then
+    /// writing the last save.
+    Leaving(Box<Play>),
+    /// The last save of a world being written; the launcher comes next.
+    Saving(Pending<Result<(), SaveError>>),
+}
+
 /// crafty as an engine [`App`].
 struct Crafty {
-    store: WorldStore<RedbBackend>,
+    store: Store,
     start_world: Option<String>,
     now_ms: fn() -> u64,
     render: CraftyRenderHandle,
@@ -111,18 +170,39 @@ struct Crafty {
     settings: PlayerSettings,
     /// The settings screen, when open (over the launcher or the pause menu).
     settings_screen: Option<SettingsScreen>,
+    /// Storage work in flight that decides what comes next.
+    task: Option<Task>,
+    /// Settings being saved.
+    settings_saved: Option<Pending<Result<(), taos_engine::storage::StorageError>>>,
 }
 
 impl Crafty {
     /// The launcher: the scene hidden, the loop paused (nothing to simulate:
-    /// the window sleeps until input).
-    fn show_launcher(&mut self, engine: &mut Engine, error: Option<String>) {
+    /// the window sleeps until input), the worlds listed (`problem` shown
+    /// above them).
+    fn show_launcher(&mut self, engine: &mut Engine, problem: Option<String>) {
         engine.show_scene(false);
         engine.game_loop().pause();
         engine.set_title("crafty");
+        let store = self.store.clone();
+        self.screen = Screen::Launcher(Launcher::new(Vec::new(), (self.now_ms)() % 1_000_000));
+        self.task = Some(Task::List {
+            listing: Pending::start(async move { store.list().await }),
+            problem,
+        });
+        engine.request_redraw();
+    }
+
+    /// The launcher with `listing` (or what went wrong reading it).
+    fn listed(
+        &mut self,
+        engine: &mut Engine,
+        listing: Result<WorldListing, SaveError>,
+        problem: Option<String>,
+    ) {
         let mut entries = Vec::new();
         let mut problems = Vec::new();
-        match block_on(self.store.list()) {
+        match listing {
             Ok(listing) => {
                 for broken in listing.unreadable {
                     problems.push(format!(
@@ -153,7 +233,7 @@ impl Crafty {
             }
             Err(e) => problems.push(format!("cannot list saved worlds: {e}")),
         }
-        problems.extend(error);
+        problems.extend(problem);
         problems.extend(self.settings.warnings.iter().cloned());
         let mut launcher = Launcher::new(entries, (self.now_ms)() % 1_000_000);
         launcher.error = (!problems.is_empty()).then(|| problems.join("\n"));
@@ -161,58 +241,65 @@ impl Crafty {
         engine.request_redraw();
     }
 
-    fn play_named(&mut self, engine: &mut Engine, name: &str) {
-        let id = block_on(self.store.list()).ok().and_then(|listing| {
-            listing
-                .worlds
-                .into_iter()
-                .find(|w| w.name == name || w.id == name)
-                .map(|w| w.id)
-        });
-        match id {
-            Some(id) => self.play(engine, &id),
-            None => self.show_launcher(engine, Some(format!("no saved world is called {name:?}"))),
+    /// Starts in the world the command line (or the page's address) named:
+    /// a saved one by name or id, or a new one for `new:SEED`.
+    fn start_in(&mut self, engine: &mut Engine, world: &str) {
+        match WorldChoice::parse(world) {
+            Ok(WorldChoice::New(seed)) => {
+                let record = SavedWorld::create(
+                    format!("Seed {seed}"),
+                    seed,
+                    crate::inventory::GameMode::Creative,
+                    (self.now_ms)(),
+                );
+                self.create(record);
+            }
+            Ok(WorldChoice::Named(name)) => {
+                let store = self.store.clone();
+                self.task = Some(Task::FindNamed {
+                    listing: Pending::start(async move { store.list().await }),
+                    name,
+                });
+            }
+            Err(e) => self.show_launcher(engine, Some(e.to_string())),
         }
     }
 
-    fn play(&mut self, engine: &mut Engine, id: &str) {
-        match block_on(self.store.load(id)) {
-            Ok(loaded) => {
-                let play = Play::start(engine, loaded, self.render.clone(), &self.settings);
-                self.screen = Screen::Playing(Box::new(play));
-                engine.request_redraw();
-            }
-            Err(e) => self.show_launcher(engine, Some(format!("cannot open that world: {e}"))),
-        }
+    fn play(&mut self, id: &str) {
+        let store = self.store.clone();
+        let id = id.to_owned();
+        self.task = Some(Task::Open(Pending::start(async move {
+            store.load(&id).await
+        })));
+    }
+
+    fn create(&mut self, record: SavedWorld) {
+        let record = record.with_generator(crate::world::TerrainGenerator::LATEST);
+        let store = self.store.clone();
+        self.task = Some(Task::Create(Pending::start(async move {
+            store.save(&record).await.map(|()| record.id)
+        })));
     }
 
     fn on_launcher_action(&mut self, engine: &mut Engine, action: LauncherAction) {
-        let now = (self.now_ms)();
-        let result = match &action {
-            LauncherAction::Play(id) => {
-                self.play(engine, id);
-                return;
-            }
+        let store = self.store.clone();
+        let change = match action {
+            LauncherAction::Play(id) => return self.play(&id),
             LauncherAction::Create { name, seed, mode } => {
-                let record = crate::save::SavedWorld::create(name.clone(), *seed, *mode, now)
-                    .with_generator(crate::world::TerrainGenerator::LATEST);
-                let id = record.id.clone();
-                match block_on(self.store.save(&record)) {
-                    Ok(()) => {
-                        self.play(engine, &id);
-                        return;
-                    }
-                    Err(e) => Err(e),
-                }
+                let record = SavedWorld::create(name, seed, mode, (self.now_ms)());
+                return self.create(record);
             }
             LauncherAction::Settings => {
                 self.settings_screen = Some(SettingsScreen::new(&self.settings));
                 return;
             }
-            LauncherAction::Rename { id, name } => block_on(self.store.rename(id, name)),
-            LauncherAction::Delete(id) => block_on(self.store.delete(id)),
+            LauncherAction::Rename { id, name } => {
+                Pending::start(async move { store.rename(&id, &name).await })
+            }
+            LauncherAction::Delete(id) => Pending::start(async move { store.delete(&id).await }),
         };
-        self.show_launcher(engine, result.err().map(|e| e.to_string()));
+        self.task = Some(Task::Change(change));
+        engine.request_redraw();
     }
 
     /// Leaves play: saves (with a thumbnail) and returns to the launcher.
@@ -223,11 +310,103 @@ impl Crafty {
         ) else {
             return;
         };
-        let error = play
-            .finish(engine, &self.store, (self.now_ms)())
-            .err()
-            .map(|e| format!("saving failed: {e}"));
-        self.show_launcher(engine, error);
+        self.task = Some(Task::Leaving(play));
+        self.poll_task(engine);
+    }
+
+    /// Picks up the answer of the storage work in flight, if it came, and
+    /// does what comes next; asks for frames while it waits.
+    fn poll_task(&mut self, engine: &mut Engine) {
+        if let Some(saved) = &self.settings_saved {
+            if let Some(result) = saved.take() {
+                self.settings_saved = None;
+                if let Err(e) = result {
+                    self.notice(format!("settings apply to this run but were not saved: {e}"));
+                }
+            } else {
+                saved.keep_polling(engine);
+            }
+        }
+        let Some(task) = self.task.take() else {
+            return;
+        };
+        let now = (self.now_ms)();
+        match task {
+            Task::List { listing, problem } => match listing.take() {
+                Some(result) => self.listed(engine, result, problem),
+                None => self.wait(engine, Task::List { listing, problem }),
+            },
+            Task::FindNamed { listing, name } => match listing.take() {
+                Some(result) => {
+                    let id = result.ok().and_then(|listing| {
+                        listing
+                            .worlds
+                            .into_iter()
+                            .find(|w| w.name == name || w.id == name)
+                            .map(|w| w.id)
+                    });
+                    match id {
+                        Some(id) => self.play(&id),
+                        None => self.show_launcher(
+                            engine,
+                            Some(format!("no saved world is called {name:?}")),
+                        ),
+                    }
+                }
+                None => self.wait(engine, Task::FindNamed { listing, name }),
+            },
+            Task::Open(loading) => match loading.take() {
+                Some(Ok(loaded)) => {
+                    let play = Play::start(engine, loaded, self.render.clone(), &self.settings);
+                    self.screen = Screen::Playing(Box::new(play));
+                    engine.request_redraw();
+                }
+                Some(Err(e)) => {
+                    self.show_launcher(engine, Some(format!("cannot open that world: {e}")));
+                }
+                None => self.wait(engine, Task::Open(loading)),
+            },
+            Task::Create(saving) => match saving.take() {
+                Some(Ok(id)) => self.play(&id),
+                Some(Err(e)) => self.show_launcher(engine, Some(e.to_string())),
+                None => self.wait(engine, Task::Create(saving)),
+            },
+            Task::Change(change) => match change.take() {
+                Some(result) => self.show_launcher(engine, result.err().map(|e| e.to_string())),
+                None => self.wait(engine, Task::Change(change)),
+            },
+            Task::Leaving(mut play) => {
+                if play.collect_autosave(engine, now) {
+                    let last = play.finish(engine, &self.store, now);
+                    self.task = Some(Task::Saving(last));
+                    self.poll_task(engine);
+                } else {
+                    self.wait(engine, Task::Leaving(play));
+                }
+            }
+            Task::Saving(saving) => match saving.take() {
+                Some(result) => self.show_launcher(
+                    engine,
+                    result.err().map(|e| format!("saving failed: {e}")),
+                ),
+                None => self.wait(engine, Task::Saving(saving)),
+            },
+        }
+    }
+
+    /// Puts `task` back to look at it again on a later frame.
+    fn wait(&mut self, engine: &mut Engine, task: Task) {
+        engine.wake_at(web_time::Instant::now() + tasks::POLL_EVERY);
+        self.task = Some(task);
+    }
+
+    /// Shows `text` where the player is looking: the HUD's notice in play,
+    /// the launcher's message line otherwise.
+    fn notice(&mut self, text: String) {
+        match &mut self.screen {
+            Screen::Playing(play) => play.set_notice(text),
+            Screen::Launcher(launcher) => launcher.error = Some(text),
+        }
     }
 
     /// Saves and applies what the settings screen decided.
@@ -237,16 +416,26 @@ impl Crafty {
             return;
         };
         self.settings = settings;
-        let saved = block_on(self.settings.save(&self.store))
-            .map_err(|e| format!("settings apply to this run but were not saved: {e}"));
-        match &mut self.screen {
-            Screen::Playing(play) => {
-                play.apply_settings(engine, &self.settings);
-                if let Err(problem) = saved {
-                    play.set_notice(problem);
-                }
-            }
-            Screen::Launcher(launcher) => launcher.error = saved.err(),
+        if let Screen::Playing(play) = &mut self.screen {
+            play.apply_settings(engine, &self.settings);
+        }
+        let store = self.store.clone();
+        let settings = self.settings.clone();
+        self.settings_saved = Some(Pending::start(async move { settings.save(&store).await }));
+        self.poll_task(engine);
+    }
+
+    /// What the page shows for browser tests and the curious: the screen,
+    /// the world and how much of it is saved.
+    #[cfg(target_arch = "wasm32")]
+    fn page_status(&self, engine: &mut Engine) -> web::PageStatus {
+        match &self.screen {
+            Screen::Playing(play) => play.page_status(engine),
+            Screen::Launcher(launcher) => web::PageStatus::launcher(
+                launcher.worlds.iter().map(|w| w.name.clone()).collect(),
+                launcher.error.clone(),
+                self.task.is_some(),
+            ),
         }
     }
 }
@@ -254,9 +443,10 @@ impl Crafty {
 impl App for Crafty {
     fn start(&mut self, engine: &mut Engine) -> Result<(), EngineAppError> {
         match self.start_world.take() {
-            Some(name) => self.play_named(engine, &name),
+            Some(world) => self.start_in(engine, &world),
             None => self.show_launcher(engine, None),
         }
+        self.poll_task(engine);
         Ok(())
     }
 
@@ -270,8 +460,14 @@ impl App for Crafty {
                 &mut self.screen,
                 Screen::Launcher(Launcher::new(Vec::new(), 0)),
             ) {
-                // Saved before the window closes; a failure is the run's error.
-                play.finish(engine, &self.store, (self.now_ms)())?;
+                // Saved before the window closes (natively the save is done
+                // when `finish` returns); a failure is the run's error.
+                let now = (self.now_ms)();
+                let mut play = play;
+                play.collect_autosave(engine, now);
+                if let Some(saved) = play.finish(engine, &self.store, now).take() {
+                    saved?;
+                }
             }
             return Ok(Propagate::Continue);
         }
@@ -308,15 +504,21 @@ impl App for Crafty {
     }
 
     fn update(&mut self, engine: &mut Engine) -> Result<(), EngineAppError> {
+        self.poll_task(engine);
         if let Screen::Playing(play) = &mut self.screen {
             play.update(engine, &self.store, (self.now_ms)());
         }
+        #[cfg(target_arch = "wasm32")]
+        self.page_status(engine).show();
         Ok(())
     }
 
     fn ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui) {
         let now = (self.now_ms)();
         match &mut self.screen {
+            Screen::Launcher(_) if self.task.is_some() => {
+                ui.centered_and_justified(|ui| ui.heading("Working…"));
+            }
             Screen::Launcher(launcher) => {
                 if let Some(action) = launcher.ui(ui, now) {
                     self.on_launcher_action(engine, action);

@@ -7,16 +7,17 @@ use taos_engine::controllers::TouchControls;
 use taos_engine::game_loop::{
     GameLoop, Input, InputEvent, Key, LoopConfig, MouseButton, RealClock,
 };
-use taos_engine::storage::{RedbBackend, block_on};
 use taos_engine::touch_overlay::draw_touch_controls;
 use taos_engine::{Camera, Engine, Scene, WindowEvent, egui};
 
+use super::Store;
 use super::hud;
 use super::sounds::CraftySounds;
+use super::tasks::Pending;
 use crate::game::{state, state_mut};
 use crate::player::{CraftyMapper, touch_layout};
 use crate::render::{CraftyRenderHandle, Fog};
-use crate::save::{LoadedWorld, SaveError, WorldStore, encode_thumbnail};
+use crate::save::{CompletedSave, LoadedWorld, SaveError, encode_thumbnail};
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
 use crate::settings::{PlayerSettings, Settings, TouchMode};
 use crate::view::ViewObjects;
@@ -57,6 +58,11 @@ pub(super) struct Play {
     notice: Option<String>,
     /// After a failed autosave, no new attempt before this time.
     retry_autosave_at: u64,
+    /// An autosave being written (in the browser it finishes on a later
+    /// frame; play goes on meanwhile).
+    autosave: Option<Pending<Result<CompletedSave, SaveError>>>,
+    /// Saves written since the world was opened.
+    saves: u64,
     /// Footsteps, block sounds and the wind (`None` if they could not be made).
     sounds: Option<CraftySounds>,
     /// Sensitivity, field of view, volumes, touch.
@@ -115,6 +121,8 @@ impl Play {
             fps: FpsCounter::default(),
             notice: (!warnings.is_empty()).then(|| warnings.join("\n")),
             retry_autosave_at: 0,
+            autosave: None,
+            saves: 0,
             sounds,
             settings: settings.settings.clone(),
             touch: TouchControls::new(touch_layout()),
@@ -193,26 +201,23 @@ impl Play {
     }
 
     /// Per frame, before the loop's callback: autosave when due, meshing.
-    pub(super) fn update(
-        &mut self,
-        engine: &mut Engine,
-        store: &WorldStore<RedbBackend>,
-        now_ms: u64,
-    ) {
+    pub(super) fn update(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) {
         self.look_without_mouse(engine, now_ms);
-        let game = engine.game_loop();
-        self.session.note_progress(game, now_ms);
-        if now_ms >= self.retry_autosave_at {
-            match block_on(self.session.autosave_if_due(game, store, now_ms)) {
-                Ok(Some(_)) => self.notice = None,
-                Ok(None) => {}
-                Err(e) => {
-                    log::warn!("autosave failed (retrying in 5 s): {e}");
-                    self.notice = Some(format!("autosave failed (retrying in 5 s): {e}"));
-                    self.retry_autosave_at = now_ms + crate::save::AUTOSAVE_DELAY_MS;
+        self.session.note_progress(engine.game_loop(), now_ms);
+        if self.collect_autosave(engine, now_ms)
+            && now_ms >= self.retry_autosave_at
+            && self.session.autosave_due(now_ms)
+        {
+            match self.session.prepare_save(engine.game_loop(), now_ms) {
+                Ok(save) => {
+                    let store = store.clone();
+                    self.autosave = Some(Pending::start(async move { save.write(&store).await }));
+                    self.collect_autosave(engine, now_ms);
                 }
+                Err(e) => self.autosave_failed(&e, now_ms),
             }
         }
+        let game = engine.game_loop();
         self.session
             .sync_render(game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
         let events = state_mut(engine.game_loop()).take_sounds();
@@ -362,30 +367,99 @@ impl Play {
         }
     }
 
+    /// Picks up the autosave being written, if it finished; returns
+    /// whether none is in flight now.
+    pub(super) fn collect_autosave(&mut self, engine: &mut Engine, now_ms: u64) -> bool {
+        let Some(saving) = &self.autosave else {
+            return true;
+        };
+        let Some(result) = saving.take() else {
+            saving.keep_polling(engine);
+            return false;
+        };
+        self.autosave = None;
+        match result {
+            Ok(done) => {
+                self.session.finish_save(engine.game_loop(), done, now_ms);
+                self.saves += 1;
+                self.notice = None;
+            }
+            Err(e) => self.autosave_failed(&e, now_ms),
+        }
+        true
+    }
+
+    /// The page's status line while this world is played.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn page_status(&self, engine: &mut Engine) -> super::web::PageStatus {
+        let backend = format!("{:?}", engine.renderer().gpu().adapter_info().backend);
+        let redraws = engine.window_stats().redraws;
+        let game = engine.game_loop();
+        let paused = game.is_paused();
+        let frames = game.frame_count();
+        let world = &state(game).world;
+        let last_edit = world.edits().last().map(|edit| {
+            let at = [edit.x, edit.y, edit.z];
+            let now = world.block(glam::IVec3::from_array(at));
+            (at, format!("{now:?}"))
+        });
+        super::web::PageStatus {
+            screen: "playing",
+            message: self.notice.clone(),
+            busy: self.autosave.is_some(),
+            backend,
+            frames,
+            redraws,
+            paused,
+            world: Some(self.session.record().id.clone()),
+            edits: world.edits().len(),
+            saved_edits: self.session.persisted_edits(),
+            saves: self.saves,
+            last_edit,
+            ..super::web::PageStatus::default()
+        }
+    }
+
+    /// Says so on the HUD, and waits before the next attempt; the edits
+    /// stay unsaved (nothing of a failed save is written).
+    fn autosave_failed(&mut self, error: &SaveError, now_ms: u64) {
+        log::warn!("autosave failed (retrying in 5 s): {error}");
+        self.notice = Some(format!("autosave failed (retrying in 5 s): {error}"));
+        self.retry_autosave_at = now_ms + crate::save::AUTOSAVE_DELAY_MS;
+    }
+
     fn capture(&mut self, engine: &mut Engine, on: bool) {
         self.captured = engine.set_pointer_locked(on) && on;
     }
 
-    /// Saves (with a fresh thumbnail), clears this world's chunks from the
-    /// renderer, and gives the engine an empty, paused loop back.
+    /// Starts the last save (with a fresh thumbnail), clears this world's
+    /// chunks from the renderer, and gives the engine an empty, paused loop
+    /// back. Call it when no autosave is in flight
+    /// ([`collect_autosave`](Self::collect_autosave) says so), or the two
+    /// saves would both append the same edits.
     pub(super) fn finish(
         mut self,
         engine: &mut Engine,
-        store: &WorldStore<RedbBackend>,
+        store: &Store,
         now_ms: u64,
-    ) -> Result<(), SaveError> {
+    ) -> Pending<Result<(), SaveError>> {
         self.capture(engine, false);
         let thumbnail = Self::thumbnail(engine);
         let game = engine.game_loop();
-        let saved = block_on(
-            self.session
-                .save_now(game, store, now_ms, thumbnail.as_deref()),
-        );
+        let save = self.session.prepare_save(game, now_ms);
+        let id = self.session.record().id.clone();
         self.session.clear_render(game);
         let idle = GameLoop::new(Scene::new(), LoopConfig::default(), RealClock::new())
             .expect("the default loop configuration is valid");
         drop(engine.set_game_loop(idle));
-        saved.map(|_| ())
+        let store = store.clone();
+        Pending::start(async move {
+            save?.write(&store).await?;
+            if let Some(jpeg) = thumbnail {
+                store.set_thumbnail(&id, Some(&jpeg)).await?;
+            }
+            Ok(())
+        })
     }
 
     fn thumbnail(engine: &mut Engine) -> Option<Vec<u8>> {

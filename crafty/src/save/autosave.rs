@@ -5,7 +5,7 @@ use taos_engine::storage::StorageBackend;
 use super::{AppendReport, LoadedWorld, SaveError, SavedWorld, WorldStore};
 use crate::inventory::{GameMode, InventoryState};
 use crate::weather::WeatherState;
-use crate::world::World;
+use crate::world::{BlockEdit, World};
 
 use super::record::PlayerState;
 
@@ -192,6 +192,11 @@ impl SaveSession {
     /// segment) and `snapshot`, with `last_played_at = now_ms`, in one
     /// transaction. Also the save to make on quit.
     ///
+    /// This is [`prepare_save`](Self::prepare_save), [`PendingSave::write`]
+    /// and [`finish_save`](Self::finish_save) in one go; a caller that
+    /// cannot hold the world across the write (the browser, where storage
+    /// answers later) runs the three steps itself.
+    ///
     /// # Errors
     /// [`SaveError::SeedMismatch`] or [`SaveError::HistoryMismatch`] when
     /// `world` is not this session's world; otherwise as
@@ -204,6 +209,29 @@ impl SaveSession {
         snapshot: &PlaySnapshot,
         now_ms: u64,
     ) -> Result<AppendReport, SaveError> {
+        let done = self
+            .prepare_save(world, snapshot, now_ms)?
+            .write(store)
+            .await?;
+        let report = done.report;
+        self.finish_save(done, world, now_ms);
+        Ok(report)
+    }
+
+    /// The first step of a save, without storage: what to write (the edits
+    /// of `world` made since the last save, and the record with `snapshot`
+    /// and `last_played_at = now_ms`), owned, so the write may run while
+    /// the game goes on.
+    ///
+    /// # Errors
+    /// [`SaveError::SeedMismatch`] or [`SaveError::HistoryMismatch`] when
+    /// `world` is not this session's world.
+    pub fn prepare_save(
+        &self,
+        world: &World,
+        snapshot: &PlaySnapshot,
+        now_ms: u64,
+    ) -> Result<PendingSave, SaveError> {
         if world.seed() != self.record.seed {
             return Err(SaveError::SeedMismatch {
                 id: self.record.id.clone(),
@@ -221,11 +249,23 @@ impl SaveSession {
         let mut record = self.record.clone();
         snapshot.apply_to(&mut record);
         record.last_played_at = now_ms;
-        let (stored, report) = store.append_edits(&record, new).await?;
-        self.record = stored;
-        self.persisted = world.edits().len();
+        Ok(PendingSave {
+            record,
+            edits: new.to_vec(),
+            persisted_after: world.edits().len(),
+        })
+    }
+
+    /// The last step of a save: the session now counts what `done` wrote
+    /// as stored. Edits `world` gained while the write ran stay unsaved,
+    /// and make the next save due from `now_ms`.
+    pub fn finish_save(&mut self, done: CompletedSave, world: &World, now_ms: u64) {
+        self.record = done.record;
+        self.persisted = done.persisted;
         self.timer.mark_saved();
-        Ok(report)
+        if self.unsaved_edits(world) > 0 {
+            self.timer.note_change(now_ms);
+        }
     }
 
     /// Saves if the debounce says so; `None` when nothing was due.
@@ -246,4 +286,47 @@ impl SaveSession {
             .await
             .map(Some)
     }
+}
+
+/// A save taken out of its [`SaveSession`] by
+/// [`prepare_save`](SaveSession::prepare_save): the record and the new
+/// edits, owned.
+#[derive(Debug, Clone)]
+pub struct PendingSave {
+    record: SavedWorld,
+    edits: Vec<BlockEdit>,
+    persisted_after: usize,
+}
+
+impl PendingSave {
+    /// Edits this save adds.
+    #[must_use]
+    pub fn new_edits(&self) -> usize {
+        self.edits.len()
+    }
+
+    /// Writes it: one new segment and the record, in one transaction.
+    ///
+    /// # Errors
+    /// As [`WorldStore::append_edits`]; nothing is written then.
+    pub async fn write<B: StorageBackend>(
+        self,
+        store: &WorldStore<B>,
+    ) -> Result<CompletedSave, SaveError> {
+        let (record, report) = store.append_edits(&self.record, &self.edits).await?;
+        Ok(CompletedSave {
+            record,
+            persisted: self.persisted_after,
+            report,
+        })
+    }
+}
+
+/// A [`PendingSave`] written, for [`SaveSession::finish_save`].
+#[derive(Debug, Clone)]
+pub struct CompletedSave {
+    record: SavedWorld,
+    persisted: usize,
+    /// What the write did.
+    pub report: AppendReport,
 }

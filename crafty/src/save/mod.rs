@@ -52,7 +52,9 @@ mod segment;
 mod store;
 mod thumbnail;
 
-pub use autosave::{AUTOSAVE_DELAY_MS, AutosaveTimer, PlaySnapshot, SaveSession};
+pub use autosave::{
+    AUTOSAVE_DELAY_MS, AutosaveTimer, CompletedSave, PendingSave, PlaySnapshot, SaveSession,
+};
 pub use record::{
     CURRENT_VERSION, EditLog, PlayerState, SPAWN, START_SUN_ANGLE, SavedWorld, SegmentInfo,
     random_id,

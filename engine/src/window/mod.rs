@@ -5,6 +5,8 @@
 
 mod gamepad;
 mod input;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 use std::sync::Arc;
 
@@ -22,6 +24,8 @@ use crate::game_loop::{Clock, Wake};
 use crate::ui::UiInput;
 
 pub use input::{input_from_window_event, text_from_window_event};
+#[cfg(target_arch = "wasm32")]
+pub use web::show_page_error;
 
 /// What a windowed game's setup closure may return: any error (`?` works on
 /// `anyhow::Error` and on every `std::error::Error`).
@@ -77,6 +81,9 @@ struct Driver<A: App> {
     /// When the loop (or the UI) asked to be woken, if it did: wakes before
     /// that (to poll gamepads) do not redraw.
     loop_wake: Option<Instant>,
+    /// In the browser, the GPU request in flight (it cannot block there).
+    #[cfg(target_arch = "wasm32")]
+    gpu_request: Option<web::GpuSlot>,
 }
 
 /// Runs a setup closure as an [`App`] with no other hooks.
@@ -106,7 +113,9 @@ pub fn run_windowed(
     run_app(title, config, preset, SetupOnly(Some(setup)))
 }
 
-/// What [`Engine::run_app`] does (see there).
+/// What [`Engine::run_app`] does (see there). In the browser the loop is
+/// handed to the page and this returns at once; errors while it runs are
+/// shown in the page (see `web::show_error`).
 pub(crate) fn run_app(
     title: &str,
     config: EngineConfig,
@@ -115,7 +124,7 @@ pub(crate) fn run_app(
 ) -> Result<(), RunError> {
     crate::init_logging();
     let event_loop = EventLoop::new().map_err(RunError::NoDisplay)?;
-    let mut driver = Driver {
+    let driver = Driver {
         config,
         title: title.to_owned(),
         preset: Some(Box::new(preset)),
@@ -126,14 +135,30 @@ pub(crate) fn run_app(
         error: None,
         pads: gamepad::Gamepads::open(),
         loop_wake: None,
+        #[cfg(target_arch = "wasm32")]
+        gpu_request: None,
     };
-    event_loop
-        .run_app(&mut driver)
-        .map_err(RunError::EventLoop)?;
-    driver.error.map_or(Ok(()), Err)
+    #[cfg(target_arch = "wasm32")]
+    {
+        use winit::platform::web::EventLoopExtWebSys;
+        event_loop.spawn_app(driver);
+        Ok(())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let mut driver = driver;
+        event_loop
+            .run_app(&mut driver)
+            .map_err(RunError::EventLoop)?;
+        driver.error.map_or(Ok(()), Err)
+    }
 }
 
 impl<A: App> Driver<A> {
+    /// Opens the window and asks for a GPU: natively it waits for the
+    /// answer and finishes starting; in the browser the answer comes later
+    /// (see [`Self::gpu_answered`]).
+    #[cfg(not(target_arch = "wasm32"))]
     fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), RunError> {
         let attributes = Window::default_attributes()
             .with_title(self.title.clone())
@@ -153,6 +178,61 @@ impl<A: App> Driver<A> {
             .map_err(taos_renderer::SurfaceError::from)?;
         let gpu = pollster::block_on(GpuContext::from_instance(instance, Some(&surface)))
             .map_err(EngineError::from)?;
+        self.finish_start(window, gpu, surface)
+    }
+
+    /// In the page: a canvas appended to the body (the page's style sizes
+    /// it; its pixels follow the device pixel ratio), and the GPU requested
+    /// in the background.
+    #[cfg(target_arch = "wasm32")]
+    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<(), RunError> {
+        use winit::platform::web::WindowAttributesExtWebSys;
+        if self.gpu_request.is_some() {
+            return Ok(());
+        }
+        let attributes = Window::default_attributes()
+            .with_title(self.title.clone())
+            .with_append(true);
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(RunError::Window)?,
+        );
+        self.gpu_request = Some(web::request_gpu(window.clone()));
+        self.window = Some(window);
+        Ok(())
+    }
+
+    /// In the page: finishes starting once the browser has answered the
+    /// GPU request (a no-op before that, and after).
+    #[cfg(target_arch = "wasm32")]
+    fn gpu_answered(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(answer) = self
+            .gpu_request
+            .as_ref()
+            .and_then(|slot| slot.borrow_mut().take())
+        else {
+            return;
+        };
+        self.gpu_request = None;
+        let started = match (answer, self.window.clone()) {
+            (Ok((gpu, surface)), Some(window)) => self.finish_start(window, gpu, surface),
+            (Err(error), _) => Err(error),
+            (Ok(_), None) => return,
+        };
+        if let Err(error) = started {
+            self.fail(error, event_loop);
+        }
+    }
+
+    /// Everything after the GPU: the surface configured, the renderer with
+    /// the preset's features, the UI, the engine, and the app's start.
+    fn finish_start(
+        &mut self,
+        window: Arc<Window>,
+        gpu: GpuContext,
+        surface: wgpu::Surface<'static>,
+    ) -> Result<(), RunError> {
         let size = window.inner_size();
         let mut surface = WindowSurface::new(&gpu, surface, size.width, size.height)?;
         let max_texture = gpu.device().limits().max_texture_dimension_2d as usize;
@@ -190,6 +270,9 @@ impl<A: App> Driver<A> {
     }
 
     fn fail(&mut self, error: RunError, event_loop: &ActiveEventLoop) {
+        // In the page nobody waits for `run_app` to return: show it there.
+        #[cfg(target_arch = "wasm32")]
+        web::show_error(&error);
         if self.error.is_none() {
             self.error = Some(error);
         }
@@ -353,6 +436,8 @@ impl<A: App> ApplicationHandler for Driver<A> {
         _id: WindowId,
         event: winit::event::WindowEvent,
     ) {
+        #[cfg(target_arch = "wasm32")]
+        self.gpu_answered(event_loop);
         let (Some(window), Some(ui)) = (&self.window, &mut self.ui) else {
             return;
         };
@@ -416,7 +501,14 @@ fn control_flow_for(wake: Wake, clock: &dyn Clock, window: &Window) -> ControlFl
     match wake {
         Wake::Now => {
             window.request_redraw();
-            ControlFlow::Poll
+            // In the page the redraw is an animation frame, paced by the
+            // browser; polling as well would spin the event loop on
+            // scheduler tasks and starve those frames.
+            if cfg!(target_arch = "wasm32") {
+                ControlFlow::Wait
+            } else {
+                ControlFlow::Poll
+            }
         }
         Wake::At(at) => ControlFlow::WaitUntil(deadline(at, clock, Instant::now())),
         Wake::OnEvent => ControlFlow::Wait,

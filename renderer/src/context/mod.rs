@@ -92,7 +92,7 @@ impl GpuContext {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("taos device"),
                 required_features,
-                required_limits: wgpu::Limits::default().using_resolution(adapter.limits()),
+                required_limits: limits_for(&adapter.limits()),
                 ..Default::default()
             })
             .await
@@ -156,4 +156,19 @@ impl GpuContext {
     pub fn adapter_info(&self) -> wgpu::AdapterInfo {
         self.adapter.get_info()
     }
+}
+
+/// The limits to ask a device for: wgpu's defaults where the adapter meets
+/// them, else its downlevel ones, else WebGL2's (no compute, no storage
+/// buffers: features that need them fall back or say they are unavailable),
+/// with the adapter's own texture sizes in every case.
+fn limits_for(offered: &wgpu::Limits) -> wgpu::Limits {
+    let base = [
+        wgpu::Limits::default(),
+        wgpu::Limits::downlevel_defaults(),
+    ]
+    .into_iter()
+    .find(|wanted| wanted.check_limits(offered))
+    .unwrap_or_else(wgpu::Limits::downlevel_webgl2_defaults);
+    base.using_resolution(offered.clone())
 }

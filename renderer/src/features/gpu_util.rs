@@ -19,6 +19,14 @@ pub(crate) fn uniform_entry(
     }
 }
 
+/// How shaders that read depth texel by texel bind a depth texture: as
+/// unfilterable floats (`texture_2d<f32>`, depth in `.r`), which WebGPU
+/// allows for depth formats. A `texture_depth_2d` binding would do on every
+/// native backend, but WebGL2's shading language cannot fetch texels of
+/// one, so those pipelines failed to build in the browser.
+pub(crate) const DEPTH_AS_FLOAT: wgpu::TextureSampleType =
+    wgpu::TextureSampleType::Float { filterable: false };
+
 /// A 2D texture entry for the fragment stage.
 pub(crate) fn texture_entry(
     binding: u32,

@@ -1,7 +1,7 @@
 //! Executing a compiled graph: bind physical resources, record every live
 //! pass into one command encoder, submit once.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::builder::{AccessKind, Import, PassExec, PassKind, RenderGraph};
 use super::compile::CompiledGraph;

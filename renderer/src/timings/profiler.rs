@@ -2,7 +2,9 @@
 //! being rendered, the GPU pass timer, and the last frame's figures and
 //! graph.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use super::{FrameTimings, GpuPassTimer, GpuTimings, PassCpuTiming};
 use crate::GpuContext;

@@ -5,7 +5,7 @@ use super::gbuffer::GBUFFER_WGSL;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::FrameData;
 use crate::graph::{TextureDesc, TextureHandle};
@@ -130,7 +130,7 @@ fn layout(
         entries: &[
             uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT),
             texture_entry(1, first),
-            texture_entry(2, wgpu::TextureSampleType::Depth),
+            texture_entry(2, DEPTH_AS_FLOAT),
         ],
     })
 }

@@ -1,7 +1,9 @@
 //! The G-buffer: what the geometry pass leaves for the lighting passes, its
 //! layout, and how full-screen passes bind it.
 
-use crate::features::gpu_util::{FULLSCREEN_VS_WGSL, single_texel, texture_entry};
+use crate::features::gpu_util::{
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, single_texel, texture_entry,
+};
 use crate::features::lit::{LightBinding, lighting_source};
 use crate::graph::{PassResources, TextureHandle};
 
@@ -55,7 +57,7 @@ impl GBufferReader {
             label: Some("gbuffer read"),
             entries: &[
                 texture_entry(0, wgpu::TextureSampleType::Uint),
-                texture_entry(1, wgpu::TextureSampleType::Depth),
+                texture_entry(1, DEPTH_AS_FLOAT),
                 texture_entry(2, wgpu::TextureSampleType::Float { filterable: false }),
             ],
         });

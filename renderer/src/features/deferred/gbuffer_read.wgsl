@@ -3,7 +3,7 @@
 // the surface a pixel shows, rebuilt from them.
 
 @group(1) @binding(0) var gbuffer: texture_2d<u32>;
-@group(1) @binding(1) var gbuffer_depth: texture_depth_2d;
+@group(1) @binding(1) var gbuffer_depth: texture_2d<f32>;
 @group(1) @binding(2) var ambient_occlusion: texture_2d<f32>;
 
 // The world position seen at framebuffer position `at` with depth `depth`.
@@ -24,7 +24,7 @@ struct GPixel {
 fn gbuffer_pixel(at: vec2<f32>) -> GPixel {
     var out: GPixel;
     let pixel = vec2<i32>(at);
-    let depth = textureLoad(gbuffer_depth, pixel, 0);
+    let depth = textureLoad(gbuffer_depth, pixel, 0).r;
     out.found = depth > 0.0; // reversed Z: 0 is the clear value
     if !out.found {
         return out;

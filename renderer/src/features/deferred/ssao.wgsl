@@ -14,7 +14,7 @@ struct Ssao {
 
 @group(0) @binding(0) var<uniform> ssao: Ssao;
 @group(0) @binding(1) var gbuffer: texture_2d<u32>;
-@group(0) @binding(2) var depth_buffer: texture_depth_2d;
+@group(0) @binding(2) var depth_buffer: texture_2d<f32>;
 
 fn view_position(at: vec2<f32>, depth: f32) -> vec3<f32> {
     let size = vec2<f32>(textureDimensions(depth_buffer));
@@ -26,7 +26,7 @@ fn view_position(at: vec2<f32>, depth: f32) -> vec3<f32> {
 @fragment
 fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     let pixel = vec2<i32>(at.xy);
-    let depth = textureLoad(depth_buffer, pixel, 0);
+    let depth = textureLoad(depth_buffer, pixel, 0).r;
     if depth <= 0.0 { // reversed Z: nothing drawn
         return vec4(1.0);
     }
@@ -54,7 +54,7 @@ fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
         let ndc = clip.xy / clip.w;
         let uv = vec2(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
         let texel = clamp(vec2<i32>(uv * vec2<f32>(size)), vec2(0), size - 1);
-        let scene_depth = textureLoad(depth_buffer, texel, 0);
+        let scene_depth = textureLoad(depth_buffer, texel, 0).r;
         if scene_depth <= 0.0 {
             continue;
         }

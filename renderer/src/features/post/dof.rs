@@ -14,7 +14,7 @@ use super::TaaJitter;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, sampler_entry, texture_entry, uniform_buffer,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, sampler_entry, texture_entry, uniform_buffer,
     uniform_entry,
 };
 use crate::frame::{CameraView, FrameData, HDR_FORMAT, HDR_USAGE};
@@ -156,7 +156,7 @@ impl RenderFeature for DofFeature {
             label: Some("depth of field"),
             entries: &[
                 uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT),
-                texture_entry(1, wgpu::TextureSampleType::Depth),
+                texture_entry(1, DEPTH_AS_FLOAT),
                 texture_entry(2, filterable),
                 texture_entry(3, filterable),
                 sampler_entry(4, wgpu::SamplerBindingType::Filtering),

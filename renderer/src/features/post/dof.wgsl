@@ -19,7 +19,7 @@ struct DofParams {
 };
 
 @group(0) @binding(0) var<uniform> dof: DofParams;
-@group(0) @binding(1) var depth_buffer: texture_depth_2d;
+@group(0) @binding(1) var depth_buffer: texture_2d<f32>;
 @group(0) @binding(2) var scene: texture_2d<f32>;
 @group(0) @binding(3) var coc_buffer: texture_2d<f32>;
 @group(0) @binding(4) var smooth_sampler: sampler;
@@ -36,7 +36,7 @@ fn view_distance(depth: f32) -> f32 {
 
 @fragment
 fn fs_coc(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
-    let depth = textureLoad(depth_buffer, vec2<i32>(at.xy), 0);
+    let depth = textureLoad(depth_buffer, vec2<i32>(at.xy), 0).r;
     let max_radius = dof.coc.z;
     // Reversed Z: 0 is nothing drawn, as far as it gets.
     var coc = dof.coc.x;

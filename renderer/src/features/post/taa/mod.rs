@@ -37,7 +37,7 @@ use self::history::{FrameCamera, History, is_camera_cut};
 use self::motion::{MOTION_FORMAT, MotionCameras, MotionVectors};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    FULLSCREEN_VS_WGSL, fullscreen_pipeline, sampler_entry, single_texel, texture_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, sampler_entry, single_texel, texture_entry,
     uniform_buffer, uniform_entry,
 };
 use crate::frame::{FrameData, HDR_FORMAT};
@@ -206,7 +206,7 @@ impl RenderFeature for TaaFeature {
             entries: &[
                 uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT),
                 texture_entry(1, float),
-                texture_entry(2, wgpu::TextureSampleType::Depth),
+                texture_entry(2, DEPTH_AS_FLOAT),
                 texture_entry(3, float),
                 texture_entry(4, wgpu::TextureSampleType::Float { filterable: true }),
                 sampler_entry(5, wgpu::SamplerBindingType::Filtering),

@@ -24,7 +24,7 @@ struct TaaParams {
 
 @group(0) @binding(0) var<uniform> taa: TaaParams;
 @group(0) @binding(1) var scene: texture_2d<f32>;
-@group(0) @binding(2) var depth: texture_depth_2d;
+@group(0) @binding(2) var depth: texture_2d<f32>;
 @group(0) @binding(3) var motion: texture_2d<f32>;
 @group(0) @binding(4) var history: texture_2d<f32>;
 @group(0) @binding(5) var history_sampler: sampler;
@@ -142,7 +142,7 @@ fn fs_main(in: FullscreenVertex) -> @location(0) vec4<f32> {
             moment2 += c * c;
             low = min(low, c);
             high = max(high, c);
-            let d = textureLoad(depth, at, 0);
+            let d = textureLoad(depth, at, 0).r;
             if d > nearest_depth {
                 nearest_depth = d;
                 nearest_pixel = at;

@@ -1,0 +1,101 @@
+//! The window loop's browser side (wasm32 only): which GPU API the page
+//! gets, the GPU request that cannot block there, and errors shown in the
+//! page rather than lost in the console.
+//!
+//! The GPU API is picked at run time by one build: WebGPU when the browser
+//! offers a working adapter, WebGL2 otherwise. A page may force one with a
+//! `backend=webgpu` or `backend=webgl2` query parameter (the browser's
+//! counterpart of `WGPU_BACKEND`), which is how the browser tests run the
+//! same page on both.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use taos_renderer::{ContextError, GpuContext};
+use winit::window::Window;
+
+/// The GPU and the window's surface, once the browser has answered.
+pub(super) type GpuReady = Result<(GpuContext, wgpu::Surface<'static>), super::RunError>;
+
+/// Where the asynchronous GPU request leaves its answer for the loop.
+pub(super) type GpuSlot = Rc<RefCell<Option<GpuReady>>>;
+
+/// The backends the page asked for with `?backend=`, or every browser one.
+fn requested_backends() -> wgpu::Backends {
+    let query = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    let asked = query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("backend="));
+    match asked {
+        Some("webgpu") => wgpu::Backends::BROWSER_WEBGPU,
+        Some("webgl2" | "webgl" | "gl") => wgpu::Backends::GL,
+        Some(other) => {
+            log::warn!("unknown backend={other:?} in the page's address; picking one");
+            wgpu::Backends::BROWSER_WEBGPU | wgpu::Backends::GL
+        }
+        None => wgpu::Backends::BROWSER_WEBGPU | wgpu::Backends::GL,
+    }
+}
+
+/// Starts asking the browser for a GPU for `window`'s canvas; the answer
+/// lands in the returned slot and the window is asked to redraw, which is
+/// when the loop picks it up.
+pub(super) fn request_gpu(window: Arc<Window>) -> GpuSlot {
+    let slot: GpuSlot = Rc::new(RefCell::new(None));
+    let answer = slot.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+        descriptor.backends = requested_backends();
+        // Keeps WebGPU only when an adapter can really be had (headless
+        // browsers often expose `navigator.gpu` with no adapter behind it).
+        let instance = wgpu::util::new_instance_with_webgpu_detection(descriptor).await;
+        let ready = match instance.create_surface(window.clone()) {
+            Ok(surface) => GpuContext::from_instance(instance, Some(&surface))
+                .await
+                .map(|gpu| (gpu, surface))
+                .map_err(|e: ContextError| super::RunError::from(crate::EngineError::from(e))),
+            Err(e) => Err(taos_renderer::SurfaceError::from(e).into()),
+        };
+        *answer.borrow_mut() = Some(ready);
+        window.request_redraw();
+    });
+    slot
+}
+
+/// Shows `error` (with its causes) in the page, see [`show_page_error`].
+pub(super) fn show_error(error: &dyn std::error::Error) {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        text.push_str("\n  caused by: ");
+        text.push_str(&inner.to_string());
+        cause = inner.source();
+    }
+    show_page_error(&text);
+}
+
+/// Shows `text` to the player in the page (wasm32 only): in the element
+/// with id `taos-error` if the page has one, else in a new `<pre>` at the
+/// top of the body; marks it `data-shown="true"`. Also logs it to the
+/// console. For errors a page cannot otherwise report, since nothing
+/// waits for the loop to return there.
+pub fn show_page_error(text: &str) {
+    log::error!("{text}");
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let element = document.get_element_by_id("taos-error").or_else(|| {
+        let element = document.create_element("pre").ok()?;
+        element.set_id("taos-error");
+        document.body()?.prepend_with_node_1(&element).ok()?;
+        Some(element)
+    });
+    if let Some(element) = element {
+        element.set_text_content(Some(text));
+        let _ = element.set_attribute("data-shown", "true");
+    }
+}

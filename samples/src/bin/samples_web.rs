@@ -1,0 +1,101 @@
+//! The window samples in one binary, picked by name: the samples' page in
+//! the browser (`samples/?sample=NAME`, see `web/build.sh`), or natively
+//! `cargo run -p taos_samples --bin samples_web -- NAME`.
+//!
+//! Not here: `gltf_viewer` (it opens a file from disk) and
+//! `presets_compare` (it writes tiles to disk); run those natively.
+
+use taos_engine::game_loop::LoopConfig;
+use taos_renderer::presets::{PresetOptions, forward_preset};
+use taos_samples::{
+    ManyLightsOptions, SampleArgs, controllers, deferred_showcase, deferred_showcase_preset,
+    forward_simple, forward_simple_preset, many_lights, run_sample, shooter, shooter_loop,
+    shooter_preset,
+};
+
+/// The samples this binary runs, by the name a page or command line gives.
+const SAMPLES: [&str; 5] = [
+    "forward_simple",
+    "deferred_showcase",
+    "many_lights",
+    "controllers",
+    "shooter",
+];
+
+/// Runs sample `name` in a window (a canvas in the page).
+fn run(name: &str) -> anyhow::Result<()> {
+    let args = SampleArgs {
+        headless: false,
+        frames: 1,
+        screenshot: None,
+        size: (1024, 640),
+    };
+    let loop_config = LoopConfig::default();
+    match name {
+        "forward_simple" => run_sample(
+            name,
+            &args,
+            loop_config,
+            forward_simple_preset(),
+            forward_simple,
+        ),
+        "deferred_showcase" => run_sample(
+            name,
+            &args,
+            loop_config,
+            deferred_showcase_preset(),
+            deferred_showcase,
+        ),
+        "many_lights" => {
+            let options = ManyLightsOptions::default();
+            run_sample(
+                name,
+                &args,
+                loop_config,
+                options.renderer_preset(),
+                move |engine| many_lights(engine, options),
+            )
+        }
+        "controllers" => run_sample(
+            name,
+            &args,
+            loop_config,
+            forward_preset(PresetOptions::default()),
+            controllers,
+        ),
+        "shooter" => run_sample(name, &args, shooter_loop(), shooter_preset(), shooter),
+        other => anyhow::bail!(
+            "no sample called {other:?}; these run here: {}",
+            SAMPLES.join(", ")
+        ),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> anyhow::Result<()> {
+    let Some(name) = std::env::args().nth(1) else {
+        anyhow::bail!(
+            "usage: samples_web NAME, where NAME is one of: {}",
+            SAMPLES.join(", ")
+        );
+    };
+    run(&name)
+}
+
+/// In the page: the sample named by `?sample=` (the first one without).
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    let name = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|query| {
+            query
+                .trim_start_matches('?')
+                .split('&')
+                .find_map(|pair| pair.strip_prefix("sample=").map(str::to_owned))
+        })
+        .unwrap_or_else(|| SAMPLES[0].to_owned());
+    taos_engine::init_logging();
+    if let Err(error) = run(&name) {
+        taos_engine::show_page_error(&format!("{error:#}"));
+    }
+}

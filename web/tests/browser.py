@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""crafty in headless Chromium: the end-to-end test, the WebGPU attempt, and
+the tab-kill test. Run after `web/build.sh` (it serves the built folder).
+
+    python3 web/tests/browser.py                 # everything, 50 tab kills
+    python3 web/tests/browser.py e2e             # one part: e2e, webgpu or kills
+    python3 web/tests/browser.py kills --kills 5
+
+Needs Chromium and chromedriver (Debian: chromium chromium-driver), Python's
+selenium and Pillow. Writes a JSON report (sizes, first-frame times,
+outcomes) to web/dist/browser-report.json. Exits non-zero when the e2e or
+kill test fails; the WebGPU part only reports.
+"""
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import random
+import shutil
+import signal
+import socketserver
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+from PIL import Image, ImageStat
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+REFERENCE = os.path.join(HERE, "reference", "crafty_webgl2.png")
+WINDOW = (int(os.environ.get("TAOS_WEB_W", 800)), int(os.environ.get("TAOS_WEB_H", 600)))
+
+
+class Failure(Exception):
+    """A check failed; the message says which and what was seen."""
+
+
+def serve(directory):
+    """Serves `directory` on a free local port in a thread; returns the base URL."""
+    handler = functools.partial(QuietHandler, directory=directory)
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
+
+    def log_message(self, *args):
+        pass
+
+
+class Browser:
+    """One headless Chromium on a user-data dir (which keeps IndexedDB)."""
+
+    def __init__(self, profile, webgpu=False):
+        self.profile = profile
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", f"--user-data-dir={profile}",
+                     "--enable-unsafe-swiftshader", "--use-angle=swiftshader",
+                     f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+            options.add_argument(flag)
+        if webgpu:
+            options.add_argument("--enable-unsafe-webgpu")
+            options.add_argument("--enable-features=Vulkan")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+        self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
+        self.driver.set_script_timeout(30)
+
+    def open(self, url):
+        self.driver.get(url)
+
+    def status(self):
+        return self.driver.execute_script(
+            "const e = document.getElementById('crafty-status');"
+            "return e ? JSON.parse(e.textContent) : null;")
+
+    def page_error(self):
+        return self.driver.execute_script(
+            "const e = document.getElementById('taos-error');"
+            "return e && e.dataset.shown ? e.textContent : null;")
+
+    def wait_for(self, what, check, timeout):
+        """Polls the status until `check(status)` holds; fails with what was seen."""
+        deadline = time.monotonic() + timeout
+        status = None
+        while time.monotonic() < deadline:
+            error = self.page_error()
+            if error:
+                raise Failure(f"{what}: the page shows an error: {error}")
+            status = self.status()
+            if status is not None and check(status):
+                return status
+            time.sleep(0.1)
+        raise Failure(f"{what}: not within {timeout} s; last status {status}; console: {self.console()[-5:]}")
+
+    def console(self):
+        try:
+            return [entry["message"] for entry in self.driver.get_log("browser")]
+        except Exception:  # noqa: BLE001 - the log is a diagnosis aid only
+            return []
+
+    def canvas(self):
+        return self.driver.find_element(By.TAG_NAME, "canvas")
+
+    def click(self):
+        ActionChains(self.driver).move_to_element(self.canvas()).click().perform()
+
+    def hold(self, key, seconds):
+        actions = ActionChains(self.driver)
+        actions.key_down(key).perform()
+        time.sleep(seconds)
+        ActionChains(self.driver).key_up(key).perform()
+
+    def screenshot(self, path):
+        self.canvas().screenshot(path)
+        return Image.open(path).convert("RGB")
+
+    def kill(self):
+        """Kills Chromium outright (SIGKILL to the browser and every process
+        under it): a crashed or force-closed tab, with no unload handlers."""
+        driver_pid = self.driver.service.process.pid
+        doomed, frontier = [], [driver_pid]
+        while frontier:
+            children = subprocess.run(["pgrep", "-P", str(frontier.pop())],
+                                      capture_output=True, text=True).stdout.split()
+            doomed += [int(c) for c in children]
+            frontier += [int(c) for c in children]
+        for pid in doomed:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        try:
+            self.driver.service.stop()
+        except Exception:  # noqa: BLE001 - the browser is gone already
+            pass
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def playing(status):
+    return status.get("screen") == "playing" and status.get("frames", 0) >= 3
+
+
+def looks_rendered(image):
+    """A rendered frame: not one flat colour, and not mostly black."""
+    stat = ImageStat.Stat(image)
+    spread = sum(stat.stddev) / 3
+    brightness = sum(stat.mean) / 3
+    return spread > 8 and brightness > 20, f"mean {brightness:.0f}, spread {spread:.0f}"
+
+
+def loosely_like(image, reference_path):
+    """Mean absolute difference of 40x30 thumbnails, 0..255."""
+    if not os.path.exists(reference_path):
+        return None
+    a = image.resize((40, 30))
+    b = Image.open(reference_path).convert("RGB").resize((40, 30))
+    diff = sum(abs(x - y) for pa, pb in zip(a.getdata(), b.getdata()) for x, y in zip(pa, pb))
+    return diff / (40 * 30 * 3)
+
+
+def break_blocks(browser, clicks):
+    """Grabs the pointer, looks down at the ground, and breaks `clicks` blocks."""
+    browser.click()  # grabs the pointer; breaks nothing
+    browser.hold(Keys.ARROW_DOWN, 1.5)
+    for _ in range(clicks):
+        browser.click()
+        time.sleep(0.25)
+
+
+def test_e2e(base, report, profile):
+    """Create a world on WebGL2, break a block, wait for the autosave, reload,
+    and find the edit again; the canvas shows a rendered frame."""
+    browser = Browser(profile)
+    try:
+        started = time.monotonic()
+        browser.open(f"{base}/crafty/?backend=webgl2&world=new:42")
+        first = browser.wait_for("the first frame", lambda s: s.get("frames", 0) >= 1, 180)
+        report["first_frame_s"] = round(time.monotonic() - started, 2)
+        status = browser.wait_for("the new world playing", playing, 180)
+        report["backend_webgl2"] = status["backend"]
+        if status["backend"] != "Gl":
+            raise Failure(f"?backend=webgl2 gave {status['backend']}")
+        time.sleep(2)
+        shot = browser.screenshot(os.path.join(report["out"], "crafty_webgl2.png"))
+        ok, seen = looks_rendered(shot)
+        report["screenshot"] = seen
+        if not ok:
+            raise Failure(f"the canvas does not show a rendered frame ({seen})")
+        distance = loosely_like(shot, REFERENCE)
+        report["screenshot_difference"] = distance
+        if distance is not None and distance > 60:
+            raise Failure(f"the frame is far from the reference (mean difference {distance:.0f}/255)")
+        break_blocks(browser, 1)
+        status = browser.wait_for("a broken block", lambda s: s["edits"] >= 1, 30)
+        edit = status["last_edit"]
+        if edit[1] != "Air":
+            raise Failure(f"the edit is not a broken block: {edit}")
+        world = status["world"]
+        status = browser.wait_for("the autosave", lambda s: s["saved_edits"] == s["edits"] and s["saves"] >= 1, 60)
+        edits = status["edits"]
+        browser.open(f"{base}/crafty/?backend=webgl2&world={urllib.parse.quote(world)}")
+        status = browser.wait_for("the world reopened", playing, 180)
+        if status["world"] != world or status["edits"] != edits or status["last_edit"] != edit:
+            raise Failure(f"after reload: {status}, expected world {world} with {edits} edits ending in {edit}")
+        report["e2e"] = f"ok: world {world}, {edits} edit(s), {edit} found again after reload"
+    finally:
+        browser.quit()
+
+
+def test_webgpu(base, report, profile):
+    """The same page on WebGPU, where headless Chromium offers it; reported only."""
+    browser = Browser(profile, webgpu=True)
+    try:
+        browser.open(f"{base}/crafty/?backend=webgpu&world=new:7")
+        status = browser.wait_for("WebGPU playing", playing, 180)
+        report["webgpu"] = f"ok: backend {status['backend']}, {status['frames']} frames"
+    except Failure as failure:
+        report["webgpu"] = f"not available: {failure}"
+    finally:
+        browser.quit()
+
+
+def test_kills(base, report, profile, kills, seed):
+    """Kills the browser at random moments around autosaves, `kills` times;
+    each time the world must load again with every save it had confirmed."""
+    rng = random.Random(seed)
+    world = None
+    confirmed = 0
+    outcomes = []
+    for round_ in range(kills):
+        browser = Browser(profile)
+        try:
+            target = f"world={urllib.parse.quote(world)}" if world else "world=new:99"
+            browser.open(f"{base}/crafty/?backend=webgl2&{target}")
+            status = browser.wait_for(f"round {round_}: the world loading", playing, 180)
+            if world is None:
+                world = status["world"]
+            elif status["world"] != world:
+                raise Failure(f"round {round_}: opened {status['world']}, not {world}")
+            if status["edits"] < confirmed:
+                raise Failure(f"round {round_}: {status['edits']} edits loaded, {confirmed} were saved before the kill")
+            break_blocks(browser, rng.randint(1, 4))
+            # Autosave is due 5 s after the first change: kill around it.
+            time.sleep(rng.uniform(3.5, 6.5))
+            last = browser.status() or {}
+            confirmed = max(confirmed, last.get("saved_edits", 0))
+            outcomes.append((last.get("edits"), last.get("saved_edits"), last.get("busy")))
+        finally:
+            browser.kill()
+    # The last kill's world must load too.
+    browser = Browser(profile)
+    try:
+        browser.open(f"{base}/crafty/?backend=webgl2&world={urllib.parse.quote(world)}")
+        status = browser.wait_for("after the last kill: the world loading", playing, 180)
+        if status["edits"] < confirmed:
+            raise Failure(f"after the last kill: {status['edits']} edits loaded, {confirmed} were saved")
+    finally:
+        browser.quit()
+    during = sum(1 for _, _, busy in outcomes if busy)
+    report["kills"] = (f"ok: {kills} kills, {during} during a save; every load had all confirmed edits "
+                       f"({status['edits']} at the end)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("parts", nargs="*", default=["e2e", "webgpu", "kills"])
+    parser.add_argument("--dist", default=os.path.join(ROOT, "web", "dist"))
+    parser.add_argument("--kills", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if not os.path.exists(os.path.join(args.dist, "crafty", "crafty_bg.wasm")):
+        sys.exit(f"no build in {args.dist}: run web/build.sh first")
+    base = serve(args.dist)
+    report = {"out": args.dist}
+    size = os.path.join(args.dist, "crafty", "size.txt")
+    if os.path.exists(size):
+        report["size"] = open(size).read().strip()
+    failed = []
+    for part in args.parts:
+        profile = tempfile.mkdtemp(prefix=f"taos-{part}-")
+        try:
+            if part == "e2e":
+                test_e2e(base, report, profile)
+            elif part == "webgpu":
+                test_webgpu(base, report, profile)
+            elif part == "kills":
+                test_kills(base, report, profile, args.kills, args.seed)
+            else:
+                sys.exit(f"unknown part {part}")
+        except Failure as failure:
+            failed.append(part)
+            report[part] = f"FAILED: {failure}"
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+        print(f"{part}: {report.get(part)}", flush=True)
+    with open(os.path.join(args.dist, "browser-report.json"), "w") as f:
+        json.dump(report, f, indent=2)
+    print(json.dumps(report, indent=2))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
