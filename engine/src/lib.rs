@@ -67,11 +67,11 @@ pub use app::{App, AppError, Propagate, WindowEvent};
 pub use egui;
 pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
 pub use logging::init_logging;
+#[cfg(target_arch = "wasm32")]
+pub use window::show_page_error;
 pub use window::{
     RunError, SetupError, input_from_window_event, run_windowed, text_from_window_event,
 };
-#[cfg(target_arch = "wasm32")]
-pub use window::show_page_error;
 
 /// The names a game needs: `use taos_engine::prelude::*;` (the core's
 /// prelude: scene, objects, transforms, components, behaviours, the loop's

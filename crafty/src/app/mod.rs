@@ -268,9 +268,9 @@ impl Crafty {
     fn play(&mut self, id: &str) {
         let store = self.store.clone();
         let id = id.to_owned();
-        self.task = Some(Task::Open(Pending::start(async move {
-            store.load(&id).await
-        })));
+        self.task = Some(Task::Open(Pending::start(
+            async move { store.load(&id).await },
+        )));
     }
 
     fn create(&mut self, record: SavedWorld) {
@@ -321,7 +321,9 @@ impl Crafty {
             if let Some(result) = saved.take() {
                 self.settings_saved = None;
                 if let Err(e) = result {
-                    self.notice(format!("settings apply to this run but were not saved: {e}"));
+                    self.notice(format!(
+                        "settings apply to this run but were not saved: {e}"
+                    ));
                 }
             } else {
                 saved.keep_polling(engine);
@@ -385,10 +387,9 @@ impl Crafty {
                 }
             }
             Task::Saving(saving) => match saving.take() {
-                Some(result) => self.show_launcher(
-                    engine,
-                    result.err().map(|e| format!("saving failed: {e}")),
-                ),
+                Some(result) => {
+                    self.show_launcher(engine, result.err().map(|e| format!("saving failed: {e}")))
+                }
                 None => self.wait(engine, Task::Saving(saving)),
             },
         }

@@ -82,7 +82,10 @@ impl GodrayPasses {
                 ),
                 // The depth read as unfilterable floats (WebGL2 cannot fetch
                 // texels of a depth binding).
-                entry(2, texture(wgpu::TextureSampleType::Float { filterable: false })),
+                entry(
+                    2,
+                    texture(wgpu::TextureSampleType::Float { filterable: false }),
+                ),
             ],
         );
         let uniform_layout = layout("crafty godray uniform", &[entry(0, UNIFORM)]);

@@ -163,12 +163,9 @@ impl GpuContext {
 /// buffers: features that need them fall back or say they are unavailable),
 /// with the adapter's own texture sizes in every case.
 fn limits_for(offered: &wgpu::Limits) -> wgpu::Limits {
-    let base = [
-        wgpu::Limits::default(),
-        wgpu::Limits::downlevel_defaults(),
-    ]
-    .into_iter()
-    .find(|wanted| wanted.check_limits(offered))
-    .unwrap_or_else(wgpu::Limits::downlevel_webgl2_defaults);
+    let base = [wgpu::Limits::default(), wgpu::Limits::downlevel_defaults()]
+        .into_iter()
+        .find(|wanted| wanted.check_limits(offered))
+        .unwrap_or_else(wgpu::Limits::downlevel_webgl2_defaults);
     base.using_resolution(offered.clone())
 }

@@ -5,7 +5,8 @@ use super::gbuffer::GBUFFER_WGSL;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer,
+    uniform_entry,
 };
 use crate::frame::FrameData;
 use crate::graph::{TextureDesc, TextureHandle};

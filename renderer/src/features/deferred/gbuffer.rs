@@ -1,9 +1,7 @@
 //! The G-buffer: what the geometry pass leaves for the lighting passes, its
 //! layout, and how full-screen passes bind it.
 
-use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, single_texel, texture_entry,
-};
+use crate::features::gpu_util::{DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, single_texel, texture_entry};
 use crate::features::lit::{LightBinding, lighting_source};
 use crate::graph::{PassResources, TextureHandle};
 

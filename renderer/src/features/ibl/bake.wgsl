@@ -51,9 +51,20 @@ fn face_direction(face: u32, at: vec2<f32>, size: f32) -> vec3<f32> {
     return normalize(d);
 }
 
+// WGSL's reverseBits, spelled out: WebGL2's GLSL ES 3.00 has no
+// bitfieldReverse (it came in 3.10).
+fn reverse_bits(value: u32) -> u32 {
+    var v = value;
+    v = ((v >> 1u) & 0x55555555u) | ((v & 0x55555555u) << 1u);
+    v = ((v >> 2u) & 0x33333333u) | ((v & 0x33333333u) << 2u);
+    v = ((v >> 4u) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4u);
+    v = ((v >> 8u) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8u);
+    return (v >> 16u) | (v << 16u);
+}
+
 // The i-th of n points of the Hammersley set.
 fn hammersley(i: u32, n: u32) -> vec2<f32> {
-    return vec2(f32(i) / f32(n), f32(reverseBits(i)) * 2.3283064e-10);
+    return vec2(f32(i) / f32(n), f32(reverse_bits(i)) * 2.3283064e-10);
 }
 
 // A GGX-distributed half vector around +z for roughness `a` (squared).

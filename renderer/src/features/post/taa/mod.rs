@@ -37,8 +37,8 @@ use self::history::{FrameCamera, History, is_camera_cut};
 use self::motion::{MOTION_FORMAT, MotionCameras, MotionVectors};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, sampler_entry, single_texel, texture_entry,
-    uniform_buffer, uniform_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, sampler_entry, single_texel,
+    texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::{FrameData, HDR_FORMAT};
 use crate::graph::{ImportedTexture, TextureDesc};
