@@ -33,6 +33,8 @@ pub(super) struct GodrayPasses {
     scene_layout: wgpu::BindGroupLayout,
     mask_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
+    /// Reads the depth texel by texel (nearest, no filtering).
+    depth_sampler: wgpu::Sampler,
     /// This frame's strength (0: no passes).
     strength: f32,
 }
@@ -80,11 +82,16 @@ impl GodrayPasses {
                     1,
                     texture(wgpu::TextureSampleType::Float { filterable: false }),
                 ),
-                // The depth read as unfilterable floats (WebGL2 cannot fetch
-                // texels of a depth binding).
+                // The depth, read as unfilterable floats through a nearest
+                // sampler (see the shader: WebGL2 has no texel fetch of a
+                // depth texture without one).
                 entry(
                     2,
                     texture(wgpu::TextureSampleType::Float { filterable: false }),
+                ),
+                entry(
+                    3,
+                    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
                 ),
             ],
         );
@@ -174,6 +181,10 @@ impl GodrayPasses {
                 label: Some("crafty godray mask"),
                 mag_filter: wgpu::FilterMode::Linear,
                 min_filter: wgpu::FilterMode::Linear,
+                ..Default::default()
+            }),
+            depth_sampler: device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("crafty godray depth"),
                 ..Default::default()
             }),
             strength: 0.0,
@@ -266,6 +277,10 @@ impl GodrayPasses {
                         wgpu::BindGroupEntry {
                             binding: 2,
                             resource: wgpu::BindingResource::TextureView(depth),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 3,
+                            resource: wgpu::BindingResource::Sampler(&self.depth_sampler),
                         },
                     ],
                 });

@@ -21,11 +21,23 @@ pub(crate) fn uniform_entry(
 
 /// How shaders that read depth texel by texel bind a depth texture: as
 /// unfilterable floats (`texture_2d<f32>`, depth in `.r`), which WebGPU
-/// allows for depth formats. A `texture_depth_2d` binding would do on every
-/// native backend, but WebGL2's shading language cannot fetch texels of
-/// one, so those pipelines failed to build in the browser.
+/// allows for depth formats, sampled at texel centres with a
+/// [`nearest_sampler`]. A `texture_depth_2d` with `textureLoad` would do on
+/// every native backend, but WebGL2's shading language cannot fetch texels
+/// of one (the pipeline does not build), and a depth texture read with no
+/// sampler there takes the texture's own filtering, which leaves it
+/// incomplete: every read gives 0.
 pub(crate) const DEPTH_AS_FLOAT: wgpu::TextureSampleType =
     wgpu::TextureSampleType::Float { filterable: false };
+
+/// A sampler without filtering (nearest texel, clamped): with it,
+/// `textureSampleLevel` at a texel's centre reads exactly that texel.
+pub(crate) fn nearest_sampler(device: &wgpu::Device, label: &str) -> wgpu::Sampler {
+    device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some(label),
+        ..Default::default()
+    })
+}
 
 /// A 2D texture entry for the fragment stage.
 pub(crate) fn texture_entry(

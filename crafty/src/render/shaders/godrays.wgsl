@@ -18,9 +18,12 @@ struct GodrayUniform {
 @group(1) @binding(0) var<uniform> rays: GodrayUniform;
 // The mask pass: the frame so far and its depth.
 @group(1) @binding(1) var scene: texture_2d<f32>;
-// Read as plain floats, not `texture_depth_2d`: WebGL2's shading language
-// has no texel fetch from depth textures.
+// Read as plain floats through a nearest sampler, not fetched from a
+// `texture_depth_2d`: WebGL2's shading language cannot fetch texels of a
+// depth binding, and a depth texture read without a nearest sampler is
+// incomplete there (it reads as 0).
 @group(1) @binding(2) var scene_depth: texture_2d<f32>;
+@group(1) @binding(3) var depth_sampler: sampler;
 
 // The rays pass: the mask, filtered.
 @group(2) @binding(0) var mask: texture_2d<f32>;
@@ -46,7 +49,8 @@ fn fs_mask(in: RaysOut) -> @location(0) vec4<f32> {
     let frame_size = vec2<i32>(rays.sizes.zw);
     let texel = clamp(vec2<i32>(in.uv * rays.sizes.zw), vec2(0), frame_size - 1);
     // Reversed Z: nothing was drawn where the depth is still 0.
-    if textureLoad(scene_depth, texel, 0).r > 0.0 {
+    let depth_uv = (vec2<f32>(texel) + 0.5) / rays.sizes.zw;
+    if textureSampleLevel(scene_depth, depth_sampler, depth_uv, 0.0).r > 0.0 {
         return vec4(0.0);
     }
     let ndc = vec2(in.uv.x * 2.0 - 1.0, 1.0 - in.uv.y * 2.0);

@@ -5,7 +5,8 @@ use super::gbuffer::GBUFFER_WGSL;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, nearest_sampler, sampler_entry,
+    texture_entry, uniform_buffer,
     uniform_entry,
 };
 use crate::frame::FrameData;
@@ -79,6 +80,8 @@ struct Gpu {
     blur_layout: wgpu::BindGroupLayout,
     blur_pipeline: wgpu::RenderPipeline,
     blur_uniform: wgpu::Buffer,
+    /// Reads the depth texel by texel (see [`DEPTH_AS_FLOAT`]).
+    depth_sampler: wgpu::Sampler,
 }
 
 #[repr(C)]
@@ -132,6 +135,7 @@ fn layout(
             uniform_entry(0, false, wgpu::ShaderStages::FRAGMENT),
             texture_entry(1, first),
             texture_entry(2, DEPTH_AS_FLOAT),
+            sampler_entry(3, wgpu::SamplerBindingType::NonFiltering),
         ],
     })
 }
@@ -142,6 +146,7 @@ fn group(
     uniform: &wgpu::Buffer,
     first: &wgpu::TextureView,
     depth: &wgpu::TextureView,
+    depth_sampler: &wgpu::Sampler,
 ) -> wgpu::BindGroup {
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("ssao"),
@@ -158,6 +163,10 @@ fn group(
             wgpu::BindGroupEntry {
                 binding: 2,
                 resource: wgpu::BindingResource::TextureView(depth),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::Sampler(depth_sampler),
             },
         ],
     })
@@ -203,6 +212,7 @@ impl RenderFeature for AoFeature {
             blur_uniform: uniform_buffer(device, "ssao blur uniform", 64),
             sample_layout,
             blur_layout,
+            depth_sampler: nearest_sampler(device, "ssao depth"),
         });
     }
 
@@ -258,6 +268,7 @@ impl RenderFeature for AoFeature {
                     &gpu.sample_uniform,
                     surface,
                     depth,
+                    &gpu.depth_sampler,
                 );
                 rp.set_pipeline(&gpu.sample_pipeline);
                 rp.set_bind_group(0, &group, &[]);
@@ -282,6 +293,7 @@ impl RenderFeature for AoFeature {
                     &gpu.blur_uniform,
                     raw,
                     depth,
+                    &gpu.depth_sampler,
                 );
                 rp.set_pipeline(&gpu.blur_pipeline);
                 rp.set_bind_group(0, &group, &[]);

@@ -1,7 +1,10 @@
 //! The G-buffer: what the geometry pass leaves for the lighting passes, its
 //! layout, and how full-screen passes bind it.
 
-use crate::features::gpu_util::{DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, single_texel, texture_entry};
+use crate::features::gpu_util::{
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, nearest_sampler, sampler_entry, single_texel,
+    texture_entry,
+};
 use crate::features::lit::{LightBinding, lighting_source};
 use crate::graph::{PassResources, TextureHandle};
 
@@ -47,6 +50,8 @@ pub(crate) fn deferred_source(binding: LightBinding, main: &str) -> String {
 pub(crate) struct GBufferReader {
     layout: wgpu::BindGroupLayout,
     no_occlusion: wgpu::TextureView,
+    /// Reads the depth texel by texel (see [`DEPTH_AS_FLOAT`]).
+    depth_sampler: wgpu::Sampler,
 }
 
 impl GBufferReader {
@@ -57,6 +62,7 @@ impl GBufferReader {
                 texture_entry(0, wgpu::TextureSampleType::Uint),
                 texture_entry(1, DEPTH_AS_FLOAT),
                 texture_entry(2, wgpu::TextureSampleType::Float { filterable: false }),
+                sampler_entry(3, wgpu::SamplerBindingType::NonFiltering),
             ],
         });
         let white = single_texel(
@@ -78,6 +84,7 @@ impl GBufferReader {
         Self {
             layout,
             no_occlusion: white.create_view(&wgpu::TextureViewDescriptor::default()),
+            depth_sampler: nearest_sampler(device, "gbuffer depth"),
         }
     }
 
@@ -111,7 +118,7 @@ impl GBufferReader {
             .and_then(|ao| res.texture_view(ao))
             .unwrap_or(&self.no_occlusion);
         let views = [surface, depth, occlusion];
-        let entries: Vec<_> = views
+        let mut entries: Vec<_> = views
             .into_iter()
             .enumerate()
             .map(|(binding, view)| wgpu::BindGroupEntry {
@@ -119,6 +126,10 @@ impl GBufferReader {
                 resource: wgpu::BindingResource::TextureView(view),
             })
             .collect();
+        entries.push(wgpu::BindGroupEntry {
+            binding: 3,
+            resource: wgpu::BindingResource::Sampler(&self.depth_sampler),
+        });
         Some(res.device().create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("gbuffer read"),
             layout: &self.layout,

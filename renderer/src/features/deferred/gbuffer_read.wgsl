@@ -5,6 +5,8 @@
 @group(1) @binding(0) var gbuffer: texture_2d<u32>;
 @group(1) @binding(1) var gbuffer_depth: texture_2d<f32>;
 @group(1) @binding(2) var ambient_occlusion: texture_2d<f32>;
+// Nearest, for the depth (see `DEPTH_AS_FLOAT`).
+@group(1) @binding(3) var gbuffer_depth_sampler: sampler;
 
 // The world position seen at framebuffer position `at` with depth `depth`.
 fn world_at(at: vec2<f32>, depth: f32) -> vec3<f32> {
@@ -24,7 +26,8 @@ struct GPixel {
 fn gbuffer_pixel(at: vec2<f32>) -> GPixel {
     var out: GPixel;
     let pixel = vec2<i32>(at);
-    let depth = textureLoad(gbuffer_depth, pixel, 0).r;
+    let depth_uv = (vec2<f32>(pixel) + 0.5) / vec2<f32>(textureDimensions(gbuffer_depth));
+    let depth = textureSampleLevel(gbuffer_depth, gbuffer_depth_sampler, depth_uv, 0.0).r;
     out.found = depth > 0.0; // reversed Z: 0 is the clear value
     if !out.found {
         return out;

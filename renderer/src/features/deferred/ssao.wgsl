@@ -15,6 +15,14 @@ struct Ssao {
 @group(0) @binding(0) var<uniform> ssao: Ssao;
 @group(0) @binding(1) var gbuffer: texture_2d<u32>;
 @group(0) @binding(2) var depth_buffer: texture_2d<f32>;
+// Nearest, for the depth (see `DEPTH_AS_FLOAT` in gpu_util.rs).
+@group(0) @binding(3) var depth_sampler: sampler;
+
+// The depth at `texel`, read through the nearest sampler.
+fn depth_at(texel: vec2<i32>) -> f32 {
+    let size = vec2<f32>(textureDimensions(depth_buffer));
+    return textureSampleLevel(depth_buffer, depth_sampler, (vec2<f32>(texel) + 0.5) / size, 0.0).r;
+}
 
 fn view_position(at: vec2<f32>, depth: f32) -> vec3<f32> {
     let size = vec2<f32>(textureDimensions(depth_buffer));
@@ -26,7 +34,7 @@ fn view_position(at: vec2<f32>, depth: f32) -> vec3<f32> {
 @fragment
 fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     let pixel = vec2<i32>(at.xy);
-    let depth = textureLoad(depth_buffer, pixel, 0).r;
+    let depth = depth_at(pixel);
     if depth <= 0.0 { // reversed Z: nothing drawn
         return vec4(1.0);
     }
@@ -54,7 +62,7 @@ fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
         let ndc = clip.xy / clip.w;
         let uv = vec2(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
         let texel = clamp(vec2<i32>(uv * vec2<f32>(size)), vec2(0), size - 1);
-        let scene_depth = textureLoad(depth_buffer, texel, 0).r;
+        let scene_depth = depth_at(texel);
         if scene_depth <= 0.0 {
             continue;
         }

@@ -14,7 +14,8 @@ use super::TaaJitter;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, sampler_entry, texture_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, nearest_sampler,
+    sampler_entry, texture_entry,
     uniform_buffer, uniform_entry,
 };
 use crate::frame::{CameraView, FrameData, HDR_FORMAT, HDR_USAGE};
@@ -128,6 +129,8 @@ struct Gpu {
     smooth: wgpu::RenderPipeline,
     params: wgpu::Buffer,
     sampler: wgpu::Sampler,
+    /// Reads the depth texel by texel (see [`DEPTH_AS_FLOAT`]).
+    depth_sampler: wgpu::Sampler,
 }
 
 /// Format of the per-pixel signed circle of confusion.
@@ -160,6 +163,7 @@ impl RenderFeature for DofFeature {
                 texture_entry(2, filterable),
                 texture_entry(3, filterable),
                 sampler_entry(4, wgpu::SamplerBindingType::Filtering),
+                sampler_entry(5, wgpu::SamplerBindingType::NonFiltering),
             ],
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -195,6 +199,7 @@ impl RenderFeature for DofFeature {
                 min_filter: wgpu::FilterMode::Linear,
                 ..Default::default()
             }),
+            depth_sampler: nearest_sampler(device, "dof depth"),
             layout,
         });
     }
@@ -333,6 +338,10 @@ impl Gpu {
                 wgpu::BindGroupEntry {
                     binding: 4,
                     resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: wgpu::BindingResource::Sampler(&self.depth_sampler),
                 },
             ],
         })

@@ -23,6 +23,8 @@ struct DofParams {
 @group(0) @binding(2) var scene: texture_2d<f32>;
 @group(0) @binding(3) var coc_buffer: texture_2d<f32>;
 @group(0) @binding(4) var smooth_sampler: sampler;
+// Nearest, for the depth (see `DEPTH_AS_FLOAT` in gpu_util.rs).
+@group(0) @binding(5) var depth_sampler: sampler;
 
 const SAMPLES: u32 = 48u;
 const GOLDEN_ANGLE: f32 = 2.39996323;
@@ -36,7 +38,8 @@ fn view_distance(depth: f32) -> f32 {
 
 @fragment
 fn fs_coc(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
-    let depth = textureLoad(depth_buffer, vec2<i32>(at.xy), 0).r;
+    let depth_uv = (floor(at.xy) + 0.5) / vec2<f32>(textureDimensions(depth_buffer));
+    let depth = textureSampleLevel(depth_buffer, depth_sampler, depth_uv, 0.0).r;
     let max_radius = dof.coc.z;
     // Reversed Z: 0 is nothing drawn, as far as it gets.
     var coc = dof.coc.x;

@@ -37,8 +37,8 @@ use self::history::{FrameCamera, History, is_camera_cut};
 use self::motion::{MOTION_FORMAT, MotionCameras, MotionVectors};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, sampler_entry, single_texel,
-    texture_entry, uniform_buffer, uniform_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, nearest_sampler, sampler_entry,
+    single_texel, texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::{FrameData, HDR_FORMAT};
 use crate::graph::{ImportedTexture, TextureDesc};
@@ -152,6 +152,8 @@ struct Gpu {
     resolve: wgpu::RenderPipeline,
     params: wgpu::Buffer,
     sampler: wgpu::Sampler,
+    /// Reads the depth texel by texel (see [`DEPTH_AS_FLOAT`]).
+    depth_sampler: wgpu::Sampler,
     no_motion: wgpu::TextureView,
     motion: MotionVectors,
 }
@@ -210,6 +212,7 @@ impl RenderFeature for TaaFeature {
                 texture_entry(3, float),
                 texture_entry(4, wgpu::TextureSampleType::Float { filterable: true }),
                 sampler_entry(5, wgpu::SamplerBindingType::Filtering),
+                sampler_entry(6, wgpu::SamplerBindingType::NonFiltering),
             ],
         });
         let source = format!("{FULLSCREEN_VS_WGSL}{}", include_str!("resolve.wgsl"));
@@ -230,6 +233,7 @@ impl RenderFeature for TaaFeature {
                 address_mode_v: wgpu::AddressMode::ClampToEdge,
                 ..Default::default()
             }),
+            depth_sampler: nearest_sampler(device, "taa depth"),
             no_motion: no_motion.create_view(&Default::default()),
             motion: MotionVectors::new(device),
             layout,
@@ -408,6 +412,10 @@ impl Gpu {
                 wgpu::BindGroupEntry {
                     binding: 5,
                     resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: wgpu::BindingResource::Sampler(&self.depth_sampler),
                 },
             ],
         })

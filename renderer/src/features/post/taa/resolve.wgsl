@@ -28,6 +28,8 @@ struct TaaParams {
 @group(0) @binding(3) var motion: texture_2d<f32>;
 @group(0) @binding(4) var history: texture_2d<f32>;
 @group(0) @binding(5) var history_sampler: sampler;
+// Nearest, for the depth (see `DEPTH_AS_FLOAT` in gpu_util.rs).
+@group(0) @binding(6) var depth_sampler: sampler;
 
 fn luma(c: vec3<f32>) -> f32 {
     return dot(c, vec3(0.2126, 0.7152, 0.0722));
@@ -142,7 +144,8 @@ fn fs_main(in: FullscreenVertex) -> @location(0) vec4<f32> {
             moment2 += c * c;
             low = min(low, c);
             high = max(high, c);
-            let d = textureLoad(depth, at, 0).r;
+            let depth_uv = (vec2<f32>(at) + 0.5) / vec2<f32>(textureDimensions(depth));
+            let d = textureSampleLevel(depth, depth_sampler, depth_uv, 0.0).r;
             if d > nearest_depth {
                 nearest_depth = d;
                 nearest_pixel = at;
