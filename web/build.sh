@@ -95,7 +95,7 @@ if $samples; then
   package samples_web samples
   cp web/samples.html "$out/samples/index.html"
 fi
-cp web/index.html "$out/index.html"
+cp web/index.html web/page.css "$out/"
 say "built $out/"
 
 if $serve; then

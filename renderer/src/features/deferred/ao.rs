@@ -6,8 +6,7 @@ use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
     DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, nearest_sampler, sampler_entry,
-    texture_entry, uniform_buffer,
-    uniform_entry,
+    texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::FrameData;
 use crate::graph::{TextureDesc, TextureHandle};

@@ -2,8 +2,7 @@
 //! layout, and how full-screen passes bind it.
 
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, nearest_sampler, sampler_entry, single_texel,
-    texture_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, nearest_sampler, sampler_entry, single_texel, texture_entry,
 };
 use crate::features::lit::{LightBinding, lighting_source};
 use crate::graph::{PassResources, TextureHandle};

@@ -14,9 +14,8 @@ use super::TaaJitter;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, nearest_sampler,
-    sampler_entry, texture_entry,
-    uniform_buffer, uniform_entry,
+    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, nearest_sampler, sampler_entry,
+    texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::{CameraView, FrameData, HDR_FORMAT, HDR_USAGE};
 use crate::graph::{TextureDesc, TextureHandle};
