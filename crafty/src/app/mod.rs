@@ -434,6 +434,11 @@ impl Crafty {
             Screen::Playing(play) => play.page_status(engine),
             Screen::Launcher(launcher) => web::PageStatus::launcher(
                 launcher.worlds.iter().map(|w| w.name.clone()).collect(),
+                launcher
+                    .worlds
+                    .iter()
+                    .filter(|w| w.thumbnail.is_some())
+                    .count(),
                 launcher.error.clone(),
                 self.task.is_some(),
             ),

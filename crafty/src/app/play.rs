@@ -424,7 +424,13 @@ impl Play {
     /// stay unsaved (nothing of a failed save is written).
     fn autosave_failed(&mut self, error: &SaveError, now_ms: u64) {
         log::warn!("autosave failed (retrying in 5 s): {error}");
-        self.notice = Some(format!("autosave failed (retrying in 5 s): {error}"));
+        self.notice = Some(if storage_full(error) {
+            "storage is full: the newest edits are not saved (what was saved is safe). \
+             Delete a world, or free space for this site, and saving resumes (retrying every 5 s)"
+                .to_owned()
+        } else {
+            format!("autosave failed (retrying in 5 s): {error}")
+        });
         self.retry_autosave_at = now_ms + crate::save::AUTOSAVE_DELAY_MS;
     }
 
@@ -463,6 +469,11 @@ impl Play {
     }
 
     fn thumbnail(engine: &mut Engine) -> Option<Vec<u8>> {
+        // Reading pixels back waits for the GPU, which a page cannot do:
+        // worlds saved in the browser keep the thumbnail they had.
+        if cfg!(target_arch = "wasm32") {
+            return None;
+        }
         let (w, h) = THUMBNAIL_RENDER;
         match engine.capture(w, h) {
             Ok(pixels) => encode_thumbnail(&pixels, w, h).ok(),
@@ -472,6 +483,15 @@ impl Play {
             }
         }
     }
+}
+
+/// The save failed because the disk, or the browser's quota for the site,
+/// is full (IndexedDB's `QuotaExceededError`, or the OS's "no space").
+fn storage_full(error: &SaveError) -> bool {
+    let text = error.to_string();
+    ["QuotaExceeded", "quota", "No space left", "StorageFull"]
+        .iter()
+        .any(|sign| text.contains(sign))
 }
 
 fn hotbar_key(key: Key) -> Option<usize> {
@@ -507,5 +527,29 @@ impl FpsCounter {
             self.window_start = now_ms;
         }
         self.fps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use taos_engine::storage::StorageError;
+
+    use super::{SaveError, storage_full};
+
+    #[test]
+    fn a_full_store_is_told_apart_from_other_save_failures() {
+        let quota = SaveError::Storage(StorageError::IndexedDb {
+            database: "crafty".to_owned(),
+            message: "DomException { name: \"QuotaExceededError\" }".to_owned(),
+        });
+        assert!(storage_full(&quota));
+        // ENOSPC, as the OS words it natively.
+        let disk = SaveError::Storage(StorageError::Io {
+            path: "/saves/crafty.redb".into(),
+            source: std::io::Error::from_raw_os_error(28),
+        });
+        assert!(storage_full(&disk), "{disk}");
+        let missing = SaveError::NotFound { id: "w".to_owned() };
+        assert!(!storage_full(&missing));
     }
 }

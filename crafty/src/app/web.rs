@@ -118,6 +118,8 @@ pub(super) struct PageStatus {
     pub screen: &'static str,
     /// The launcher's worlds, by name.
     pub worlds: Vec<String>,
+    /// Of them, those shown with a thumbnail.
+    pub thumbnails: usize,
     /// The message line (errors, warnings), if any.
     pub message: Option<String>,
     /// Storage work is in flight.
@@ -144,10 +146,16 @@ pub(super) struct PageStatus {
 
 impl PageStatus {
     /// The launcher's status.
-    pub(super) fn launcher(worlds: Vec<String>, message: Option<String>, busy: bool) -> Self {
+    pub(super) fn launcher(
+        worlds: Vec<String>,
+        thumbnails: usize,
+        message: Option<String>,
+        busy: bool,
+    ) -> Self {
         Self {
             screen: "launcher",
             worlds,
+            thumbnails,
             message,
             busy,
             ..Self::default()
