@@ -32,6 +32,8 @@ from PIL import Image, ImageStat
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.mouse_button import MouseButton
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -128,6 +130,15 @@ class Browser:
         actions = ActionChains(self.driver).move_to_element(self.canvas()).click_and_hold()
         actions.pause(hold).release().perform()
 
+    def right_click(self, hold=0.0):
+        """A right click on the canvas (place a block), held `hold` seconds."""
+        actions = ActionBuilder(self.driver)
+        actions.pointer_action.move_to(self.canvas())
+        actions.pointer_action.pointer_down(button=MouseButton.RIGHT)
+        actions.pointer_action.pause(hold)
+        actions.pointer_action.pointer_up(button=MouseButton.RIGHT)
+        actions.perform()
+
     def hold(self, key, seconds):
         actions = ActionChains(self.driver)
         actions.key_down(key).perform()
@@ -187,7 +198,7 @@ def loosely_like(image, reference_path):
     return diff / (40 * 30 * 3)
 
 
-def break_blocks(browser, clicks, look=True, attempts=8):
+def break_blocks(browser, clicks, look=True, attempts=8, place_back=False):
     """Grabs the pointer, looks down at the ground (unless the saved view
     already does), and breaks blocks until `clicks` more edits show, or
     `attempts` tries. Software rendering runs a frame or two a second and
@@ -202,6 +213,10 @@ def break_blocks(browser, clicks, look=True, attempts=8):
         if look or attempt > 0:
             browser.hold(Keys.ARROW_DOWN, 2.0)
         browser.click(hold=1.5)
+        if place_back:
+            # Put a block back where one was broken, so that the next round
+            # still finds ground within reach (creative players hover).
+            browser.right_click(hold=1.5)
         time.sleep(1.0)
         made = (browser.status() or {}).get("edits", start) - start
         if made >= clicks:
@@ -294,7 +309,8 @@ def test_kills(base, report, profile, kills, seed):
                 raise Failure(f"round {round_}: {status['edits']} edits loaded; {confirmed} were saved "
                               f"and {made} made before the kill")
             # The view is saved with the world: look down only until a save has it.
-            made_now = break_blocks(browser, rng.randint(1, 3), look=confirmed == 0, attempts=2)
+            made_now = break_blocks(browser, rng.randint(1, 3), look=confirmed == 0, attempts=2,
+                                    place_back=True)
             if made_now == 0:
                 # Nothing new to save this round: kill it while it idles.
                 time.sleep(rng.uniform(0.5, 3.0))
