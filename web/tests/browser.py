@@ -13,6 +13,7 @@ kill test fails; the WebGPU part only reports.
 """
 
 import argparse
+import base64
 import functools
 import http.server
 import json
@@ -36,6 +37,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.mouse_button import MouseButton
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import WebDriverException
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -145,9 +147,34 @@ class Browser:
         time.sleep(seconds)
         ActionChains(self.driver).key_up(key).perform()
 
-    def screenshot(self, path):
-        self.canvas().screenshot(path)
-        return Image.open(path).convert("RGB")
+    def screenshot(self, path, attempts=4):
+        """The canvas as an image, saved at `path`. A page drawing a frame a
+        second on a loaded machine can make ChromeDriver's element capture
+        time out waiting for the renderer: it tries again, and the last
+        tries capture the canvas's rectangle through the DevTools protocol."""
+        problem = None
+        for attempt in range(attempts):
+            try:
+                if attempt < attempts // 2:
+                    self.canvas().screenshot(path)
+                else:
+                    self.capture_rect(path)
+                return Image.open(path).convert("RGB")
+            except WebDriverException as error:
+                problem = error
+                time.sleep(2)
+        raise Failure(f"no screenshot after {attempts} tries: {first_line(problem)}")
+
+    def capture_rect(self, path):
+        rect = self.driver.execute_script(
+            "const r = document.querySelector('canvas').getBoundingClientRect();"
+            "return [r.x, r.y, r.width, r.height];")
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png",
+            "clip": {"x": rect[0], "y": rect[1], "width": rect[2], "height": rect[3], "scale": 1},
+        })
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
 
     def kill(self):
         """Kills Chromium outright (SIGKILL to the browser and every process
@@ -174,6 +201,11 @@ class Browser:
             self.driver.quit()
         except Exception:  # noqa: BLE001
             pass
+
+
+def first_line(error):
+    """The first line of a WebDriver error (the rest is a stack trace)."""
+    return (getattr(error, "msg", None) or str(error)).strip().splitlines()[0] if error else "?"
 
 
 def playing(status):
@@ -412,6 +444,9 @@ def main():
         except Failure as failure:
             failed.append(part)
             report[part] = f"FAILED: {failure}"
+        except WebDriverException as error:
+            failed.append(part)
+            report[part] = f"FAILED: the browser driver: {type(error).__name__}: {first_line(error)}"
         finally:
             shutil.rmtree(profile, ignore_errors=True)
         print(f"{part}: {report.get(part)}", flush=True)
