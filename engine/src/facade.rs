@@ -18,7 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use taos_audio::{Audio, AudioOutput};
-use taos_renderer::{Frame, GpuContext, OffscreenTarget, RenderStats, Renderer};
+use taos_renderer::{Frame, GpuContext, OffscreenTarget, PendingReadback, RenderStats, Renderer};
 use winit::window::{CursorGrabMode, Window};
 
 use crate::Scene;
@@ -508,12 +508,39 @@ impl Engine {
     /// `width` x `height` (a save thumbnail, a photo mode) and returns its
     /// RGBA8 pixels; the window is not touched and no tick runs. The camera
     /// takes the image's aspect for that frame. The frame counts as one
-    /// (`after_frame` hooks see it).
+    /// (`after_frame` hooks see it). Waits for the GPU: in the browser use
+    /// [`capture_later`](Self::capture_later).
     ///
     /// # Errors
     /// [`EngineError::Target`] for a zero size or a failed read-back,
     /// [`EngineError::Render`] if the frame failed.
     pub fn capture(&mut self, width: u32, height: u32) -> Result<Vec<u8>, EngineError> {
+        Ok(self.capture_later(width, height)?.wait()?)
+    }
+
+    /// Renders as [`capture`](Self::capture) does, now, but returns before
+    /// the GPU has finished: the pixels come through the returned future,
+    /// which owns everything it needs (move it into an async task and await
+    /// it there). This is how a page captures, since it must not block on
+    /// the GPU; keep frames coming while it is awaited, as on WebGL2 the
+    /// answer is collected on a later submit.
+    ///
+    /// ```no_run
+    /// # fn demo(engine: &mut taos_engine::Engine) -> Result<(), taos_engine::EngineError> {
+    /// let pixels = engine.capture_later(320, 180)?;
+    /// let rgba: Vec<u8> = taos_engine::storage::block_on(pixels)?;
+    /// assert_eq!(rgba.len(), 320 * 180 * 4);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// [`EngineError::Target`] for a zero size, [`EngineError::Render`] if
+    /// the frame failed.
+    pub fn capture_later(
+        &mut self,
+        width: u32,
+        height: u32,
+    ) -> Result<PendingReadback, EngineError> {
         let presenter = self.presenter();
         let format = match &presenter.output {
             Output::Offscreen(target) => target.format(),
@@ -530,7 +557,7 @@ impl Engine {
             unreachable!("the offscreen target put in above");
         };
         rendered?;
-        Ok(target.read_rgba8(presenter.renderer.gpu())?)
+        Ok(target.read_rgba8_later(presenter.renderer.gpu()))
     }
 
     fn set_camera_aspect(&mut self, width: u32, height: u32) {

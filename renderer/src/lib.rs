@@ -22,7 +22,8 @@ pub mod timings;
 
 pub use context::{
     ContextError, ContextOptions, GpuContext, HDR_OUTPUT_COLOR_SPACE, HDR_OUTPUT_FORMAT,
-    HdrFallback, OffscreenTarget, OutputChoice, OutputColor, ReadbackError, SurfaceError,
+    HdrFallback, OffscreenTarget, OutputChoice, OutputColor, PendingReadback, ReadbackError,
+    SurfaceError,
     SurfaceFrame, WindowSurface, choose_output_format,
 };
 

@@ -172,9 +172,19 @@ fn set_game_loop_switches_screens_and_capture_draws_offscreen() {
         (width * height * 4) as usize
     );
 
+    // A capture collected later (as a page must) holds the frame of the
+    // moment it was asked for, whatever is drawn meanwhile.
+    let later = engine.capture_later(16, 16).unwrap();
+
     // A screen without the scene renders nothing of it.
     engine.show_scene(false);
     assert_eq!(engine.frame().unwrap().passes, 0);
+    let collected = taos_engine::storage::block_on(later).unwrap();
+    assert_eq!(collected.len(), 16 * 16 * 4);
+    assert!(
+        centre_pixel(&collected, 16, 16)[0] > 200,
+        "the cube is in the later capture"
+    );
 }
 
 #[test]

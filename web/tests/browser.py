@@ -3,7 +3,7 @@
 the tab-kill test. Run after `web/build.sh` (it serves the built folder).
 
     python3 web/tests/browser.py                 # everything, 50 tab kills
-    python3 web/tests/browser.py e2e             # one part: e2e, webgpu, samples or kills
+    python3 web/tests/browser.py e2e             # one part: e2e, storage, touch, webgpu, samples, kills
     python3 web/tests/browser.py kills --kills 5
 
 Needs Chromium and chromedriver (Debian: chromium chromium-driver), Python's
@@ -72,7 +72,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 class Browser:
     """One headless Chromium on a user-data dir (which keeps IndexedDB)."""
 
-    def __init__(self, profile, webgpu=False):
+    def __init__(self, profile, webgpu=False, block_storage=False):
         self.profile = profile
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -85,6 +85,9 @@ class Browser:
         if webgpu:
             options.add_argument("--enable-unsafe-webgpu")
             options.add_argument("--enable-features=Vulkan")
+        if block_storage:
+            # Site data refused, as with cookies blocked: IndexedDB will not open.
+            options.add_experimental_option("prefs", {"profile.default_content_setting_values.cookies": 2})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
         self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
@@ -146,6 +149,20 @@ class Browser:
         actions.key_down(key).perform()
         time.sleep(seconds)
         ActionChains(self.driver).key_up(key).perform()
+
+    def cdp(self, command, params=None):
+        """A DevTools protocol command (touch input, storage quota)."""
+        return self.driver.execute_cdp_cmd(command, params or {})
+
+    def touch(self, kind, points=()):
+        """One touch event: `kind` is touchStart, touchMove or touchEnd;
+        `points` are (x, y) fractions of the canvas, one per finger."""
+        rect = self.driver.execute_script(
+            "const r = document.querySelector('canvas').getBoundingClientRect();"
+            "return [r.x, r.y, r.width, r.height];")
+        self.cdp("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+            {"x": rect[0] + fx * rect[2], "y": rect[1] + fy * rect[3], "id": finger}
+            for finger, (fx, fy) in enumerate(points)]})
 
     def screenshot(self, path, attempts=4):
         """The canvas as an image, saved at `path`. A page drawing a frame a
@@ -291,17 +308,108 @@ def test_e2e(base, report, profile):
         status = browser.wait_for("the world reopened", playing, 180)
         if status["world"] != world or status["edits"] != edits or status["last_edit"] != edit:
             raise Failure(f"after reload: {status}, expected world {world} with {edits} edits ending in {edit}")
-        # F10 saves and returns to the launcher, which lists the world.
-        # (Thumbnails are not made in the page: reading pixels back waits
-        # for the GPU, which a page cannot do.)
+        # F10 saves and returns to the launcher, which lists the world with
+        # the thumbnail taken on leaving (read back without blocking).
         ActionChains(browser.driver).send_keys(Keys.F10).perform()
         status = browser.wait_for("the launcher after F10", lambda s: s["screen"] == "launcher" and not s["busy"], 120)
         if "Seed 42" not in status["worlds"]:
             raise Failure(f"the launcher lists {status['worlds']}, not 'Seed 42'")
+        if status["thumbnails"] < 1:
+            raise Failure(f"no thumbnail in the launcher after F10: {status}; console: {browser.console()[-5:]}")
         report["e2e"] = (f"ok: world {world}, {edits} edit(s), {edit} found again after reload; "
                          f"listed in the launcher after F10 ({status['thumbnails']} thumbnails)")
     finally:
         browser.quit()
+
+
+def test_storage(base, report, profile):
+    """Storage that fails. Blocked for the site: the page says so and starts
+    nothing. Full mid-play (the site's quota shrunk through DevTools): the
+    HUD says so, the edits stay in the game, and once there is room again
+    the retried autosave stores them; a reload finds them."""
+    blocked = Browser(tempfile.mkdtemp(dir=profile), block_storage=True)
+    try:
+        blocked.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world=new:3")
+        deadline = time.monotonic() + 60
+        error = None
+        while error is None and time.monotonic() < deadline:
+            error = blocked.page_error()
+            status = blocked.status() or {}
+            if status.get("screen") == "playing":
+                raise Failure("storage blocked for the site, yet the page plays (where would it save?)")
+            time.sleep(0.2)
+        if not error or "cannot open its saved worlds" not in error:
+            raise Failure(f"storage blocked: the page shows {error!r}, not that it cannot open its saves")
+    finally:
+        blocked.quit()
+    full_profile = tempfile.mkdtemp(dir=profile)
+    browser = Browser(full_profile)
+    try:
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world=new:5")
+        world = browser.wait_for("the new world playing", playing, 180)["world"]
+    finally:
+        browser.quit()
+    # Chromium checks a write against the room it saw when the database
+    # opened: shrink the quota before the page opens it.
+    browser = Browser(full_profile)
+    try:
+        browser.cdp("Storage.overrideQuotaForOrigin", {"origin": base, "quotaSize": 1})
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world={urllib.parse.quote(world)}")
+        browser.wait_for("the world opened with the quota full", playing, 180)
+        if break_blocks(browser, 1) < 1:
+            raise Failure("no block broken to save")
+        full = browser.wait_for("the storage-full notice", lambda s: "storage is full" in (s.get("message") or ""), 60)
+        if full["saved_edits"] >= full["edits"]:
+            raise Failure(f"the quota is exceeded, yet every edit counts as saved: {full}")
+        browser.cdp("Storage.overrideQuotaForOrigin", {"origin": base})
+        saved = browser.wait_for("the retried autosave", lambda s: s["saved_edits"] == s["edits"] and not s.get("message"), 60)
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world={urllib.parse.quote(world)}")
+        again = browser.wait_for("the world reopened", playing, 180)
+        if again["edits"] != saved["edits"] or again["last_edit"] != saved["last_edit"]:
+            raise Failure(f"after the quota came back and a reload: {again}, expected {saved}")
+    finally:
+        browser.quit()
+    report["storage"] = (f"ok: blocked storage shown in the page; with the quota full the HUD said "
+                         f"{full['message'][:40]!r}... ({full['saved_edits']} of {full['edits']} edits saved), "
+                         f"the retry saved all {saved['edits']} once there was room, and a reload had them")
+
+
+BREAK_BUTTON = (0.93, 0.55)  # crafty's touch layout: the Break button's centre
+
+
+def test_touch(base, report, profile):
+    """Touch alone, through real touch events: a drag on the right half
+    turns the view down, the on-screen Break button breaks a block."""
+    browser = Browser(profile)
+    try:
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world=new:21")
+        browser.wait_for("the new world playing", playing, 180)
+        browser.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        start = browser.status()["edits"]
+        made = 0
+        for attempt in range(6):
+            # Drag down slowly: the game sees a frame or two a second.
+            browser.touch("touchStart", [(0.6, 0.15)])
+            for step in range(1, 9):
+                time.sleep(0.3)
+                browser.touch("touchMove", [(0.6, 0.15 + 0.08 * step)])
+            browser.touch("touchEnd")
+            browser.touch("touchStart", [BREAK_BUTTON])
+            time.sleep(1.5)
+            browser.touch("touchEnd")
+            time.sleep(1.0)
+            made = browser.status()["edits"] - start
+            if made >= 1:
+                break
+        if made < 1:
+            raise Failure(f"no block broken by touch after {attempt + 1} tries; status {browser.status()}; "
+                          f"console: {browser.console()[-5:]}")
+        edit = browser.status()["last_edit"]
+        if edit[1] != "Air":
+            raise Failure(f"the touch edit is not a broken block: {edit}")
+    finally:
+        browser.quit()
+    report["touch"] = f"ok: a touch drag looked down and the Break button broke {made} block(s) (try {attempt + 1})"
 
 
 def test_webgpu(base, report, profile):
@@ -415,7 +523,7 @@ def test_samples(base, report, profile):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("parts", nargs="*", default=["e2e", "webgpu", "samples", "kills"])
+    parser.add_argument("parts", nargs="*", default=["e2e", "storage", "touch", "webgpu", "samples", "kills"])
     parser.add_argument("--dist", default=os.path.join(ROOT, "web", "dist"))
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
@@ -433,6 +541,10 @@ def main():
         try:
             if part == "e2e":
                 test_e2e(base, report, profile)
+            elif part == "storage":
+                test_storage(base, report, profile)
+            elif part == "touch":
+                test_touch(base, report, profile)
             elif part == "webgpu":
                 test_webgpu(base, report, profile)
             elif part == "samples":

@@ -8,7 +8,7 @@ use taos_engine::game_loop::{
     GameLoop, Input, InputEvent, Key, LoopConfig, MouseButton, RealClock,
 };
 use taos_engine::touch_overlay::draw_touch_controls;
-use taos_engine::{Camera, Engine, Scene, WindowEvent, egui};
+use taos_engine::{Camera, Engine, PendingReadback, Scene, WindowEvent, egui};
 
 use super::Store;
 use super::hud;
@@ -461,37 +461,36 @@ impl Play {
         let store = store.clone();
         Pending::start(async move {
             save?.write(&store).await?;
-            if let Some(jpeg) = thumbnail {
-                store.set_thumbnail(&id, Some(&jpeg)).await?;
+            if let Some(pixels) = thumbnail {
+                // A thumbnail is a nicety: its failure loses no edits.
+                let (w, h) = THUMBNAIL_RENDER;
+                let jpeg = pixels.await.map_err(|e| e.to_string()).and_then(|rgba| {
+                    encode_thumbnail(&rgba, w, h).map_err(|e| e.to_string())
+                });
+                match jpeg {
+                    Ok(jpeg) => store.set_thumbnail(&id, Some(&jpeg)).await?,
+                    Err(e) => log::warn!("no thumbnail for this save: {e}"),
+                }
             }
             Ok(())
         })
     }
 
-    fn thumbnail(engine: &mut Engine) -> Option<Vec<u8>> {
-        // Reading pixels back waits for the GPU, which a page cannot do:
-        // worlds saved in the browser keep the thumbnail they had.
-        if cfg!(target_arch = "wasm32") {
-            return None;
-        }
+    /// Renders the save's thumbnail now; its pixels arrive later (a page
+    /// cannot wait for the GPU), in the save task.
+    fn thumbnail(engine: &mut Engine) -> Option<PendingReadback> {
         let (w, h) = THUMBNAIL_RENDER;
-        match engine.capture(w, h) {
-            Ok(pixels) => encode_thumbnail(&pixels, w, h).ok(),
-            Err(e) => {
-                log::warn!("no thumbnail for this save: {e}");
-                None
-            }
-        }
+        engine
+            .capture_later(w, h)
+            .inspect_err(|e| log::warn!("no thumbnail for this save: {e}"))
+            .ok()
     }
 }
 
 /// The save failed because the disk, or the browser's quota for the site,
-/// is full (IndexedDB's `QuotaExceededError`, or the OS's "no space").
+/// is full.
 fn storage_full(error: &SaveError) -> bool {
-    let text = error.to_string();
-    ["QuotaExceeded", "quota", "No space left", "StorageFull"]
-        .iter()
-        .any(|sign| text.contains(sign))
+    matches!(error, SaveError::Storage(storage) if storage.is_full())
 }
 
 fn hotbar_key(key: Key) -> Option<usize> {
@@ -538,9 +537,9 @@ mod tests {
 
     #[test]
     fn a_full_store_is_told_apart_from_other_save_failures() {
-        let quota = SaveError::Storage(StorageError::IndexedDb {
+        let quota = SaveError::Storage(StorageError::Full {
             database: "crafty".to_owned(),
-            message: "DomException { name: \"QuotaExceededError\" }".to_owned(),
+            detail: "the site's quota".to_owned(),
         });
         assert!(storage_full(&quota));
         // ENOSPC, as the OS words it natively.

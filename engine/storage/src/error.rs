@@ -163,6 +163,16 @@ pub enum StorageError {
         /// The embedded database's error.
         source: Box<redb::Error>,
     },
+    /// The storage is full: the browser's quota for the site, or (through
+    /// [`is_full`](StorageError::is_full)) the disk. The transaction wrote
+    /// nothing; freeing space lets the same write succeed.
+    #[error("database {database:?}: storage is full ({detail}); nothing of this write was kept")]
+    Full {
+        /// The database.
+        database: String,
+        /// What was measured or reported.
+        detail: String,
+    },
     /// An error reported by the browser's IndexedDB.
     #[error("IndexedDB database {database:?}: {message}")]
     IndexedDb {
@@ -174,6 +184,25 @@ pub enum StorageError {
 }
 
 impl StorageError {
+    /// Whether the write failed for want of space: [`StorageError::Full`]
+    /// (the browser's quota), or an I/O error of a full disk anywhere in
+    /// the error's chain (natively). A game tells the player to free space
+    /// rather than reporting a broken save.
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        if matches!(self, Self::Full { .. }) {
+            return true;
+        }
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(error) = cause {
+            if io_error_of(error).is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull) {
+                return true;
+            }
+            cause = error.source();
+        }
+        false
+    }
+
     /// A decode error for `key` in `store`.
     pub(crate) fn decode(store: &str, key: &str, reason: impl Into<String>) -> Self {
         Self::Decode {
@@ -181,5 +210,52 @@ impl StorageError {
             key: key.to_owned(),
             reason: reason.into(),
         }
+    }
+}
+
+/// `error` as an I/O error, looking into the embedded database's I/O
+/// variant (which does not name it as its source).
+fn io_error_of<'e>(error: &'e (dyn std::error::Error + 'static)) -> Option<&'e std::io::Error> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let redb = error
+            .downcast_ref::<redb::Error>()
+            .or_else(|| error.downcast_ref::<Box<redb::Error>>().map(|b| &**b));
+        if let Some(redb::Error::Io(io)) = redb {
+            return Some(io);
+        }
+    }
+    error.downcast_ref::<std::io::Error>()
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::StorageError;
+
+    #[test]
+    fn a_full_disk_or_quota_reads_as_full_and_other_errors_do_not() {
+        let quota = StorageError::Full {
+            database: "crafty".to_owned(),
+            detail: "the site's quota".to_owned(),
+        };
+        assert!(quota.is_full());
+        // ENOSPC, as the OS reports a full disk.
+        let disk = StorageError::Io {
+            path: "/saves/crafty.redb".into(),
+            source: std::io::Error::from_raw_os_error(28),
+        };
+        assert!(disk.is_full(), "{disk}");
+        // The same, wrapped by the embedded database.
+        let wrapped = StorageError::Redb {
+            path: "/saves/crafty.redb".into(),
+            source: Box::new(redb::Error::Io(std::io::Error::from_raw_os_error(28))),
+        };
+        assert!(wrapped.is_full(), "{wrapped}");
+        let denied = StorageError::Io {
+            path: "/saves/crafty.redb".into(),
+            source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        };
+        assert!(!denied.is_full());
+        assert!(!StorageError::NoDataDirectory.is_full());
     }
 }

@@ -33,10 +33,51 @@ impl IndexedDbBackend {
 }
 
 fn idb_error(database: &str, error: impl std::fmt::Debug) -> StorageError {
+    let message = format!("{error:?}");
+    if message.contains("QuotaExceeded") {
+        // Some browsers name the quota on the failing request.
+        return StorageError::Full {
+            database: database.to_owned(),
+            detail: message,
+        };
+    }
     StorageError::IndexedDb {
         database: database.to_owned(),
-        message: format!("{error:?}"),
+        message,
     }
+}
+
+/// Why a commit failed. A browser aborts a transaction that would take the
+/// site past its quota, and the commit's answer does not say why: the
+/// storage estimate tells whether this transaction's bytes fit.
+async fn commit_failed(database: &str, written: u64, error: rexie::Error) -> StorageError {
+    let plain = idb_error(database, error);
+    if plain.is_full() {
+        return plain;
+    }
+    match storage_estimate().await {
+        Some((usage, quota)) if usage.saturating_add(written) >= quota => StorageError::Full {
+            database: database.to_owned(),
+            detail: format!(
+                "the commit was refused with the site using {usage} of its {quota} bytes \
+                 and this write adding about {written}"
+            ),
+        },
+        _ => plain,
+    }
+}
+
+/// `navigator.storage.estimate()`: the site's usage and quota in bytes, if
+/// the browser answers (in a page or a worker).
+async fn storage_estimate() -> Option<(u64, u64)> {
+    use js_sys::{Function, Promise, Reflect};
+    let field = |of: &JsValue, name: &str| Reflect::get(of, &JsValue::from_str(name)).ok();
+    let storage = field(&field(&js_sys::global(), "navigator")?, "storage")?;
+    let estimate = field(&storage, "estimate")?.dyn_into::<Function>().ok()?;
+    let promise = estimate.call0(&storage).ok()?.dyn_into::<Promise>().ok()?;
+    let answer = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let bytes = |name| field(&answer, name)?.as_f64().map(|n| n as u64);
+    Some((bytes("usage")?, bytes("quota")?))
 }
 
 fn idb_version(schema_version: u32, database: &str) -> Result<u32, StorageError> {
@@ -140,6 +181,7 @@ impl Database for IndexedDbDatabase {
             database: &self.name,
             scope,
             tx,
+            written: 0,
         })
     }
 
@@ -153,6 +195,8 @@ pub struct IndexedDbTransaction<'db> {
     database: &'db str,
     scope: Scope,
     tx: rexie::Transaction,
+    /// Bytes put so far (keys and values), to tell a refused commit's cause.
+    written: u64,
 }
 
 impl std::fmt::Debug for IndexedDbTransaction<'_> {
@@ -195,6 +239,7 @@ impl Transaction for IndexedDbTransaction<'_> {
     }
 
     async fn put_raw(&mut self, store: &str, key: &str, value: &[u8]) -> Result<(), StorageError> {
+        self.written += (key.len() + value.len()) as u64;
         let value: JsValue = Uint8Array::from(value).into();
         self.store(store, true)?
             .put(&value, Some(&JsValue::from_str(key)))
@@ -252,8 +297,11 @@ impl Transaction for IndexedDbTransaction<'_> {
     }
 
     async fn commit(self) -> Result<(), StorageError> {
-        let database = self.database;
-        self.tx.commit().await.map_err(|e| idb_error(database, e))
+        let (database, written) = (self.database, self.written);
+        match self.tx.commit().await {
+            Ok(()) => Ok(()),
+            Err(e) => Err(commit_failed(database, written, e).await),
+        }
     }
 
     async fn abort(self) -> Result<(), StorageError> {

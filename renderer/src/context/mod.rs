@@ -13,7 +13,7 @@ pub use output_color::{
     HDR_OUTPUT_COLOR_SPACE, HDR_OUTPUT_FORMAT, HdrFallback, OutputChoice, OutputColor,
     choose_output_format,
 };
-pub use readback::OffscreenTarget;
+pub use readback::{OffscreenTarget, PendingReadback};
 pub use surface::{Frame as SurfaceFrame, WindowSurface};
 
 /// Everything needed to talk to one GPU.
