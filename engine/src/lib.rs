@@ -66,9 +66,9 @@ pub use app::{App, AppError, Propagate, WindowEvent};
 /// so a game builds its UI against the same version.
 pub use egui;
 pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
+pub use logging::init_logging;
 /// The future [`Engine::capture_later`] returns.
 pub use taos_renderer::PendingReadback;
-pub use logging::init_logging;
 #[cfg(target_arch = "wasm32")]
 pub use window::show_page_error;
 pub use window::{

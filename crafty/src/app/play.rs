@@ -464,9 +464,10 @@ impl Play {
             if let Some(pixels) = thumbnail {
                 // A thumbnail is a nicety: its failure loses no edits.
                 let (w, h) = THUMBNAIL_RENDER;
-                let jpeg = pixels.await.map_err(|e| e.to_string()).and_then(|rgba| {
-                    encode_thumbnail(&rgba, w, h).map_err(|e| e.to_string())
-                });
+                let jpeg = pixels
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|rgba| encode_thumbnail(&rgba, w, h).map_err(|e| e.to_string()));
                 match jpeg {
                     Ok(jpeg) => store.set_thumbnail(&id, Some(&jpeg)).await?,
                     Err(e) => log::warn!("no thumbnail for this save: {e}"),

@@ -109,9 +109,7 @@ impl OffscreenTarget {
     pub fn read_rgba8_later(&self, ctx: &GpuContext) -> PendingReadback {
         let texels = match self.format {
             wgpu::TextureFormat::Rgba16Float => Texels::HalfAsSrgb8,
-            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb => {
-                Texels::Bgra8
-            }
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb => Texels::Bgra8,
             _ => Texels::AsStored,
         };
         self.start_read(ctx, texels)
