@@ -151,6 +151,12 @@ class Browser:
         time.sleep(seconds)
         ActionChains(self.driver).key_up(key).perform()
 
+    def canvas_rect(self):
+        """The canvas's [x, y, width, height] in CSS pixels of the viewport."""
+        return self.driver.execute_script(
+            "const r = document.querySelector('canvas').getBoundingClientRect();"
+            "return [r.x, r.y, r.width, r.height];")
+
     def cdp(self, command, params=None):
         """A DevTools protocol command (touch input, storage quota)."""
         return self.driver.execute_cdp_cmd(command, params or {})
@@ -158,9 +164,7 @@ class Browser:
     def touch(self, kind, points=()):
         """One touch event: `kind` is touchStart, touchMove or touchEnd;
         `points` are (x, y) fractions of the canvas, one per finger."""
-        rect = self.driver.execute_script(
-            "const r = document.querySelector('canvas').getBoundingClientRect();"
-            "return [r.x, r.y, r.width, r.height];")
+        rect = self.canvas_rect()
         self.cdp("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
             {"x": rect[0] + fx * rect[2], "y": rect[1] + fy * rect[3], "id": finger}
             for finger, (fx, fy) in enumerate(points)]})
@@ -184,9 +188,7 @@ class Browser:
         raise Failure(f"no screenshot after {attempts} tries: {first_line(problem)}")
 
     def capture_rect(self, path):
-        rect = self.driver.execute_script(
-            "const r = document.querySelector('canvas').getBoundingClientRect();"
-            "return [r.x, r.y, r.width, r.height];")
+        rect = self.canvas_rect()
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png",
             "clip": {"x": rect[0], "y": rect[1], "width": rect[2], "height": rect[3], "scale": 1},
