@@ -6,6 +6,7 @@
 #   web/build.sh            # build web/dist/
 #   web/build.sh --serve    # build, then serve it
 #   web/build.sh --crafty   # crafty only (what the browser tests need)
+#   web/build.sh --no-wasm-opt   # skip wasm-opt (a bigger wasm, minutes sooner)
 #
 # Needs: rustup's wasm32-unknown-unknown target (added if missing),
 # wasm-bindgen-cli at the version Cargo.lock pins (installed with
@@ -17,11 +18,13 @@ cd "$(dirname "$0")/.."
 
 serve=false
 samples=true
+optimize=true
 for arg in "$@"; do
   case "$arg" in
     --serve) serve=true ;;
     --crafty) samples=false ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --no-wasm-opt) optimize=false ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "web/build.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,13 +58,18 @@ if [ -n "$path_version" ] && [ "$path_version" -ge 116 ] 2>/dev/null; then
   wasm_opt=wasm-opt
 else
   npm_opt="$HOME/.cache/taos-binaryen/node_modules/.bin/wasm-opt"
-  if [ ! -x "$npm_opt" ] && command -v npm >/dev/null; then
+  if $optimize && [ ! -x "$npm_opt" ] && command -v npm >/dev/null; then
     say "installing binaryen $binaryen_version from npm for wasm-opt"
     npm install --silent --prefix "$HOME/.cache/taos-binaryen" "binaryen@$binaryen_version" >/dev/null 2>&1 || true
   fi
   [ -x "$npm_opt" ] && wasm_opt="$npm_opt"
 fi
-[ -n "$wasm_opt" ] || say "no usable wasm-opt (needs binaryen 116+ on PATH, or npm): the wasm is left as rustc made it"
+if ! $optimize; then
+  say "--no-wasm-opt: the wasm is left as rustc made it"
+elif [ -z "$wasm_opt" ]; then
+  say "no usable wasm-opt (needs binaryen 116+ on PATH, or npm): the wasm is left as rustc made it"
+fi
+$optimize || wasm_opt=""
 
 targets=(-p crafty --bin crafty)
 if $samples; then targets+=(-p taos_samples --bin samples_web); fi
@@ -73,6 +81,8 @@ mkdir -p "$out"
 # Rust's wasm32 target emits these post-MVP features; wasm-opt must accept them.
 opt_features=(--enable-bulk-memory --enable-sign-ext --enable-mutable-globals
   --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue)
+# wasm-bindgen, then wasm-opt (single-threaded; the binaries' runs go side
+# by side on a multi-core machine), then the size report.
 package() {
   local name=$1 dir=$2
   mkdir -p "$out/$dir"
@@ -89,12 +99,17 @@ package() {
   br=$(command -v brotli >/dev/null && brotli -q 11 -c "$wasm" | wc -c || echo "?")
   printf '%s.wasm: %s bytes raw, %s gzip, %s brotli\n' "$name" "$raw" "$gz" "$br" | tee "$out/$dir/size.txt" >&2
 }
-package crafty crafty
-cp web/crafty.html "$out/crafty/index.html"
+package crafty crafty &
+crafty_job=$!
 if $samples; then
-  package samples_web samples
+  package samples_web samples &
+  samples_job=$!
+  wait "$samples_job"
   cp web/samples.html "$out/samples/index.html"
 fi
+wait "$crafty_job"
+cp web/crafty.html "$out/crafty/index.html"
+
 cp web/index.html web/page.css "$out/"
 say "built $out/"
 

@@ -3,6 +3,7 @@
 //! ```text
 //! crafty                                   the launcher, in a window
 //! crafty --world NAME                      straight into a saved world, in a window
+//! crafty --world NAME --script "..."        ... playing an input script first
 //! crafty --headless --world <NAME|new:SEED> [--mode creative|survival]
 //!        [--replay FILE] --ticks N [--screenshot out.png] [--size WxH]
 //! crafty --make-replay FILE --script "walk 60, look-down 15, break"
@@ -54,6 +55,9 @@ pub enum Command {
     Window {
         /// Go straight into this world.
         world: Option<String>,
+        /// An input script (see [`crate::script`]) played in the first
+        /// world opened, before the player's own input takes over.
+        script: Option<String>,
     },
     /// Run headless.
     Headless(HeadlessArgs),
@@ -94,7 +98,7 @@ enum ModeArg {
 #[command(
     name = "crafty",
     about = "crafty: the Taos voxel game with saved worlds",
-    after_help = "Forms:\n  crafty [--world NAME]                          the launcher (or a world) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
+    after_help = "Forms:\n  crafty [--world NAME] [--script \"...\"]          the launcher (or a world, a script played first) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
 )]
 struct Cli {
     /// Run without a window: play --ticks ticks deterministically, save, exit.
@@ -130,7 +134,8 @@ struct Cli {
     /// Compile --script into this replay file and exit.
     #[arg(long, value_name = "FILE")]
     make_replay: Option<PathBuf>,
-    /// An input script (see the crafty chapter), for --make-replay.
+    /// An input script (see the crafty chapter): for --make-replay, or played
+    /// in the window's first world before the player takes over.
     #[arg(long, value_name = "SCRIPT")]
     script: Option<String>,
 }
@@ -181,7 +186,10 @@ impl Args {
                 weather: cli.weather,
             })
         } else {
-            Command::Window { world: cli.world }
+            Command::Window {
+                world: cli.world,
+                script: cli.script,
+            }
         };
         Ok(Self {
             command,
@@ -270,7 +278,13 @@ mod tests {
 
     #[test]
     fn no_arguments_opens_the_launcher() {
-        assert_eq!(parse("").unwrap().command, Command::Window { world: None });
+        assert_eq!(
+            parse("").unwrap().command,
+            Command::Window {
+                world: None,
+                script: None
+            }
+        );
     }
 
     #[test]

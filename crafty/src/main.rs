@@ -78,7 +78,12 @@ mod native {
                     println!("screenshot: {}", path.display());
                 }
             }
-            Command::Window { world } => crafty::app::run(backend, world, now_ms)?,
+            Command::Window { world, script } => {
+                let script = script
+                    .map(|text| crafty::script::compile(&text, 0))
+                    .transpose()?;
+                crafty::app::run(backend, world, script, now_ms)?;
+            }
         }
         Ok(())
     }

@@ -23,7 +23,7 @@ pub mod timings;
 pub use context::{
     ContextError, ContextOptions, GpuContext, HDR_OUTPUT_COLOR_SPACE, HDR_OUTPUT_FORMAT,
     HdrFallback, OffscreenTarget, OutputChoice, OutputColor, PendingReadback, ReadbackError,
-    SurfaceError, SurfaceFrame, WindowSurface, choose_output_format,
+    SurfaceError, SurfaceFrame, WindowSurface, choose_output_format, without_wayland_noise,
 };
 
 pub use feature::{FeatureSetup, Frame, RenderFeature};

@@ -2,10 +2,10 @@
 """crafty in headless Chromium: the end-to-end test, storage failures, touch,
 the WebGPU attempt, the samples, and the tab-kill test. Run after `web/build.sh` (it serves the built folder).
 
-    python3 web/tests/browser.py                 # everything, 50 tab kills
+    python3 web/tests/browser.py                 # everything, 12 tab kills
     python3 web/tests/browser.py e2e             # one part: e2e, storage, touch, full_quality,
                                                  # webgpu, samples, kills
-    python3 web/tests/browser.py kills --kills 5
+    python3 web/tests/browser.py kills --kills 50   # the full kill run
 
 Needs Chromium and chromedriver (Debian: chromium chromium-driver), Python's
 selenium and Pillow. Writes a JSON report (sizes, first-frame times,
@@ -19,7 +19,6 @@ import functools
 import http.server
 import json
 import os
-import random
 import shutil
 import signal
 import socketserver
@@ -466,65 +465,153 @@ def test_webgpu(base, report, profile):
         browser.quit()
 
 
+# What every kill round plays, from the page's address: look straight down,
+# break the block underfoot and put it back (burst A, saved by the first
+# autosave), then after 8 s of game time the same again (burst B, whose
+# autosave is held open at its commit and killed). Game time never runs
+# ahead of wall time, so burst B always comes after burst A's save (due
+# 5 s after its first edit).
+KILL_SCRIPT = "look-down 40, break, wait 10, place, wait 480, break, wait 10, place"
+EDITS_PER_BURST = 2
+# How long the held save's commit stays open: far longer than a status
+# read and a SIGKILL take, even at a frame a second.
+HOLD_MS = 10_000
+
+# Injected into every page of a kill round before its own scripts run: a
+# slow disk for one save. Once armed (`window.__taosArmHold()`), the next
+# IndexedDB transaction that writes an edit-log segment does not commit
+# for HOLD_MS: keep-alive reads hold it open, then the real commit runs.
+# `window.__taosHold` says whether a commit is being held right now and
+# for how long still, in the page's own clock.
+HOLD_NEXT_SEGMENT_COMMIT = """
+(() => {
+  const STORE = 'edit_segments';
+  const state = { armed: false, held: false, released: false, until: 0 };
+  window.__taosHold = state;
+  window.__taosArmHold = () => { state.armed = true; };
+  window.__taosHoldStatus = () => ({ ...state, left_ms: state.held ? state.until - performance.now() : 0 });
+  for (const name of ['put', 'add']) {
+    const real = IDBObjectStore.prototype[name];
+    IDBObjectStore.prototype[name] = function (...args) {
+      if (this.name === STORE) this.transaction.__taosWritesSegment = true;
+      return real.apply(this, args);
+    };
+  }
+  const realCommit = IDBTransaction.prototype.commit;
+  IDBTransaction.prototype.commit = function () {
+    if (!state.armed || !this.__taosWritesSegment) return realCommit.call(this);
+    state.armed = false;
+    const tx = this;
+    const store = tx.objectStore(STORE);
+    state.held = true;
+    state.until = performance.now() + %d;
+    const keepAlive = () => {
+      if (performance.now() < state.until) {
+        try { store.count().onsuccess = keepAlive; } catch (e) { state.held = false; }
+      } else {
+        state.held = false;
+        state.released = true;
+        realCommit.call(tx);
+      }
+    };
+    keepAlive();
+  };
+})();
+""" % HOLD_MS
+
+
+def wait_for_hold(browser, what, timeout):
+    """Polls the injected shim until it holds a save's commit open; returns
+    its state (with `left_ms`, the hold still to run)."""
+    deadline = time.monotonic() + timeout
+    hold = None
+    while time.monotonic() < deadline:
+        error = browser.page_error()
+        if error:
+            raise Failure(f"{what}: the page shows an error: {error}")
+        hold = browser.driver.execute_script("return window.__taosHoldStatus();")
+        if hold["held"]:
+            return hold
+        if hold["released"]:
+            raise Failure(f"{what}: the held commit was released before the kill: {hold}")
+        time.sleep(0.05)
+    raise Failure(f"{what}: no save started within {timeout} s; status {browser.status()}")
+
+
 def test_kills(base, report, profile, kills, seed):
-    """Kills the browser `kills` times while it saves: half the rounds the
-    moment the page shows an autosave in flight, half at a random moment
-    around the autosave. Each time the world must load again with every
-    edit a save had confirmed, and with no edit the game never made."""
-    rng = random.Random(seed)
+    """Kills the browser `kills` times, each time while a save is provably in
+    flight. Every round opens the world with an input script in the page's
+    address that edits twice (see KILL_SCRIPT); the first autosave must
+    complete and is counted as confirmed; the second is held open at its
+    IndexedDB commit (a slow disk) and the whole browser is SIGKILLed
+    during the hold. The next load must show exactly the confirmed edits:
+    everything a completed save stored, nothing of the killed one."""
+    del seed  # the script makes the rounds deterministic
     world = None
     confirmed = 0
-    made = 0
-    in_flight = 0
+    confirmed_last = None
+    rounds = []
+    script = urllib.parse.quote(KILL_SCRIPT)
     for round_ in range(kills):
+        started = time.monotonic()
         browser = Browser(profile)
         try:
-            target = f"world={urllib.parse.quote(world)}" if world else "world=new:99"
-            browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&{target}")
+            browser.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_NEXT_SEGMENT_COMMIT})
+            target = urllib.parse.quote(world or "new:99")
+            browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world={target}&script={script}")
             status = browser.wait_for(f"round {round_}: the world loading", playing, 180)
             if world is None:
                 world = status["world"]
             elif status["world"] != world:
                 raise Failure(f"round {round_}: opened {status['world']}, not {world}")
-            if not confirmed <= status["edits"] <= made:
-                raise Failure(f"round {round_}: {status['edits']} edits loaded; {confirmed} were saved "
-                              f"and {made} made before the kill")
-            # The view is saved with the world: look down only until a save has it.
-            made_now = break_blocks(browser, rng.randint(1, 3), look=confirmed == 0, attempts=2,
-                                    place_back=True)
-            if made_now == 0:
-                # Nothing new to save this round: kill it while it idles.
-                time.sleep(rng.uniform(0.5, 3.0))
-                last = browser.status() or {}
-            elif round_ % 2 == 0:
-                # The moment the page reports a save in flight.
-                deadline = time.monotonic() + 20
-                last = browser.status() or {}
-                while not last.get("busy") and time.monotonic() < deadline:
-                    time.sleep(0.01)
-                    last = browser.status() or {}
-                in_flight += bool(last.get("busy"))
-            else:
-                # Autosave is due 5 s after the first change: kill around it.
-                time.sleep(rng.uniform(3.5, 6.5))
-                last = browser.status() or {}
-            confirmed = max(confirmed, last.get("saved_edits", 0))
-            made = max(made, last.get("edits", 0))
+            loaded = status["edits"]
+            if loaded != confirmed or (confirmed and status["last_edit"] != confirmed_last):
+                raise Failure(f"round {round_}: loaded {loaded} edits ending in {status['last_edit']}; "
+                              f"the saves had confirmed {confirmed} ending in {confirmed_last}")
+            want = confirmed + EDITS_PER_BURST
+            status = browser.wait_for(f"round {round_}: burst A's autosave",
+                                      lambda s: s["saves"] >= 1, 60)
+            if status["saved_edits"] != want:
+                raise Failure(f"round {round_}: the first save stored {status['saved_edits']} edits, "
+                              f"expected {want}: {status}")
+            browser.driver.execute_script("window.__taosArmHold();")
+            confirmed = want
+            confirmed_last = status["last_edit"]
+            hold = wait_for_hold(browser, f"round {round_}: burst B's autosave", 60)
+            status = browser.status() or {}
+            browser.kill()
+            killed_at = time.monotonic()
+            entry = {
+                "round": round_,
+                "loaded_edits": loaded,
+                "confirmed_edits": confirmed,
+                "edits_at_kill": status.get("edits"),
+                "save_in_flight": status.get("busy"),
+                "saving_edits": status.get("saving_edits"),
+                "hold_left_ms": round(hold["left_ms"]),
+                "seconds": round(killed_at - started, 1),
+            }
+            if not status.get("busy") or status.get("saving_edits") != confirmed + EDITS_PER_BURST:
+                raise Failure(f"round {round_}: the page did not show burst B's save in flight: {status}")
+            rounds.append(entry)
+            print(f"  kill {round_ + 1}/{kills}: loaded {loaded} edits (all {loaded} confirmed); "
+                  f"save of {entry['saving_edits']} edits in flight, commit held {entry['hold_left_ms']} ms "
+                  f"more when killed; {entry['seconds']} s", flush=True)
         finally:
             browser.kill()
-        # Edits made after the last status read may exist but not be known:
-        # count them as made (the next load may have them).
-        made += 3
     browser = Browser(profile)
     try:
         browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world={urllib.parse.quote(world)}")
         status = browser.wait_for("after the last kill: the world loading", playing, 180)
-        if status["edits"] < confirmed:
-            raise Failure(f"after the last kill: {status['edits']} edits loaded, {confirmed} were saved")
+        if status["edits"] != confirmed or status["last_edit"] != confirmed_last:
+            raise Failure(f"after the last kill: {status['edits']} edits loaded ending in "
+                          f"{status['last_edit']}; {confirmed} were confirmed ending in {confirmed_last}")
     finally:
         browser.quit()
-    report["kills"] = (f"ok: {kills} kills, {in_flight} of them while the page showed a save in flight; "
-                       f"every load had all confirmed edits ({status['edits']} edits at the end)")
+    report["kill_rounds"] = rounds
+    report["kills"] = (f"ok: {kills} kills, every one while a save was in flight (its commit held open, "
+                       f"{min(r['hold_left_ms'] for r in rounds)} ms or more of the hold left); every load had "
+                       f"exactly the confirmed edits and none of the killed save's ({status['edits']} at the end)")
 
 
 SAMPLES = ("forward_simple", "deferred_showcase", "many_lights", "controllers", "shooter")
@@ -569,7 +656,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("parts", nargs="*", default=PARTS)
     parser.add_argument("--dist", default=os.path.join(ROOT, "web", "dist"))
-    parser.add_argument("--kills", type=int, default=50)
+    parser.add_argument("--kills", type=int, default=12,
+                        help="tab-kill rounds (CI runs 12; TAOS_KILLS=50 bash .ci/run for the full run)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if not os.path.exists(os.path.join(args.dist, "crafty", "crafty_bg.wasm")):

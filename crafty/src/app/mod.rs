@@ -19,7 +19,7 @@ mod web;
 
 use std::rc::Rc;
 
-use taos_engine::game_loop::InputEvent;
+use taos_engine::game_loop::{InputEvent, Recording};
 use taos_engine::{
     App, AppError as EngineAppError, Engine, EngineConfig, Propagate, RunError, WindowEvent, egui,
 };
@@ -78,6 +78,8 @@ pub enum AppError {
 
 /// Opens the window on the launcher (or straight into `world`: a saved
 /// world's name, or `new:SEED` for a new one) and runs until it closes.
+/// `script` (see [`crate::script`]) is played in the first world opened;
+/// the player's input takes over when it ends.
 /// Worlds are saved in `backend`; `now_ms` is the wall clock used for
 /// "last played" times.
 ///
@@ -85,11 +87,16 @@ pub enum AppError {
 /// [`AppError::NoDisplay`] (with the headless command to use instead), or
 /// what failed while opening the window, GPU or saves, or saving on quit.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(backend: Backend, world: Option<String>, now_ms: fn() -> u64) -> Result<(), AppError> {
+pub fn run(
+    backend: Backend,
+    world: Option<String>,
+    script: Option<Recording>,
+    now_ms: fn() -> u64,
+) -> Result<(), AppError> {
     use taos_engine::storage::block_on;
     let store = block_on(WorldStore::open(&backend))?;
     let settings = block_on(PlayerSettings::load(&store));
-    run_with(store, settings, world, now_ms)
+    run_with(store, settings, world, script, now_ms)
 }
 
 /// Runs the window on an opened `store` with the settings as read from it.
@@ -97,6 +104,7 @@ fn run_with(
     store: WorldStore<Backend>,
     settings: Result<PlayerSettings, taos_engine::storage::StorageError>,
     world: Option<String>,
+    script: Option<Recording>,
     now_ms: fn() -> u64,
 ) -> Result<(), AppError> {
     let settings = settings.unwrap_or_else(|e| {
@@ -111,6 +119,7 @@ fn run_with(
     let game = Crafty {
         store: Rc::new(store),
         start_world: world,
+        start_script: script,
         now_ms,
         render,
         screen: Screen::Launcher(Launcher::new(Vec::new(), 0)),
@@ -163,6 +172,8 @@ enum Task {
 struct Crafty {
     store: Store,
     start_world: Option<String>,
+    /// Played in the first world opened (then `None`).
+    start_script: Option<Recording>,
     now_ms: fn() -> u64,
     render: CraftyRenderHandle,
     screen: Screen,
@@ -359,7 +370,10 @@ impl Crafty {
             },
             Task::Open(loading) => match loading.take() {
                 Some(Ok(loaded)) => {
-                    let play = Play::start(engine, loaded, self.render.clone(), &self.settings);
+                    let mut play = Play::start(engine, loaded, self.render.clone(), &self.settings);
+                    if let Some(script) = self.start_script.take() {
+                        play.play_script(engine, script);
+                    }
                     self.screen = Screen::Playing(Box::new(play));
                     engine.request_redraw();
                 }

@@ -5,7 +5,7 @@
 use taos_engine::audio::AudioListener;
 use taos_engine::controllers::TouchControls;
 use taos_engine::game_loop::{
-    GameLoop, Input, InputEvent, Key, LoopConfig, MouseButton, RealClock,
+    GameLoop, Input, InputEvent, Key, LoopConfig, MouseButton, PauseReason, RealClock, Recording,
 };
 use taos_engine::touch_overlay::draw_touch_controls;
 use taos_engine::{Camera, Engine, PendingReadback, Scene, WindowEvent, egui};
@@ -63,6 +63,12 @@ pub(super) struct Play {
     autosave: Option<Pending<Result<CompletedSave, SaveError>>>,
     /// Saves written since the world was opened.
     saves: u64,
+    /// Saves started since the world was opened (one more than `saves`
+    /// while one is in flight, unless one failed).
+    saves_started: u64,
+    /// The world's edit count when the save in flight was prepared: what
+    /// it will have stored once it completes.
+    saving_edits: Option<usize>,
     /// Footsteps, block sounds and the wind (`None` if they could not be made).
     sounds: Option<CraftySounds>,
     /// Sensitivity, field of view, volumes, touch.
@@ -123,6 +129,8 @@ impl Play {
             retry_autosave_at: 0,
             autosave: None,
             saves: 0,
+            saves_started: 0,
+            saving_edits: None,
             sounds,
             settings: settings.settings.clone(),
             touch: TouchControls::new(touch_layout()),
@@ -200,8 +208,26 @@ impl Play {
         }
     }
 
+    /// Plays `script` (see [`crate::script`]) from the next tick: the
+    /// player's input is held back until it ends, then takes over. A script
+    /// made for another tick rate is refused with a warning on the HUD.
+    pub(super) fn play_script(&mut self, engine: &mut Engine, script: Recording) {
+        let ticks = script.flags.len();
+        match engine.game_loop().replay(script) {
+            Ok(()) => log::info!("playing a {ticks}-tick input script"),
+            Err(e) => {
+                log::warn!("input script not played: {e}");
+                self.notice = Some(format!("input script not played: {e}"));
+            }
+        }
+    }
+
     /// Per frame, before the loop's callback: autosave when due, meshing.
     pub(super) fn update(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) {
+        if engine.game_loop().pause_reason() == Some(PauseReason::ReplayFinished) {
+            // A start script ended: the player's input takes over.
+            engine.game_loop().resume();
+        }
         self.look_without_mouse(engine, now_ms);
         self.session.note_progress(engine.game_loop(), now_ms);
         if self.collect_autosave(engine, now_ms)
@@ -210,6 +236,8 @@ impl Play {
         {
             match self.session.prepare_save(engine.game_loop(), now_ms) {
                 Ok(save) => {
+                    self.saves_started += 1;
+                    self.saving_edits = Some(state(engine.game_loop()).world.edits().len());
                     let store = store.clone();
                     self.autosave = Some(Pending::start(async move { save.write(&store).await }));
                     self.collect_autosave(engine, now_ms);
@@ -378,6 +406,7 @@ impl Play {
             return false;
         };
         self.autosave = None;
+        self.saving_edits = None;
         match result {
             Ok(done) => {
                 self.session.finish_save(engine.game_loop(), done, now_ms);
@@ -415,6 +444,9 @@ impl Play {
             edits: world.edits().len(),
             saved_edits: self.session.persisted_edits(),
             saves: self.saves,
+            saves_started: self.saves_started,
+            saving_edits: self.saving_edits,
+            script_ticks_left: game.replay_remaining(),
             last_edit,
             ..super::web::PageStatus::default()
         }

@@ -17,7 +17,9 @@ pub(super) const STATUS_ELEMENT: &str = "crafty-status";
 /// browser to keep them (`navigator.storage.persist()`), then starts the
 /// window loop on a canvas appended to the page. `?world=NAME` or
 /// `?world=new:SEED` in the address goes straight into a world, like
-/// `--world` natively; `?backend=webgl2|webgpu` forces a GPU API.
+/// `--world` natively; `?backend=webgl2|webgpu` forces a GPU API;
+/// `?script=...` plays an input script (see [`crate::script`]) in that
+/// world before the player takes over, like `--script` natively.
 ///
 /// Returns once the loop runs (the page keeps it going).
 ///
@@ -40,7 +42,12 @@ pub async fn run_in_page() -> Result<(), AppError> {
     };
     ask_to_persist().await;
     let settings = PlayerSettings::load(&store).await.map(with_query_overrides);
-    run_with(store, settings, query_value("world"), now_ms).inspect_err(|e| {
+    let script = query_value("script").and_then(|text| {
+        crate::script::compile(&text, 0)
+            .inspect_err(|e| show_problem(&format!("the page's ?script= is not played: {e}")))
+            .ok()
+    });
+    run_with(store, settings, query_value("world"), script, now_ms).inspect_err(|e| {
         show_problem(&e.to_string());
     })
 }
@@ -140,6 +147,15 @@ pub(super) struct PageStatus {
     pub saved_edits: usize,
     /// Saves written since this world was opened.
     pub saves: u64,
+    /// Saves started since this world was opened: one more than `saves`
+    /// from the moment a save is prepared until it completes.
+    pub saves_started: u64,
+    /// While a save is in flight: the edit count it will have stored once
+    /// it completes (the page says a save started, and what it holds).
+    pub saving_edits: Option<usize>,
+    /// Ticks left of the input script from the page's address, while it
+    /// plays.
+    pub script_ticks_left: Option<usize>,
     /// The newest edit: where, and the block there now.
     pub last_edit: Option<([i32; 3], String)>,
 }

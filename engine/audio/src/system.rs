@@ -143,7 +143,14 @@ impl Audio {
             AudioOutput::Buffer { sample_rate } => (OutputChoice::Buffer(sample_rate), false),
             AudioOutput::Silent => (OutputChoice::Buffer(SILENT_SAMPLE_RATE), true),
         };
-        match AudioManager::new(settings(choice)) {
+        // Opening a device on a machine without a sound card makes ALSA
+        // print a dozen lines; the warning below says it in one.
+        let noise: &[taos_stderr::Noise] = match choice {
+            OutputChoice::Buffer(_) => &[],
+            #[cfg(feature = "device")]
+            OutputChoice::Device => &[taos_stderr::Noise::AlsaProbe],
+        };
+        match taos_stderr::filtered(noise, || AudioManager::new(settings(choice))) {
             Ok(manager) => Self::assemble(manager, silent),
             Err(error) => {
                 log::warn!(

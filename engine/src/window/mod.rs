@@ -176,8 +176,10 @@ impl<A: App> Driver<A> {
         let surface = instance
             .create_surface(window.clone())
             .map_err(taos_renderer::SurfaceError::from)?;
-        let gpu = pollster::block_on(GpuContext::from_instance(instance, Some(&surface)))
-            .map_err(EngineError::from)?;
+        let gpu = taos_renderer::without_wayland_noise(|| {
+            pollster::block_on(GpuContext::from_instance(instance, Some(&surface)))
+        })
+        .map_err(EngineError::from)?;
         self.finish_start(window, gpu, surface)
     }
 

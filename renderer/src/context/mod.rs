@@ -43,9 +43,12 @@ impl GpuContext {
     /// # Errors
     /// As [`GpuContext::headless`].
     pub fn headless_with(options: ContextOptions) -> Result<Self, ContextError> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        pollster::block_on(Self::from_instance_with(instance, None, options))
+        without_wayland_noise(|| {
+            let instance = wgpu::Instance::new(
+                wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+            );
+            pollster::block_on(Self::from_instance_with(instance, None, options))
+        })
     }
 
     /// A context whose adapter can present to `surface`, created from `instance`.
@@ -168,4 +171,21 @@ fn limits_for(offered: &wgpu::Limits) -> wgpu::Limits {
         .find(|wanted| wanted.check_limits(offered))
         .unwrap_or_else(wgpu::Limits::downlevel_webgl2_defaults);
     base.using_resolution(offered.clone())
+}
+
+/// Runs `f` (creating a GPU instance, requesting an adapter) with
+/// libwayland's `XDG_RUNTIME_DIR is invalid or not set` line kept off
+/// stderr, on a machine without a desktop session (CI, SSH, containers).
+///
+/// Mesa's implicit Vulkan layer `VK_LAYER_MESA_device_select` connects to a
+/// Wayland display each time adapters are listed, because wgpu enables the
+/// Wayland surface extension; without a session, libwayland prints that
+/// line to file descriptor 2. Nothing is wrong, so the line goes to the log
+/// at `debug` level instead (see [`taos_stderr`]). With a session, `f` just
+/// runs.
+pub fn without_wayland_noise<T>(f: impl FnOnce() -> T) -> T {
+    if cfg!(target_arch = "wasm32") || !taos_stderr::wayland_would_complain() {
+        return f();
+    }
+    taos_stderr::filtered(&[taos_stderr::Noise::WaylandRuntimeDir], f)
 }
