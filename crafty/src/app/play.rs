@@ -69,6 +69,9 @@ pub(super) struct Play {
     /// The world's edit count when the save in flight was prepared: what
     /// it will have stored once it completes.
     saving_edits: Option<usize>,
+    /// Edits the world had when it was opened (the page reports them).
+    #[cfg(target_arch = "wasm32")]
+    loaded_edits: usize,
     /// Footsteps, block sounds and the wind (`None` if they could not be made).
     sounds: Option<CraftySounds>,
     /// Sensitivity, field of view, volumes, touch.
@@ -131,6 +134,8 @@ impl Play {
             saves: 0,
             saves_started: 0,
             saving_edits: None,
+            #[cfg(target_arch = "wasm32")]
+            loaded_edits: 0,
             sounds,
             settings: settings.settings.clone(),
             touch: TouchControls::new(touch_layout()),
@@ -139,6 +144,10 @@ impl Play {
             picker_open: false,
             icons: None,
         };
+        #[cfg(target_arch = "wasm32")]
+        {
+            play.loaded_edits = state(engine.game_loop()).world.edits().len();
+        }
         play.apply_settings(engine, settings);
         play
     }
@@ -224,9 +233,14 @@ impl Play {
 
     /// Per frame, before the loop's callback: autosave when due, meshing.
     pub(super) fn update(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) {
-        if engine.game_loop().pause_reason() == Some(PauseReason::ReplayFinished) {
+        let game = engine.game_loop();
+        if game.pause_reason() == Some(PauseReason::ReplayFinished) {
             // A start script ended: the player's input takes over.
-            engine.game_loop().resume();
+            game.resume();
+        } else if game.replay_remaining().is_some() {
+            // The loop pauses when the script runs out and then waits for an
+            // event: keep frames coming so that this update sees it.
+            engine.request_redraw();
         }
         self.look_without_mouse(engine, now_ms);
         self.session.note_progress(engine.game_loop(), now_ms);
@@ -432,6 +446,11 @@ impl Play {
             let now = world.block(glam::IVec3::from_array(at));
             (at, format!("{now:?}"))
         });
+        let loaded_last_edit = self
+            .loaded_edits
+            .checked_sub(1)
+            .and_then(|i| world.edits().get(i))
+            .map(|edit| ([edit.x, edit.y, edit.z], format!("{:?}", edit.block)));
         super::web::PageStatus {
             screen: "playing",
             message: self.notice.clone(),
@@ -447,6 +466,8 @@ impl Play {
             saves_started: self.saves_started,
             saving_edits: self.saving_edits,
             script_ticks_left: game.replay_remaining(),
+            loaded_edits: self.loaded_edits,
+            loaded_last_edit,
             last_edit,
             ..super::web::PageStatus::default()
         }

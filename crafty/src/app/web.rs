@@ -156,6 +156,10 @@ pub(super) struct PageStatus {
     /// Ticks left of the input script from the page's address, while it
     /// plays.
     pub script_ticks_left: Option<usize>,
+    /// Edits the world had when this page opened it (what was saved).
+    pub loaded_edits: usize,
+    /// The newest of them: where, and the block it put there.
+    pub loaded_last_edit: Option<([i32; 3], String)>,
     /// The newest edit: where, and the block there now.
     pub last_edit: Option<([i32; 3], String)>,
 }

@@ -23,6 +23,7 @@
 //! patterns in [`Noise`] are dropped; on other platforms, and wherever fd 2
 //! cannot be redirected, the closure simply runs.
 
+#[cfg(target_os = "linux")]
 use std::sync::Mutex;
 
 /// A kind of known noise and the lines it matches.
@@ -58,6 +59,7 @@ pub fn wayland_would_complain() -> bool {
 }
 
 /// Serializes captures: fd 2 is one per process.
+#[cfg(target_os = "linux")]
 static CAPTURE: Mutex<()> = Mutex::new(());
 
 /// Runs `f` with the process's stderr captured; afterwards writes back
@@ -74,6 +76,7 @@ pub fn filtered<T>(noise: &[Noise], f: impl FnOnce() -> T) -> T {
 }
 
 /// Splits captured bytes into the lines to pass on and the noise.
+#[cfg(any(target_os = "linux", test))]
 fn split_noise<'a>(captured: &'a str, noise: &[Noise]) -> (Vec<&'a str>, Vec<&'a str>) {
     captured
         .lines()
