@@ -8,7 +8,7 @@
 //! every desktop Linux has. Set `TAOS_SKIP_LIBRARY_CHECK=1` where libraries
 //! live somewhere this check does not look (Nix, custom sysroots).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A runtime library a feature needs, and the packages that provide it.
 struct Needed {
@@ -56,10 +56,15 @@ fn main() {
         .iter()
         .filter(|n| std::env::var_os(n.feature).is_some())
     {
-        let on_disk = dirs
+        let found = dirs
             .iter()
-            .any(|dir| Path::new(dir).join(needed.file).exists());
-        if !on_disk && !cached(&cache, needed.file) {
+            .map(|dir| Path::new(dir).join(needed.file))
+            .find(|path| path.exists())
+            .or_else(|| cached(&cache, needed.file));
+        if let Some(path) = found {
+            // Checked again if the library is removed or replaced.
+            println!("cargo::rerun-if-changed={}", path.display());
+        } else {
             println!(
                 "cargo::error={} ({}) is not installed: `sudo apt-get install {}` (Debian, Ubuntu), \
                  `sudo dnf install {}` (Fedora), `sudo pacman -S {}` (Arch); \
@@ -96,11 +101,12 @@ fn ldconfig_cache() -> String {
         .unwrap_or_default()
 }
 
-/// The cache lists `file` at a path that exists.
-fn cached(cache: &str, file: &str) -> bool {
+/// Where the cache lists `file`, if that path exists.
+fn cached(cache: &str, file: &str) -> Option<PathBuf> {
     cache
         .lines()
         .filter(|line| line.trim_start().starts_with(file))
         .filter_map(|line| line.split("=>").nth(1))
-        .any(|path| Path::new(path.trim()).exists())
+        .map(|path| PathBuf::from(path.trim()))
+        .find(|path| path.exists())
 }

@@ -288,6 +288,20 @@ mod tests {
     }
 
     #[test]
+    fn a_window_world_can_play_a_script_first() {
+        let args =
+            Args::parse(["--world", "new:42", "--script", "look-down 40, break"].map(String::from))
+                .unwrap();
+        assert_eq!(
+            args.command,
+            Command::Window {
+                world: Some("new:42".to_owned()),
+                script: Some("look-down 40, break".to_owned()),
+            }
+        );
+    }
+
+    #[test]
     fn headless_run_parses_every_option() {
         let args = parse(
             "--headless --world new:42 --mode survival --replay r.bin --ticks 600 \

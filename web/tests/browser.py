@@ -660,7 +660,13 @@ def main():
     if not os.path.exists(os.path.join(args.dist, "crafty", "crafty_bg.wasm")):
         sys.exit(f"no build in {args.dist}: run web/build.sh first")
     base = serve(args.dist)
-    report = {"out": args.dist}
+    # Parts run in separate invocations (as .ci/run does) add to one report.
+    report_path = os.path.join(args.dist, "browser-report.json")
+    report = {}
+    if os.path.exists(report_path):
+        with open(report_path) as f:
+            report = json.load(f)
+    report["out"] = args.dist
     size = os.path.join(args.dist, "crafty", "size.txt")
     if os.path.exists(size):
         report["size"] = open(size).read().strip()
@@ -693,7 +699,7 @@ def main():
         finally:
             shutil.rmtree(profile, ignore_errors=True)
         print(f"{part}: {report.get(part)}", flush=True)
-    with open(os.path.join(args.dist, "browser-report.json"), "w") as f:
+    with open(report_path, "w") as f:
         json.dump(report, f, indent=2)
     print(json.dumps(report, indent=2))
     sys.exit(1 if failed else 0)
