@@ -106,19 +106,22 @@ class Browser:
             "const e = document.getElementById('taos-error');"
             "return e && e.dataset.shown ? e.textContent : null;")
 
-    def wait_for(self, what, check, timeout):
-        """Polls the status until `check(status)` holds; fails with what was seen."""
+    def wait_for(self, what, check, timeout, read=None, every=0.1):
+        """Polls `read()` (the page status unless given) until `check` holds
+        for what it returned; fails on a page error, or with what was seen."""
+        read = read or self.status
         deadline = time.monotonic() + timeout
-        status = None
+        seen = None
         while time.monotonic() < deadline:
             error = self.page_error()
             if error:
                 raise Failure(f"{what}: the page shows an error: {error}")
-            status = self.status()
-            if status is not None and check(status):
-                return status
-            time.sleep(0.1)
-        raise Failure(f"{what}: not within {timeout} s; last status {status}; console: {self.console()[-5:]}")
+            seen = read()
+            if seen is not None and check(seen):
+                return seen
+            time.sleep(every)
+        raise Failure(f"{what}: not within {timeout} s; last seen {seen}; status {self.status()}; "
+                      f"console: {self.console()[-5:]}")
 
     def console(self):
         try:
@@ -518,19 +521,12 @@ HOLD_NEXT_SEGMENT_COMMIT = """
 def wait_for_hold(browser, what, timeout):
     """Polls the injected shim until it holds a save's commit open; returns
     its state (with `left_ms`, the hold still to run)."""
-    deadline = time.monotonic() + timeout
-    hold = None
-    while time.monotonic() < deadline:
-        error = browser.page_error()
-        if error:
-            raise Failure(f"{what}: the page shows an error: {error}")
-        hold = browser.driver.execute_script("return window.__taosHoldStatus();")
-        if hold["held"]:
-            return hold
+    def held(hold):
         if hold["released"]:
             raise Failure(f"{what}: the held commit was released before the kill: {hold}")
-        time.sleep(0.05)
-    raise Failure(f"{what}: no save started within {timeout} s; status {browser.status()}")
+        return hold["held"]
+    return browser.wait_for(what, held, timeout, every=0.05,
+                            read=lambda: browser.driver.execute_script("return window.__taosHoldStatus();"))
 
 
 def open_world(browser, base, world, what, confirmed, confirmed_last):

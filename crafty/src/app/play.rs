@@ -63,9 +63,6 @@ pub(super) struct Play {
     autosave: Option<Pending<Result<CompletedSave, SaveError>>>,
     /// Saves written since the world was opened.
     saves: u64,
-    /// Saves started since the world was opened (one more than `saves`
-    /// while one is in flight, unless one failed).
-    saves_started: u64,
     /// The world's edit count when the save in flight was prepared: what
     /// it will have stored once it completes.
     saving_edits: Option<usize>,
@@ -132,7 +129,6 @@ impl Play {
             retry_autosave_at: 0,
             autosave: None,
             saves: 0,
-            saves_started: 0,
             saving_edits: None,
             #[cfg(target_arch = "wasm32")]
             loaded_edits: 0,
@@ -250,7 +246,6 @@ impl Play {
         {
             match self.session.prepare_save(engine.game_loop(), now_ms) {
                 Ok(save) => {
-                    self.saves_started += 1;
                     self.saving_edits = Some(state(engine.game_loop()).world.edits().len());
                     let store = store.clone();
                     self.autosave = Some(Pending::start(async move { save.write(&store).await }));
@@ -463,7 +458,6 @@ impl Play {
             edits: world.edits().len(),
             saved_edits: self.session.persisted_edits(),
             saves: self.saves,
-            saves_started: self.saves_started,
             saving_edits: self.saving_edits,
             script_ticks_left: game.replay_remaining(),
             loaded_edits: self.loaded_edits,

@@ -147,9 +147,6 @@ pub(super) struct PageStatus {
     pub saved_edits: usize,
     /// Saves written since this world was opened.
     pub saves: u64,
-    /// Saves started since this world was opened: one more than `saves`
-    /// from the moment a save is prepared until it completes.
-    pub saves_started: u64,
     /// While a save is in flight: the edit count it will have stored once
     /// it completes (the page says a save started, and what it holds).
     pub saving_edits: Option<usize>,
