@@ -12,6 +12,7 @@ use crate::index::{NodeIndex, SceneIndex};
 use crate::material::{ImageUsage, Material, import_materials};
 use crate::mesh::{Mesh, import_meshes};
 use crate::nodes::{Node, Scene, import_nodes_and_scenes};
+use crate::options::LoadOptions;
 use crate::source::{load_buffers, split_container};
 
 /// Extensions this importer implements; a file *requiring* any other is refused.
@@ -168,8 +169,8 @@ fn check_primitive_accessor_indices(root: &gltf::json::Root, file: &str) -> Resu
 }
 
 impl GltfModel {
-    /// Loads a `.gltf` or `.glb` file; external buffers and images are resolved relative to it.
-    /// Messages name the file as `path` displays.
+    /// Loads a `.gltf` or `.glb` file with [`LoadOptions::default()`]; external buffers and
+    /// images are resolved relative to it. Messages name the file as `path` displays.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, GltfError> {
         Self::load_with_progress(path, &mut |_| {})
     }
@@ -177,6 +178,15 @@ impl GltfModel {
     /// [`GltfModel::load`], reporting progress to `progress` (on the calling thread).
     pub fn load_with_progress(
         path: impl AsRef<Path>,
+        progress: &mut dyn FnMut(LoadProgress),
+    ) -> Result<Self, GltfError> {
+        Self::load_with_options(path, &LoadOptions::default(), progress)
+    }
+
+    /// [`GltfModel::load_with_progress`] with other [`LoadOptions`] (a decoded-data budget).
+    pub fn load_with_options(
+        path: impl AsRef<Path>,
+        options: &LoadOptions,
         progress: &mut dyn FnMut(LoadProgress),
     ) -> Result<Self, GltfError> {
         let path = path.as_ref();
@@ -191,12 +201,12 @@ impl GltfModel {
             source,
         })?;
         let base_dir = path.parent().unwrap_or(Path::new("."));
-        Self::from_slice_with_progress(&bytes, Some(base_dir), &file, progress)
+        Self::from_slice_with_options(&bytes, Some(base_dir), &file, options, progress)
     }
 
-    /// Imports a `.gltf` (JSON text) or `.glb` from memory. External URIs are resolved against
-    /// `base_dir`; with `None`, only data URIs and the GLB chunk can be used.
-    /// `name_for_messages` starts every error message and warning.
+    /// Imports a `.gltf` (JSON text) or `.glb` from memory with [`LoadOptions::default()`].
+    /// External URIs are resolved against `base_dir`; with `None`, only data URIs and the GLB
+    /// chunk can be used. `name_for_messages` starts every error message and warning.
     pub fn from_slice(
         bytes: &[u8],
         base_dir: Option<&Path>,
@@ -212,23 +222,24 @@ impl GltfModel {
         name_for_messages: &str,
         progress: &mut dyn FnMut(LoadProgress),
     ) -> Result<Self, GltfError> {
-        Self::import(
+        Self::from_slice_with_options(
             bytes,
             base_dir,
             name_for_messages,
+            &LoadOptions::default(),
             progress,
-            crate::MAX_DECODED_BYTES,
         )
     }
 
-    /// The importer, with a decoded-data budget (smaller in tests).
-    fn import(
+    /// [`GltfModel::from_slice_with_progress`] with other [`LoadOptions`].
+    pub fn from_slice_with_options(
         bytes: &[u8],
         base_dir: Option<&Path>,
         name_for_messages: &str,
+        options: &LoadOptions,
         progress: &mut dyn FnMut(LoadProgress),
-        budget: u64,
     ) -> Result<Self, GltfError> {
+        let budget = options.max_decoded_bytes;
         let file = name_for_messages;
         let report = |progress: &mut dyn FnMut(LoadProgress), stage, done, total| {
             progress(LoadProgress { stage, done, total });
@@ -423,9 +434,12 @@ mod tests {
             "meshes": [{"primitives": vec![prim; 100]}],
         });
         let bytes = serde_json::to_vec(&doc).unwrap();
-        let error =
-            GltfModel::import(&bytes, None, "shared.gltf", &mut |_| {}, 10_000_000).unwrap_err();
+        let load = |budget| {
+            let options = LoadOptions::default().with_max_decoded_bytes(budget);
+            GltfModel::from_slice_with_options(&bytes, None, "shared.gltf", &options, &mut |_| {})
+        };
+        let error = load(10_000_000).unwrap_err();
         assert!(error.to_string().contains("decoded-data limit"), "{error}");
-        assert!(GltfModel::import(&bytes, None, "shared.gltf", &mut |_| {}, 100_000_000).is_ok());
+        assert!(load(100_000_000).is_ok());
     }
 }
