@@ -118,11 +118,13 @@ fn list_export_delete_import() {
         assert_eq!(all[1], ("w2".to_string(), world(2)));
     }
 
-    // Move it to another machine: a new data directory chosen by TAOS_DATA_DIR.
+    // Move it to another machine: a new data directory chosen by TAOS_DATA_DIR
+    // (a database that does not exist is only made when asked).
     let other = tempfile::tempdir().unwrap();
     let moved = Command::new(env!("CARGO_BIN_EXE_taos-db"))
         .env("TAOS_DATA_DIR", other.path())
         .args(["import", "moved", "worlds", backup.to_str().unwrap()])
+        .arg("--create-stores")
         .output()
         .unwrap();
     ok(moved);

@@ -5,27 +5,44 @@
 //! taos-db [--dir DIR] stores DB                  list a database's stores and record counts
 //! taos-db [--dir DIR] keys DB STORE              list a store's keys and record versions
 //! taos-db [--dir DIR] show DB STORE KEY          print one record as JSON
-//! taos-db [--dir DIR] export DB STORE [FILE]     write a store as JSON (to stdout without FILE)
-//! taos-db [--dir DIR] import DB STORE FILE       put every record of an export back, atomically
+//! taos-db [--dir DIR] export DB STORE [FILE] [--force]
+//!                                                write a store as JSON (to stdout without FILE;
+//!                                                an existing FILE only with --force)
+//! taos-db [--dir DIR] import DB STORE FILE [--create-stores]
+//!                                                put every record of an export back, atomically
+//!                                                (a missing database or store only with --create-stores)
 //! taos-db [--dir DIR] delete DB STORE KEY        delete one record
 //! taos-db [--dir DIR] backup DB FILE             write the whole database (every store, binary records too)
 //! taos-db [--dir DIR] restore FILE [--as NAME]   recreate a backed-up database in the data directory
 //! ```
 //!
 //! The data directory is `--dir`, else `$TAOS_DATA_DIR`, else the platform's
-//! data directory plus `taos`.
+//! data directory plus `taos`. Files the tool writes (exports, backups) are
+//! never a database file, and go to `FILE.partial` first, synced, then renamed.
+
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "taos-db/files.rs"]
+mod files;
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "taos-db/import_target.rs"]
+mod import_target;
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "taos-db/restore.rs"]
+mod restore;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
 
     use anyhow::{Context, Result, bail};
     use clap::{Parser, Subcommand};
     use serde::{Deserialize, Serialize};
     use taos_storage::{
-        Database, DatabaseBackup, RedbBackend, RedbDatabase, StorageBackend, Transaction,
-        TransactionMode, backup_database, block_on, record_version, restore_database,
+        Database, RedbBackend, RedbDatabase, StorageBackend, Transaction, TransactionMode,
+        backup_database, block_on, record_version,
     };
+
+    use crate::files::{self, Existing};
 
     /// List, back up, restore and edit Taos databases on disk.
     #[derive(Debug, Parser)]
@@ -60,12 +77,20 @@ mod cli {
             db: String,
             store: String,
             file: Option<String>,
+            /// Replace FILE if it exists (never a database file).
+            #[arg(long)]
+            force: bool,
         },
         /// Put every record of an export back, in one transaction.
         Import {
             db: String,
             store: String,
             file: String,
+            /// Create the database or store if missing. Adding a store to an
+            /// existing database raises its schema version by one, which a
+            /// game expecting the old version refuses.
+            #[arg(long)]
+            create_stores: bool,
         },
         /// Delete one record.
         Delete {
@@ -74,7 +99,8 @@ mod cli {
             key: String,
         },
         /// Write the whole database to FILE: its schema version, every store,
-        /// every record byte for byte (binary ones as base64).
+        /// every record byte for byte (binary ones as base64). FILE is
+        /// replaced atomically; a database file is refused.
         Backup { db: String, file: String },
         /// Recreate a backed-up database in the data directory (which must
         /// not hold that database already).
@@ -115,45 +141,39 @@ mod cli {
             Command::Stores { db } => stores(&backend, db),
             Command::Keys { db, store } => keys(&backend, db, store),
             Command::Show { db, store, key } => show(&backend, db, store, key),
-            Command::Export { db, store, file } => export(&backend, db, store, file.as_deref()),
-            Command::Import { db, store, file } => import(&backend, db, store, file),
+            Command::Export {
+                db,
+                store,
+                file,
+                force,
+            } => export(&backend, db, store, file.as_deref(), *force),
+            Command::Import {
+                db,
+                store,
+                file,
+                create_stores,
+            } => import(&backend, db, store, file, *create_stores),
             Command::Delete { db, store, key } => delete(&backend, db, store, key),
             Command::Backup { db, file } => backup(&backend, db, file),
-            Command::Restore { file, name } => restore(&backend, file, name.as_deref()),
+            Command::Restore { file, name } => {
+                crate::restore::restore(&backend, file, name.as_deref())
+            }
         }
     }
 
     fn backup(backend: &RedbBackend, name: &str, file: &str) -> Result<()> {
+        // Checked before the database is even opened.
+        files::refuse_database_file(backend, Path::new(file))?;
         let db = open_existing(backend, name)?;
         let backup = block_on(backup_database(&db))?;
-        let json = serde_json::to_string_pretty(&backup)?;
-        // Written beside the target, then renamed: a failed backup never
-        // leaves a truncated file under the name.
-        let partial = format!("{file}.partial");
-        std::fs::write(&partial, json + "\n").with_context(|| format!("writing {partial}"))?;
-        std::fs::rename(&partial, file).with_context(|| format!("renaming {partial} to {file}"))?;
+        let json = serde_json::to_string_pretty(&backup)? + "\n";
+        drop(db);
+        files::write_file(backend, Path::new(file), json.as_bytes(), Existing::Replace)?;
         eprintln!(
             "backed up {name} (schema version {}, {} stores, {} records) to {file}",
             backup.version,
             backup.stores.len(),
             backup.record_count()
-        );
-        Ok(())
-    }
-
-    fn restore(backend: &RedbBackend, file: &str, name: Option<&str>) -> Result<()> {
-        let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
-        let backup: DatabaseBackup = serde_json::from_str(&text)
-            .with_context(|| format!("{file} is not a taos-db backup"))?;
-        let name = name.unwrap_or(&backup.database);
-        let db = block_on(restore_database(backend, &backup, name))
-            .with_context(|| format!("restoring {file} into {}", backend.dir().display()))?;
-        eprintln!(
-            "restored {name} (schema version {}, {} stores, {} records) into {}",
-            db.version(),
-            backup.stores.len(),
-            backup.record_count(),
-            backend.dir().display()
         );
         Ok(())
     }
@@ -228,7 +248,27 @@ mod cli {
         Ok(())
     }
 
-    fn export(backend: &RedbBackend, name: &str, store: &str, file: Option<&str>) -> Result<()> {
+    fn export(
+        backend: &RedbBackend,
+        name: &str,
+        store: &str,
+        file: Option<&str>,
+        force: bool,
+    ) -> Result<()> {
+        let existing = if force {
+            Existing::Replace
+        } else {
+            Existing::Refuse {
+                hint: "pass --force to replace it",
+            }
+        };
+        if let Some(file) = file {
+            // Refused before anything is read; checked again when written.
+            files::refuse_database_file(backend, Path::new(file))?;
+            if !force && std::fs::symlink_metadata(file).is_ok() {
+                bail!("{file} already exists; nothing was written (pass --force to replace it)");
+            }
+        }
         let db = open_existing(backend, name)?;
         let raw = block_on(
             db.transaction(&[store], TransactionMode::ReadOnly, async |tx| {
@@ -251,7 +291,8 @@ mod cli {
         let json = serde_json::to_string_pretty(&export)?;
         match file {
             Some(file) => {
-                std::fs::write(file, json + "\n").with_context(|| format!("writing {file}"))?;
+                drop(db);
+                files::write_file(backend, Path::new(file), (json + "\n").as_bytes(), existing)?;
                 eprintln!(
                     "exported {} records of {name}/{store} to {file}",
                     export.records.len()
@@ -262,7 +303,13 @@ mod cli {
         Ok(())
     }
 
-    fn import(backend: &RedbBackend, name: &str, store: &str, file: &str) -> Result<()> {
+    fn import(
+        backend: &RedbBackend,
+        name: &str,
+        store: &str,
+        file: &str,
+        create_stores: bool,
+    ) -> Result<()> {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
         let export: Export = serde_json::from_str(&text)
             .with_context(|| format!("{file} is not a taos-db export"))?;
@@ -280,21 +327,7 @@ mod cli {
                 .with_context(|| format!("{file}: record {:?} has no record envelope", r.key))?;
             records.push((r.key.as_str(), bytes));
         }
-        // A missing database or store is created by a schema upgrade.
-        let version = backend.existing_version(name)?.unwrap_or(0);
-        let db = block_on(backend.open(name, version.max(1), |up| {
-            up.create_store(store)?;
-            Ok(())
-        }))?;
-        let db = if db.store_names().iter().any(|s| s == store) {
-            db
-        } else {
-            db.close();
-            block_on(backend.open(name, version + 1, |up| {
-                up.create_store(store)?;
-                Ok(())
-            }))?
-        };
+        let db = crate::import_target::open(backend, name, store, create_stores)?;
         block_on(
             db.transaction(&[store], TransactionMode::ReadWrite, async |tx| {
                 for (key, bytes) in &records {
