@@ -73,6 +73,8 @@ mod schema;
 #[cfg(not(target_arch = "wasm32"))]
 mod data_dir;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod faults;
+#[cfg(not(target_arch = "wasm32"))]
 mod redb_backend;
 
 #[cfg(target_arch = "wasm32")]

@@ -9,10 +9,12 @@
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
 
 use super::data_dir::default_data_dir;
+use super::faults::{FaultyFile, FileFaults};
 use super::schema::{OpenPlan, RESERVED_PREFIX, Scope, check_database_name, plan_open};
 use super::{Database, StorageBackend, StorageError, Transaction, TransactionMode, Upgrade};
 
@@ -66,13 +68,28 @@ fn redb_error(path: &Path, error: impl Into<redb::Error>) -> StorageError {
 #[derive(Debug, Clone)]
 pub struct RedbBackend {
     dir: PathBuf,
+    faults: Option<FileFaults>,
 }
 
 impl RedbBackend {
     /// Databases in `dir` (created when the first database is).
     #[must_use]
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        Self {
+            dir: dir.into(),
+            faults: None,
+        }
+    }
+
+    /// Databases in `dir` whose file writes, length changes and syncs go
+    /// through `faults`: for tests that fill the disk or fail a commit at a
+    /// chosen point (see [`faults`](crate::faults)).
+    #[must_use]
+    pub fn with_faults(dir: impl Into<PathBuf>, faults: FileFaults) -> Self {
+        Self {
+            dir: dir.into(),
+            faults: Some(faults),
+        }
     }
 
     /// Databases in [`default_data_dir`](super::default_data_dir): `$TAOS_DATA_DIR`,
@@ -137,14 +154,14 @@ impl RedbBackend {
         if !path.exists() {
             return Ok(None);
         }
-        let db = open_file(&path)?;
+        let db = open_file(&path, self.faults.as_ref())?;
         Ok(Some(read_schema(&path, &db)?.0))
     }
 }
 
 /// Opens (or creates) the file, checking its integrity; a garbage or truncated
 /// file is refused without being written to.
-fn open_file(path: &Path) -> Result<redb::Database, StorageError> {
+fn open_file(path: &Path, faults: Option<&FileFaults>) -> Result<redb::Database, StorageError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => create_file(path, false)?,
         Ok(meta) if meta.len() == 0 => create_file(path, true)?,
@@ -157,9 +174,20 @@ fn open_file(path: &Path) -> Result<redb::Database, StorageError> {
         }
     }
     let opened = catch_unwind(AssertUnwindSafe(|| {
-        redb::Builder::new()
-            .set_check_integrity_on_open(true)
-            .open(path)
+        let mut builder = redb::Builder::new();
+        builder.set_check_integrity_on_open(true);
+        match faults {
+            None => builder.open(path),
+            Some(faults) => {
+                let file = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(path)
+                    .map_err(redb::DatabaseError::from)?;
+                let file = redb::backends::FileBackend::new(file)?;
+                builder.create_with_backend(FaultyFile::new(file, faults.clone()))
+            }
+        }
     }));
     match opened {
         Ok(result) => result.map_err(|e| redb_error(path, e)),
@@ -251,7 +279,7 @@ impl StorageBackend for RedbBackend {
             path: self.dir.clone(),
             source,
         })?;
-        let db = open_file(&path)?;
+        let db = open_file(&path, self.faults.as_ref())?;
         let (existing, mut stores) = read_schema(&path, &db)?;
         if let OpenPlan::Upgrade(mut up) = plan_open(name, existing, version, stores.clone())? {
             upgrade(&mut up)?;
@@ -281,7 +309,8 @@ impl StorageBackend for RedbBackend {
             path,
             version,
             stores,
-            db,
+            faults: self.faults.clone(),
+            db: Mutex::new(Some(Arc::new(db))),
         })
     }
 
@@ -297,13 +326,21 @@ impl StorageBackend for RedbBackend {
 
 /// An open `redb` database file. The file stays locked against other
 /// processes until this is dropped or closed.
+///
+/// After an I/O error (a full disk, a failed sync) `redb` refuses every later
+/// operation on its handle; this database then reopens its file at the next
+/// transaction, so freeing space is all it takes for writes to succeed
+/// again. Nothing committed before the error is lost: `redb` commits are
+/// all or nothing.
 #[derive(Debug)]
 pub struct RedbDatabase {
     name: String,
     path: PathBuf,
     version: u32,
     stores: BTreeSet<String>,
-    db: redb::Database,
+    faults: Option<FileFaults>,
+    /// The open file; `None` after an I/O error until it is reopened.
+    db: Mutex<Option<Arc<redb::Database>>>,
 }
 
 impl RedbDatabase {
@@ -311,6 +348,48 @@ impl RedbDatabase {
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The open handle, reopening the file when an I/O error closed it.
+    fn handle(&self) -> Result<Arc<redb::Database>, StorageError> {
+        let mut slot = self.db.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(db) = &*slot {
+            return Ok(Arc::clone(db));
+        }
+        let db = Arc::new(open_file(&self.path, self.faults.as_ref())?);
+        log::info!(
+            "storage: reopened {} after an I/O error",
+            self.path.display()
+        );
+        *slot = Some(Arc::clone(&db));
+        Ok(db)
+    }
+
+    /// Records `error`; an I/O error closes the handle so the next
+    /// transaction reopens the file.
+    fn note(&self, error: StorageError) -> StorageError {
+        if needs_reopen(&error) {
+            let mut slot = self.db.lock().unwrap_or_else(PoisonError::into_inner);
+            if slot.take().is_some() {
+                log::warn!(
+                    "storage: {} failed ({error}); reopening it for the next write",
+                    self.path.display()
+                );
+            }
+        }
+        error
+    }
+}
+
+/// Whether `error` leaves the `redb` handle refusing further work
+/// (`PreviousIo`), as any I/O error during a write does.
+fn needs_reopen(error: &StorageError) -> bool {
+    match error {
+        StorageError::Io { .. } => true,
+        StorageError::Redb { source, .. } => {
+            matches!(**source, redb::Error::Io(_) | redb::Error::PreviousIo)
+        }
+        _ => false,
     }
 }
 
@@ -340,12 +419,11 @@ impl Database for RedbDatabase {
             stores.iter().copied(),
             mode,
         )?;
-        let err = |e: redb::Error| redb_error(&self.path, e);
+        let err = |e: redb::Error| self.note(redb_error(&self.path, e));
+        let db = self.handle()?;
         let inner = match mode {
-            TransactionMode::ReadOnly => {
-                Inner::Read(self.db.begin_read().map_err(|e| err(e.into()))?)
-            }
-            TransactionMode::ReadWrite => match self.db.try_begin_write() {
+            TransactionMode::ReadOnly => Inner::Read(db.begin_read().map_err(|e| err(e.into()))?),
+            TransactionMode::ReadWrite => match db.try_begin_write() {
                 Ok(tx) => Inner::Write(Box::new(tx)),
                 Err(redb::TransactionError::WouldBlock) => {
                     return Err(StorageError::WriteInProgress {
@@ -356,7 +434,7 @@ impl Database for RedbDatabase {
             },
         };
         Ok(RedbTransaction {
-            path: &self.path,
+            db: self,
             scope,
             inner,
         })
@@ -371,7 +449,7 @@ enum Inner {
 
 /// A transaction of a [`RedbDatabase`]. Dropping it without commit rolls it back.
 pub struct RedbTransaction<'db> {
-    path: &'db Path,
+    db: &'db RedbDatabase,
     scope: Scope,
     inner: Inner,
 }
@@ -379,7 +457,7 @@ pub struct RedbTransaction<'db> {
 impl std::fmt::Debug for RedbTransaction<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedbTransaction")
-            .field("path", &self.path)
+            .field("path", &self.db.path)
             .field("scope", &self.scope)
             .finish_non_exhaustive()
     }
@@ -405,7 +483,7 @@ fn keys_of(
 
 impl RedbTransaction<'_> {
     fn err(&self, e: impl Into<redb::Error>) -> StorageError {
-        redb_error(self.path, e)
+        self.db.note(redb_error(&self.db.path, e))
     }
 
     /// Runs `read` on `store`'s table, whichever kind of transaction this is.
@@ -497,15 +575,23 @@ impl Transaction for RedbTransaction<'_> {
 
     async fn commit(self) -> Result<(), StorageError> {
         match self.inner {
-            Inner::Read(tx) => tx.close().map_err(|e| redb_error(self.path, e)),
-            Inner::Write(tx) => tx.commit().map_err(|e| redb_error(self.path, e)),
+            Inner::Read(tx) => tx
+                .close()
+                .map_err(|e| self.db.note(redb_error(&self.db.path, e))),
+            Inner::Write(tx) => tx
+                .commit()
+                .map_err(|e| self.db.note(redb_error(&self.db.path, e))),
         }
     }
 
     async fn abort(self) -> Result<(), StorageError> {
         match self.inner {
-            Inner::Read(tx) => tx.close().map_err(|e| redb_error(self.path, e)),
-            Inner::Write(tx) => tx.abort().map_err(|e| redb_error(self.path, e)),
+            Inner::Read(tx) => tx
+                .close()
+                .map_err(|e| self.db.note(redb_error(&self.db.path, e))),
+            Inner::Write(tx) => tx
+                .abort()
+                .map_err(|e| self.db.note(redb_error(&self.db.path, e))),
         }
     }
 }
