@@ -251,6 +251,7 @@ impl SaveSession {
         record.last_played_at = now_ms;
         Ok(PendingSave {
             record,
+            first: self.persisted,
             edits: new.to_vec(),
             persisted_after: world.edits().len(),
         })
@@ -294,6 +295,8 @@ impl SaveSession {
 #[derive(Debug, Clone)]
 pub struct PendingSave {
     record: SavedWorld,
+    /// Edits of the world saved before these.
+    first: usize,
     edits: Vec<BlockEdit>,
     persisted_after: usize,
 }
@@ -313,7 +316,9 @@ impl PendingSave {
         self,
         store: &WorldStore<B>,
     ) -> Result<CompletedSave, SaveError> {
-        let (record, report) = store.append_edits(&self.record, &self.edits).await?;
+        let (record, report) = store
+            .append_continuing(&self.record, self.first, &self.edits)
+            .await?;
         Ok(CompletedSave {
             record,
             persisted: self.persisted_after,

@@ -79,8 +79,8 @@ pub enum SaveError {
     },
     /// The live world does not continue the saved edit history.
     #[error(
-        "world {id:?}: {saved} edits are saved but the live world has only {live}; \
-         it is not the world this session saves"
+        "world {id:?}: {saved} edits are saved and the live world has {live}; one does not \
+         continue the other, so it is not the world this session saves"
     )]
     HistoryMismatch {
         /// The world.
@@ -607,6 +607,35 @@ impl<B: StorageBackend> WorldStore<B> {
         world: &SavedWorld,
         edits: &[BlockEdit],
     ) -> Result<(SavedWorld, AppendReport), SaveError> {
+        self.append(world, None, edits).await
+    }
+
+    /// As [`append_edits`](Self::append_edits), for `edits` that continue
+    /// the world's history at edit number `first` (the edits saved before
+    /// them). When the stored log already holds some of them (a save that
+    /// reported an error after its commit reached the disk, e.g. a failed
+    /// final sync), only the rest is appended: a retry never stores an
+    /// edit twice.
+    ///
+    /// # Errors
+    /// As [`save`](Self::save), and [`SaveError::HistoryMismatch`] when
+    /// the stored log has fewer than `first` edits or more than
+    /// `first + edits.len()`: it is not the history these edits continue.
+    pub async fn append_continuing(
+        &self,
+        world: &SavedWorld,
+        first: usize,
+        edits: &[BlockEdit],
+    ) -> Result<(SavedWorld, AppendReport), SaveError> {
+        self.append(world, Some(first), edits).await
+    }
+
+    async fn append(
+        &self,
+        world: &SavedWorld,
+        first: Option<usize>,
+        edits: &[BlockEdit],
+    ) -> Result<(SavedWorld, AppendReport), SaveError> {
         self.db
             .transaction(
                 &[WORLDS_STORE, SEGMENTS_STORE],
@@ -616,6 +645,28 @@ impl<B: StorageBackend> WorldStore<B> {
                         .await?
                         .map(|stored| stored.edit_log)
                         .unwrap_or_default();
+                    let edits = match first {
+                        None => edits,
+                        Some(first) => {
+                            let stored = usize::try_from(log.edit_count()).unwrap_or(usize::MAX);
+                            let already = stored.checked_sub(first).filter(|n| *n <= edits.len());
+                            let Some(already) = already else {
+                                return Err(SaveError::HistoryMismatch {
+                                    id: world.id.clone(),
+                                    saved: stored,
+                                    live: first.saturating_add(edits.len()),
+                                });
+                            };
+                            if already > 0 {
+                                log::warn!(
+                                    "world {:?}: {already} edits of this save were already stored \
+                                     by a save that reported an error; appending the rest",
+                                    world.id
+                                );
+                            }
+                            &edits[already..]
+                        }
+                    };
                     let report = append_to_log(tx, &world.id, &mut log, edits).await?;
                     let mut record = world.clone();
                     record.edit_log = log;
