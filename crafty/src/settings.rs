@@ -5,8 +5,10 @@
 //!
 //! A settings or bindings record that cannot be read (corrupt, from a newer
 //! crafty) gives the defaults and a warning the game shows; it never stops
-//! the game, and the record is only replaced when the player saves new
-//! settings.
+//! the game. A corrupt record is replaced when the player saves new
+//! settings; one from a newer crafty never is: the save is refused
+//! ([`StorageError::NewerRecord`]) and nothing is written, so going back to
+//! an older build does not lose the newer build's settings.
 //!
 //! ```
 //! use crafty::player::CraftyAction;
@@ -29,11 +31,10 @@
 
 use serde::{Deserialize, Serialize};
 use taos_engine::audio::Volumes;
-use taos_engine::bindings_store::save_bindings;
 use taos_engine::game_loop::Bindings;
-use taos_engine::storage::{Database, Record, StorageBackend, StorageError};
-#[cfg(test)]
-use taos_engine::storage::{Transaction, TransactionMode};
+use taos_engine::storage::{
+    Database, Record, StorageBackend, StorageError, Transaction, TransactionMode, record_version,
+};
 
 use crate::player::{CraftyAction, default_bindings};
 use crate::render::{Godrays, Shadows};
@@ -274,21 +275,78 @@ impl PlayerSettings {
         })
     }
 
-    /// Saves the settings and the bindings, in one transaction each.
+    /// Saves the settings and the bindings together, in one transaction.
     ///
     /// # Errors
-    /// Storage failures (a full disk, a quota); what was saved before stays.
+    /// [`StorageError::NewerRecord`] if a stored settings or bindings record
+    /// is from a newer crafty (it is left untouched, nothing is written);
+    /// storage failures (a full disk, a quota). What was saved before stays.
     pub async fn save<B: StorageBackend>(&self, store: &WorldStore<B>) -> Result<(), StorageError> {
-        let db = store.database();
-        db.put(
-            SETTINGS_STORE,
-            SETTINGS_KEY,
-            &self.settings.clone().sanitized(),
-        )
-        .await?;
-        save_bindings(db, SETTINGS_STORE, BINDINGS_KEY, &self.bindings).await
+        let settings = self.settings.clone().sanitized();
+        let bindings = self.bindings.to_record();
+        store
+            .database()
+            .transaction(&[SETTINGS_STORE], TransactionMode::ReadWrite, async |tx| {
+                if let Some(stored) = tx.get_raw(SETTINGS_STORE, SETTINGS_KEY).await? {
+                    refuse_newer(SETTINGS_KEY, &stored, Settings::VERSION)?;
+                }
+                if let Some(stored) = tx.get_raw(SETTINGS_STORE, BINDINGS_KEY).await? {
+                    refuse_newer(BINDINGS_KEY, &stored, <Vec<u8> as Record>::VERSION)?;
+                    refuse_newer_bindings(&stored, &bindings)?;
+                }
+                tx.put(SETTINGS_STORE, SETTINGS_KEY, &settings).await?;
+                tx.put(SETTINGS_STORE, BINDINGS_KEY, &bindings).await
+            })
+            .await
     }
 }
+
+/// Refuses a stored record whose envelope is newer than `supported`. A record
+/// that is not an envelope at all (corrupt) may be replaced.
+fn refuse_newer(key: &str, stored: &[u8], supported: u32) -> Result<(), StorageError> {
+    match record_version(SETTINGS_STORE, key, stored) {
+        Ok(found) if found > supported => Err(StorageError::NewerRecord {
+            store: SETTINGS_STORE.to_owned(),
+            key: key.to_owned(),
+            found,
+            supported,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses stored bindings in a newer bindings format than the one `ours`
+/// (this build's record) is in: `TBND`, then the format version byte.
+fn refuse_newer_bindings(stored: &[u8], ours: &[u8]) -> Result<(), StorageError> {
+    const VERSION_AT: usize = 4;
+    let Ok(stored) = serde_json::from_slice::<StoredBindings>(stored) else {
+        return Ok(());
+    };
+    let format = |record: &[u8]| {
+        record
+            .starts_with(b"TBND")
+            .then(|| record.get(VERSION_AT).copied())
+            .flatten()
+    };
+    match (format(&stored.data), format(ours)) {
+        (Some(found), Some(supported)) if found > supported => Err(StorageError::NewerRecord {
+            store: SETTINGS_STORE.to_owned(),
+            key: BINDINGS_KEY.to_owned(),
+            found: found.into(),
+            supported: supported.into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The bindings record's envelope, read only for its bytes.
+#[derive(Deserialize)]
+struct StoredBindings {
+    data: Vec<u8>,
+}
+
+#[cfg(test)]
+mod decode_props;
 
 #[cfg(test)]
 mod tests {
@@ -369,6 +427,75 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(kept.as_deref(), Some(&b"{ not json"[..]));
+    }
+
+    /// The raw bytes stored under `key`.
+    fn stored(store: &WorldStore<MemoryBackend>, key: &str) -> Option<Vec<u8>> {
+        block_on(store.database().transaction(
+            &[SETTINGS_STORE],
+            TransactionMode::ReadOnly,
+            async |tx| tx.get_raw(SETTINGS_STORE, key).await,
+        ))
+        .unwrap()
+    }
+
+    fn put_raw(store: &WorldStore<MemoryBackend>, key: &str, bytes: &[u8]) {
+        block_on(store.database().transaction(
+            &[SETTINGS_STORE],
+            TransactionMode::ReadWrite,
+            async |tx| tx.put_raw(SETTINGS_STORE, key, bytes).await,
+        ))
+        .unwrap();
+    }
+
+    #[test]
+    fn a_newer_settings_record_is_kept_and_a_save_over_it_refused() {
+        let store = block_on(WorldStore::open(&MemoryBackend::new())).unwrap();
+        let newer = br#"{"version":7,"data":{"mouse_sensitivity":3.0,"hologram":true}}"#;
+        put_raw(&store, SETTINGS_KEY, newer);
+        let bindings_before = stored(&store, BINDINGS_KEY);
+        let mut loaded = block_on(PlayerSettings::load(&store)).unwrap();
+        assert_eq!(
+            loaded.settings,
+            Settings::default(),
+            "defaults this session"
+        );
+        assert!(
+            loaded.warnings.iter().any(|w| w.contains("version 7")),
+            "{:?}",
+            loaded.warnings
+        );
+        loaded.settings.fov_degrees = 90.0;
+        let error = block_on(loaded.save(&store)).unwrap_err();
+        assert!(
+            matches!(error, StorageError::NewerRecord { found: 7, .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("left untouched"), "{error}");
+        assert_eq!(stored(&store, SETTINGS_KEY).as_deref(), Some(&newer[..]));
+        assert_eq!(
+            stored(&store, BINDINGS_KEY),
+            bindings_before,
+            "nothing saved"
+        );
+    }
+
+    #[test]
+    fn newer_key_bindings_are_kept_and_a_save_over_them_refused() {
+        let store = block_on(WorldStore::open(&MemoryBackend::new())).unwrap();
+        // A newer envelope, and a newer bindings format in a current envelope.
+        let newer_envelope = br#"{"version":2,"data":[84,66,78,68,1]}"#.to_vec();
+        let newer_format = br#"{"version":1,"data":[84,66,78,68,9,0,0,4]}"#.to_vec();
+        for newer in [newer_envelope, newer_format] {
+            put_raw(&store, BINDINGS_KEY, &newer);
+            let mut loaded = block_on(PlayerSettings::load(&store)).unwrap();
+            assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+            loaded.settings.fov_degrees = 90.0;
+            let error = block_on(loaded.save(&store)).unwrap_err();
+            assert!(error.to_string().contains("bindings"), "{error}");
+            assert_eq!(stored(&store, BINDINGS_KEY), Some(newer));
+            assert_eq!(stored(&store, SETTINGS_KEY), None, "nothing saved");
+        }
     }
 
     #[test]
