@@ -8,7 +8,7 @@ use std::time::Duration;
 use kira::Frame;
 use kira::sound::static_sound::StaticSoundData;
 
-use crate::AudioError;
+use crate::{AudioError, wav};
 
 /// A decoded sound, cheap to clone (the samples are shared). Load one from a
 /// WAV or OGG/Vorbis file or bytes, or make one in code from samples (see
@@ -31,8 +31,9 @@ impl AudioClip {
     /// Reads and decodes a WAV or OGG/Vorbis file.
     ///
     /// # Errors
-    /// [`AudioError::Read`] if the file cannot be read, [`AudioError::Decode`]
-    /// if it is not a sound this build decodes.
+    /// [`AudioError::Read`] if the file cannot be read, [`AudioError::Wav`] if
+    /// it is a WAV whose header is unusable, [`AudioError::Decode`] if it is
+    /// not a sound this build decodes.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self, AudioError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|source| AudioError::Read {
@@ -46,22 +47,32 @@ impl AudioClip {
     /// or fetched).
     ///
     /// # Errors
-    /// [`AudioError::Decode`] if the bytes are not a sound this build decodes.
+    /// [`AudioError::Wav`] if the bytes are a WAV whose header is unusable
+    /// (a zero or absurd sample rate, no channels, a chunk larger than the
+    /// bytes, ...; see [`WavError`](crate::WavError)), [`AudioError::Decode`]
+    /// if they are not a sound this build decodes.
     pub fn from_bytes(bytes: impl Into<Vec<u8>>) -> Result<Self, AudioError> {
         Self::decode(bytes.into(), "<bytes>")
     }
 
     fn decode(bytes: Vec<u8>, origin: &str) -> Result<Self, AudioError> {
+        // Before the decoder: it would trust the header's sizes to allocate.
+        wav::check(&bytes).map_err(|problem| AudioError::Wav {
+            origin: origin.to_owned(),
+            problem,
+        })?;
         let data = StaticSoundData::from_cursor(Cursor::new(bytes)).map_err(|error| {
             AudioError::Decode {
                 origin: origin.to_owned(),
                 reason: error.to_string(),
             }
         })?;
-        if data.frames.is_empty() {
+        let empty = data.frames.is_empty().then_some("no samples");
+        let no_rate = (data.sample_rate == 0).then_some("the sample rate is 0");
+        if let Some(reason) = empty.or(no_rate) {
             return Err(AudioError::Decode {
                 origin: origin.to_owned(),
-                reason: "no samples".to_owned(),
+                reason: reason.to_owned(),
             });
         }
         Ok(Self { data })
@@ -114,10 +125,11 @@ impl AudioClip {
         })
     }
 
-    /// How long the clip plays once.
+    /// How long the clip plays once (exact to the nanosecond, computed in
+    /// integers: never panics, whatever the clip).
     #[must_use]
     pub fn duration(&self) -> Duration {
-        self.data.duration()
+        duration(self.data.num_frames(), self.data.sample_rate)
     }
 
     /// Samples per second per channel.
@@ -133,10 +145,43 @@ impl AudioClip {
     }
 }
 
+/// `frames` at `sample_rate`; zero for a zero rate (no clip has one: they are
+/// refused when made, but kira's own float `duration` would panic on it).
+fn duration(frames: usize, sample_rate: u32) -> Duration {
+    if sample_rate == 0 {
+        return Duration::ZERO;
+    }
+    let (frames, rate) = (frames as u64, u64::from(sample_rate));
+    let nanos = u128::from(frames % rate) * 1_000_000_000 / u128::from(rate);
+    Duration::from_secs(frames / rate) + Duration::from_nanos(nanos as u64)
+}
+
 fn finite(sample: f32) -> f32 {
     if sample.is_finite() {
         sample.clamp(-1.0, 1.0)
     } else {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duration_is_exact_and_never_panics() {
+        assert_eq!(duration(44_100, 44_100), Duration::from_secs(1));
+        assert_eq!(duration(3, 8_000), Duration::from_nanos(375_000));
+        assert_eq!(duration(5, 0), Duration::ZERO);
+        assert_eq!(duration(usize::MAX, 1), Duration::from_secs(usize::MAX as u64));
+        let clip = AudioClip {
+            data: StaticSoundData {
+                sample_rate: 0,
+                frames: Arc::new([Frame::ZERO; 4]),
+                settings: Default::default(),
+                slice: None,
+            },
+        };
+        assert_eq!(clip.duration(), Duration::ZERO);
     }
 }

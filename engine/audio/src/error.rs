@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::WavError;
+
 /// A clip could not be loaded.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -21,6 +23,16 @@ pub enum AudioError {
         origin: String,
         /// The decoder's message.
         reason: String,
+    },
+    /// The bytes are a WAV whose header lies or asks for what cannot be
+    /// played (checked before anything is decoded or allocated).
+    #[error("bad WAV {origin}: {problem}")]
+    Wav {
+        /// The file, or `<bytes>`.
+        origin: String,
+        /// What is wrong with it.
+        #[source]
+        problem: WavError,
     },
     /// The samples given in code are unusable.
     #[error("bad samples: {0}")]

@@ -50,6 +50,7 @@ mod meter;
 mod source;
 pub mod synth;
 mod system;
+mod wav;
 
 pub use attenuation::Attenuation;
 pub use clip::AudioClip;
@@ -57,3 +58,4 @@ pub use error::{AudioError, MixError};
 pub use meter::channel_rms;
 pub use source::{AudioBus, AudioListener, AudioSource};
 pub use system::{Audio, AudioOutput, Volumes};
+pub use wav::{MAX_SAMPLE_RATE, WavError};
