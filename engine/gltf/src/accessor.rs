@@ -4,35 +4,26 @@
 //! malformed input, so this module checks offset + count * stride against the buffer view and
 //! the buffer *before* reading or allocating, and never panics.
 
-use std::borrow::Cow;
-use std::cell::Cell;
-
 use gltf::accessor::{DataType, Dimensions};
 
+use crate::budget::Budget;
 use crate::error::AccessorProblem;
+use crate::files::Bytes;
 
 /// At most this many elements may come from nothing (an accessor with no buffer view, whose
 /// elements are zeros plus sparse substitutions). Bounds the allocation a tiny file can cause.
 pub(crate) const MAX_UNBACKED_ELEMENTS: u64 = 1 << 24;
 
-/// At most this many bytes of vertex data, indices, keyframes and decoded pixels come out of
-/// one load. Input bytes are bounded by the file, but primitives may share one accessor and
-/// images one buffer view, so the output could otherwise grow far past the input.
-pub const MAX_DECODED_BYTES: u64 = 4 << 30;
-
-/// The resolved bytes of every buffer, in glTF order, and what remains of the
-/// [`MAX_DECODED_BYTES`] budget.
+/// The resolved bytes of every buffer, in glTF order, and what remains of the load's
+/// decoded-data budget ([`MAX_DECODED_BYTES`](crate::MAX_DECODED_BYTES) by default).
 pub(crate) struct Buffers<'a> {
-    data: Vec<Cow<'a, [u8]>>,
-    remaining: Cell<u64>,
+    data: Vec<Bytes<'a>>,
+    budget: Budget,
 }
 
 impl<'a> Buffers<'a> {
-    pub(crate) fn new(data: Vec<Cow<'a, [u8]>>, budget: u64) -> Self {
-        Self {
-            data,
-            remaining: Cell::new(budget),
-        }
+    pub(crate) fn new(data: Vec<Bytes<'a>>, budget: Budget) -> Self {
+        Self { data, budget }
     }
 
     /// Buffer `index`'s bytes (empty if there is no such buffer).
@@ -40,14 +31,14 @@ impl<'a> Buffers<'a> {
         self.data.get(index).map_or(&[], |b| b)
     }
 
+    /// The budget, for reads and allocations after the buffers.
+    pub(crate) fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
     /// Takes `bytes` from the budget, or says how much was asked and how much remains.
     pub(crate) fn charge(&self, bytes: u64) -> Result<(), (u64, u64)> {
-        let remaining = self.remaining.get();
-        if bytes > remaining {
-            return Err((bytes, remaining));
-        }
-        self.remaining.set(remaining - bytes);
-        Ok(())
+        self.budget.charge(bytes)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The importer's error type: every variant names the file and the glTF element at fault.
 
 use std::fmt;
+use std::path::Path;
 
 /// The kinds of glTF element an error can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +85,26 @@ pub enum GltfError {
         file: String,
         /// The operating system's error.
         source: std::io::Error,
+    },
+    /// The file is a folder, FIFO, device or socket.
+    #[error("{file}: not a regular file")]
+    NotRegularFile {
+        /// The file name used in messages.
+        file: String,
+    },
+    /// The file is larger than the decoded-data budget
+    /// ([`LoadOptions::max_decoded_bytes`](crate::LoadOptions::max_decoded_bytes)); it is not
+    /// read past that.
+    #[error(
+        "{file}: {size} bytes or more, more than the importer's {limit}-byte decoded-data limit"
+    )]
+    TooLarge {
+        /// The file name used in messages.
+        file: String,
+        /// Its size, or as far as it was read.
+        size: u64,
+        /// The budget.
+        limit: u64,
     },
     /// The GLB container is malformed (header, chunk lengths, chunk types).
     #[error("{file}: malformed GLB: {problem}")]
@@ -239,7 +260,8 @@ pub enum SourceProblem {
         /// Why it is rejected.
         reason: String,
     },
-    /// An external URI that this importer refuses (absolute path, other scheme, no base directory).
+    /// An external URI that this importer refuses (absolute path, `..`, other scheme, no base
+    /// directory).
     #[error("URI {uri:?} is not supported: {reason}")]
     UnsupportedUri {
         /// The URI as written in the file.
@@ -247,13 +269,57 @@ pub enum SourceProblem {
         /// Why it is rejected.
         reason: &'static str,
     },
-    /// The external file named by the URI could not be read.
-    #[error("cannot read {path}: {source}")]
+    /// The external file named by the URI could not be read (or does not exist).
+    #[error("cannot read URI {uri:?} ({}): {source}", path.display())]
     File {
+        /// The URI as written in the file.
+        uri: String,
         /// The resolved path.
-        path: String,
+        path: Box<Path>,
         /// The operating system's error.
         source: std::io::Error,
+    },
+    /// The URI resolves (following symbolic links) outside the model's folder and every
+    /// [`LoadOptions::allowed_roots`](crate::LoadOptions::allowed_roots) folder.
+    #[error(
+        "URI {uri:?} resolves to {}, outside the model's folder (LoadOptions::allowed_roots can allow more)", path.display()
+    )]
+    OutsideFolder {
+        /// The URI as written in the file.
+        uri: String,
+        /// Where it resolves to (symbolic links followed).
+        path: Box<Path>,
+    },
+    /// The URI names a folder, FIFO, device or socket.
+    #[error("URI {uri:?} names {}, which is not a regular file", path.display())]
+    NotRegularFile {
+        /// The URI as written in the file.
+        uri: String,
+        /// Where it resolves to (symbolic links followed).
+        path: Box<Path>,
+    },
+    /// The external file is larger than what is left of the decoded-data budget; it is not
+    /// read past that.
+    #[error(
+        "URI {uri:?} names a file of {size} bytes or more, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    FileTooLarge {
+        /// The URI as written in the file.
+        uri: String,
+        /// Its size, or as far as it was read.
+        size: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
+    },
+    /// A `data:` URI's contents are larger than what is left of the decoded-data budget.
+    #[error(
+        "the data URI holds {size} bytes, more than the {remaining} left of the importer's decoded-data limit"
+    )]
+    DataUriTooLarge {
+        /// Its decoded size.
+        size: u64,
+        /// Bytes left in the budget.
+        remaining: u64,
     },
     /// A buffer without a URI but no GLB BIN chunk to back it.
     #[error("refers to the GLB binary chunk, but there is none")]

@@ -1,15 +1,13 @@
 //! Images: resolved (data URI, external file, buffer view) and decoded to RGBA8.
 
-use std::borrow::Cow;
 use std::io::Cursor;
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::accessor::Buffers;
 use crate::error::{ElementName, GltfError, SourceProblem};
+use crate::files::{Bytes, Files};
 use crate::material::ImageUsage;
-use crate::source::load_uri;
 
 /// Largest width or height accepted; larger images are refused before any allocation.
 pub const MAX_IMAGE_SIZE: u32 = 16384;
@@ -36,7 +34,7 @@ pub struct Image {
 
 struct Encoded<'a> {
     name: ElementName,
-    bytes: Cow<'a, [u8]>,
+    bytes: Bytes<'a>,
 }
 
 /// Resolves every image's bytes (sequentially: file reads), then decodes them, in parallel when
@@ -44,7 +42,7 @@ struct Encoded<'a> {
 pub(crate) fn import_images(
     doc: &gltf::Document,
     buffers: &Buffers<'_>,
-    base_dir: Option<&Path>,
+    files: &mut Files<'_>,
     file: &str,
     usage: &[ImageUsage],
     progress: &mut dyn FnMut(usize),
@@ -60,7 +58,7 @@ pub(crate) fn import_images(
         // From the JSON: `gltf::Image::source` unwraps a missing mimeType or uri (unvalidated).
         let json = &doc.as_json().images[img.index()];
         let declared_mime = json.mime_type.as_ref().map(|m| m.0.clone());
-        let (mime, bytes): (Option<String>, Cow<'_, [u8]>) = match (&json.buffer_view, &json.uri) {
+        let (mime, bytes): (Option<String>, Bytes<'_>) = match (&json.buffer_view, &json.uri) {
             (Some(view_index), _) => {
                 let Some(mime) = declared_mime else {
                     return Err(error(&name, SourceProblem::MissingMimeType));
@@ -85,11 +83,13 @@ pub(crate) fn import_images(
                         },
                     ));
                 };
-                (Some(mime), Cow::Borrowed(&data[range]))
+                (Some(mime), Bytes::Borrowed(&data[range]))
             }
             (None, Some(uri)) => {
-                let (data_mime, bytes) = load_uri(uri, base_dir).map_err(|p| error(&name, p))?;
-                (declared_mime.or(data_mime), Cow::Owned(bytes))
+                let (data_mime, bytes) = files
+                    .load_uri(uri, buffers.budget())
+                    .map_err(|p| error(&name, p))?;
+                (declared_mime.or(data_mime), bytes)
             }
             (None, None) => return Err(error(&name, SourceProblem::NoSource)),
         };

@@ -80,8 +80,10 @@
 
 mod accessor;
 mod animation;
+mod budget;
 mod camera_light;
 mod error;
+mod files;
 mod images;
 mod index;
 mod material;
@@ -94,8 +96,8 @@ mod tangents;
 pub mod test_models;
 mod texture;
 
-pub use accessor::MAX_DECODED_BYTES;
 pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track};
+pub use budget::MAX_DECODED_BYTES;
 pub use camera_light::{Camera, Light, LightKind, Projection};
 pub use error::{
     AccessorProblem, AnimationProblem, ElementKind, ElementName, GlbProblem, GltfError,

@@ -5,8 +5,10 @@ use std::path::Path;
 use glam::Mat4;
 
 use crate::animation::{Animation, import_animations};
+use crate::budget::Budget;
 use crate::camera_light::{Camera, Light, import_cameras, import_lights};
 use crate::error::GltfError;
+use crate::files::{Files, ReadProblem, read_regular_file};
 use crate::images::{Image, import_images};
 use crate::index::{NodeIndex, SceneIndex};
 use crate::material::{ImageUsage, Material, import_materials};
@@ -183,7 +185,8 @@ impl GltfModel {
         Self::load_with_options(path, &LoadOptions::default(), progress)
     }
 
-    /// [`GltfModel::load_with_progress`] with other [`LoadOptions`] (a decoded-data budget).
+    /// [`GltfModel::load_with_progress`] with other [`LoadOptions`] (a decoded-data budget,
+    /// folders besides the model's own that its files may come from).
     pub fn load_with_options(
         path: impl AsRef<Path>,
         options: &LoadOptions,
@@ -196,9 +199,18 @@ impl GltfModel {
             done: 0,
             total: 1,
         });
-        let bytes = std::fs::read(path).map_err(|source| GltfError::Io {
-            file: file.clone(),
-            source,
+        let limit = options.max_decoded_bytes;
+        let bytes = read_regular_file(path, limit).map_err(|problem| match problem {
+            ReadProblem::Io(source) => GltfError::Io {
+                file: file.clone(),
+                source,
+            },
+            ReadProblem::NotRegularFile => GltfError::NotRegularFile { file: file.clone() },
+            ReadProblem::TooLarge { size } => GltfError::TooLarge {
+                file: file.clone(),
+                size,
+                limit,
+            },
         })?;
         let base_dir = path.parent().unwrap_or(Path::new("."));
         Self::from_slice_with_options(&bytes, Some(base_dir), &file, options, progress)
@@ -239,7 +251,6 @@ impl GltfModel {
         options: &LoadOptions,
         progress: &mut dyn FnMut(LoadProgress),
     ) -> Result<Self, GltfError> {
-        let budget = options.max_decoded_bytes;
         let file = name_for_messages;
         let report = |progress: &mut dyn FnMut(LoadProgress), stage, done, total| {
             progress(LoadProgress { stage, done, total });
@@ -297,7 +308,9 @@ impl GltfModel {
 
         let buffer_count = doc.buffers().len();
         report(progress, LoadStage::Buffers, 0, buffer_count);
-        let buffers = load_buffers(&doc, container.bin, base_dir, file, budget)?;
+        let mut files = Files::new(base_dir, options);
+        let budget = Budget::new(options.max_decoded_bytes);
+        let buffers = load_buffers(&doc, container.bin, &mut files, file, budget)?;
         report(progress, LoadStage::Buffers, buffer_count, buffer_count);
 
         let mut usage = vec![ImageUsage::default(); doc.images().len()];
@@ -305,7 +318,7 @@ impl GltfModel {
 
         let image_count = usage.len();
         report(progress, LoadStage::Images, 0, image_count);
-        let images = import_images(&doc, &buffers, base_dir, file, &usage, &mut |done| {
+        let images = import_images(&doc, &buffers, &mut files, file, &usage, &mut |done| {
             report(progress, LoadStage::Images, done, image_count);
         })?;
 

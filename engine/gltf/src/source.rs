@@ -1,12 +1,13 @@
 //! Where the bytes come from: the GLB container, `data:` URIs and external files.
 
-use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use base64::Engine as _;
 
 use crate::accessor::Buffers;
+use crate::budget::Budget;
 use crate::error::{ElementName, GlbProblem, GltfError, SourceProblem};
+use crate::files::{Bytes, Files};
 
 const GLB_MAGIC: &[u8; 4] = b"glTF";
 const CHUNK_JSON: u32 = 0x4E4F_534A;
@@ -125,13 +126,16 @@ pub(crate) fn parse_data_uri(uri: &str) -> Option<Result<DataUri, SourceProblem>
     })())
 }
 
-/// Resolves a relative, percent-encoded URI against the glTF file's directory.
+/// Resolves a relative, percent-encoded URI against the model's folder, without touching the
+/// file system ([`Files`] then confines the result).
 ///
 /// Absolute paths and URIs with a scheme (`http:`, `file:`, `C:`) are refused: a model names
-/// its files relative to itself. `..` components are allowed (models often share a texture folder).
+/// its files relative to itself. `..` components are refused too unless `allow_parent` (set when
+/// [`LoadOptions::allowed_roots`](crate::LoadOptions::allowed_roots) names other folders).
 pub(crate) fn resolve_relative_uri(
     uri: &str,
     base_dir: Option<&Path>,
+    allow_parent: bool,
 ) -> Result<PathBuf, SourceProblem> {
     let unsupported = |reason| SourceProblem::UnsupportedUri {
         uri: uri.to_owned(),
@@ -153,35 +157,24 @@ pub(crate) fn resolve_relative_uri(
             "absolute paths are refused; name files relative to the model",
         ));
     }
+    if !allow_parent && relative.components().any(|c| c == Component::ParentDir) {
+        return Err(unsupported(
+            "`..` is refused: files must be in the model's folder (LoadOptions::allowed_roots can allow more)",
+        ));
+    }
     let base =
         base_dir.ok_or_else(|| unsupported("no base directory was given (loaded from memory)"))?;
     Ok(base.join(relative))
 }
 
-/// Reads the bytes a URI names: a data URI or an external file.
-pub(crate) fn load_uri(
-    uri: &str,
-    base_dir: Option<&Path>,
-) -> Result<(Option<String>, Vec<u8>), SourceProblem> {
-    if let Some(data) = parse_data_uri(uri) {
-        let data = data?;
-        return Ok((data.mime, data.bytes));
-    }
-    let path = resolve_relative_uri(uri, base_dir)?;
-    let bytes = std::fs::read(&path).map_err(|source| SourceProblem::File {
-        path: path.display().to_string(),
-        source,
-    })?;
-    Ok((None, bytes))
-}
-
-/// Resolves every buffer to its bytes (at least `byteLength` of them).
+/// Resolves every buffer to its bytes (at least `byteLength` of them), charging what it
+/// decodes or reads to `budget`.
 pub(crate) fn load_buffers<'a>(
     doc: &gltf::Document,
     bin: Option<&'a [u8]>,
-    base_dir: Option<&Path>,
+    files: &mut Files<'_>,
     file: &str,
-    budget: u64,
+    budget: Budget,
 ) -> Result<Buffers<'a>, GltfError> {
     let data = doc
         .buffers()
@@ -191,13 +184,11 @@ pub(crate) fn load_buffers<'a>(
                 buffer: ElementName::new(crate::ElementKind::Buffer, buffer.index(), buffer.name()),
                 problem,
             };
-            let bytes: Cow<'a, [u8]> = match buffer.source() {
+            let bytes: Bytes<'a> = match buffer.source() {
                 gltf::buffer::Source::Bin => {
-                    Cow::Borrowed(bin.ok_or_else(|| error(SourceProblem::MissingBin))?)
+                    Bytes::Borrowed(bin.ok_or_else(|| error(SourceProblem::MissingBin))?)
                 }
-                gltf::buffer::Source::Uri(uri) => {
-                    Cow::Owned(load_uri(uri, base_dir).map_err(error)?.1)
-                }
+                gltf::buffer::Source::Uri(uri) => files.load_uri(uri, &budget).map_err(error)?.1,
             };
             if bytes.len() < buffer.length() {
                 return Err(error(SourceProblem::TooShort {
@@ -232,10 +223,13 @@ mod tests {
     fn uris_resolve_relative_and_percent_decoded() {
         let base = Path::new("/models");
         assert_eq!(
-            resolve_relative_uri("tex%20ture.png", Some(base)).unwrap(),
+            resolve_relative_uri("tex%20ture.png", Some(base), false).unwrap(),
             Path::new("/models/tex ture.png")
         );
-        assert!(resolve_relative_uri("../shared/a.png", Some(base)).is_ok());
+        assert!(resolve_relative_uri("../shared/a.png", Some(base), false).is_err());
+        assert!(resolve_relative_uri("a/%2E%2E/%2E%2E/b.png", Some(base), false).is_err());
+        assert!(resolve_relative_uri("a..b/c..png", Some(base), false).is_ok());
+        assert!(resolve_relative_uri("../shared/a.png", Some(base), true).is_ok());
         for bad in [
             "/etc/passwd",
             "http://example.com/a.bin",
@@ -243,9 +237,12 @@ mod tests {
             "C:\\a.bin",
             "C:/a.bin",
         ] {
-            assert!(resolve_relative_uri(bad, Some(base)).is_err(), "{bad}");
+            assert!(
+                resolve_relative_uri(bad, Some(base), true).is_err(),
+                "{bad}"
+            );
         }
-        assert!(resolve_relative_uri("a.bin", None).is_err());
+        assert!(resolve_relative_uri("a.bin", None, false).is_err());
     }
 
     #[test]
