@@ -104,6 +104,9 @@ pub enum RestoreError {
         /// What is wrong.
         reason: String,
     },
+    /// A store appears twice in the backup: it cannot be restored whole.
+    #[error("the backup holds store {0:?} twice; it is damaged (nothing was changed)")]
+    RepeatedStore(String),
     /// The target database already holds data (or has another schema):
     /// restoring would mix or overwrite it.
     #[error(
@@ -163,7 +166,8 @@ pub async fn backup_database<D: Database>(db: &D) -> Result<DatabaseBackup, Stor
 /// version with the same stores, as a game leaves it after a first start).
 ///
 /// # Errors
-/// [`RestoreError::Format`] or [`RestoreError::DamagedRecord`] before
+/// [`RestoreError::Format`], [`RestoreError::DamagedRecord`] (also for a
+/// key repeated in a store) or [`RestoreError::RepeatedStore`] before
 /// anything is created; [`RestoreError::Exists`] if the target holds data;
 /// [`RestoreError::Storage`] if the backend fails (a database this call
 /// created is deleted again).
@@ -175,11 +179,24 @@ pub async fn restore_database<B: StorageBackend>(
     if backup.format != BACKUP_FORMAT {
         return Err(RestoreError::Format(backup.format.clone()));
     }
-    // Every record is checked before anything is written.
+    // Every record is checked before anything is written. A repeated store
+    // or key would lose records silently: refused.
     let mut stores = Vec::with_capacity(backup.stores.len());
+    let mut store_names = std::collections::BTreeSet::new();
     for store in &backup.stores {
+        if !store_names.insert(store.name.as_str()) {
+            return Err(RestoreError::RepeatedStore(store.name.clone()));
+        }
         let mut records = Vec::with_capacity(store.records.len());
+        let mut keys = std::collections::BTreeSet::new();
         for record in &store.records {
+            if !keys.insert(record.key.as_str()) {
+                return Err(RestoreError::DamagedRecord {
+                    store: store.name.clone(),
+                    key: record.key.clone(),
+                    reason: "the key appears twice in the store".to_owned(),
+                });
+            }
             let bytes = record
                 .value
                 .to_bytes()
@@ -392,6 +409,19 @@ mod tests {
             Ok(())
         })));
         assert!(fresh);
+        // A repeated key or store would lose records: refused whole.
+        let mut repeated = block_on(backup_database(&sample(&source, "again"))).unwrap();
+        let first = repeated.stores[1].records[0].clone();
+        repeated.stores[1].records.push(first);
+        let error = block_on(restore_database(&target, &repeated, "game")).unwrap_err();
+        assert!(error.to_string().contains("twice"), "{error}");
+        repeated.stores[1].records.pop();
+        let store = repeated.stores[0].clone();
+        repeated.stores.push(store);
+        assert!(matches!(
+            block_on(restore_database(&target, &repeated, "game")),
+            Err(RestoreError::RepeatedStore(_))
+        ));
         backup.format = "something else".into();
         assert!(matches!(
             block_on(restore_database(&target, &backup, "other")),
