@@ -15,8 +15,10 @@
 //! the last one as one new segment, together with the updated record, in one
 //! transaction, so saving costs the new edits, not the whole history. When a
 //! world has more than [`MAX_SEGMENTS`] segments the newest small ones are
-//! merged. On load a segment that is torn or fails its checksum is dropped
-//! with a [`LoadWarning`] and the rest of the world loads.
+//! merged. On load a segment that is missing, torn or fails its checksum is
+//! moved aside (to its [`quarantine_key`], never deleted) with a
+//! [`LoadWarning`] and the rest of the world loads; a segment written by a
+//! newer build makes the load refuse the world, untouched.
 //!
 //! Records carry a format version ([`CURRENT_VERSION`]); older ones (the
 //! original game's, with no version or game mode and inline edits) are
@@ -66,7 +68,7 @@ pub use segment::{
 pub use store::{
     AppendReport, DATABASE, LoadWarning, LoadedWorld, MAX_SEGMENT_EDITS, MAX_SEGMENTS,
     SCHEMA_VERSION, SEGMENTS_STORE, SETTINGS_STORE, SaveError, THUMBNAILS_STORE, UnreadableWorld,
-    WORLDS_STORE, WorldListing, WorldStore, segment_key,
+    WORLDS_STORE, WorldListing, WorldStore, quarantine_key, segment_key,
 };
 pub use thumbnail::{
     THUMBNAIL_HEIGHT, THUMBNAIL_QUALITY, THUMBNAIL_WIDTH, decode_thumbnail, encode_thumbnail,

@@ -56,6 +56,14 @@ pub enum SegmentError {
         /// Edits the record lists for it.
         expected: u32,
     },
+    /// The segment was written in a newer encoding than this build reads.
+    #[error("segment is in encoding {found}, newer than this build reads ({supported})")]
+    NewerEncoding {
+        /// Its encoding byte.
+        found: u8,
+        /// The newest encoding this build reads.
+        supported: u8,
+    },
     /// An edit names a block type this build does not know.
     #[error("segment edit {index} has unknown block type {byte}")]
     UnknownBlock {
@@ -70,6 +78,25 @@ pub enum SegmentError {
 #[must_use]
 pub const fn segment_len(edits: usize) -> usize {
     SEGMENT_HEADER_BYTES + edits * EDIT_BYTES
+}
+
+/// [`segment_len`] without overflow: `None` where it would not fit a
+/// `usize` (a hostile count on a 32-bit target).
+fn checked_segment_len(edits: u32) -> Option<usize> {
+    usize::try_from(edits)
+        .ok()?
+        .checked_mul(EDIT_BYTES)?
+        .checked_add(SEGMENT_HEADER_BYTES)
+}
+
+impl SegmentError {
+    /// Whether the segment is sound but written by a newer build (a newer
+    /// encoding, or a block this build does not know in a segment whose
+    /// checksum holds): the world must be left untouched, not repaired.
+    #[must_use]
+    pub fn is_from_newer_build(&self) -> bool {
+        matches!(self, Self::NewerEncoding { .. } | Self::UnknownBlock { .. })
+    }
 }
 
 /// Encodes `edits` as one segment.
@@ -116,14 +143,25 @@ pub fn decode_segment_into(
         }
         return Err(SegmentError::Truncated {
             found: bytes.len(),
-            expected: expected.map_or(SEGMENT_HEADER_BYTES, |n| segment_len(n as usize)),
+            expected: expected
+                .and_then(checked_segment_len)
+                .unwrap_or(SEGMENT_HEADER_BYTES),
         });
     }
-    if &bytes[..4] != MAGIC || bytes[4] != ENCODING {
+    if &bytes[..4] != MAGIC {
+        return Err(SegmentError::BadHeader);
+    }
+    if bytes[4] > ENCODING {
+        return Err(SegmentError::NewerEncoding {
+            found: bytes[4],
+            supported: ENCODING,
+        });
+    }
+    if bytes[4] != ENCODING {
         return Err(SegmentError::BadHeader);
     }
     let count = le_u32(bytes, 5);
-    let wanted = segment_len(count as usize);
+    let wanted = checked_segment_len(count).unwrap_or(usize::MAX);
     if bytes.len() != wanted {
         return Err(SegmentError::Truncated {
             found: bytes.len(),

@@ -59,6 +59,21 @@ pub enum SaveError {
         /// [`CURRENT_VERSION`].
         supported: u32,
     },
+    /// A segment of the world's edit log was written by a newer crafty (a
+    /// newer encoding, or a block this build does not know); the world was
+    /// not modified.
+    #[error(
+        "world {id:?} was saved by a newer crafty (edit-log segment {segment}: {reason}); \
+         this build left the world untouched"
+    )]
+    NewerSegment {
+        /// The world.
+        id: String,
+        /// The segment's index.
+        segment: u32,
+        /// What this build could not read.
+        reason: SegmentError,
+    },
     /// The world's record is not a world record.
     #[error("world {id:?} has an unreadable record: {reason}")]
     Corrupt {
@@ -122,7 +137,8 @@ pub enum SaveError {
 #[non_exhaustive]
 pub enum LoadWarning {
     /// A segment of the edit log was damaged (a torn or corrupted write) and
-    /// its edits were skipped; the segment was removed from the world.
+    /// its edits were skipped; the segment was taken out of the world's log
+    /// and its bytes kept under its [`quarantine_key`].
     #[error("world {id:?}: dropped edit-log segment {segment} ({edits} edits): {reason}")]
     SegmentDropped {
         /// The world.
@@ -249,7 +265,15 @@ fn decode_record(id: &str, bytes: &[u8]) -> Result<Decoded, SaveError> {
         }
     };
     let mut world: SavedWorld = serde_json::from_value(data).map_err(|e| corrupt(e.to_string()))?;
-    if world.id.is_empty() {
+    // The key is the world's identity: a record copied under a new key
+    // (an export imported as a copy) must not act on the original.
+    if world.id != id {
+        if !world.id.is_empty() {
+            log::warn!(
+                "world {id:?}: its record names id {:?}; the key wins",
+                world.id
+            );
+        }
         id.clone_into(&mut world.id);
     }
     world.version = CURRENT_VERSION;
@@ -334,7 +358,17 @@ async fn append_to_log<T: Transaction>(
             encode_segment(chunk)
         };
         let count = if merged_ok { merged.len() } else { chunk.len() };
-        let index = log.next_segment;
+        // Never reuse the index of a listed segment, whatever the record
+        // says its next index is.
+        let index = log
+            .segments
+            .iter()
+            .map(|s| s.index.checked_add(1))
+            .try_fold(log.next_segment, |next, after| after.map(|a| next.max(a)))
+            .ok_or_else(|| SaveError::Corrupt {
+                id: id.to_owned(),
+                reason: "its edit log has used every segment index".to_owned(),
+            })?;
         tx.put_raw(SEGMENTS_STORE, &segment_key(id, index), &bytes)
             .await?;
         report.segment_bytes += bytes.len();
@@ -342,7 +376,7 @@ async fn append_to_log<T: Transaction>(
             index,
             edits: u32::try_from(count).unwrap_or(u32::MAX),
         });
-        log.next_segment += 1;
+        log.next_segment = index.saturating_add(1);
     }
     report.segments = log.segments.len();
     Ok(report)
@@ -366,6 +400,151 @@ async fn read_for_write<T: Transaction>(
         append_to_log(tx, id, &mut world.edit_log, &inline_edits).await?;
     }
     Ok(Some(world))
+}
+
+/// The key a damaged segment of world `id` is moved to on load: beside
+/// the log in [`SEGMENTS_STORE`] (deleted with the world), out of the way of
+/// every later append.
+#[must_use]
+pub fn quarantine_key(id: &str, index: u32) -> String {
+    format!("{id}/quarantine/{index:010}")
+}
+
+/// A world as stored: its record, the bytes of each segment it lists, and
+/// its thumbnail.
+struct StoredWorld {
+    decoded: Decoded,
+    segments: Vec<Option<Vec<u8>>>,
+    screenshot: Option<Vec<u8>>,
+}
+
+async fn read_world<T: Transaction>(tx: &mut T, id: &str) -> Result<StoredWorld, SaveError> {
+    let Some(bytes) = tx.get_raw(WORLDS_STORE, id).await? else {
+        return Err(SaveError::NotFound { id: id.to_owned() });
+    };
+    let decoded = decode_record(id, &bytes)?;
+    let mut segments = Vec::with_capacity(decoded.world.edit_log.segments.len());
+    for info in &decoded.world.edit_log.segments {
+        segments.push(
+            tx.get_raw(SEGMENTS_STORE, &segment_key(id, info.index))
+                .await?,
+        );
+    }
+    let screenshot = tx.get_raw(THUMBNAILS_STORE, id).await?;
+    Ok(StoredWorld {
+        decoded,
+        segments,
+        screenshot,
+    })
+}
+
+/// What a load makes of a stored world: the edits that decode, the
+/// segments to move aside, and whether the record must be written back.
+struct LoadPlan {
+    world: SavedWorld,
+    stored_version: u32,
+    inline_edits: Vec<BlockEdit>,
+    edits: Vec<BlockEdit>,
+    /// Damaged segments with their bytes (`None`: missing).
+    damaged: Vec<(SegmentInfo, Option<Vec<u8>>)>,
+    warnings: Vec<LoadWarning>,
+}
+
+impl StoredWorld {
+    fn plan(&self, id: &str) -> Result<LoadPlan, SaveError> {
+        let decoded = &self.decoded;
+        let mut world = decoded.world.clone();
+        // The capacity comes from bytes actually read, never from a count
+        // in the record.
+        let stored_bytes: usize = self.segments.iter().flatten().map(Vec::len).sum();
+        let mut edits = Vec::with_capacity(stored_bytes / super::segment::EDIT_BYTES);
+        let mut kept = Vec::with_capacity(self.segments.len());
+        let mut damaged = Vec::new();
+        let mut warnings = Vec::new();
+        for (info, bytes) in world.edit_log.segments.iter().zip(&self.segments) {
+            let result = match bytes {
+                Some(bytes) => decode_segment_into(bytes, Some(info.edits), &mut edits),
+                None => Err(SegmentError::Missing),
+            };
+            match result {
+                Ok(()) => kept.push(*info),
+                Err(reason) if reason.is_from_newer_build() => {
+                    return Err(SaveError::NewerSegment {
+                        id: id.to_owned(),
+                        segment: info.index,
+                        reason,
+                    });
+                }
+                Err(reason) => {
+                    let warning = LoadWarning::SegmentDropped {
+                        id: id.to_owned(),
+                        segment: info.index,
+                        edits: info.edits,
+                        reason,
+                    };
+                    log::warn!("{warning}");
+                    warnings.push(warning);
+                    damaged.push((*info, bytes.clone()));
+                }
+            }
+        }
+        world.edit_log.segments = kept;
+        Ok(LoadPlan {
+            world,
+            stored_version: decoded.stored_version,
+            inline_edits: decoded.inline_edits.clone(),
+            edits,
+            damaged,
+            warnings,
+        })
+    }
+}
+
+impl LoadPlan {
+    fn needs_writing(&self) -> bool {
+        self.stored_version < CURRENT_VERSION
+            || !self.inline_edits.is_empty()
+            || !self.damaged.is_empty()
+    }
+
+    /// Moves damaged segments aside, moves inline edits into a segment and
+    /// writes the record back.
+    async fn write<T: Transaction>(&mut self, tx: &mut T, id: &str) -> Result<(), SaveError> {
+        for (info, bytes) in &self.damaged {
+            if let Some(bytes) = bytes {
+                tx.put_raw(SEGMENTS_STORE, &quarantine_key(id, info.index), bytes)
+                    .await?;
+                tx.delete(SEGMENTS_STORE, &segment_key(id, info.index))
+                    .await?;
+            }
+        }
+        if !self.inline_edits.is_empty() {
+            let mut log = self.world.edit_log.clone();
+            append_to_log(tx, id, &mut log, &self.inline_edits).await?;
+            self.world.edit_log = log;
+        }
+        tx.put(WORLDS_STORE, id, &self.world).await?;
+        if self.stored_version < CURRENT_VERSION {
+            log::info!(
+                "world {id:?}: migrated from format version {} to {CURRENT_VERSION}",
+                self.stored_version
+            );
+        }
+        Ok(())
+    }
+
+    fn into_loaded(self, screenshot: Option<Vec<u8>>) -> LoadedWorld {
+        // Old versions kept edits inline; they come before any segment.
+        let mut edits = self.inline_edits;
+        edits.extend(self.edits);
+        let mut record = self.world;
+        record.screenshot = screenshot;
+        LoadedWorld {
+            record,
+            edits,
+            warnings: self.warnings,
+        }
+    }
 }
 
 /// Saved worlds in a database of any [`StorageBackend`]: records in
@@ -456,112 +635,46 @@ impl<B: StorageBackend> WorldStore<B> {
     /// Loads world `id`: its record (upgraded to [`CURRENT_VERSION`]), its
     /// thumbnail and its edit log.
     ///
-    /// A damaged segment (torn, truncated or failing its checksum) is
-    /// dropped with a [`LoadWarning`] and the rest loads. An older record is
-    /// migrated and written back, as is a log that lost a segment. A record
-    /// from a newer crafty is refused and left untouched.
+    /// A damaged segment (missing, torn, truncated or failing its checksum)
+    /// is moved aside to its [`quarantine_key`], out of the log, with a
+    /// [`LoadWarning`], and the rest loads; nothing is deleted. An older
+    /// record is migrated and written back. The repair is decided again and
+    /// written inside one read-write transaction, so an append made in
+    /// between (another tab) is never lost. A world written by a newer
+    /// crafty (a newer record, a newer segment encoding, or a block this
+    /// build does not know) is refused and left untouched.
     ///
     /// # Errors
     /// [`SaveError::NotFound`], [`SaveError::NewerVersion`],
-    /// [`SaveError::Corrupt`], [`SaveError::Migration`], or storage errors.
+    /// [`SaveError::NewerSegment`], [`SaveError::Corrupt`],
+    /// [`SaveError::Migration`], or storage errors.
     pub async fn load(&self, id: &str) -> Result<LoadedWorld, SaveError> {
-        let (decoded, segments, screenshot) = self
+        let read = self
             .db
             .transaction(
                 &[WORLDS_STORE, SEGMENTS_STORE, THUMBNAILS_STORE],
                 TransactionMode::ReadOnly,
-                async |tx| {
-                    let Some(bytes) = tx.get_raw(WORLDS_STORE, id).await? else {
-                        return Err(SaveError::NotFound { id: id.to_owned() });
-                    };
-                    let decoded = decode_record(id, &bytes)?;
-                    let mut segments = Vec::with_capacity(decoded.world.edit_log.segments.len());
-                    for info in &decoded.world.edit_log.segments {
-                        segments.push(
-                            tx.get_raw(SEGMENTS_STORE, &segment_key(id, info.index))
-                                .await?,
-                        );
-                    }
-                    let screenshot = tx.get_raw(THUMBNAILS_STORE, id).await?;
-                    Ok::<_, SaveError>((decoded, segments, screenshot))
-                },
+                async |tx| read_world(tx, id).await,
             )
             .await?;
-        let Decoded {
-            mut world,
-            stored_version,
-            inline_edits,
-        } = decoded;
-        let mut edits = Vec::with_capacity(usize::try_from(world.edit_count()).unwrap_or(0));
-        let mut warnings = Vec::new();
-        let mut kept = Vec::with_capacity(segments.len());
-        for (info, bytes) in world.edit_log.segments.iter().zip(segments) {
-            let result = match bytes {
-                Some(bytes) => decode_segment_into(&bytes, Some(info.edits), &mut edits),
-                None => Err(SegmentError::Missing),
-            };
-            match result {
-                Ok(()) => kept.push(*info),
-                Err(reason) => {
-                    let warning = LoadWarning::SegmentDropped {
-                        id: id.to_owned(),
-                        segment: info.index,
-                        edits: info.edits,
-                        reason,
-                    };
-                    log::warn!("{warning}");
-                    warnings.push(warning);
-                }
-            }
+        let plan = read.plan(id)?;
+        if !plan.needs_writing() {
+            return Ok(plan.into_loaded(read.screenshot));
         }
-        let dropped: Vec<u32> = world
-            .edit_log
-            .segments
-            .iter()
-            .filter(|s| !kept.contains(s))
-            .map(|s| s.index)
-            .collect();
-        world.edit_log.segments = kept;
-        // Old versions kept edits inline; they come before any segment.
-        let rewrite =
-            stored_version < CURRENT_VERSION || !inline_edits.is_empty() || !dropped.is_empty();
-        if rewrite {
-            let mut log = world.edit_log.clone();
-            let record = &mut world;
-            self.db
-                .transaction(
-                    &[WORLDS_STORE, SEGMENTS_STORE],
-                    TransactionMode::ReadWrite,
-                    async |tx| {
-                        for index in &dropped {
-                            tx.delete(SEGMENTS_STORE, &segment_key(id, *index)).await?;
-                        }
-                        if !inline_edits.is_empty() {
-                            append_to_log(tx, id, &mut log, &inline_edits).await?;
-                        }
-                        record.edit_log = log;
-                        tx.put(WORLDS_STORE, id, &*record).await?;
-                        Ok::<_, SaveError>(())
-                    },
-                )
-                .await?;
-            if stored_version < CURRENT_VERSION {
-                log::info!(
-                    "world {id:?}: migrated from format version {stored_version} to {CURRENT_VERSION}"
-                );
-            }
-            if !inline_edits.is_empty() {
-                let mut all = inline_edits;
-                all.append(&mut edits);
-                edits = all;
-            }
-        }
-        world.screenshot = screenshot;
-        Ok(LoadedWorld {
-            record: world,
-            edits,
-            warnings,
-        })
+        // Read again where the repair is written: what it repairs is what
+        // is stored when it commits.
+        self.db
+            .transaction(
+                &[WORLDS_STORE, SEGMENTS_STORE, THUMBNAILS_STORE],
+                TransactionMode::ReadWrite,
+                async |tx| {
+                    let read = read_world(tx, id).await?;
+                    let mut plan = read.plan(id)?;
+                    plan.write(tx, id).await?;
+                    Ok(plan.into_loaded(read.screenshot))
+                },
+            )
+            .await
     }
 
     /// Saves `world`'s metadata (and its thumbnail, when it has one),
