@@ -163,3 +163,84 @@ fn what_cannot_be_saved_is_refused_with_a_reason() {
         Err(SnapshotError::Malformed(_))
     ));
 }
+
+#[test]
+fn a_value_that_fails_to_decode_leaves_the_game_as_it_was() {
+    let mut game = game();
+    let hero = game.scene_mut().spawn("Hero");
+    game.scene_mut().add_component(hero, Health(10)).unwrap();
+    let villain = game.scene_mut().spawn("Villain");
+    game.scene_mut().add_component(villain, Health(20)).unwrap();
+    let villain_id = game.scene().id(villain).unwrap();
+    game.scene_mut().world_mut().resource_mut::<Score>().0 = 4;
+    let text = String::from_utf8(game.snapshot().unwrap().to_bytes()).unwrap();
+    // The game moves on: a value changes, an object comes, one goes.
+    game.scene_mut()
+        .get_component_mut::<Health>(hero)
+        .unwrap()
+        .0 = 3;
+    let late = game.scene_mut().spawn("Late");
+    let late_id = game.scene().id(late).unwrap();
+    game.scene_mut().world_mut().resource_mut::<Score>().0 = 9;
+    game.scene_mut().remove(villain).unwrap();
+
+    // Each snapshot has one bad value after good ones: the second object's
+    // component, a behaviour, the resource.
+    for (good, bad) in [
+        (r#"["Health",20]"#, r#"["Health","twenty"]"#),
+        (
+            r#"["Turret",{"cooldown":0}]"#,
+            r#"["Turret",{"cooldown":-1}]"#,
+        ),
+        (r#"["Score",4]"#, r#"["Score",[]]"#),
+    ] {
+        assert!(text.contains(good), "{good} in {text}");
+        let damaged = Snapshot::from_bytes(text.replacen(good, bad, 1).as_bytes()).unwrap();
+        let before = game.state_checksum();
+        let objects = game.scene().len();
+        let error = game.restore(&damaged).unwrap_err();
+        assert!(matches!(error, SnapshotError::Value { .. }), "{error}");
+        assert_eq!(game.state_checksum(), before, "{bad}: the game changed");
+        assert_eq!(game.scene().len(), objects, "{bad}");
+        assert_eq!(game.scene().get_component::<Health>(hero), Some(&Health(3)));
+        assert_eq!(game.scene().find_by_id(late_id), Some(late), "{bad}");
+        assert!(game.scene().find_by_id(villain_id).is_none(), "{bad}");
+        assert_eq!(game.scene().world().resource::<Score>().0, 9, "{bad}");
+    }
+    // The undamaged snapshot still restores.
+    game.restore(&Snapshot::from_bytes(text.as_bytes()).unwrap())
+        .unwrap();
+    assert_eq!(game.scene().world().resource::<Score>().0, 4);
+    assert!(game.scene().find_by_id(late_id).is_none());
+    assert!(game.scene().find_by_id(villain_id).is_some());
+}
+
+#[test]
+fn a_swapped_hierarchy_restores_and_a_parent_cycle_is_refused_untouched() {
+    let mut game = game();
+    let a = game.scene_mut().spawn("A");
+    let b = game.scene_mut().spawn("B");
+    game.scene_mut().add_child(b, a).unwrap();
+    let text = String::from_utf8(game.snapshot().unwrap().to_bytes()).unwrap();
+    // Now the other way round: restoring must first take A off B.
+    game.scene_mut().detach(a).unwrap();
+    game.scene_mut().add_child(a, b).unwrap();
+    game.restore(&Snapshot::from_bytes(text.as_bytes()).unwrap())
+        .unwrap();
+    assert_eq!(game.scene().parent(a), Some(b));
+    assert_eq!(game.scene().parent(b), None);
+
+    // A snapshot where B is also A's child: refused, nothing changed.
+    let a_id = game.scene().id(a).unwrap().0;
+    let root_b = r#""name":"B","enabled":true,"parent":null"#;
+    assert!(text.contains(root_b), "{text}");
+    let cycle = text.replacen(root_b, &root_b.replace("null", &a_id.to_string()), 1);
+    game.scene_mut().detach(a).unwrap();
+    let before = game.state_checksum();
+    let error = game
+        .restore(&Snapshot::from_bytes(cycle.as_bytes()).unwrap())
+        .unwrap_err();
+    assert!(matches!(error, SnapshotError::Hierarchy(_)), "{error}");
+    assert_eq!(game.state_checksum(), before);
+    assert_eq!(game.scene().parent(a), None);
+}

@@ -2,8 +2,9 @@
 //! behaviours that opt in), the scene clock, the loop's tick and play/pause
 //! state, the RNG, event timers, action flags and opted-in resources.
 
+mod apply;
+
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
 
 use bevy_ecs::component::{Component, Mutable};
 use bevy_ecs::entity::Entity;
@@ -86,9 +87,9 @@ struct ObjectState {
     behaviours: Vec<(String, Value)>,
 }
 
-/// Why a snapshot could not be taken or restored. On a restore error the
-/// game is left as it was when the error was found before any change, or
-/// partly restored when a value failed to decode (the message names it).
+/// Why a snapshot could not be taken or restored. A restore is all or
+/// nothing: every name is checked and every value decoded before the game
+/// is touched, so on an error the game is left exactly as it was.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SnapshotError {
@@ -143,13 +144,20 @@ pub enum SnapshotError {
 }
 
 type SaveFn = Box<dyn Fn(&World, Entity) -> Option<Result<Value, serde_json::Error>> + Send + Sync>;
-type LoadFn =
-    Box<dyn Fn(&mut World, Entity, Option<&Value>) -> Result<(), serde_json::Error> + Send + Sync>;
+/// Decodes a component's saved value (`None`: the object had none) into
+/// what puts it on an entity, without touching the world.
+type LoadFn = Box<dyn Fn(Option<&Value>) -> Result<PutComponent, serde_json::Error> + Send + Sync>;
+/// Puts a decoded component on an entity (or takes it off).
+type PutComponent = Box<dyn FnOnce(&mut World, Entity)>;
 type SaveBehaviour = Box<dyn Fn(&dyn Behaviour) -> Result<Value, serde_json::Error> + Send + Sync>;
 type LoadBehaviour =
     Box<dyn Fn(&Value) -> Result<Box<dyn Behaviour>, serde_json::Error> + Send + Sync>;
 type SaveResource = Box<dyn Fn(&World) -> Option<Result<Value, serde_json::Error>> + Send + Sync>;
-type LoadResource = Box<dyn Fn(&mut World, &Value) -> Result<(), serde_json::Error> + Send + Sync>;
+/// Decodes a resource's saved value into what inserts it, without touching
+/// the world.
+type LoadResource = Box<dyn Fn(&Value) -> Result<PutResource, serde_json::Error> + Send + Sync>;
+/// Inserts a decoded resource.
+type PutResource = Box<dyn FnOnce(&mut World)>;
 
 struct ComponentEntry {
     name: &'static str,
@@ -222,17 +230,19 @@ impl SnapshotTypes {
         self.components.push(ComponentEntry {
             name,
             save: Box::new(|world, entity| world.get::<C>(entity).map(serde_json::to_value)),
-            load: Box::new(|world, entity, value| {
-                let mut entity = world.entity_mut(entity);
-                match value {
-                    Some(value) => {
-                        entity.insert(C::deserialize(value)?);
+            load: Box::new(|value| {
+                let value = value.map(C::deserialize).transpose()?;
+                Ok(Box::new(move |world: &mut World, entity: Entity| {
+                    let mut entity = world.entity_mut(entity);
+                    match value {
+                        Some(value) => {
+                            entity.insert(value);
+                        }
+                        None => {
+                            entity.remove::<C>();
+                        }
                     }
-                    None => {
-                        entity.remove::<C>();
-                    }
-                }
-                Ok(())
+                }))
             }),
         });
         self
@@ -267,9 +277,11 @@ impl SnapshotTypes {
         self.resources.push(ResourceEntry {
             name,
             save: Box::new(|world| world.get_resource::<R>().map(serde_json::to_value)),
-            load: Box::new(|world, value| {
-                world.insert_resource(R::deserialize(value)?);
-                Ok(())
+            load: Box::new(|value| {
+                let value = R::deserialize(value)?;
+                Ok(Box::new(move |world: &mut World| {
+                    world.insert_resource(value)
+                }))
             }),
         });
         self
@@ -393,174 +405,5 @@ impl Snapshot {
             next_id: world.resource::<crate::object::ObjectIds>().counter(),
             resources,
         })
-    }
-
-    /// Applies the scene part of this snapshot (see the [module docs](self)).
-    pub(crate) fn apply(
-        &self,
-        scene: &mut Scene,
-        types: &SnapshotTypes,
-    ) -> Result<(), SnapshotError> {
-        if self.format != FORMAT || self.engine_version != ENGINE_VERSION {
-            return Err(SnapshotError::Incompatible {
-                format: self.format,
-                engine: self.engine_version.clone(),
-            });
-        }
-        self.check(types)?;
-        // 1. Every saved object exists, with its id.
-        let mut by_id: HashMap<u64, GameObject> = HashMap::new();
-        for state in &self.objects {
-            let id = ObjectId(state.id);
-            let object = match scene.find_by_id(id) {
-                Some(object) => object,
-                None => {
-                    let object = scene.spawn(state.name.clone());
-                    scene
-                        .set_id(object, id)
-                        .map_err(|_| SnapshotError::Hierarchy(id))?;
-                    object
-                }
-            };
-            by_id.insert(state.id, object);
-        }
-        // 2. Objects the snapshot does not know go (without lifecycle calls):
-        //    first detach their saved children so a despawn cannot take them along.
-        let saved: std::collections::HashSet<GameObject> = by_id.values().copied().collect();
-        for state in &self.objects {
-            let object = by_id[&state.id];
-            match state.parent {
-                Some(parent) => {
-                    let parent = *by_id
-                        .get(&parent)
-                        .ok_or(SnapshotError::Hierarchy(ObjectId(state.id)))?;
-                    if scene.parent(object) != Some(parent) {
-                        scene
-                            .add_child(parent, object)
-                            .map_err(|_| SnapshotError::Hierarchy(ObjectId(state.id)))?;
-                    }
-                }
-                None => {
-                    if scene.parent(object).is_some() {
-                        scene.detach(object).ok();
-                    }
-                }
-            }
-        }
-        let stale: Vec<Entity> = scene
-            .world_mut()
-            .try_query::<(Entity, &crate::ObjectInfo)>()
-            .map(|mut q| {
-                q.iter(scene.world())
-                    .map(|(e, _)| e)
-                    .filter(|e| !saved.contains(&GameObject::from_entity(*e)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for entity in stale {
-            if let Ok(entity) = scene.world_mut().get_entity_mut(entity) {
-                entity.despawn();
-            }
-        }
-        // 3. Each object's own state.
-        for state in &self.objects {
-            let object = by_id[&state.id];
-            let entity = object.entity();
-            scene.set_name(object, state.name.clone()).ok();
-            scene.set_enabled(object, state.enabled).ok();
-            let t = state.transform;
-            *scene
-                .world_mut()
-                .get_mut::<Transform>(entity)
-                .expect("a GameObject") = Transform::from_trs(
-                glam::Vec3::new(t[0], t[1], t[2]),
-                glam::Quat::from_xyzw(t[3], t[4], t[5], t[6]),
-                glam::Vec3::new(t[7], t[8], t[9]),
-            );
-            for entry in &types.components {
-                let value = state
-                    .components
-                    .iter()
-                    .find(|(name, _)| name == entry.name)
-                    .map(|(_, v)| v);
-                (entry.load)(scene.world_mut(), entity, value).map_err(value_error(entry.name))?;
-            }
-            let mut list = Vec::with_capacity(state.behaviours.len());
-            for (name, value) in &state.behaviours {
-                let entry = types
-                    .behaviours
-                    .iter()
-                    .find(|e| e.name == name)
-                    .expect("checked by `check`");
-                list.push((entry.load)(value).map_err(value_error(name))?);
-            }
-            let mut entity = scene.world_mut().entity_mut(entity);
-            if list.is_empty() {
-                entity.remove::<Behaviours>();
-            } else {
-                entity.insert(Behaviours { list });
-            }
-        }
-        // 4. Id counter, clock, RNG, timers, flags, resources.
-        let world = scene.world_mut();
-        world
-            .resource_mut::<crate::object::ObjectIds>()
-            .set_counter(self.next_id);
-        *world.resource_mut::<Time>() = self.time;
-        match &self.rng {
-            Some(rng) => world.insert_resource(rng.clone()),
-            None => {
-                world.remove_resource::<super::GameRng>();
-            }
-        }
-        world.resource_mut::<super::Timers>().restore(&self.timers);
-        let mut actions = world.resource_mut::<super::Actions>();
-        actions.current = super::ActionFlags(self.actions.0);
-        actions.previous = super::ActionFlags(self.actions.1);
-        for (name, value) in &self.resources {
-            let entry = types
-                .resources
-                .iter()
-                .find(|e| e.name == name)
-                .expect("checked by `check`");
-            (entry.load)(world, value).map_err(value_error(name))?;
-        }
-        scene.refresh_transforms();
-        Ok(())
-    }
-
-    /// Every name in the snapshot is registered, every id is unique.
-    fn check(&self, types: &SnapshotTypes) -> Result<(), SnapshotError> {
-        let unknown = |kind, name: &String| SnapshotError::UnknownType {
-            kind,
-            name: name.clone(),
-        };
-        let mut seen = std::collections::HashSet::new();
-        for state in &self.objects {
-            if !seen.insert(state.id) {
-                return Err(SnapshotError::Hierarchy(ObjectId(state.id)));
-            }
-            for (name, _) in &state.components {
-                if !types.components.iter().any(|e| e.name == name) {
-                    return Err(unknown("component", name));
-                }
-            }
-            for (name, _) in &state.behaviours {
-                if !types.behaviours.iter().any(|e| e.name == name) {
-                    return Err(unknown("behaviour", name));
-                }
-            }
-        }
-        for (name, _) in &self.resources {
-            if !types.resources.iter().any(|e| e.name == name) {
-                return Err(unknown("resource", name));
-            }
-        }
-        for state in &self.objects {
-            if state.parent.is_some_and(|p| !seen.contains(&p)) {
-                return Err(SnapshotError::Hierarchy(ObjectId(state.id)));
-            }
-        }
-        Ok(())
     }
 }
