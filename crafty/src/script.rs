@@ -24,6 +24,10 @@ use taos_engine::game_loop::{ActionFlags, Rate, Recording};
 
 use crate::session::TICK_HZ;
 
+/// The longest script: an hour of ticks. A longer one is refused before
+/// anything is allocated (a replay costs a word per tick).
+pub const MAX_SCRIPT_TICKS: u64 = TICK_HZ as u64 * 3_600;
+
 /// A script that does not parse; the message names the step.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("script step {index} ({step:?}): {reason}")]
@@ -40,7 +44,8 @@ pub struct ScriptError {
 /// crafty's tick rate, tagged with `seed`.
 ///
 /// # Errors
-/// [`ScriptError`] for an unknown step or a bad count.
+/// [`ScriptError`] for an unknown step, a bad count, or a script longer
+/// than [`MAX_SCRIPT_TICKS`].
 pub fn compile(script: &str, seed: u64) -> Result<Recording, ScriptError> {
     let rate = Rate::hz(TICK_HZ).expect("crafty's tick rate is valid");
     let mut recording = Recording::new(seed, rate);
@@ -48,6 +53,7 @@ pub fn compile(script: &str, seed: u64) -> Result<Recording, ScriptError> {
         .split([',', '\n', ';'])
         .map(str::trim)
         .filter(|s| !s.is_empty());
+    let mut ticks: u64 = 0;
     for (i, step) in steps.enumerate() {
         let error = |reason: String| ScriptError {
             index: i + 1,
@@ -81,6 +87,12 @@ pub fn compile(script: &str, seed: u64) -> Result<Recording, ScriptError> {
             "fly" => actions.buttons.toggle_map = true,
             "wait" => {}
             other => return Err(error(format!("unknown step {other:?}"))),
+        }
+        ticks += u64::from(count) * if release_after { 2 } else { 1 };
+        if ticks > MAX_SCRIPT_TICKS {
+            return Err(error(format!(
+                "the script is longer than {MAX_SCRIPT_TICKS} ticks (an hour)"
+            )));
         }
         let flags = actions.encode();
         for _ in 0..count {
@@ -128,6 +140,17 @@ fn set_motion(actions: &mut PlayerActions, verb: &str) {
 mod tests {
     use super::*;
     use crate::player::ActionFlagsExt as _;
+
+    #[test]
+    fn a_script_of_four_billion_ticks_is_refused_before_allocating() {
+        let error = compile("walk 3, wait 4000000000", 1).unwrap_err();
+        assert_eq!(error.index, 2, "{error}");
+        assert!(error.reason.contains("an hour"), "{error}");
+        let error = compile("wait 4000000, wait 4000000000", 1).unwrap_err();
+        assert_eq!(error.index, 1, "{error}");
+        let hour = compile(&format!("wait {MAX_SCRIPT_TICKS}"), 1).unwrap();
+        assert_eq!(hour.flags.len() as u64, MAX_SCRIPT_TICKS);
+    }
 
     #[test]
     fn steps_become_ticks() {

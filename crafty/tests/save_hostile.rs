@@ -266,3 +266,33 @@ impl OpenBlocking for Store {
         block_on(WorldStore::open(&MemoryBackend::new())).unwrap()
     }
 }
+
+#[test]
+fn a_huge_or_bad_thumbnail_is_refused_before_decoding() {
+    use crafty::save::{MAX_THUMBNAIL_SIZE, decode_thumbnail};
+    // 65000x8 pixels: a few hundred bytes of JPEG.
+    let wide = image::RgbImage::from_pixel(65_000, 8, image::Rgb([9, 9, 9]));
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 10)
+        .encode_image(&wide)
+        .unwrap();
+    let error = decode_thumbnail(&jpeg).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            SaveError::ThumbnailTooLarge {
+                width: 65_000,
+                height: 8
+            }
+        ),
+        "{error}"
+    );
+    assert!(decode_thumbnail(b"not a jpeg").is_err());
+    let (w, h) = MAX_THUMBNAIL_SIZE;
+    let largest = image::RgbImage::from_pixel(w, h, image::Rgb([1, 2, 3]));
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 50)
+        .encode_image(&largest)
+        .unwrap();
+    assert_eq!(decode_thumbnail(&jpeg).unwrap().dimensions(), (w, h));
+}

@@ -139,4 +139,10 @@ pub trait App: 'static {
     /// Builds this frame's UI overlay (egui), drawn over the scene after
     /// tonemapping. Not called by headless engines.
     fn ui(&mut self, _engine: &mut Engine, _ui: &mut egui::Ui) {}
+
+    /// The run is ending on `error` (a hook, the GPU or the event loop
+    /// failed) while the engine still exists: the last chance to save what
+    /// the game holds (its game loop is still in `engine`). Not called when
+    /// the window closes normally: that is [`WindowEvent::CloseRequested`].
+    fn stopping(&mut self, _engine: &mut Engine, _error: &crate::RunError) {}
 }

@@ -324,7 +324,10 @@ impl Engine {
         self.wake_at.take()
     }
 
-    pub(crate) fn exit_requested(&self) -> bool {
+    /// Whether [`request_exit`](Self::request_exit) was called: the run
+    /// ends after the current event.
+    #[must_use]
+    pub fn exit_requested(&self) -> bool {
         self.exit_requested
     }
 

@@ -14,6 +14,8 @@ mod play;
 mod settings_screen;
 mod sounds;
 mod tasks;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
@@ -26,7 +28,9 @@ use taos_engine::{
 
 use crate::cli::WorldChoice;
 use crate::render::{CraftyPipelineFeature, CraftyRenderHandle, crafty_preset};
-use crate::save::{LoadedWorld, SaveError, SavedWorld, WorldListing, WorldStore, decode_thumbnail};
+use crate::save::{
+    CompletedSave, LoadedWorld, SaveError, SavedWorld, WorldListing, WorldStore, decode_thumbnail,
+};
 use crate::settings::PlayerSettings;
 use launcher::{Launcher, LauncherAction, WorldEntry};
 use play::{MenuChoice, Play};
@@ -116,18 +120,7 @@ fn run_with(
         }
     });
     let (feature, render) = CraftyPipelineFeature::new();
-    let game = Crafty {
-        store: Rc::new(store),
-        start_world: world,
-        start_script: script,
-        now_ms,
-        render,
-        screen: Screen::Launcher(Launcher::new(Vec::new(), 0)),
-        settings,
-        settings_screen: None,
-        task: None,
-        settings_saved: None,
-    };
+    let game = Crafty::new(store, settings, render, world, script, now_ms);
     let config = EngineConfig::new(WINDOW_SIZE.0, WINDOW_SIZE.1);
     Engine::run_app("crafty", config, crafty_preset(feature), game).map_err(|error| match error {
         RunError::NoDisplay(ref window) => AppError::NoDisplay {
@@ -164,8 +157,12 @@ enum Task {
     /// Leaving play: waiting for an autosave still being written, then
     /// writing the last save.
     Leaving(Box<Play>),
-    /// The last save of a world being written; the launcher comes next.
-    Saving(Pending<Result<(), SaveError>>),
+    /// The last save of a world being written, the world still open; the
+    /// launcher (or the end of the run) comes once it succeeded.
+    Saving {
+        play: Box<Play>,
+        saving: Pending<Result<CompletedSave, SaveError>>,
+    },
 }
 
 /// crafty as an engine [`App`].
@@ -185,9 +182,35 @@ struct Crafty {
     task: Option<Task>,
     /// Settings being saved.
     settings_saved: Option<Pending<Result<(), taos_engine::storage::StorageError>>>,
+    /// The window was asked to close while playing: the run ends once the
+    /// world is saved (or the player quits without saving).
+    exit_after_save: bool,
 }
 
 impl Crafty {
+    fn new(
+        store: WorldStore<Backend>,
+        settings: PlayerSettings,
+        render: CraftyRenderHandle,
+        world: Option<String>,
+        script: Option<Recording>,
+        now_ms: fn() -> u64,
+    ) -> Self {
+        Self {
+            store: Rc::new(store),
+            start_world: world,
+            start_script: script,
+            now_ms,
+            render,
+            screen: Screen::Launcher(Launcher::new(Vec::new(), 0)),
+            settings,
+            settings_screen: None,
+            task: None,
+            settings_saved: None,
+            exit_after_save: false,
+        }
+    }
+
     /// The launcher: the scene hidden, the loop paused (nothing to simulate:
     /// the window sleeps until input), the worlds listed (`problem` shown
     /// above them).
@@ -223,7 +246,13 @@ impl Crafty {
                 }
                 for record in listing.worlds {
                     let thumbnail = record.screenshot.as_deref().and_then(|jpeg| {
-                        let image = decode_thumbnail(jpeg).ok()?;
+                        // A bad thumbnail (damaged, or huge from a shared
+                        // backup) is skipped: the world is listed without it.
+                        let image = decode_thumbnail(jpeg)
+                            .inspect_err(|e| {
+                                log::warn!("world {:?}: thumbnail skipped: {e}", record.id);
+                            })
+                            .ok()?;
                         let size = [image.width() as usize, image.height() as usize];
                         let pixels = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
                         Some(engine.ui_context()?.load_texture(
@@ -393,20 +422,56 @@ impl Crafty {
             },
             Task::Leaving(mut play) => {
                 if play.collect_autosave(engine, now) {
-                    let last = play.finish(engine, &self.store, now);
-                    self.task = Some(Task::Saving(last));
+                    let saving = play.start_last_save(engine, &self.store, now);
+                    self.task = Some(Task::Saving { play, saving });
                     self.poll_task(engine);
                 } else {
                     self.wait(engine, Task::Leaving(play));
                 }
             }
-            Task::Saving(saving) => match saving.take() {
+            Task::Saving { mut play, saving } => match saving.take() {
                 Some(result) => {
-                    self.show_launcher(engine, result.err().map(|e| format!("saving failed: {e}")))
+                    if play.last_save_done(engine, result, now) {
+                        self.close_play(engine, *play, None);
+                    } else {
+                        // Not saved: the world comes back, paused, with the
+                        // choice to retry or to quit without saving.
+                        self.screen = Screen::Playing(play);
+                    }
                 }
-                None => self.wait(engine, Task::Saving(saving)),
+                None => self.wait(engine, Task::Saving { play, saving }),
             },
         }
+    }
+
+    /// Closes `play` (saved, or the player chose to drop its unsaved
+    /// edits), then ends the run if the window asked to close, or shows the
+    /// launcher with `problem`.
+    fn close_play(&mut self, engine: &mut Engine, play: Play, problem: Option<String>) {
+        play.close(engine);
+        if self.exit_after_save {
+            engine.request_exit();
+        } else {
+            self.show_launcher(engine, problem);
+        }
+    }
+
+    /// Quits the world without saving what is not saved yet (the player
+    /// chose it after a failed save).
+    fn quit_without_saving(&mut self, engine: &mut Engine) {
+        let Screen::Playing(play) = std::mem::replace(
+            &mut self.screen,
+            Screen::Launcher(Launcher::new(Vec::new(), 0)),
+        ) else {
+            return;
+        };
+        let dropped = play.unsaved_edits(engine);
+        log::warn!("the player left without saving {dropped} edits");
+        self.close_play(
+            engine,
+            *play,
+            Some(format!("left without saving the last {dropped} edits")),
+        );
     }
 
     /// Puts `task` back to look at it again on a later frame.
@@ -476,20 +541,17 @@ impl App for Crafty {
         event: &WindowEvent,
     ) -> Result<Propagate, EngineAppError> {
         if *event == WindowEvent::CloseRequested {
-            if let Screen::Playing(play) = std::mem::replace(
-                &mut self.screen,
-                Screen::Launcher(Launcher::new(Vec::new(), 0)),
-            ) {
-                // Saved before the window closes (natively the save is done
-                // when `finish` returns); a failure is the run's error.
-                let now = (self.now_ms)();
-                let mut play = play;
-                play.collect_autosave(engine, now);
-                if let Some(saved) = play.finish(engine, &self.store, now).take() {
-                    saved?;
-                }
+            let saving = matches!(self.task, Some(Task::Leaving(_) | Task::Saving { .. }));
+            if !matches!(self.screen, Screen::Playing(_)) && !saving {
+                return Ok(Propagate::Continue);
             }
-            return Ok(Propagate::Continue);
+            // The world is saved before the window closes; the run ends when
+            // the save succeeded (natively at once). If it fails the window
+            // stays open on the world, which offers to retry or to quit
+            // without saving: closing never drops edits silently.
+            self.exit_after_save = true;
+            self.leave_play(engine);
+            return Ok(Propagate::Stop);
         }
         if let Some(screen) = &mut self.settings_screen {
             // The settings screen takes presses to rebind, and the game sees
@@ -533,6 +595,33 @@ impl App for Crafty {
         Ok(())
     }
 
+    fn stopping(&mut self, engine: &mut Engine, error: &RunError) {
+        // The run ends on an error: save the world before it goes (natively
+        // the save is done when this returns).
+        let play = match std::mem::replace(
+            &mut self.screen,
+            Screen::Launcher(Launcher::new(Vec::new(), 0)),
+        ) {
+            Screen::Playing(play) => Some(play),
+            Screen::Launcher(_) => match self.task.take() {
+                Some(Task::Leaving(play) | Task::Saving { play, .. }) => Some(play),
+                _ => None,
+            },
+        };
+        let Some(mut play) = play else {
+            return;
+        };
+        log::warn!("the run is ending ({error}); saving the world first");
+        let now = (self.now_ms)();
+        play.collect_autosave(engine, now);
+        let saving = play.start_last_save(engine, &self.store, now);
+        match saving.take() {
+            Some(Ok(_)) => log::info!("saved the world before the run ended"),
+            Some(Err(e)) => log::error!("the world could not be saved as the run ended: {e}"),
+            None => log::info!("saving the world as the run ends"),
+        }
+    }
+
     fn ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui) {
         let now = (self.now_ms)();
         match &mut self.screen {
@@ -549,6 +638,8 @@ impl App for Crafty {
                     self.settings_screen = Some(SettingsScreen::new(&self.settings));
                 }
                 Some(MenuChoice::Leave) => self.leave_play(engine),
+                Some(MenuChoice::QuitWithoutSaving) => self.quit_without_saving(engine),
+                Some(MenuChoice::KeepPlaying) => self.exit_after_save = false,
                 None => {}
             },
         }

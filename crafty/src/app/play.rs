@@ -47,8 +47,13 @@ pub(super) enum Reaction {
 pub(super) enum MenuChoice {
     /// Open the settings screen.
     Settings,
-    /// Save and go back to the launcher.
+    /// Save and go back to the launcher (or, after a failed last save,
+    /// try that save again).
     Leave,
+    /// After a failed last save: close the world without its unsaved edits.
+    QuitWithoutSaving,
+    /// After a failed last save: back to the world (the menu closed).
+    KeepPlaying,
 }
 
 pub(super) struct Play {
@@ -84,6 +89,9 @@ pub(super) struct Play {
     picker_open: bool,
     /// Block icons for the hotbar and the picker, made on the first frame.
     icons: Option<hud::BlockIcons>,
+    /// Why the last save failed: the world stays open, paused, until it
+    /// is saved or the player chooses to quit without saving.
+    save_failed: Option<String>,
 }
 
 impl Play {
@@ -139,6 +147,7 @@ impl Play {
             last_update_ms: None,
             picker_open: false,
             icons: None,
+            save_failed: None,
         };
         #[cfg(target_arch = "wasm32")]
         {
@@ -293,6 +302,9 @@ impl Play {
         if !self.menu_open {
             return None;
         }
+        if let Some(failure) = self.save_failed.clone() {
+            return self.save_failed_ui(engine, ui, &failure);
+        }
         let mut choice = None;
         egui::Window::new("Paused")
             .collapsible(false)
@@ -308,6 +320,38 @@ impl Play {
                     }
                     if ui.button("Save and quit to the launcher").clicked() {
                         choice = Some(MenuChoice::Leave);
+                    }
+                });
+            });
+        choice
+    }
+
+    /// The dialog after a failed last save: retry, keep playing, or quit
+    /// without saving (the only way a world's edits are dropped).
+    fn save_failed_ui(
+        &mut self,
+        engine: &mut Engine,
+        ui: &mut egui::Ui,
+        failure: &str,
+    ) -> Option<MenuChoice> {
+        let mut choice = None;
+        egui::Window::new("Not saved")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ui.ctx(), |ui| {
+                ui.label(failure);
+                ui.vertical_centered_justified(|ui| {
+                    if ui.button("Try saving again").clicked() {
+                        choice = Some(MenuChoice::Leave);
+                    }
+                    if ui.button("Keep playing").clicked() {
+                        self.save_failed = None;
+                        self.set_menu_open(engine, false);
+                        choice = Some(MenuChoice::KeepPlaying);
+                    }
+                    if ui.button("Quit without saving").clicked() {
+                        choice = Some(MenuChoice::QuitWithoutSaving);
                     }
                 });
             });
@@ -485,43 +529,108 @@ impl Play {
         self.captured = engine.set_pointer_locked(on) && on;
     }
 
-    /// Starts the last save (with a fresh thumbnail), clears this world's
-    /// chunks from the renderer, and gives the engine an empty, paused loop
-    /// back. Call it when no autosave is in flight
-    /// ([`collect_autosave`](Self::collect_autosave) says so), or the two
-    /// saves would both append the same edits.
-    pub(super) fn finish(
-        mut self,
+    /// Starts the last save (with a fresh thumbnail) and pauses the world
+    /// meanwhile; the world stays open until
+    /// [`last_save_done`](Self::last_save_done) says it is saved. Call it
+    /// when no autosave is in flight ([`collect_autosave`](Self::collect_autosave)
+    /// says so), or the two saves would both append the same edits.
+    pub(super) fn start_last_save(
+        &mut self,
         engine: &mut Engine,
         store: &Store,
         now_ms: u64,
-    ) -> Pending<Result<(), SaveError>> {
+    ) -> Pending<Result<CompletedSave, SaveError>> {
         self.capture(engine, false);
+        engine.game_loop().pause();
         let thumbnail = Self::thumbnail(engine);
-        let game = engine.game_loop();
-        let save = self.session.prepare_save(game, now_ms);
+        let save = self.session.prepare_save(engine.game_loop(), now_ms);
         let id = self.session.record().id.clone();
-        self.session.clear_render(game);
-        let idle = GameLoop::new(Scene::new(), LoopConfig::default(), RealClock::new())
-            .expect("the default loop configuration is valid");
-        drop(engine.set_game_loop(idle));
         let store = store.clone();
         Pending::start(async move {
-            save?.write(&store).await?;
+            let done = save?.write(&store).await?;
             if let Some(pixels) = thumbnail {
-                // A thumbnail is a nicety: its failure loses no edits.
+                // A thumbnail is a nicety: the edits are saved already.
                 let (w, h) = THUMBNAIL_RENDER;
                 let jpeg = pixels
                     .await
                     .map_err(|e| e.to_string())
                     .and_then(|rgba| encode_thumbnail(&rgba, w, h).map_err(|e| e.to_string()));
-                match jpeg {
-                    Ok(jpeg) => store.set_thumbnail(&id, Some(&jpeg)).await?,
-                    Err(e) => log::warn!("no thumbnail for this save: {e}"),
+                let stored = match jpeg {
+                    Ok(jpeg) => store
+                        .set_thumbnail(&id, Some(&jpeg))
+                        .await
+                        .map_err(|e| e.to_string()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = stored {
+                    log::warn!("no thumbnail for this save: {e}");
                 }
             }
-            Ok(())
+            Ok(done)
         })
+    }
+
+    /// Takes the answer of [`start_last_save`](Self::start_last_save):
+    /// `true` when every edit is saved and the world may close. On failure
+    /// the world stays open and paused, the menu offers to retry or to quit
+    /// without saving, and `false` is returned.
+    pub(super) fn last_save_done(
+        &mut self,
+        engine: &mut Engine,
+        result: Result<CompletedSave, SaveError>,
+        now_ms: u64,
+    ) -> bool {
+        match result {
+            Ok(done) => {
+                self.session.finish_save(engine.game_loop(), done, now_ms);
+                self.saves += 1;
+                self.save_failed = None;
+                true
+            }
+            Err(e) => {
+                log::warn!("the last save failed; the world stays open: {e}");
+                let unsaved = self.unsaved_edits(engine);
+                let advice = if storage_full(&e) {
+                    "storage is full: free space (or delete another world from a second \
+                     window) and try again"
+                } else {
+                    "try again, or quit without saving"
+                };
+                self.save_failed = Some(format!(
+                    "Saving failed: {e}\n{unsaved} edits are not saved yet. The world stays \
+                     open: nothing is lost while it does; {advice}."
+                ));
+                self.menu_open = true;
+                engine.request_redraw();
+                false
+            }
+        }
+    }
+
+    /// Why the last save failed, while the world waits for a retry.
+    pub(super) fn save_failure(&self) -> Option<&str> {
+        self.save_failed.as_deref()
+    }
+
+    /// Edits made since the last successful save.
+    pub(super) fn unsaved_edits(&self, engine: &mut Engine) -> usize {
+        state(engine.game_loop())
+            .world
+            .edits()
+            .len()
+            .saturating_sub(self.session.persisted_edits())
+    }
+
+    /// Closes the world: clears its chunks from the renderer and gives the
+    /// engine an empty, paused loop back. Whatever is not saved is gone:
+    /// call it after [`last_save_done`](Self::last_save_done) said `true`,
+    /// or when the player chose to quit without saving.
+    pub(super) fn close(mut self, engine: &mut Engine) {
+        self.capture(engine, false);
+        self.session.clear_render(engine.game_loop());
+        let idle = GameLoop::new(Scene::new(), LoopConfig::default(), RealClock::new())
+            .expect("the default loop configuration is valid");
+        drop(engine.set_game_loop(idle));
     }
 
     /// Renders the save's thumbnail now; its pixels arrive later (a page

@@ -71,5 +71,6 @@ pub use store::{
     WORLDS_STORE, WorldListing, WorldStore, quarantine_key, segment_key,
 };
 pub use thumbnail::{
-    THUMBNAIL_HEIGHT, THUMBNAIL_QUALITY, THUMBNAIL_WIDTH, decode_thumbnail, encode_thumbnail,
+    MAX_THUMBNAIL_SIZE, THUMBNAIL_HEIGHT, THUMBNAIL_QUALITY, THUMBNAIL_WIDTH, decode_thumbnail,
+    encode_thumbnail,
 };

@@ -118,6 +118,16 @@ pub enum SaveError {
     /// Encoding or decoding a thumbnail failed.
     #[error("thumbnail: {0}")]
     Image(#[from] image::ImageError),
+    /// A stored thumbnail is larger than
+    /// [`MAX_THUMBNAIL_SIZE`](super::thumbnail::MAX_THUMBNAIL_SIZE) (or
+    /// empty); it was not decoded.
+    #[error("thumbnail of {width}x{height} pixels is outside what a thumbnail may be")]
+    ThumbnailTooLarge {
+        /// Width in pixels, from the image's header.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
     /// Thumbnail pixels whose length does not match their size.
     #[error("thumbnail: {width}x{height} RGBA needs {expected} bytes, got {found}")]
     PixelCount {

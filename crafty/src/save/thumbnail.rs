@@ -2,7 +2,8 @@
 
 use image::codecs::jpeg::JpegEncoder;
 use image::imageops::{self, FilterType};
-use image::{ImageFormat, RgbaImage};
+use image::{ImageFormat, ImageReader, Limits, RgbaImage};
+use std::io::Cursor;
 
 use super::SaveError;
 
@@ -63,10 +64,30 @@ pub fn encode_thumbnail(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>,
     Ok(jpeg)
 }
 
-/// Decodes a stored thumbnail for display.
+/// The largest thumbnail [`decode_thumbnail`] accepts, each way: twice
+/// what crafty writes, so a shared backup cannot make the launcher decode
+/// (or upload to the GPU) an image of any size.
+pub const MAX_THUMBNAIL_SIZE: (u32, u32) = (2 * THUMBNAIL_WIDTH, 2 * THUMBNAIL_HEIGHT);
+
+/// Decodes a stored thumbnail for display. Its size is read from the
+/// header and checked against [`MAX_THUMBNAIL_SIZE`] before any pixel is
+/// decoded.
 ///
 /// # Errors
-/// [`SaveError::Image`] when the bytes are not a JPEG.
+/// [`SaveError::ThumbnailTooLarge`] for a larger image, [`SaveError::Image`]
+/// when the bytes are not a JPEG.
 pub fn decode_thumbnail(jpeg: &[u8]) -> Result<RgbaImage, SaveError> {
-    Ok(image::load_from_memory_with_format(jpeg, ImageFormat::Jpeg)?.into_rgba8())
+    let reader = || ImageReader::with_format(Cursor::new(jpeg), ImageFormat::Jpeg);
+    let (width, height) = reader().into_dimensions()?;
+    let (max_w, max_h) = MAX_THUMBNAIL_SIZE;
+    if width > max_w || height > max_h || width == 0 || height == 0 {
+        return Err(SaveError::ThumbnailTooLarge { width, height });
+    }
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(max_w);
+    limits.max_image_height = Some(max_h);
+    limits.max_alloc = Some(u64::from(max_w) * u64::from(max_h) * 4 * 2);
+    let mut reader = reader();
+    reader.limits(limits);
+    Ok(reader.decode()?.into_rgba8())
 }

@@ -275,6 +275,11 @@ impl<A: App> Driver<A> {
         // In the page nobody waits for `run_app` to return: show it there.
         #[cfg(target_arch = "wasm32")]
         web::show_error(&error);
+        if self.error.is_none()
+            && let Some(engine) = &mut self.engine
+        {
+            self.app.stopping(engine, &error);
+        }
         if self.error.is_none() {
             self.error = Some(error);
         }

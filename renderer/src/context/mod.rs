@@ -103,6 +103,15 @@ impl GpuContext {
                 adapter: info.name.clone(),
                 source,
             })?;
+        // wgpu's default handler panics on a validation error no error scope
+        // caught. A shipped game logs it and goes on (the frame or resource
+        // at fault is dropped by wgpu); debug builds keep the panic, so tests
+        // and developers see the bug where it happens.
+        if !cfg!(debug_assertions) {
+            device.on_uncaptured_error(std::sync::Arc::new(|error: wgpu::Error| {
+                log::error!("GPU error (the frame goes on): {error}");
+            }));
+        }
         Ok(Self {
             instance,
             adapter,

@@ -1,0 +1,143 @@
+//! The window's save-on-close and save-on-error paths, driven through the
+//! same [`App`] hooks the window driver calls, on a headless engine and the
+//! real redb backend with a disk that fills up.
+
+use taos_engine::storage::faults::{FileFaults, FileOp, InjectedError};
+use taos_engine::storage::{RedbBackend, block_on};
+use taos_engine::{App, Engine, EngineConfig, Propagate, RunError, WindowEvent};
+
+use super::{Crafty, Screen};
+use crate::game::state_mut;
+use crate::render::{CraftyPipelineFeature, crafty_preset};
+use crate::save::WorldStore;
+use crate::settings::PlayerSettings;
+use crate::world::{BlockEdit, BlockType};
+
+fn now() -> u64 {
+    1_700_000_000_000
+}
+
+struct Window {
+    dir: tempfile::TempDir,
+    faults: FileFaults,
+    engine: Engine,
+    app: Crafty,
+}
+
+/// crafty started straight into a new world, as `crafty --world new:42`.
+fn open_window() -> Window {
+    let dir = tempfile::tempdir().unwrap();
+    let faults = FileFaults::new();
+    let store = block_on(WorldStore::open(&RedbBackend::with_faults(
+        dir.path(),
+        faults.clone(),
+    )))
+    .unwrap();
+    let (feature, render) = CraftyPipelineFeature::new();
+    let mut engine = Engine::headless(EngineConfig::new(64, 40), crafty_preset(feature)).unwrap();
+    let mut app = Crafty::new(
+        store,
+        PlayerSettings::default(),
+        render,
+        Some("new:42".to_owned()),
+        None,
+        now,
+    );
+    app.start(&mut engine).unwrap();
+    // Creating the world, then opening it: one storage task a frame.
+    for _ in 0..4 {
+        if matches!(app.screen, Screen::Playing(_)) {
+            break;
+        }
+        app.poll_task(&mut engine);
+    }
+    assert!(matches!(app.screen, Screen::Playing(_)));
+    Window {
+        dir,
+        faults,
+        engine,
+        app,
+    }
+}
+
+impl Window {
+    /// The player places `count` blocks.
+    fn build(&mut self, count: i32) -> Vec<BlockEdit> {
+        let world = &mut state_mut(self.engine.game_loop()).world;
+        for x in 0..count {
+            world
+                .set_block(glam::IVec3::new(x, 100, 7), BlockType::Glass)
+                .unwrap();
+        }
+        world.edits().to_vec()
+    }
+
+    fn close_button(&mut self) -> Propagate {
+        self.app
+            .window_event(&mut self.engine, &WindowEvent::CloseRequested)
+            .unwrap()
+    }
+
+    /// What a fresh start finds on disk.
+    fn saved_edits(self) -> Vec<BlockEdit> {
+        let Window { dir, app, .. } = self;
+        drop(app);
+        let store = block_on(WorldStore::open(&RedbBackend::new(dir.path()))).unwrap();
+        let listing = block_on(store.list()).unwrap();
+        let id = &listing.worlds[0].id;
+        block_on(store.load(id)).unwrap().edits
+    }
+}
+
+#[test]
+fn closing_on_a_full_disk_keeps_the_world_open_until_it_is_saved() {
+    let mut window = open_window();
+    let edits = window.build(12);
+    window
+        .faults
+        .fail_from(FileOp::Write, 0, InjectedError::Full);
+    // The close button: the save fails, the window stays open on the world.
+    assert_eq!(window.close_button(), Propagate::Stop);
+    assert!(!window.engine.exit_requested());
+    let Screen::Playing(play) = &window.app.screen else {
+        panic!("the world was closed with its edits unsaved");
+    };
+    let failure = play
+        .save_failure()
+        .expect("the failure is shown")
+        .to_owned();
+    assert!(failure.contains("12 edits are not saved"), "{failure}");
+    assert!(failure.contains("storage is full"), "{failure}");
+    // Closing again on a disk still full changes nothing.
+    assert_eq!(window.close_button(), Propagate::Stop);
+    assert!(!window.engine.exit_requested());
+    // Space is freed: the next close saves everything and ends the run.
+    window.faults.clear();
+    assert_eq!(window.close_button(), Propagate::Stop);
+    assert!(window.engine.exit_requested());
+    assert_eq!(window.saved_edits(), edits);
+}
+
+#[test]
+fn quitting_without_saving_is_an_explicit_choice() {
+    let mut window = open_window();
+    window.build(3);
+    window.faults.fail_from(FileOp::Sync, 0, InjectedError::Io);
+    window.close_button();
+    assert!(!window.engine.exit_requested());
+    window.app.quit_without_saving(&mut window.engine);
+    assert!(window.engine.exit_requested());
+    window.faults.clear();
+    // The world's record (saved when it was created) is there, the three
+    // unsaved edits are not.
+    assert!(window.saved_edits().is_empty());
+}
+
+#[test]
+fn a_run_ending_on_an_error_saves_the_world_first() {
+    let mut window = open_window();
+    let edits = window.build(5);
+    let error = RunError::App(taos_engine::AppError::from("the GPU was lost"));
+    window.app.stopping(&mut window.engine, &error);
+    assert_eq!(window.saved_edits(), edits);
+}
