@@ -575,6 +575,11 @@ impl App for Crafty {
         let Screen::Playing(play) = &mut self.screen else {
             return Ok(Propagate::Continue);
         };
+        if *event == WindowEvent::Occluded(true) {
+            // The engine pauses the hidden loop too (Continue).
+            play.save_on_hide(engine, &self.store, (self.now_ms)());
+            return Ok(Propagate::Continue);
+        }
         match play.on_window_event(engine, event) {
             play::Reaction::Leave => {
                 self.leave_play(engine);

@@ -253,15 +253,7 @@ impl Play {
             && now_ms >= self.retry_autosave_at
             && self.session.autosave_due(now_ms)
         {
-            match self.session.prepare_save(engine.game_loop(), now_ms) {
-                Ok(save) => {
-                    self.saving_edits = Some(state(engine.game_loop()).world.edits().len());
-                    let store = store.clone();
-                    self.autosave = Some(Pending::start(async move { save.write(&store).await }));
-                    self.collect_autosave(engine, now_ms);
-                }
-                Err(e) => self.autosave_failed(&e, now_ms),
-            }
+            self.start_autosave(engine, store, now_ms);
         }
         let game = engine.game_loop();
         self.session
@@ -270,6 +262,32 @@ impl Play {
         if let Some(sounds) = &mut self.sounds {
             sounds.play(engine.audio(), &events);
         }
+    }
+
+    /// Starts an autosave of everything not saved yet.
+    fn start_autosave(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) {
+        match self.session.prepare_save(engine.game_loop(), now_ms) {
+            Ok(save) => {
+                self.saving_edits = Some(state(engine.game_loop()).world.edits().len());
+                let store = store.clone();
+                self.autosave = Some(Pending::start(async move { save.write(&store).await }));
+                self.collect_autosave(engine, now_ms);
+            }
+            Err(e) => self.autosave_failed(&e, now_ms),
+        }
+    }
+
+    /// The window was hidden (a tab switched away, a page going away, a
+    /// minimised window): saves now, not when the autosave delay is up, since
+    /// a hidden page may never get another frame. Returns whether a save
+    /// was started.
+    pub(super) fn save_on_hide(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) -> bool {
+        if !self.collect_autosave(engine, now_ms) || self.unsaved_edits(engine) == 0 {
+            return false;
+        }
+        log::info!("the window was hidden: saving now");
+        self.start_autosave(engine, store, now_ms);
+        true
     }
 
     /// The HUD, the touch controls, and the pause menu when open.

@@ -141,3 +141,21 @@ fn a_run_ending_on_an_error_saves_the_world_first() {
     window.app.stopping(&mut window.engine, &error);
     assert_eq!(window.saved_edits(), edits);
 }
+
+#[test]
+fn hiding_the_window_saves_at_once() {
+    let mut window = open_window();
+    let edits = window.build(4);
+    // Well before the autosave delay: a hidden page may get no more frames.
+    let propagate = window
+        .app
+        .window_event(&mut window.engine, &WindowEvent::Occluded(true))
+        .unwrap();
+    assert_eq!(propagate, Propagate::Continue);
+    // Nothing new: no second save.
+    let Screen::Playing(play) = &mut window.app.screen else {
+        panic!("still playing");
+    };
+    assert!(!play.save_on_hide(&mut window.engine, &window.app.store, now()));
+    assert_eq!(window.saved_edits(), edits);
+}
