@@ -173,7 +173,10 @@ mod tests {
         assert_eq!(duration(44_100, 44_100), Duration::from_secs(1));
         assert_eq!(duration(3, 8_000), Duration::from_nanos(375_000));
         assert_eq!(duration(5, 0), Duration::ZERO);
-        assert_eq!(duration(usize::MAX, 1), Duration::from_secs(usize::MAX as u64));
+        assert_eq!(
+            duration(usize::MAX, 1),
+            Duration::from_secs(usize::MAX as u64)
+        );
         let clip = AudioClip {
             data: StaticSoundData {
                 sample_rate: 0,

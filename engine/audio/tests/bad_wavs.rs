@@ -47,8 +47,14 @@ fn an_absurd_sample_rate_is_refused() {
 
 #[test]
 fn zero_or_too_many_channels_are_refused() {
-    assert_eq!(refused(with_u16(good(), at::CHANNELS, 0)), WavError::Channels(0));
-    assert_eq!(refused(with_u16(good(), at::CHANNELS, 7)), WavError::Channels(7));
+    assert_eq!(
+        refused(with_u16(good(), at::CHANNELS, 0)),
+        WavError::Channels(0)
+    );
+    assert_eq!(
+        refused(with_u16(good(), at::CHANNELS, 7)),
+        WavError::Channels(7)
+    );
 }
 
 #[test]
@@ -66,7 +72,10 @@ fn a_block_align_that_does_not_match_the_samples_is_refused() {
     for claimed in [0, 3] {
         assert_eq!(
             refused(with_u16(good(), at::BLOCK_ALIGN, claimed)),
-            WavError::BlockAlign { claimed, expected: 2 }
+            WavError::BlockAlign {
+                claimed,
+                expected: 2
+            }
         );
     }
 }
@@ -74,7 +83,9 @@ fn a_block_align_that_does_not_match_the_samples_is_refused() {
 #[test]
 fn chunks_claiming_more_bytes_than_the_input_holds_are_refused() {
     let too_long = |offset, claimed| match refused(with_u32(good(), offset, claimed)) {
-        WavError::ChunkTooLong { chunk, claimed: c, .. } if c == claimed => chunk,
+        WavError::ChunkTooLong {
+            chunk, claimed: c, ..
+        } if c == claimed => chunk,
         other => panic!("{other}"),
     };
     assert_eq!(too_long(at::DATA_SIZE, 4_000_000_000), "data");
