@@ -18,7 +18,7 @@ use crate::save::{
 };
 use crate::time_of_day::TimeOfDay;
 use crate::weather::{PrecipitationMap, Weather, weather_sky};
-use crate::world::{ChunkGenerator, ChunkPos, TerrainGenerator, World};
+use crate::world::{ChunkGenerator, ChunkPos, JobFailures, TerrainGenerator, World};
 
 /// Simulation ticks per second.
 pub const TICK_HZ: u32 = 60;
@@ -278,7 +278,13 @@ impl Session {
                     game.accept_generated(pos, chunk);
                 }
             }
-            if !wait || (state(game).chunks_wanted().is_empty() && self.terrain.in_flight() == 0) {
+            // Chunks given up on (their job kept panicking) are not waited for.
+            let waiting = self.terrain.in_flight() > 0
+                || state(game)
+                    .chunks_wanted()
+                    .iter()
+                    .any(|&pos| !self.terrain.gave_up(pos));
+            if !wait || !waiting {
                 break;
             }
         }
@@ -298,6 +304,32 @@ impl Session {
     #[must_use]
     pub fn meshes_pending(&self) -> usize {
         self.meshes.pending()
+    }
+
+    /// Mesh jobs that panicked (each logged) and the chunks left without a
+    /// mesh, for the HUD.
+    #[must_use]
+    pub fn mesh_failures(&self) -> JobFailures {
+        self.meshes.failures()
+    }
+
+    /// Terrain jobs that panicked (each logged) and the chunks left
+    /// unloaded, for the HUD.
+    #[must_use]
+    pub fn terrain_failures(&self) -> JobFailures {
+        self.terrain.failures()
+    }
+
+    /// Test seam: every mesh job for `pos` panics from now on.
+    #[doc(hidden)]
+    pub fn inject_mesh_panic(&mut self, pos: ChunkPos) {
+        self.meshes.inject_panic(pos);
+    }
+
+    /// Test seam: every background terrain job for `pos` panics from now on.
+    #[doc(hidden)]
+    pub fn inject_terrain_panic(&mut self, pos: ChunkPos) {
+        self.terrain.inject_panic(pos);
     }
 
     /// Generates and meshes every chunk still waiting, blocking until all

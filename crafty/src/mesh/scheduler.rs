@@ -1,11 +1,13 @@
 //! Background re-meshing: dirty chunks are snapshotted on the main thread,
-//! meshed on worker threads, and handed back a few per frame.
+//! meshed on worker threads, and handed back a few per frame. A job that
+//! panics is caught on its worker and reported back (see
+//! [`JOB_ATTEMPTS`](crate::world::JOB_ATTEMPTS)).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use glam::Vec3;
 
-use crate::world::{CHUNK_SIZE, ChunkPos, World};
+use crate::world::{AfterPanic, CHUNK_SIZE, ChunkPos, JobFailures, Retries, World, catch};
 
 use super::input::PendingBorder;
 use super::{ChunkMesh, Mesher, PaddedChunk};
@@ -19,9 +21,25 @@ struct Job {
     /// The border of neighbours that were not loaded, for the worker to
     /// fill before meshing.
     border: Option<PendingBorder>,
+    /// Test seam: the job panics (see [`MeshScheduler::inject_panic`]).
+    panic: bool,
 }
 
 impl Job {
+    /// Runs the job, catching a panic: then `mesher`, perhaps left half-way,
+    /// is replaced, and the result carries the panic's message.
+    fn run_caught(self, mesher: &mut Mesher) -> Done {
+        let (pos, generation) = (self.pos, self.generation);
+        catch(|| self.run(mesher)).unwrap_or_else(|message| {
+            *mesher = Mesher::new();
+            Done {
+                pos,
+                generation,
+                outcome: Err(message),
+            }
+        })
+    }
+
     /// Finishes the snapshot and meshes it.
     fn run(self, mesher: &mut Mesher) -> Done {
         let Self {
@@ -29,23 +47,33 @@ impl Job {
             generation,
             mut input,
             border,
+            panic,
         } = self;
+        if panic {
+            panic!("a panic injected into the mesh job of chunk {}", pos.0);
+        }
         input.finish_gather(border);
         let mesh = mesher.mesh_new(&input);
         Done {
             pos,
             generation,
-            input,
-            mesh,
+            outcome: Ok(Meshed { input, mesh }),
         }
     }
 }
 
-/// A finished mesh on its way back, with its input for reuse.
+/// A job's result on its way back.
 #[derive(Debug)]
 struct Done {
     pos: ChunkPos,
     generation: u64,
+    /// The mesh, or the message of the panic that stopped the job.
+    outcome: Result<Meshed, String>,
+}
+
+/// A finished mesh, with its input for reuse.
+#[derive(Debug)]
+struct Meshed {
     input: PaddedChunk,
     mesh: ChunkMesh,
 }
@@ -64,6 +92,13 @@ struct Done {
 /// older than the chunk's latest is stale (the chunk changed after it was
 /// snapshotted) and is dropped, and the newer request meshes it again.
 ///
+/// A job that panics (a mesher bug) is caught on its worker, logged and
+/// counted in [`failures`](Self::failures); its chunk is queued again, up to
+/// [`JOB_ATTEMPTS`](crate::world::JOB_ATTEMPTS) times in a row, then given
+/// up on (no mesh) until it is requested again. Waiting for every job
+/// ([`wait_finished`](Self::wait_finished) until [`is_idle`](Self::is_idle))
+/// therefore always ends.
+///
 /// Workers are `std::thread`s; on `wasm32`, where there are none, meshing
 /// happens inline in [`gather_jobs`](Self::gather_jobs).
 #[derive(Debug)]
@@ -73,13 +108,17 @@ pub struct MeshScheduler {
     /// Requested, not yet snapshotted.
     dirty: Vec<ChunkPos>,
     next_generation: u64,
-    /// Finished, not yet handed out.
+    /// Finished (or panicked), not yet handed out.
     finished: Vec<Done>,
     /// Inputs back from workers, for the next snapshots.
     spare_inputs: Vec<PaddedChunk>,
     /// Where the player was at the last [`gather_jobs`](Self::gather_jobs).
     player: Vec3,
     in_flight: usize,
+    /// Jobs that panicked, and chunks given up on.
+    retries: Retries,
+    /// Test seam: chunks whose jobs panic.
+    panic_on: HashSet<ChunkPos>,
     backend: Backend,
 }
 
@@ -115,11 +154,19 @@ impl Backend {
         }
     }
 
-    fn submit(&mut self, job: Job, _finished: &mut Vec<Done>) {
-        if let Some(jobs) = &self.jobs
-            && jobs.send(job).is_err()
-        {
-            log::error!("the mesher threads are gone; a chunk was not meshed");
+    fn submit(&mut self, job: Job, finished: &mut Vec<Done>) {
+        let unsent = match &self.jobs {
+            Some(jobs) => jobs.send(job).err().map(|error| error.0),
+            None => Some(job),
+        };
+        if let Some(job) = unsent {
+            // No worker to take it (none could start, or all are gone):
+            // mesh it here rather than wait for it forever.
+            log::error!(
+                "no mesher thread; meshing chunk {} on this thread",
+                job.pos.0
+            );
+            finished.push(job.run_caught(&mut Mesher::new()));
         }
     }
 
@@ -160,7 +207,7 @@ fn worker(
         let Ok(job) = job else {
             return;
         };
-        if done.send(job.run(&mut mesher)).is_err() {
+        if done.send(job.run_caught(&mut mesher)).is_err() {
             return;
         }
     }
@@ -181,7 +228,7 @@ impl Backend {
     }
 
     fn submit(&mut self, job: Job, finished: &mut Vec<Done>) {
-        finished.push(job.run(&mut self.mesher));
+        finished.push(job.run_caught(&mut self.mesher));
     }
 
     fn collect(&mut self, _finished: &mut Vec<Done>, _wait_for: usize) {}
@@ -212,13 +259,17 @@ impl MeshScheduler {
             spare_inputs: Vec::new(),
             player: Vec3::ZERO,
             in_flight: 0,
+            retries: Retries::new("mesh"),
+            panic_on: HashSet::new(),
             backend: Backend::new(threads),
         }
     }
 
     /// Marks `pos` as needing a new mesh. Any result for it already queued
     /// or being meshed becomes stale and is dropped.
+    /// A chunk given up on after panics gets fresh attempts.
     pub fn request(&mut self, pos: ChunkPos) {
+        self.retries.forget(pos);
         self.next_generation += 1;
         self.generation.insert(pos, self.next_generation);
         if !self.dirty.contains(&pos) {
@@ -236,6 +287,7 @@ impl MeshScheduler {
 
     /// Forgets `pos` (it was unloaded): pending work for it is dropped.
     pub fn forget(&mut self, pos: ChunkPos) {
+        self.retries.forget(pos);
         self.generation.remove(&pos);
         self.dirty.retain(|&p| p != pos);
     }
@@ -250,6 +302,19 @@ impl MeshScheduler {
     #[must_use]
     pub fn in_flight(&self) -> usize {
         self.in_flight
+    }
+
+    /// Mesh jobs that panicked (each logged) and the chunks given up on.
+    #[must_use]
+    pub fn failures(&self) -> JobFailures {
+        self.retries.failures()
+    }
+
+    /// Test seam: from now on every mesh job for `pos` panics on its
+    /// worker, as a bug in the mesher would.
+    #[doc(hidden)]
+    pub fn inject_panic(&mut self, pos: ChunkPos) {
+        self.panic_on.insert(pos);
     }
 
     /// True when nothing is requested, in flight or waiting to be polled.
@@ -297,6 +362,7 @@ impl MeshScheduler {
                     generation,
                     input,
                     border,
+                    panic: self.panic_on.contains(&pos),
                 },
                 &mut self.finished,
             );
@@ -320,12 +386,18 @@ impl MeshScheduler {
     fn take_finished(&mut self, budget: usize, wait_for: usize) -> Vec<(ChunkPos, ChunkMesh)> {
         self.backend.collect(&mut self.finished, wait_for);
         for done in std::mem::take(&mut self.finished) {
-            if self.generation.get(&done.pos) == Some(&done.generation) {
-                self.finished.push(done);
-            } else {
-                // Re-dirtied (or forgotten) after its snapshot: stale.
-                self.in_flight -= 1;
-                self.spare_inputs.push(done.input);
+            let current = self.generation.get(&done.pos) == Some(&done.generation);
+            match done.outcome {
+                Ok(_) if current => self.finished.push(done),
+                Ok(meshed) => {
+                    // Re-dirtied (or forgotten) after its snapshot: stale.
+                    self.in_flight -= 1;
+                    self.spare_inputs.push(meshed.input);
+                }
+                Err(message) => {
+                    self.in_flight -= 1;
+                    self.panicked(done.pos, current, &message);
+                }
             }
         }
         let player = self.player;
@@ -339,10 +411,33 @@ impl MeshScheduler {
             };
             self.in_flight -= 1;
             self.generation.remove(&done.pos);
-            self.spare_inputs.push(done.input);
-            out.push((done.pos, done.mesh));
+            self.retries.succeeded(done.pos);
+            if let Ok(meshed) = done.outcome {
+                self.spare_inputs.push(meshed.input);
+                out.push((done.pos, meshed.mesh));
+            }
         }
         out
+    }
+
+    /// `pos`'s job panicked: queue it again, or give up on it. A stale job
+    /// (the chunk was requested again since) only counts: the newer request
+    /// meshes it.
+    fn panicked(&mut self, pos: ChunkPos, current: bool, message: &str) {
+        if !current {
+            self.retries.panicked_stale(pos, message);
+            return;
+        }
+        match self.retries.panicked(pos, message) {
+            AfterPanic::Retry => {
+                if !self.dirty.contains(&pos) {
+                    self.dirty.push(pos);
+                }
+            }
+            AfterPanic::GiveUp => {
+                self.generation.remove(&pos);
+            }
+        }
     }
 }
 

@@ -6,10 +6,18 @@
 //! would make; the game inserts it when it arrives with
 //! [`World::insert_generated`](super::World::insert_generated), which lays
 //! the player's edits over it.
+//!
+//! A job that panics (a generator bug) is caught on its worker, logged and
+//! counted in [`ChunkGenerator::failures`]; the chunk is queued again when it
+//! is next asked for, up to [`JOB_ATTEMPTS`](super::JOB_ATTEMPTS) times, then
+//! given up on: it stays unloaded, and nothing waits for it.
 
 use std::collections::HashSet;
 
-use super::{Chunk, ChunkPos, Terrain};
+use super::{Chunk, ChunkPos, JobFailures, Retries, Terrain, catch};
+
+/// A job's result: the chunk, or the message of the panic that stopped it.
+type Generated = (ChunkPos, Result<Chunk, String>);
 
 /// Generates chunks of one [`Terrain`] in the background.
 ///
@@ -19,15 +27,19 @@ use super::{Chunk, ChunkPos, Terrain};
 pub struct ChunkGenerator {
     terrain: Terrain,
     in_flight: HashSet<ChunkPos>,
-    finished: Vec<(ChunkPos, Chunk)>,
+    finished: Vec<Generated>,
+    /// Jobs that panicked, and chunks given up on.
+    retries: Retries,
+    /// Test seam: chunks whose jobs panic.
+    panic_on: HashSet<ChunkPos>,
     backend: Backend,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug)]
 struct Backend {
-    jobs: Option<std::sync::mpsc::Sender<ChunkPos>>,
-    results: std::sync::mpsc::Receiver<(ChunkPos, Chunk)>,
+    jobs: Option<std::sync::mpsc::Sender<(ChunkPos, bool)>>,
+    results: std::sync::mpsc::Receiver<Generated>,
     workers: Vec<std::thread::JoinHandle<()>>,
 }
 
@@ -35,7 +47,7 @@ struct Backend {
 impl Backend {
     fn new(terrain: Terrain, threads: usize) -> Self {
         use std::sync::{Arc, Mutex, mpsc};
-        let (job_tx, job_rx) = mpsc::channel::<ChunkPos>();
+        let (job_tx, job_rx) = mpsc::channel::<(ChunkPos, bool)>();
         let (done_tx, done_rx) = mpsc::channel();
         let job_rx = Arc::new(Mutex::new(job_rx));
         let workers = (0..threads.max(1))
@@ -50,8 +62,8 @@ impl Backend {
                                 Ok(jobs) => jobs.recv(),
                                 Err(_) => return,
                             };
-                            let Ok(pos) = job else { return };
-                            if done_tx.send((pos, terrain.generate(pos))).is_err() {
+                            let Ok((pos, panic)) = job else { return };
+                            if done_tx.send((pos, generate(&terrain, pos, panic))).is_err() {
                                 return;
                             }
                         }
@@ -68,14 +80,19 @@ impl Backend {
         }
     }
 
-    fn submit(&mut self, terrain: &Terrain, pos: ChunkPos, finished: &mut Vec<(ChunkPos, Chunk)>) {
+    fn submit(
+        &mut self,
+        terrain: &Terrain,
+        (pos, panic): (ChunkPos, bool),
+        finished: &mut Vec<Generated>,
+    ) {
         match &self.jobs {
-            Some(jobs) if jobs.send(pos).is_ok() => {}
-            _ => finished.push((pos, terrain.generate(pos))),
+            Some(jobs) if jobs.send((pos, panic)).is_ok() => {}
+            _ => finished.push((pos, generate(terrain, pos, panic))),
         }
     }
 
-    fn collect(&mut self, finished: &mut Vec<(ChunkPos, Chunk)>, wait_for: usize) {
+    fn collect(&mut self, finished: &mut Vec<Generated>, wait_for: usize) {
         for _ in 0..wait_for {
             match self.results.recv() {
                 Ok(done) => finished.push(done),
@@ -108,11 +125,27 @@ impl Backend {
         Self
     }
 
-    fn submit(&mut self, terrain: &Terrain, pos: ChunkPos, finished: &mut Vec<(ChunkPos, Chunk)>) {
-        finished.push((pos, terrain.generate(pos)));
+    fn submit(
+        &mut self,
+        terrain: &Terrain,
+        (pos, panic): (ChunkPos, bool),
+        finished: &mut Vec<Generated>,
+    ) {
+        finished.push((pos, generate(terrain, pos, panic)));
     }
 
-    fn collect(&mut self, _finished: &mut Vec<(ChunkPos, Chunk)>, _wait_for: usize) {}
+    fn collect(&mut self, _finished: &mut Vec<Generated>, _wait_for: usize) {}
+}
+
+/// One job: `terrain`'s chunk at `pos`, or the message of its panic (the
+/// injected one of the test seam, or a generator bug).
+fn generate(terrain: &Terrain, pos: ChunkPos, panic: bool) -> Result<Chunk, String> {
+    catch(|| {
+        if panic {
+            panic!("a panic injected into the terrain job of chunk {}", pos.0);
+        }
+        terrain.generate(pos)
+    })
 }
 
 impl ChunkGenerator {
@@ -131,6 +164,8 @@ impl ChunkGenerator {
             terrain,
             in_flight: HashSet::new(),
             finished: Vec::new(),
+            retries: Retries::new("terrain"),
+            panic_on: HashSet::new(),
             backend: Backend::new(terrain, threads),
         }
     }
@@ -142,16 +177,17 @@ impl ChunkGenerator {
     }
 
     /// Queues up to `budget` of `wanted` (nearest first, as the caller
-    /// sorted them) that are not already on their way. Returns how many
-    /// were queued.
+    /// sorted them) that are not already on their way or given up on.
+    /// Returns how many were queued.
     pub fn request(&mut self, wanted: &[ChunkPos], budget: usize) -> usize {
         let mut queued = 0;
         for &pos in wanted {
             if queued >= budget {
                 break;
             }
-            if self.in_flight.insert(pos) {
-                self.backend.submit(&self.terrain, pos, &mut self.finished);
+            if !self.retries.gave_up(pos) && self.in_flight.insert(pos) {
+                let job = (pos, self.panic_on.contains(&pos));
+                self.backend.submit(&self.terrain, job, &mut self.finished);
                 queued += 1;
             }
         }
@@ -169,12 +205,47 @@ impl ChunkGenerator {
         self.take(waiting)
     }
 
+    /// The results in, after waiting for `wait_for` more: chunks made are
+    /// handed back; a job that panicked hands back nothing (its chunk is
+    /// queued by the next [`request`](Self::request) that wants it, or given
+    /// up on).
     fn take(&mut self, wait_for: usize) -> Vec<(ChunkPos, Chunk)> {
         self.backend.collect(&mut self.finished, wait_for);
-        for (pos, _) in &self.finished {
-            self.in_flight.remove(pos);
+        let mut out = Vec::new();
+        for (pos, outcome) in std::mem::take(&mut self.finished) {
+            self.in_flight.remove(&pos);
+            match outcome {
+                Ok(chunk) => {
+                    self.retries.succeeded(pos);
+                    out.push((pos, chunk));
+                }
+                Err(message) => {
+                    // Retried by a later request, or skipped once given up.
+                    self.retries.panicked(pos, &message);
+                }
+            }
         }
-        std::mem::take(&mut self.finished)
+        out
+    }
+
+    /// Terrain jobs that panicked (each logged) and the chunks given up on.
+    #[must_use]
+    pub fn failures(&self) -> JobFailures {
+        self.retries.failures()
+    }
+
+    /// Whether `pos` was given up on (its job panicked
+    /// [`JOB_ATTEMPTS`](super::JOB_ATTEMPTS) times): it is not queued again.
+    #[must_use]
+    pub fn gave_up(&self, pos: ChunkPos) -> bool {
+        self.retries.gave_up(pos)
+    }
+
+    /// Test seam: from now on every terrain job for `pos` panics on its
+    /// worker, as a bug in generation would.
+    #[doc(hidden)]
+    pub fn inject_panic(&mut self, pos: ChunkPos) {
+        self.panic_on.insert(pos);
     }
 
     /// Chunks queued and not yet handed back.
