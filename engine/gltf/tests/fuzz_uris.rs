@@ -1,0 +1,263 @@
+//! Property tests: a model whose folder holds links out of it, a FIFO and a link to
+//! `/dev/zero`, beside a parent folder holding copies of its files. Hostile URIs swapped into
+//! the .gltf are always refused; mutated .gltf and .glb bytes never panic or hang.
+//!
+//! 256 cases per property (about a second); `TAOS_GLTF_FUZZ_CASES=100000` for a deeper run.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use proptest::prelude::*;
+use taos_gltf::test_models::{self, Storage};
+use taos_gltf::{GltfError, GltfModel};
+
+/// URIs that must be refused: they leave the folder, or name something that is not a file.
+const REFUSED: &[&str] = &[
+    "../textured_box.bin",
+    "..%2Ftextured_box.bin",
+    "%2E%2E/textured_box.bin",
+    "sub/../../textured_box.bin",
+    "./../textured_box.bin",
+    "../../../../../../../../dev/zero",
+    "/dev/zero",
+    "file:///dev/zero",
+    "sub",
+    ".",
+    "",
+    // Links and a FIFO, made on Unix only (elsewhere: missing files, refused too).
+    "link.bin",
+    "up/textured_box.bin",
+    "pipe.bin",
+    "zero.bin",
+];
+
+/// URIs inside the folder (they load, or fail as the wrong kind of data).
+const INSIDE: &[&str] = &[
+    "textured_box.bin",
+    "./textured_box.bin",
+    "textured_box%2Ebin",
+    "sub/inner.bin",
+    "box_mr.png",
+];
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    model_dir: PathBuf,
+    gltf: Vec<u8>,
+    glb: Vec<u8>,
+    /// The absolute path of the parent's copy of the .bin.
+    absolute: String,
+}
+
+fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().to_path_buf();
+        let model_dir = outside.join("model");
+        std::fs::create_dir(&model_dir).unwrap();
+        let gltf = test_models::textured_box_with(&model_dir, Storage::ExternalBin).unwrap();
+        let glb = test_models::textured_box_with(&model_dir, Storage::Glb).unwrap();
+        // Copies outside: a load that escaped the folder would find what it looks for.
+        for entry in std::fs::read_dir(&model_dir).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, outside.join(path.file_name().unwrap())).unwrap();
+        }
+        std::fs::create_dir(model_dir.join("sub")).unwrap();
+        std::fs::copy(
+            model_dir.join("textured_box.bin"),
+            model_dir.join("sub/inner.bin"),
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::symlink;
+            symlink(outside.join("textured_box.bin"), model_dir.join("link.bin")).unwrap();
+            symlink(&outside, model_dir.join("up")).unwrap();
+            symlink("/dev/zero", model_dir.join("zero.bin")).unwrap();
+            let status = std::process::Command::new("mkfifo")
+                .arg(model_dir.join("pipe.bin"))
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        Fixture {
+            absolute: outside.join("textured_box.bin").display().to_string(),
+            gltf: std::fs::read(gltf).unwrap(),
+            glb: std::fs::read(glb).unwrap(),
+            model_dir,
+            _dir: dir,
+        }
+    })
+}
+
+fn config() -> ProptestConfig {
+    let cases = std::env::var("TAOS_GLTF_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        // A hang costs the 10 s timeout per shrinking step.
+        max_shrink_iters: 8,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Loads `bytes` from the fixture's folder on a thread; `None` if it did not return in 10 s.
+fn load(bytes: Vec<u8>) -> Option<Result<GltfModel, GltfError>> {
+    let (send, receive) = mpsc::channel();
+    let dir: Arc<Path> = fixture().model_dir.as_path().into();
+    std::thread::spawn(move || {
+        let _ = send.send(GltfModel::from_slice(&bytes, Some(&dir), "fuzzed.gltf"));
+    });
+    receive.recv_timeout(Duration::from_secs(10)).ok()
+}
+
+/// Every `"uri"` string in the document, as JSON pointers.
+fn uri_pointers(v: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| uri_pointers(v, &format!("{at}/{i}"), out)),
+        serde_json::Value::Object(o) => o.iter().for_each(|(k, v)| {
+            let here = format!("{at}/{k}");
+            if k == "uri" && v.is_string() {
+                out.push(here.clone());
+            }
+            uri_pointers(v, &here, out);
+        }),
+        _ => {}
+    }
+}
+
+/// An index into `REFUSED` (plus the absolute path) or `INSIDE`.
+#[derive(Debug, Clone, Copy)]
+enum Pick {
+    Refused(usize),
+    Absolute,
+    Inside(usize),
+}
+
+fn pick() -> impl Strategy<Value = Pick> {
+    prop_oneof![
+        (0..REFUSED.len()).prop_map(Pick::Refused),
+        Just(Pick::Absolute),
+        (0..INSIDE.len()).prop_map(Pick::Inside),
+    ]
+}
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    FlipBit(usize, u8),
+    Delete(usize, usize),
+    Truncate(usize),
+    /// Inserts one of these strings (path pieces and URIs) at a position.
+    Splice(usize, &'static str),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let pieces = prop::sample::select(vec![
+        "../",
+        "..%2F",
+        "%2e%2e/",
+        "/",
+        "./",
+        "sub/",
+        "up/",
+        "link.bin",
+        "pipe.bin",
+        "zero.bin",
+        "/dev/zero",
+        "file:///",
+        "%00",
+        "%",
+        "\\",
+        "\"",
+    ]);
+    prop_oneof![
+        (any::<usize>(), 0u8..8).prop_map(|(p, b)| Mutation::FlipBit(p, b)),
+        (any::<usize>(), 1usize..32).prop_map(|(p, n)| Mutation::Delete(p, n)),
+        any::<usize>().prop_map(Mutation::Truncate),
+        (any::<usize>(), pieces).prop_map(|(p, s)| Mutation::Splice(p, s)),
+    ]
+}
+
+fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
+    let len = bytes.len().max(1);
+    match *m {
+        Mutation::FlipBit(p, b) => {
+            if let Some(byte) = bytes.get_mut(p % len) {
+                *byte ^= 1 << b;
+            }
+        }
+        Mutation::Delete(p, n) => {
+            let start = (p % len).min(bytes.len());
+            let end = (start + n).min(bytes.len());
+            bytes.drain(start..end);
+        }
+        Mutation::Truncate(p) => bytes.truncate(p % len),
+        Mutation::Splice(p, s) => {
+            let at = (p % len).min(bytes.len());
+            bytes.splice(at..at, s.bytes());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Any hostile URI among the model's buffer and image URIs makes the load fail, promptly.
+    #[test]
+    fn hostile_uris_are_always_refused(picks in prop::collection::vec((any::<usize>(), pick()), 1..4)) {
+        let f = fixture();
+        let mut doc: serde_json::Value = serde_json::from_slice(&f.gltf).unwrap();
+        let mut pointers = Vec::new();
+        uri_pointers(&doc, "", &mut pointers);
+        for (at, pick) in picks {
+            let uri = match pick {
+                Pick::Refused(i) => REFUSED[i].to_owned(),
+                Pick::Absolute => f.absolute.clone(),
+                Pick::Inside(i) => INSIDE[i].to_owned(),
+            };
+            *doc.pointer_mut(&pointers[at % pointers.len()]).unwrap() = serde_json::json!(uri);
+        }
+        // A later pick may have overwritten an earlier one: judge the URIs left.
+        let hostile: Vec<&str> = pointers
+            .iter()
+            .filter_map(|p| doc.pointer(p).and_then(serde_json::Value::as_str))
+            .filter(|uri| REFUSED.contains(uri) || *uri == f.absolute)
+            .collect();
+        let hostile = hostile.join(", ");
+        let result = load(serde_json::to_vec(&doc).unwrap());
+        let Some(result) = result else {
+            panic!("the load panicked or hung; hostile URIs {hostile:?}");
+        };
+        if !hostile.is_empty() {
+            prop_assert!(result.is_err(), "loaded with hostile URIs {}", hostile);
+        }
+    }
+
+    /// Mutated .gltf (external .bin and images) and .glb bytes give a result, promptly.
+    #[test]
+    fn mutated_bytes_never_panic_or_hang(glb in any::<bool>(), mutations in prop::collection::vec(mutation(), 1..4)) {
+        let f = fixture();
+        let mut bytes = if glb { f.glb.clone() } else { f.gltf.clone() };
+        for m in &mutations {
+            apply(&mut bytes, m);
+        }
+        // Ok or Err are both fine; a panic (seen as a closed channel) or a hang fails.
+        prop_assert!(load(bytes).is_some(), "the load panicked or hung");
+    }
+}
+
+#[test]
+fn the_unmutated_model_loads_from_its_folder() {
+    let f = fixture();
+    load(f.gltf.clone()).unwrap().unwrap();
+    load(f.glb.clone()).unwrap().unwrap();
+}
