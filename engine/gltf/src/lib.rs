@@ -14,9 +14,16 @@
 //! Nothing in the input can make it panic or allocate without bound: every accessor is checked
 //! against its buffer view and buffer before it is read, every float is checked finite, images
 //! are limited to [`MAX_IMAGE_SIZE`] texels a side, the whole load to [`MAX_DECODED_BYTES`]
-//! of decoded data (shared accessors and images cannot multiply memory), and failures are a [`GltfError`] naming the
-//! file and the element, such as
+//! of decoded data (shared accessors and images cannot multiply memory; external files are
+//! read no further than what is left), and failures are a [`GltfError`] naming the file and
+//! the element, such as
 //! `model.gltf: mesh 2 ("Wheel") primitive 0: attribute TEXCOORD_1 accessor 7 reads past the end of buffer view 3 (...)`.
+//!
+//! External files are confined to the model's folder: `..`, absolute paths and symbolic links
+//! leading out of it are refused, as are folders, FIFOs and devices, and each file is read once
+//! per load. [`LoadOptions::allowed_roots`] lets models reach other folders (see
+//! [`LoadOptions`] for the rules and an example); [`LoadOptions::max_decoded_bytes`] changes
+//! the budget.
 //!
 //! # Example
 //!
@@ -44,7 +51,7 @@
 //! | Feature | Support |
 //! | --- | --- |
 //! | `.gltf` JSON, `.glb` binary | yes |
-//! | Buffers: `data:` base64 URIs, relative external files (percent-decoded), GLB chunk | yes; absolute paths and `http:`/`file:` URIs are refused, `..` is allowed |
+//! | Buffers: `data:` base64 URIs, relative external files (percent-decoded), GLB chunk | yes, inside the model's folder; absolute paths, `http:`/`file:` URIs, `..` and links out of the folder are refused unless [`LoadOptions::allowed_roots`] allows more |
 //! | Images: PNG and JPEG from URIs or buffer views, decoded to RGBA8 | yes; other formats are an error |
 //! | Scenes, default scene, node hierarchy, TRS and `matrix` transforms | yes; cycles, two parents, shear or non-finite matrices are errors |
 //! | Primitives: triangles, triangle strips and fans (converted to lists) | yes |

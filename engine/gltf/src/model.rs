@@ -172,7 +172,8 @@ fn check_primitive_accessor_indices(root: &gltf::json::Root, file: &str) -> Resu
 
 impl GltfModel {
     /// Loads a `.gltf` or `.glb` file with [`LoadOptions::default()`]; external buffers and
-    /// images are resolved relative to it. Messages name the file as `path` displays.
+    /// images are resolved relative to it and must lie inside its folder (see [`LoadOptions`]).
+    /// Messages name the file as `path` displays.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, GltfError> {
         Self::load_with_progress(path, &mut |_| {})
     }
@@ -217,8 +218,8 @@ impl GltfModel {
     }
 
     /// Imports a `.gltf` (JSON text) or `.glb` from memory with [`LoadOptions::default()`].
-    /// External URIs are resolved against `base_dir`; with `None`, only data URIs and the GLB
-    /// chunk can be used. `name_for_messages` starts every error message and warning.
+    /// External URIs are resolved against `base_dir` and must lie inside it (see
+    /// [`LoadOptions`]); with `None`, only data URIs and the GLB chunk can be used. `name_for_messages` starts every error message and warning.
     pub fn from_slice(
         bytes: &[u8],
         base_dir: Option<&Path>,
