@@ -396,6 +396,69 @@ def test_storage(base, report, profile):
                          f"the retry saved all {saved['edits']} once there was room, and a reload had them")
 
 
+# Edits the stored record of world KEY lists (what a fresh load would
+# find), read from IndexedDB in the page: records are JSON envelopes as bytes.
+STORED_EDITS = """
+const [key, done] = arguments;
+const open = indexedDB.open('crafty');
+open.onerror = () => done(null);
+open.onsuccess = () => {
+  const get = open.result.transaction('worlds').objectStore('worlds').get(key);
+  get.onerror = () => done(null);
+  get.onsuccess = () => {
+    if (!get.result) { done(null); return; }
+    const record = JSON.parse(new TextDecoder().decode(get.result));
+    const log = (record.data || record).editLog || { segments: [] };
+    done(log.segments.reduce((n, s) => n + s.edits, 0));
+    open.result.close();
+  };
+};
+"""
+
+
+def test_tabs(base, report, profile):
+    """One world, two tabs. Hiding the playing tab saves its edits at once
+    (a hidden page gets no frames for the 5 s autosave); a second tab asked
+    to open the same world is told it is open elsewhere and does not play
+    it; once the first tab leaves the world, the second can have it."""
+    browser = Browser(profile)
+    try:
+        script = urllib.parse.quote(KILL_SCRIPT)
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world=new:42&script={script}")
+        world = browser.wait_for("the world playing", playing, 180)["world"]
+        # Hidden as soon as the edit is made, seconds before its autosave.
+        status = browser.wait_for("the scripted edit", lambda s: s["edits"] >= 1, 120)
+        edits = status["edits"]
+        if status["saved_edits"] >= edits:
+            raise Failure(f"the autosave ran before the tab could be hidden: {status}")
+        first = browser.driver.current_window_handle
+        # A second tab hides the first: its status stops there, so the
+        # stored record (read from the second tab) tells what was saved.
+        browser.driver.switch_to.new_window("tab")
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world={urllib.parse.quote(world)}")
+        # (The script may have made one more edit before the tab hid.)
+        stored = browser.wait_for("the hidden tab's save", lambda n: n is not None and n >= edits, 30,
+                                  read=lambda: browser.driver.execute_async_script(STORED_EDITS, world))
+        refused = browser.wait_for("the second tab refused", lambda s: s["screen"] == "launcher" and not s["busy"], 180)
+        message = refused.get("message") or ""
+        if "open in another tab" not in message:
+            raise Failure(f"the second tab was not told the world is open elsewhere: {refused}")
+        # The first tab leaves the world (F10): the second may open it now.
+        browser.driver.switch_to.window(first)
+        ActionChains(browser.driver).send_keys(Keys.F10).perform()
+        browser.wait_for("the first tab's launcher", lambda s: s["screen"] == "launcher" and not s["busy"], 120)
+        second = [h for h in browser.driver.window_handles if h != first][0]
+        browser.driver.switch_to.window(second)
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world={urllib.parse.quote(world)}")
+        again = browser.wait_for("the world in the second tab", playing, 180)
+        if again["loaded_edits"] < stored:
+            raise Failure(f"the second tab loaded {again['loaded_edits']} edits, the first saved {stored}")
+    finally:
+        browser.quit()
+    report["tabs"] = (f"ok: hiding the playing tab saved its {stored} edits at once; a second tab was told "
+                      f"{message[:48]!r}...; after the first left, the second loaded all {again['loaded_edits']} edits")
+
+
 BREAK_BUTTON = (0.93, 0.55)  # crafty's touch layout: the Break button's centre
 
 
@@ -642,7 +705,7 @@ def test_samples(base, report, profile):
     report["samples"] = f"ok: {', '.join(f'{k} ({v})' for k, v in seen.items())}"
 
 
-PARTS = ["e2e", "storage", "touch", "full_quality", "webgpu", "samples", "kills"]
+PARTS = ["e2e", "storage", "tabs", "touch", "full_quality", "webgpu", "samples", "kills"]
 
 
 def main():
@@ -674,6 +737,8 @@ def main():
                 test_e2e(base, report, profile)
             elif part == "storage":
                 test_storage(base, report, profile)
+            elif part == "tabs":
+                test_tabs(base, report, profile)
             elif part == "touch":
                 test_touch(base, report, profile)
             elif part == "full_quality":

@@ -18,6 +18,7 @@ mod tasks;
 mod tests;
 #[cfg(target_arch = "wasm32")]
 mod web;
+mod world_lock;
 
 use std::rc::Rc;
 
@@ -36,6 +37,7 @@ use launcher::{Launcher, LauncherAction, WorldEntry};
 use play::{MenuChoice, Play};
 use settings_screen::{SettingsOutcome, SettingsScreen};
 use tasks::Pending;
+use world_lock::{WorldInUse, WorldLock, lock_world};
 
 #[cfg(target_arch = "wasm32")]
 pub use web::run_in_page;
@@ -131,6 +133,17 @@ fn run_with(
     })
 }
 
+/// Why a world could not be opened, renamed or deleted.
+#[derive(Debug, thiserror::Error)]
+enum WorldError {
+    /// Storage.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// Another tab has it.
+    #[error(transparent)]
+    InUse(#[from] WorldInUse),
+}
+
 enum Screen {
     Launcher(Launcher),
     Playing(Box<Play>),
@@ -149,11 +162,11 @@ enum Task {
         name: String,
     },
     /// Loading a world to play it.
-    Open(Pending<Result<LoadedWorld, SaveError>>),
+    Open(Pending<Result<(LoadedWorld, WorldLock), WorldError>>),
     /// Saving a new world's record, then playing it (by id).
     Create(Pending<Result<String, SaveError>>),
     /// A rename or delete; the launcher is listed again after it.
-    Change(Pending<Result<(), SaveError>>),
+    Change(Pending<Result<(), WorldError>>),
     /// Leaving play: waiting for an autosave still being written, then
     /// writing the last save.
     Leaving(Box<Play>),
@@ -308,9 +321,10 @@ impl Crafty {
     fn play(&mut self, id: &str) {
         let store = self.store.clone();
         let id = id.to_owned();
-        self.task = Some(Task::Open(Pending::start(
-            async move { store.load(&id).await },
-        )));
+        self.task = Some(Task::Open(Pending::start(async move {
+            let lock = lock_world(&id).await?;
+            Ok((store.load(&id).await?, lock))
+        })));
     }
 
     fn create(&mut self, record: SavedWorld) {
@@ -333,10 +347,14 @@ impl Crafty {
                 self.settings_screen = Some(SettingsScreen::new(&self.settings));
                 return;
             }
-            LauncherAction::Rename { id, name } => {
-                Pending::start(async move { store.rename(&id, &name).await })
-            }
-            LauncherAction::Delete(id) => Pending::start(async move { store.delete(&id).await }),
+            LauncherAction::Rename { id, name } => Pending::start(async move {
+                let _lock = lock_world(&id).await?;
+                Ok(store.rename(&id, &name).await?)
+            }),
+            LauncherAction::Delete(id) => Pending::start(async move {
+                let _lock = lock_world(&id).await?;
+                Ok(store.delete(&id).await?)
+            }),
         };
         self.task = Some(Task::Change(change));
         engine.request_redraw();
@@ -398,8 +416,9 @@ impl Crafty {
                 None => self.wait(engine, Task::FindNamed { listing, name }),
             },
             Task::Open(loading) => match loading.take() {
-                Some(Ok(loaded)) => {
-                    let mut play = Play::start(engine, loaded, self.render.clone(), &self.settings);
+                Some(Ok((loaded, lock))) => {
+                    let mut play =
+                        Play::start(engine, loaded, lock, self.render.clone(), &self.settings);
                     if let Some(script) = self.start_script.take() {
                         play.play_script(engine, script);
                     }

@@ -14,6 +14,7 @@ use super::Store;
 use super::hud;
 use super::sounds::CraftySounds;
 use super::tasks::Pending;
+use super::world_lock::WorldLock;
 use crate::game::{state, state_mut};
 use crate::player::{CraftyMapper, touch_layout};
 use crate::render::{CraftyRenderHandle, Fog};
@@ -92,6 +93,8 @@ pub(super) struct Play {
     /// Why the last save failed: the world stays open, paused, until it
     /// is saved or the player chooses to quit without saving.
     save_failed: Option<String>,
+    /// This window is the world's one writer while it plays.
+    _lock: WorldLock,
 }
 
 impl Play {
@@ -100,6 +103,7 @@ impl Play {
     pub(super) fn start(
         engine: &mut Engine,
         loaded: LoadedWorld,
+        lock: WorldLock,
         render: CraftyRenderHandle,
         settings: &PlayerSettings,
     ) -> Self {
@@ -148,6 +152,7 @@ impl Play {
             picker_open: false,
             icons: None,
             save_failed: None,
+            _lock: lock,
         };
         #[cfg(target_arch = "wasm32")]
         {
@@ -320,7 +325,7 @@ impl Play {
         if !self.menu_open {
             return None;
         }
-        if let Some(failure) = self.save_failed.clone() {
+        if let Some(failure) = self.save_failure().map(str::to_owned) {
             return self.save_failed_ui(engine, ui, &failure);
         }
         let mut choice = None;
@@ -510,7 +515,10 @@ impl Play {
             .map(|edit| ([edit.x, edit.y, edit.z], format!("{:?}", edit.block)));
         super::web::PageStatus {
             screen: "playing",
-            message: self.notice.clone(),
+            message: self
+                .save_failure()
+                .map(str::to_owned)
+                .or_else(|| self.notice.clone()),
             busy: self.autosave.is_some(),
             backend,
             frames,
