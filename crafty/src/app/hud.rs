@@ -4,7 +4,8 @@ use taos_engine::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, Strok
 
 use crate::player::{GameMode, HOTBAR_SLOTS, Player};
 use crate::render::{ICON_SIZE, block_atlas, block_icon};
-use crate::world::BlockType;
+use crate::session::Session;
+use crate::world::{BlockType, JobFailures};
 
 /// The icon of every placeable block, uploaded to egui once.
 pub(crate) struct BlockIcons {
@@ -79,6 +80,63 @@ pub(crate) fn draw_loading(ui: &egui::Ui, loaded: usize, total: usize, meshing: 
         format!("Loading the land: {loaded} of {total} chunks generated, {meshing} to mesh"),
         FontId::proportional(15.0),
         Color32::WHITE,
+    );
+}
+
+/// Mesh and terrain jobs that panicked this session, retries included
+/// (each is in the log); 0 in a healthy game. For the page's status.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn job_failures(session: &Session) -> u64 {
+    session.mesh_failures().panics + session.terrain_failures().panics
+}
+
+/// The HUD's line about background jobs that panicked, if any did: how
+/// many chunks were given up on (no mesh, or no terrain), or how many
+/// jobs failed and were tried again.
+fn job_failures_line(mesh: &JobFailures, terrain: &JobFailures) -> Option<String> {
+    let given_up = mesh.given_up.len() + terrain.given_up.len();
+    let panics = mesh.panics + terrain.panics;
+    let chunks = |n: usize| {
+        if n == 1 {
+            "1 chunk".to_owned()
+        } else {
+            format!("{n} chunks")
+        }
+    };
+    if given_up > 0 {
+        Some(format!(
+            "{} failed to build (see the log); the game goes on",
+            chunks(given_up)
+        ))
+    } else if panics > 0 {
+        let jobs = if panics == 1 {
+            "1 chunk job failed and was".to_owned()
+        } else {
+            format!("{panics} chunk jobs failed and were")
+        };
+        Some(format!(
+            "{jobs} tried again (see the log); the game goes on"
+        ))
+    } else {
+        None
+    }
+}
+
+/// When mesh or terrain jobs panicked this session, a line saying so at
+/// the top of the screen, under the loading line.
+pub(crate) fn draw_job_failures(ui: &egui::Ui, session: &Session) {
+    let Some(line) = job_failures_line(&session.mesh_failures(), &session.terrain_failures())
+    else {
+        return;
+    };
+    let screen = ui.max_rect();
+    outlined(
+        ui.painter(),
+        screen.center_top() + Vec2::Y * 50.0,
+        Align2::CENTER_TOP,
+        line,
+        FontId::proportional(14.0),
+        Color32::from_rgb(255, 200, 120),
     );
 }
 
@@ -220,4 +278,36 @@ pub(crate) fn draw_block_picker(ui: &egui::Ui, player: &mut Player, icons: &Bloc
             });
         });
     open
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::ChunkPos;
+
+    #[test]
+    fn the_job_failures_line_counts_chunks_given_up_then_retried_jobs() {
+        let none = JobFailures::default();
+        assert_eq!(job_failures_line(&none, &none), None);
+        let retried = JobFailures {
+            panics: 1,
+            given_up: Vec::new(),
+        };
+        assert_eq!(
+            job_failures_line(&retried, &none).as_deref(),
+            Some("1 chunk job failed and was tried again (see the log); the game goes on")
+        );
+        let mesh = JobFailures {
+            panics: 7,
+            given_up: vec![ChunkPos::new(0, 0, 0), ChunkPos::new(1, 0, 0)],
+        };
+        let terrain = JobFailures {
+            panics: 3,
+            given_up: vec![ChunkPos::new(5, 0, 0)],
+        };
+        assert_eq!(
+            job_failures_line(&mesh, &terrain).as_deref(),
+            Some("3 chunks failed to build (see the log); the game goes on")
+        );
+    }
 }

@@ -316,6 +316,7 @@ impl Play {
         }
         let (loaded, total) = self.session.generation_progress(engine.game_loop());
         hud::draw_loading(ui, loaded, total, self.session.meshes_pending());
+        hud::draw_job_failures(ui, &self.session);
         if touching {
             draw_touch_controls(ui, &self.touch);
         }
@@ -533,6 +534,7 @@ impl Play {
             loaded_edits: self.loaded_edits,
             loaded_last_edit,
             last_edit,
+            job_failures: hud::job_failures(&self.session),
             ..super::web::PageStatus::default()
         }
     }

@@ -159,6 +159,9 @@ pub(super) struct PageStatus {
     pub loaded_last_edit: Option<([i32; 3], String)>,
     /// The newest edit: where, and the block there now.
     pub last_edit: Option<([i32; 3], String)>,
+    /// Mesh and terrain jobs that panicked this session, retries included
+    /// (0 in a healthy game; the HUD says so when not).
+    pub job_failures: u64,
 }
 
 impl PageStatus {
