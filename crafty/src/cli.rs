@@ -7,6 +7,7 @@
 //! crafty --headless --world <NAME|new:SEED> [--mode creative|survival]
 //!        [--replay FILE] --ticks N [--screenshot out.png] [--size WxH]
 //! crafty --make-replay FILE --script "walk 60, look-down 15, break"
+//! crafty --apply-edits FILE                 save edits exported when saving failed
 //! ```
 //!
 //! Every form accepts `--data-dir DIR` (default: the platform data dir, or
@@ -68,6 +69,12 @@ pub enum Command {
         /// The script.
         script: String,
     },
+    /// Append the edits of an unsaved-edits file (written by the window
+    /// when a save failed) to its world.
+    ApplyEdits {
+        /// The file.
+        file: PathBuf,
+    },
     /// Print this help text (clap's, for `--help`).
     Help(String),
 }
@@ -98,7 +105,7 @@ enum ModeArg {
 #[command(
     name = "crafty",
     about = "crafty: the Taos voxel game with saved worlds",
-    after_help = "Forms:\n  crafty [--world NAME] [--script \"...\"]          the launcher (or a world, a script played first) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
+    after_help = "Forms:\n  crafty [--world NAME] [--script \"...\"]          the launcher (or a world, a script played first) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n  crafty --apply-edits FILE                      save edits the window exported when saving failed\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
 )]
 struct Cli {
     /// Run without a window: play --ticks ticks deterministically, save, exit.
@@ -138,6 +145,10 @@ struct Cli {
     /// in the window's first world before the player takes over.
     #[arg(long, value_name = "SCRIPT")]
     script: Option<String>,
+    /// Save the edits of a file the window exported when saving failed
+    /// ("Export unsaved edits"), then exit.
+    #[arg(long, value_name = "FILE")]
+    apply_edits: Option<PathBuf>,
 }
 
 impl Args {
@@ -163,7 +174,9 @@ impl Args {
             ModeArg::Creative => GameMode::Creative,
             ModeArg::Survival => GameMode::Survival,
         };
-        let command = if let Some(out) = cli.make_replay {
+        let command = if let Some(file) = cli.apply_edits {
+            Command::ApplyEdits { file }
+        } else if let Some(out) = cli.make_replay {
             let script = cli
                 .script
                 .ok_or_else(|| ArgsError("--make-replay needs --script \"...\"".into()))?;

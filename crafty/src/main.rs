@@ -24,6 +24,7 @@ mod native {
     use anyhow::Context as _;
     use crafty::cli::{Args, Command};
     use crafty::headless::{backend, run_headless};
+    use taos_engine::storage::block_on;
 
     fn now_ms() -> u64 {
         SystemTime::now()
@@ -77,6 +78,19 @@ mod native {
                 if let Some(path) = &headless.screenshot {
                     println!("screenshot: {}", path.display());
                 }
+            }
+            Command::ApplyEdits { file } => {
+                let bytes =
+                    std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+                let unsaved = crafty::save::UnsavedEdits::from_json(&bytes)?;
+                let store = block_on(crafty::save::WorldStore::open(&backend))?;
+                let applied = block_on(store.apply_unsaved(&unsaved))?;
+                println!(
+                    "world {:?} ({}): {applied} of the file's {} edits saved (the rest were saved already)",
+                    unsaved.name,
+                    unsaved.world,
+                    unsaved.edits.len()
+                );
             }
             Command::Window { world, script } => {
                 let script = script

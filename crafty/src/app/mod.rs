@@ -8,6 +8,7 @@
 //! ([`Engine::set_game_loop`]) and taking it back, grabs the pointer through
 //! the engine, and saves when the window is asked to close.
 
+mod export;
 mod hud;
 mod launcher;
 mod play;
@@ -664,6 +665,10 @@ impl App for Crafty {
                 Some(MenuChoice::Leave) => self.leave_play(engine),
                 Some(MenuChoice::QuitWithoutSaving) => self.quit_without_saving(engine),
                 Some(MenuChoice::KeepPlaying) => self.exit_after_save = false,
+                Some(MenuChoice::ExportUnsaved) => {
+                    let unsaved = play.unsaved(engine);
+                    play.exported(export::export(&unsaved, now));
+                }
                 None => {}
             },
         }

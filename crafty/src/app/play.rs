@@ -18,7 +18,7 @@ use super::world_lock::WorldLock;
 use crate::game::{state, state_mut};
 use crate::player::{CraftyMapper, touch_layout};
 use crate::render::{CraftyRenderHandle, Fog};
-use crate::save::{CompletedSave, LoadedWorld, SaveError, encode_thumbnail};
+use crate::save::{CompletedSave, LoadedWorld, SaveError, UnsavedEdits, encode_thumbnail};
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
 use crate::settings::{PlayerSettings, Settings, TouchMode};
 use crate::view::ViewObjects;
@@ -55,6 +55,8 @@ pub(super) enum MenuChoice {
     QuitWithoutSaving,
     /// After a failed last save: back to the world (the menu closed).
     KeepPlaying,
+    /// After a failed last save: write the unsaved edits to a file.
+    ExportUnsaved,
 }
 
 pub(super) struct Play {
@@ -369,6 +371,9 @@ impl Play {
                     if ui.button("Try saving again").clicked() {
                         choice = Some(MenuChoice::Leave);
                     }
+                    if ui.button("Export unsaved edits to a file").clicked() {
+                        choice = Some(MenuChoice::ExportUnsaved);
+                    }
                     if ui.button("Keep playing").clicked() {
                         self.save_failed = None;
                         self.set_menu_open(engine, false);
@@ -638,6 +643,25 @@ impl Play {
     /// Why the last save failed, while the world waits for a retry.
     pub(super) fn save_failure(&self) -> Option<&str> {
         self.save_failed.as_deref()
+    }
+
+    /// The edits made since the last successful save, for a file.
+    pub(super) fn unsaved(&self, engine: &mut Engine) -> UnsavedEdits {
+        let edits = state(engine.game_loop()).world.edits();
+        let first = self.session.persisted_edits().min(edits.len());
+        UnsavedEdits::new(self.session.record(), first, edits[first..].to_vec())
+    }
+
+    /// Adds what became of an export to the failure dialog.
+    pub(super) fn exported(&mut self, outcome: Result<String, String>) {
+        let line = match outcome {
+            Ok(done) => done,
+            Err(e) => format!("Export failed: {e}"),
+        };
+        if let Some(failure) = &mut self.save_failed {
+            failure.push('\n');
+            failure.push_str(&line);
+        }
     }
 
     /// Edits made since the last successful save.

@@ -159,3 +159,42 @@ fn hiding_the_window_saves_at_once() {
     assert!(!play.save_on_hide(&mut window.engine, &window.app.store, now()));
     assert_eq!(window.saved_edits(), edits);
 }
+
+#[test]
+fn unsaved_edits_exported_after_a_failed_save_are_saved_later() {
+    let mut window = open_window();
+    let edits = window.build(6);
+    window
+        .faults
+        .fail_from(FileOp::Write, 0, InjectedError::Full);
+    window.close_button();
+    let Screen::Playing(play) = &mut window.app.screen else {
+        panic!("the world stays open");
+    };
+    let unsaved = play.unsaved(&mut window.engine);
+    assert_eq!(unsaved.edits, edits);
+    let files = tempfile::tempdir().unwrap();
+    let said = super::export::export_to(files.path(), &unsaved, now()).unwrap();
+    play.exported(Ok(said.clone()));
+    assert!(
+        play.save_failure()
+            .unwrap()
+            .contains("crafty --apply-edits"),
+        "{said}"
+    );
+    window.app.quit_without_saving(&mut window.engine);
+    window.faults.clear();
+    let dir = window.dir.path().to_owned();
+    drop(window.app);
+    // Later, with room again: the file saves every edit.
+    let file = std::fs::read_dir(files.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let unsaved = crate::save::UnsavedEdits::from_json(&std::fs::read(file).unwrap()).unwrap();
+    let store = block_on(WorldStore::open(&RedbBackend::new(&dir))).unwrap();
+    assert_eq!(block_on(store.apply_unsaved(&unsaved)).unwrap(), 6);
+    assert_eq!(block_on(store.load(&unsaved.world)).unwrap().edits, edits);
+}

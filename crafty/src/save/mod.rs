@@ -53,6 +53,7 @@ mod record;
 mod segment;
 mod store;
 mod thumbnail;
+mod unsaved;
 
 pub use autosave::{
     AUTOSAVE_DELAY_MS, AutosaveTimer, CompletedSave, PendingSave, PlaySnapshot, SaveSession,
@@ -74,3 +75,4 @@ pub use thumbnail::{
     MAX_THUMBNAIL_SIZE, THUMBNAIL_HEIGHT, THUMBNAIL_QUALITY, THUMBNAIL_WIDTH, decode_thumbnail,
     encode_thumbnail,
 };
+pub use unsaved::{UNSAVED_EDITS_FORMAT, UnsavedEdits};

@@ -126,7 +126,9 @@ pub trait Database {
             }
             Err(error) => {
                 if let Err(abort) = tx.abort().await {
-                    log::warn!("storage: abort after a failed transaction also failed: {abort}");
+                    // Dropping the transaction rolls it back all the same (after an
+                    // I/O error the embedded database refuses the abort itself).
+                    log::debug!("storage: abort after a failed transaction also failed: {abort}");
                 }
                 Err(error)
             }
