@@ -166,6 +166,55 @@ fn a_bad_file_ends_with_a_clear_message_not_a_panic() {
     }
 }
 
+#[test]
+fn allow_dir_lets_a_model_read_a_shared_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("m")).unwrap();
+    std::fs::create_dir_all(root.join("shared")).unwrap();
+    let positions: [f32; 9] = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    let bytes: Vec<u8> = positions.iter().flat_map(|f| f.to_le_bytes()).collect();
+    std::fs::write(root.join("shared/buf.bin"), bytes).unwrap();
+    let model = root.join("m/m.gltf");
+    std::fs::write(
+        &model,
+        r#"{
+            "asset": {"version": "2.0"},
+            "buffers": [{"byteLength": 36, "uri": "../shared/buf.bin"}],
+            "bufferViews": [{"buffer": 0, "byteLength": 36}],
+            "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3,
+                "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+            "nodes": [{"mesh": 0, "name": "Triangle"}],
+            "scenes": [{"nodes": [0]}]
+        }"#,
+    )
+    .unwrap();
+    let run = |allow: Option<&Path>| {
+        let mut command = viewer();
+        command
+            .arg(&model)
+            .args(["--headless", "--frames", "1", "--size", "32x24"]);
+        if let Some(folder) = allow {
+            command.arg("--allow-dir").arg(folder);
+        }
+        command.output().unwrap()
+    };
+    let refused = run(None);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("../shared/buf.bin"), "{stderr}");
+    assert!(stderr.contains("allowed_roots"), "{stderr}");
+    let allowed = run(Some(&root.join("shared")));
+    let stdout = String::from_utf8_lossy(&allowed.stdout);
+    assert!(
+        allowed.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&allowed.stderr)
+    );
+    assert!(stdout.contains("Triangle"), "{stdout}");
+}
+
 /// Writes every test model's headless view into `TAOS_VIEWER_SHOTS` (for
 /// looking at them, and for the README's thumbnails); skipped otherwise.
 #[test]

@@ -19,6 +19,24 @@
 //! Images are uploaded once per colour space they are used in (sRGB for
 //! base colour and emissive, linear for the data maps), meshes once per
 //! primitive, materials once per glTF material.
+//!
+//! [`GltfSpawnOptions::load`] carries the importer's [`LoadOptions`] into
+//! [`Engine::load_gltf`]: a decoded-data budget, and folders besides the
+//! model's own that its external files may come from (a model reading
+//! `../textures/wood.png` is refused unless that folder is allowed):
+//!
+//! ```no_run
+//! # fn demo(engine: &mut taos_engine::Engine) -> Result<(), taos_engine::gltf::GltfSpawnError> {
+//! use taos_engine::gltf::{GltfSpawnOptions, LoadOptions};
+//!
+//! let options = GltfSpawnOptions {
+//!     load: LoadOptions::default().allow_root("assets/textures"),
+//!     ..GltfSpawnOptions::default()
+//! };
+//! engine.load_gltf("assets/car/car.gltf", &options)?;
+//! # Ok(())
+//! # }
+//! ```
 
 mod convert;
 
@@ -26,6 +44,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use glam::Vec3;
+pub use taos_gltf::LoadOptions;
 use taos_gltf::{self as gltf, GltfError, GltfModel, ImageIndex, LoadProgress};
 use taos_renderer::Renderer;
 use taos_renderer::resources::{
@@ -47,6 +66,12 @@ pub struct GltfSpawnOptions {
     pub autoplay: bool,
     /// Parent of the model's root (`None`: the root is a scene root).
     pub parent: Option<GameObject>,
+    /// How the file is imported: the decoded-data budget and the folders,
+    /// besides the model's own, that its external files may come from
+    /// ([`LoadOptions::allow_root`]). Used by [`Engine::load_gltf`] and
+    /// [`Engine::load_gltf_with_progress`]; spawning an already imported
+    /// model ([`spawn_gltf`], [`Engine::spawn_gltf`]) ignores it.
+    pub load: LoadOptions,
 }
 
 /// What [`spawn_gltf`] made.
@@ -148,8 +173,9 @@ impl From<GltfError> for GltfSpawnError {
 }
 
 impl Engine {
-    /// Loads a `.gltf` or `.glb` file and spawns its default scene (or the
-    /// one `options` names) into the current scene.
+    /// Loads a `.gltf` or `.glb` file (with `options.load`: the budget and
+    /// the folders its external files may come from) and spawns its default
+    /// scene (or the one `options` names) into the current scene.
     ///
     /// # Errors
     /// [`GltfSpawnError`], naming the file and the element; nothing is
@@ -173,7 +199,7 @@ impl Engine {
         progress: &mut dyn FnMut(LoadProgress),
     ) -> Result<SpawnedGltf, GltfSpawnError> {
         let path = path.as_ref();
-        let model = GltfModel::load_with_progress(path, progress)?;
+        let model = GltfModel::load_with_options(path, &options.load, progress)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),

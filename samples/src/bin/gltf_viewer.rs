@@ -1,5 +1,6 @@
 //! `cargo run -p taos_samples --bin gltf_viewer -- <PATH> [--preset forward|forward-plus|deferred]
 //! [--effects off|all|bloom+dof+taa+msaa] [--no-shadows] [--scene N] [--still]
+//! [--allow-dir DIR]...
 //! [--headless --frames N --screenshot out.png] [--size WxH]`
 
 use clap::Parser;

@@ -33,7 +33,7 @@ pub(super) fn run_window(
         Orbit::framing(glam::Vec3::splat(-1.0), glam::Vec3::ONE, VIEWER_FOV, aspect).distance;
     let viewer = Viewer {
         title: format!("gltf_viewer: {}", model_name(&path)),
-        load: Some(BackgroundLoad::start(path)),
+        load: Some(BackgroundLoad::start_with_options(path, spawn.load.clone())),
         settings,
         spawn,
         camera: None,

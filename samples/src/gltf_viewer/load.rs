@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
-use taos_gltf::{GltfError, GltfModel, LoadProgress};
+use taos_gltf::{GltfError, GltfModel, LoadOptions, LoadProgress};
 
 /// Loads shorter than this show no progress (it would only flicker).
 pub const SHOW_AFTER: Duration = Duration::from_millis(500);
@@ -35,14 +35,22 @@ impl std::fmt::Debug for BackgroundLoad {
 }
 
 impl BackgroundLoad {
-    /// Starts importing `path` on a new thread.
+    /// Starts importing `path` on a new thread, with the default
+    /// [`LoadOptions`].
     #[must_use]
     pub fn start(path: PathBuf) -> Self {
+        Self::start_with_options(path, LoadOptions::default())
+    }
+
+    /// Starts importing `path` on a new thread with `options` (the
+    /// decoded-data budget and the folders external files may come from).
+    #[must_use]
+    pub fn start_with_options(path: PathBuf, options: LoadOptions) -> Self {
         let (sender, messages) = mpsc::channel();
         let worker_path = path.clone();
         std::thread::spawn(move || {
             let progress_sender = sender.clone();
-            let result = GltfModel::load_with_progress(&worker_path, &mut |progress| {
+            let result = GltfModel::load_with_options(&worker_path, &options, &mut |progress| {
                 let _ = progress_sender.send(Message::Progress(progress));
             });
             // The viewer may have closed meanwhile: nobody to tell.

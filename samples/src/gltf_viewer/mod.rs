@@ -14,6 +14,9 @@
 //!   frames (the animation advancing 1/60 s per frame) and saves the last.
 //!   A load longer than half a second prints its progress to stderr.
 //!
+//! External files must lie in the model's folder unless `--allow-dir DIR`
+//! allows another folder (models sharing a `../textures` folder).
+//!
 //! Either way the scene tree is printed to stdout once the model is in, and
 //! a file that cannot be loaded ends the program with the importer's
 //! message (the file and the element at fault), not a panic.
@@ -31,7 +34,7 @@ use anyhow::Context as _;
 use clap::Parser;
 use glam::Vec3;
 use image::RgbaImage;
-use taos_engine::gltf::{GltfSpawnOptions, SpawnedGltf};
+use taos_engine::gltf::{GltfSpawnOptions, LoadOptions, SpawnedGltf};
 use taos_engine::prelude::*;
 use taos_engine::{DirectionalLight, Engine, EngineConfig};
 use taos_gltf::GltfModel;
@@ -69,6 +72,11 @@ pub struct ViewerCli {
     /// Do not play the first animation.
     #[arg(long)]
     pub still: bool,
+    /// Let the model's external files (buffers, images) come from DIR too,
+    /// not only from the model's folder; `..` in their URIs is then
+    /// allowed. Repeat for several folders.
+    #[arg(long = "allow-dir", value_name = "DIR")]
+    pub allow_dirs: Vec<PathBuf>,
     /// Window or headless options.
     #[command(flatten)]
     pub common: CommonCli,
@@ -94,10 +102,15 @@ impl ViewerCli {
     /// How the model is spawned.
     #[must_use]
     pub fn spawn_options(&self) -> GltfSpawnOptions {
+        let load = self
+            .allow_dirs
+            .iter()
+            .fold(LoadOptions::default(), |load, dir| load.allow_root(dir));
         GltfSpawnOptions {
             scene: self.scene,
             autoplay: !self.still,
             parent: None,
+            load,
         }
     }
 }
@@ -135,7 +148,7 @@ pub struct HeadlessView {
     pub warnings: Vec<String>,
 }
 
-/// Loads `path` (printing progress past [`SHOW_AFTER`]), shows it with
+/// Loads `path` (with `spawn.load`, printing progress past [`SHOW_AFTER`]), shows it with
 /// `settings`, renders `args.frames` frames of `args.size` (the scene
 /// clock stepping 1/60 s each) and returns the last with the scene tree.
 ///
@@ -149,7 +162,7 @@ pub fn view_headless(
     args: &SampleArgs,
 ) -> anyhow::Result<HeadlessView> {
     let mut printer = ProgressPrinter::new(path);
-    let model = GltfModel::load_with_progress(path, &mut |p| printer.report(p))
+    let model = GltfModel::load_with_options(path, &spawn.load, &mut |p| printer.report(p))
         .with_context(|| format!("gltf_viewer cannot show {}", path.display()))?;
     let (width, height) = args.size;
     let aspect = width as f32 / height as f32;
