@@ -99,7 +99,7 @@ pub use record::{ENGINE_VERSION, RecordedInput, Recording, RecordingError};
 pub use rng::GameRng;
 pub use runner::{CallbackOutcome, FramePresenter, GameLoop, MIN_WAIT, Wake};
 pub use scheduler::{Scheduler, TimerHandle};
-pub use snapshot::{Snapshot, SnapshotError, SnapshotTypes};
+pub use snapshot::{MAX_SNAPSHOT_COUNTER, Snapshot, SnapshotError, SnapshotTypes};
 pub use stages::{Stage, StageTiming, StageTimings};
 pub use sync_test::{Divergence, SyncTest};
 pub use timers::{Delay, FiredTimers, GameTime, TimerAction, TimerError, Timers};

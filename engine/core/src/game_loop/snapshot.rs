@@ -141,7 +141,20 @@ pub enum SnapshotError {
     /// An object id appears twice, or a parent id is missing.
     #[error("snapshot hierarchy is inconsistent at object {0}")]
     Hierarchy(ObjectId),
+    /// A field holds a value no game reaches: a counter (the tick, the
+    /// frame count, a timer sequence) past [`MAX_SNAPSHOT_COUNTER`], which could
+    /// not count on, or two timers with one sequence number.
+    #[error("snapshot field {field} is invalid")]
+    Invalid {
+        /// The field.
+        field: &'static str,
+    },
 }
+
+/// The largest tick, frame count or timer sequence number a snapshot may
+/// hold: half the range, more than any game reaches, with as much room
+/// again to count on without overflowing.
+pub const MAX_SNAPSHOT_COUNTER: u64 = u64::MAX / 2;
 
 type SaveFn = Box<dyn Fn(&World, Entity) -> Option<Result<Value, serde_json::Error>> + Send + Sync>;
 /// Decodes a component's saved value (`None`: the object had none) into

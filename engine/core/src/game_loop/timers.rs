@@ -190,6 +190,14 @@ pub(crate) struct TimersState {
     events: Vec<(u64, u64, u64)>,
 }
 
+impl TimersState {
+    /// The next sequence number and every pending timer's, in order: what
+    /// a restore checks for headroom and uniqueness before using them.
+    pub(crate) fn sequences(&self) -> impl Iterator<Item = u64> + '_ {
+        std::iter::once(self.next_sequence).chain(self.events.iter().map(|&(s, _, _)| s))
+    }
+}
+
 impl Timers {
     /// Pending callback timers (which a snapshot cannot carry).
     pub(crate) fn callback_count(&self) -> usize {

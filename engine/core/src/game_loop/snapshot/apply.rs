@@ -9,7 +9,8 @@ use std::collections::{HashMap, HashSet};
 use bevy_ecs::entity::Entity;
 
 use super::{
-    FORMAT, PutComponent, PutResource, Snapshot, SnapshotError, SnapshotTypes, value_error,
+    FORMAT, MAX_SNAPSHOT_COUNTER, PutComponent, PutResource, Snapshot, SnapshotError,
+    SnapshotTypes, value_error,
 };
 use crate::Scene;
 use crate::behaviour::{Behaviour, Behaviours};
@@ -210,9 +211,34 @@ impl Snapshot {
         Ok(by_id)
     }
 
+    /// Every counter has room to count on and no two timers share a
+    /// sequence number: restored, either would overflow or misfire later.
+    fn check_counters(&self) -> Result<(), SnapshotError> {
+        let invalid = |field| SnapshotError::Invalid { field };
+        if self.tick > MAX_SNAPSHOT_COUNTER {
+            return Err(invalid("tick"));
+        }
+        if self.time.frame_count() > MAX_SNAPSHOT_COUNTER {
+            return Err(invalid("time.frame_count"));
+        }
+        let mut sequences = self.timers.sequences();
+        let next = sequences.next().unwrap_or_default();
+        if next > MAX_SNAPSHOT_COUNTER {
+            return Err(invalid("timers.next_sequence"));
+        }
+        let mut seen = HashSet::new();
+        for sequence in sequences {
+            if sequence > MAX_SNAPSHOT_COUNTER || !seen.insert(sequence) {
+                return Err(invalid("timers.events"));
+            }
+        }
+        Ok(())
+    }
+
     /// Every name in the snapshot is registered, every id is unique, every
     /// parent is saved and no object is its own ancestor.
     fn check(&self, types: &SnapshotTypes) -> Result<(), SnapshotError> {
+        self.check_counters()?;
         let unknown = |kind, name: &String| SnapshotError::UnknownType {
             kind,
             name: name.clone(),
