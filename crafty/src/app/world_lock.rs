@@ -4,8 +4,9 @@
 //! In the browser every tab of the site shares one IndexedDB, so two tabs
 //! on one world would overwrite each other's inventory and position, and a
 //! world deleted in one would be recreated by the other's autosave. The
-//! lock is the page's Web Locks API (`navigator.locks`), asked for without
-//! waiting: a second tab is told the world is open elsewhere. The browser
+//! lock is the page's Web Locks API (`navigator.locks`), waited for at most
+//! 3 s (a page reloading the world frees it as it unloads): a second tab is
+//! told the world is open elsewhere. The browser
 //! frees a lock when its tab closes or crashes, so a killed tab never
 //! leaves a world locked. Natively the embedded database's file lock keeps
 //! a second crafty process out of the whole database, so the lock here
@@ -66,9 +67,9 @@ mod page {
 
     use super::{WorldInUse, WorldLock, lock_name};
 
-    /// `navigator.locks.request(name, {ifAvailable: true}, grant)`: the
-    /// grant callback keeps the lock until the promise it returns resolves,
-    /// which [`WorldLock`]'s drop does.
+    /// `navigator.locks.request(name, {signal: AbortSignal.timeout(..)},
+    /// grant)`: the grant callback keeps the lock until the promise it
+    /// returns resolves, which [`WorldLock`]'s drop does.
     pub(in crate::app) async fn lock_world(id: &str) -> Result<WorldLock, WorldInUse> {
         match request(&lock_name(id)).await {
             Ok(Some(release)) => Ok(WorldLock {
@@ -84,6 +85,11 @@ mod page {
         }
     }
 
+    /// How long to wait for a lock another page holds: a page that
+    /// reloads the world in the same tab frees it as it unloads, a moment
+    /// after the new page asks.
+    const WAIT_MS: u32 = 3_000;
+
     async fn request(name: &str) -> Result<Option<Function>, JsValue> {
         let window = web_sys::window().ok_or("no window")?;
         let locks = Reflect::get(&window.navigator(), &"locks".into())?;
@@ -92,13 +98,18 @@ mod page {
         }
         let request: Function = Reflect::get(&locks, &"request".into())?.dyn_into()?;
         let options = Object::new();
-        Reflect::set(&options, &"ifAvailable".into(), &true.into())?;
-        // Resolved by the grant callback with the release function, or
-        // null when the lock is held elsewhere.
-        let decided: Rc<RefCell<Option<Function>>> = Rc::default();
-        let decision = Promise::new(&mut |resolve, _| *decided.borrow_mut() = Some(resolve));
+        match timeout_signal(&window) {
+            Some(signal) => Reflect::set(&options, &"signal".into(), &signal)?,
+            // No AbortSignal.timeout: only take a free lock.
+            None => Reflect::set(&options, &"ifAvailable".into(), &true.into())?,
+        };
+        // Resolved once with the release function when the lock is granted,
+        // or with null when it is held elsewhere (or the wait timed out).
+        let tell: Rc<RefCell<Option<Function>>> = Rc::default();
+        let decision = Promise::new(&mut |resolve, _| *tell.borrow_mut() = Some(resolve));
+        let granted = tell.clone();
         let grant = Closure::once_into_js(move |lock: JsValue| -> Promise {
-            let tell = decided.borrow_mut().take();
+            let tell = granted.borrow_mut().take();
             if lock.is_null() {
                 if let Some(tell) = tell {
                     let _ = tell.call1(&JsValue::NULL, &JsValue::NULL);
@@ -112,9 +123,26 @@ mod page {
             }
             held
         });
-        request.call3(&locks, &name.into(), &options, &grant)?;
+        let refused = Closure::once_into_js(move |_error: JsValue| {
+            if let Some(tell) = tell.borrow_mut().take() {
+                let _ = tell.call1(&JsValue::NULL, &JsValue::NULL);
+            }
+        });
+        let asked = request.call3(&locks, &name.into(), &options, &grant)?;
+        let catch: Function = Reflect::get(&asked, &"catch".into())?.dyn_into()?;
+        catch.call1(&asked, &refused)?;
         let answer = JsFuture::from(decision).await?;
         Ok(answer.dyn_into::<Function>().ok())
+    }
+
+    /// `AbortSignal.timeout(WAIT_MS)`, where the browser has it.
+    fn timeout_signal(window: &web_sys::Window) -> Option<JsValue> {
+        let class = Reflect::get(window, &"AbortSignal".into()).ok()?;
+        let timeout: Function = Reflect::get(&class, &"timeout".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        timeout.call1(&class, &WAIT_MS.into()).ok()
     }
 
     impl Drop for WorldLock {
