@@ -67,10 +67,23 @@ pub struct SegmentInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EditLog {
-    /// Segments in replay order.
+    /// Segments in replay order: by index, each index once (a stored log
+    /// that lists one twice or out of order is read that way).
+    #[serde(deserialize_with = "segments_in_order")]
     pub segments: Vec<SegmentInfo>,
     /// The index the next segment gets.
     pub next_segment: u32,
+}
+
+/// Reads a log's segments in index order, each index once: the store
+/// only ever appends larger indices, so a record that lists one twice or
+/// out of order is damaged, and replaying it as listed would repeat edits
+/// or put newer edits under older ones. The first listing of an index wins.
+fn segments_in_order<'de, D: Deserializer<'de>>(input: D) -> Result<Vec<SegmentInfo>, D::Error> {
+    let mut segments = Vec::<SegmentInfo>::deserialize(input)?;
+    segments.sort_by_key(|s| s.index);
+    segments.dedup_by_key(|s| s.index);
+    Ok(segments)
 }
 
 impl EditLog {
@@ -106,10 +119,10 @@ pub struct SavedWorld {
     /// Last time played, milliseconds since the Unix epoch.
     pub last_played_at: u64,
     /// Where the player stands and looks.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "finite_player")]
     pub player: PlayerState,
     /// Time of day as the sun's angle (radians).
-    #[serde(default = "start_sun_angle")]
+    #[serde(default = "start_sun_angle", deserialize_with = "finite_sun_angle")]
     pub sun_angle: f32,
     /// The game mode; `None` (saves from before modes) means creative.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -118,7 +131,11 @@ pub struct SavedWorld {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inventory: Option<InventoryState>,
     /// Moon phase in `[0, 1]`: 0 and 1 new, 0.5 full.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "finite_f32",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub moon_phase: Option<f32>,
     /// JPEG thumbnail (about 160×90). Kept in its own store, not in the
     /// record, so autosaves never rewrite it.
@@ -130,7 +147,11 @@ pub struct SavedWorld {
     pub generator: Option<TerrainGenerator>,
     /// The weather when last saved; `None` (saves from before weather)
     /// starts the seed's weather from its first spell.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "finite_weather",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub weather: Option<WeatherState>,
     /// Format version; records read from storage are upgraded to
     /// [`CURRENT_VERSION`] before you see them.
@@ -143,6 +164,57 @@ pub struct SavedWorld {
 
 fn start_sun_angle() -> f32 {
     START_SUN_ANGLE
+}
+
+/// A float of the record, `None` when it is not a finite `f32`: a number
+/// beyond `f32` reads as infinite, and an infinite float is written back as
+/// `null`, which would make the next load refuse the whole world. Such a
+/// value reads as if it were missing.
+fn finite_f32<'de, D: Deserializer<'de>>(input: D) -> Result<Option<f32>, D::Error> {
+    Ok(Option::<f32>::deserialize(input)?.filter(|v| v.is_finite()))
+}
+
+fn finite_sun_angle<'de, D: Deserializer<'de>>(input: D) -> Result<f32, D::Error> {
+    Ok(finite_f32(input)?.unwrap_or(START_SUN_ANGLE))
+}
+
+/// The weather, `None` (the seed's first spell) when its times are not
+/// finite, read like [`finite_f32`].
+fn finite_weather<'de, D: Deserializer<'de>>(input: D) -> Result<Option<WeatherState>, D::Error> {
+    Ok(Option::<WeatherState>::deserialize(input)?
+        .filter(|w| w.elapsed.is_finite() && w.wetness.is_finite()))
+}
+
+/// The player, read like [`finite_f32`]: a position that is not finite is
+/// the spawn point, an angle that is not finite is 0.
+fn finite_player<'de, D: Deserializer<'de>>(input: D) -> Result<PlayerState, D::Error> {
+    #[derive(Deserialize)]
+    struct Raw {
+        #[serde(deserialize_with = "finite_f32")]
+        x: Option<f32>,
+        #[serde(deserialize_with = "finite_f32")]
+        y: Option<f32>,
+        #[serde(deserialize_with = "finite_f32")]
+        z: Option<f32>,
+        #[serde(deserialize_with = "finite_f32")]
+        yaw: Option<f32>,
+        #[serde(deserialize_with = "finite_f32")]
+        pitch: Option<f32>,
+    }
+    let Some(raw) = Option::<Raw>::deserialize(input)? else {
+        return Ok(SPAWN);
+    };
+    let (x, y, z) = match (raw.x, raw.y, raw.z) {
+        (Some(x), Some(y), Some(z)) => (x, y, z),
+        _ => (SPAWN.x, SPAWN.y, SPAWN.z),
+    };
+    Ok(PlayerState {
+        x,
+        y,
+        z,
+        yaw: raw.yaw.unwrap_or(0.0),
+        pitch: raw.pitch.unwrap_or(0.0),
+    })
 }
 
 impl SavedWorld {
