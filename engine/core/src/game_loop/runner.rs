@@ -486,7 +486,9 @@ impl GameLoop {
     ///
     /// # Errors
     /// [`SnapshotError`] for another format or engine version, an unknown
-    /// type name, an inconsistent hierarchy or a value that fails to decode.
+    /// type name, an inconsistent hierarchy, a value that fails to decode,
+    /// or a counter out of range ([`SnapshotError::Invalid`]). On any error
+    /// the game is left exactly as it was.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
         snapshot.apply(&mut self.scene, &self.snapshot_types)?;
         self.ticks = snapshot.tick;
