@@ -387,6 +387,11 @@ impl Play {
         choice
     }
 
+    /// The line shown over the HUD, if any.
+    pub(super) fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
     /// Shows a line over the HUD (a failed settings save).
     pub(super) fn set_notice(&mut self, notice: String) {
         self.notice = Some(notice);

@@ -13,8 +13,18 @@ use crate::save::WorldStore;
 use crate::settings::PlayerSettings;
 use crate::world::{BlockEdit, BlockType};
 
+thread_local! {
+    /// The wall clock the app reads, per test thread.
+    static CLOCK: std::cell::Cell<u64> = const { std::cell::Cell::new(1_700_000_000_000) };
+}
+
 fn now() -> u64 {
-    1_700_000_000_000
+    CLOCK.with(std::cell::Cell::get)
+}
+
+/// Moves the app's wall clock on.
+fn advance(ms: u64) {
+    CLOCK.with(|clock| clock.set(clock.get() + ms));
 }
 
 struct Window {
@@ -197,4 +207,44 @@ fn unsaved_edits_exported_after_a_failed_save_are_saved_later() {
     let store = block_on(WorldStore::open(&RedbBackend::new(&dir))).unwrap();
     assert_eq!(block_on(store.apply_unsaved(&unsaved)).unwrap(), 6);
     assert_eq!(block_on(store.load(&unsaved.world)).unwrap().edits, edits);
+}
+
+#[test]
+fn the_hud_promise_holds_freeing_space_is_all_it_takes_for_autosave_to_resume() {
+    let mut window = open_window();
+    // The first frame notes where the player is; the next notices edits,
+    // and the autosave is due 5 s after that.
+    window.app.update(&mut window.engine).unwrap();
+    window.build(5);
+    window
+        .faults
+        .fail_from(FileOp::Write, 0, InjectedError::Full);
+    window.app.update(&mut window.engine).unwrap();
+    advance(6_000);
+    window.app.update(&mut window.engine).unwrap();
+    let Screen::Playing(play) = &window.app.screen else {
+        panic!("playing");
+    };
+    let notice = play.notice().unwrap_or_default().to_owned();
+    assert!(notice.contains("storage is full"), "{notice}");
+    assert!(notice.contains("saving resumes"), "{notice}");
+    // Still full five seconds later: still not saved, same promise.
+    let edits = window.build(8);
+    window.app.update(&mut window.engine).unwrap();
+    advance(6_000);
+    window.app.update(&mut window.engine).unwrap();
+    let Screen::Playing(play) = &window.app.screen else {
+        panic!("playing");
+    };
+    assert!(play.notice().is_some_and(|n| n.contains("storage is full")));
+    // Space is freed: the next retry, on the same store, saves everything.
+    window.faults.clear();
+    advance(6_000);
+    window.app.update(&mut window.engine).unwrap();
+    let Screen::Playing(play) = &window.app.screen else {
+        panic!("playing");
+    };
+    assert_eq!(play.notice(), None, "the notice clears once saved");
+    assert_eq!(play.unsaved_edits(&mut window.engine), 0);
+    assert_eq!(window.saved_edits(), edits);
 }
