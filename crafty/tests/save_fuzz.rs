@@ -8,7 +8,7 @@
 //! bytes hold (one per 13 bytes) and append nothing on an error.
 //!
 //! 256 cases per property (a few seconds in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run.
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
 
 use std::sync::OnceLock;
 
@@ -22,20 +22,9 @@ use glam::IVec3;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use taos_engine::storage::{Database, MemoryBackend, Transaction, TransactionMode, block_on};
+use taos_fuzz::{apply, config, mutation};
 
 type Store = WorldStore<MemoryBackend>;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 const STORES: [&str; 3] = [WORLDS_STORE, SEGMENTS_STORE, THUMBNAILS_STORE];
 
@@ -179,59 +168,6 @@ fn list_and_load(rows: &[(&'static str, String, Vec<u8>)]) -> Result<(), TestCas
         Err(other) => prop_assert!(false, "unexpected error: {other}"),
     }
     Ok(())
-}
-
-#[derive(Debug, Clone)]
-enum Mutation {
-    Byte(usize, u8),
-    Flip(usize, u8),
-    Word(usize, u32),
-    Insert(usize, u8),
-    Delete(usize),
-    Truncate(usize),
-}
-
-fn mutation(len: usize) -> impl Strategy<Value = Mutation> {
-    let words = prop_oneof![
-        Just(0u32),
-        Just(1),
-        Just(u32::MAX),
-        Just(u32::MAX - 1),
-        Just(0x8000_0000),
-        0u32..64,
-        any::<u32>(),
-    ];
-    let bytes = prop_oneof![
-        prop::sample::select(b"{}[]\",:-0123456789.eE ntf".to_vec()),
-        any::<u8>(),
-    ];
-    prop_oneof![
-        (0..len, bytes.clone()).prop_map(|(at, b)| Mutation::Byte(at, b)),
-        (0..len, 0u8..8).prop_map(|(at, bit)| Mutation::Flip(at, bit)),
-        (0..len, words).prop_map(|(at, w)| Mutation::Word(at, w)),
-        (0..len, bytes).prop_map(|(at, b)| Mutation::Insert(at, b)),
-        (0..len).prop_map(Mutation::Delete),
-        (0..len).prop_map(Mutation::Truncate),
-    ]
-}
-
-fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
-    match *mutation {
-        Mutation::Byte(at, b) if at < bytes.len() => bytes[at] = b,
-        Mutation::Flip(at, bit) if at < bytes.len() => bytes[at] ^= 1 << bit,
-        Mutation::Word(at, w) => {
-            let end = (at + 4).min(bytes.len());
-            if at < end {
-                bytes[at..end].copy_from_slice(&w.to_le_bytes()[..end - at]);
-            }
-        }
-        Mutation::Insert(at, b) => bytes.insert(at.min(bytes.len()), b),
-        Mutation::Delete(at) if at < bytes.len() => {
-            bytes.remove(at);
-        }
-        Mutation::Truncate(len) => bytes.truncate(len),
-        _ => {}
-    }
 }
 
 fn record_len() -> usize {
@@ -406,9 +342,7 @@ proptest! {
         mutations in proptest::collection::vec(mutation(record_len()), 1..4),
     ) {
         let rows = damaged_rows(WORLDS_STORE, &saved().id, |bytes| {
-            for m in &mutations {
-                apply(bytes, m);
-            }
+            *bytes = apply(bytes, &mutations);
         });
         list_and_load(&rows)?;
     }
@@ -453,9 +387,7 @@ proptest! {
     ) {
         let key = segment_key(&saved().id, segment);
         let rows = damaged_rows(SEGMENTS_STORE, &key, |bytes| {
-            for m in &mutations {
-                apply(bytes, m);
-            }
+            *bytes = apply(bytes, &mutations);
             if sealed {
                 reseal(bytes);
             }
@@ -513,10 +445,7 @@ proptest! {
             any::<u32>().prop_map(Some),
         ],
     ) {
-        let mut bytes = encode_segment(&saved().segments[1]);
-        for m in &mutations {
-            apply(&mut bytes, m);
-        }
+        let mut bytes = apply(&encode_segment(&saved().segments[1]), &mutations);
         if sealed {
             reseal(&mut bytes);
         }

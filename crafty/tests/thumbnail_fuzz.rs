@@ -5,7 +5,7 @@
 //! any pixel is decoded).
 //!
 //! 256 cases per property (a few seconds in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run.
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
 
 use std::sync::OnceLock;
 
@@ -14,18 +14,7 @@ use crafty::save::{
     encode_thumbnail,
 };
 use proptest::prelude::*;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use taos_fuzz::{apply, config, mutation};
 
 /// A thumbnail as crafty writes it: a 320×180 gradient frame shrunk to 160×90.
 fn thumbnail() -> &'static [u8] {
@@ -74,75 +63,23 @@ fn check(jpeg: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-#[derive(Debug, Clone)]
-enum Mutation {
-    Byte(usize, u8),
-    Flip(usize, u8),
-    Insert(usize, Vec<u8>),
-    Delete(usize, usize),
-    Truncate(usize),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let len = thumbnail().len();
-    // Marker bytes and the extremes of size fields, and any byte.
-    let bytes = prop_oneof![
-        prop::sample::select(vec![
-            0x00, 0x01, 0x7F, 0x80, 0xFF, 0xC0, 0xC4, 0xD8, 0xD9, 0xDA, 0xDB, 0xDD
-        ]),
-        any::<u8>(),
-    ];
-    prop_oneof![
-        (0..len, bytes.clone()).prop_map(|(at, b)| Mutation::Byte(at, b)),
-        (0..len, 0u8..8).prop_map(|(at, bit)| Mutation::Flip(at, bit)),
-        (0..len, proptest::collection::vec(bytes, 1..8))
-            .prop_map(|(at, b)| Mutation::Insert(at, b)),
-        (0..len, 1usize..64).prop_map(|(at, n)| Mutation::Delete(at, n)),
-        (0..len).prop_map(Mutation::Truncate),
-    ]
-}
-
-fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
-    match mutation {
-        Mutation::Byte(at, b) if *at < bytes.len() => bytes[*at] = *b,
-        Mutation::Flip(at, bit) if *at < bytes.len() => bytes[*at] ^= 1 << bit,
-        Mutation::Insert(at, b) => {
-            let at = (*at).min(bytes.len());
-            bytes.splice(at..at, b.iter().copied());
-        }
-        Mutation::Delete(at, n) if *at < bytes.len() => {
-            let end = (at + n).min(bytes.len());
-            bytes.drain(*at..end);
-        }
-        Mutation::Truncate(len) => bytes.truncate(*len),
-        _ => {}
-    }
-}
-
 proptest! {
     #![proptest_config(config())]
 
     #[test]
     fn a_mutated_thumbnail_never_panics_or_decodes_too_large(
-        mutations in proptest::collection::vec(mutation(), 1..4),
+        mutations in proptest::collection::vec(mutation(thumbnail().len()), 1..4),
     ) {
-        let mut jpeg = thumbnail().to_vec();
-        for m in &mutations {
-            apply(&mut jpeg, m);
-        }
-        check(&jpeg)?;
+        check(&apply(thumbnail(), &mutations))?;
     }
 
     #[test]
     fn a_header_claiming_any_size_never_panics_or_decodes_too_large(
         width in prop_oneof![Just(u16::MAX), Just(0u16), 1u16..400, any::<u16>()],
         height in prop_oneof![Just(u16::MAX), Just(0u16), 1u16..200, any::<u16>()],
-        mutations in proptest::collection::vec(mutation(), 0..2),
+        mutations in proptest::collection::vec(mutation(thumbnail().len()), 0..2),
     ) {
-        let mut jpeg = claiming(thumbnail(), width, height);
-        for m in &mutations {
-            apply(&mut jpeg, m);
-        }
+        let jpeg = apply(&claiming(thumbnail(), width, height), &mutations);
         let (max_w, max_h) = MAX_THUMBNAIL_SIZE;
         let result = decode_thumbnail(&jpeg);
         // A zero side is refused by the JPEG reader itself, before the size check.

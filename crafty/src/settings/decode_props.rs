@@ -2,34 +2,13 @@
 //! inserted, removed, cut off; in the JSON envelope and in the bindings
 //! bytes inside it) never panic the loader: it gives settings in range, or
 //! the defaults with a warning, and a save afterwards writes or refuses
-//! cleanly. 256 cases.
+//! cleanly. 256 cases (`TAOS_FUZZ_CASES` for more; see `taos_fuzz`).
 
 use proptest::prelude::*;
-use proptest::sample::Index;
 use taos_engine::storage::{MemoryBackend, Transaction, TransactionMode, block_on};
+use taos_fuzz::{config, mutated};
 
 use super::*;
-
-/// `base` with 1 to 7 random edits.
-fn mutated(base: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec((0..4_u8, any::<Index>(), any::<u8>()), 1..8).prop_map(move |edits| {
-        let mut bytes = base.clone();
-        for (kind, at, byte) in edits {
-            match kind {
-                0 if !bytes.is_empty() => {
-                    let i = at.index(bytes.len());
-                    bytes[i] = byte;
-                }
-                1 => bytes.insert(at.index(bytes.len() + 1), byte),
-                2 if !bytes.is_empty() => {
-                    bytes.remove(at.index(bytes.len()));
-                }
-                _ => bytes.truncate(at.index(bytes.len() + 1)),
-            }
-        }
-        bytes
-    })
-}
 
 /// A settings record as this build stores it, with values off the defaults.
 fn settings_record() -> Vec<u8> {
@@ -54,14 +33,14 @@ fn envelope(data: &[u8]) -> Vec<u8> {
 
 fn stored_pair() -> impl Strategy<Value = (Vec<u8>, Vec<u8>)> {
     let bindings = prop_oneof![
-        mutated(envelope(&bindings_bytes())),
-        mutated(bindings_bytes()).prop_map(|inner| envelope(&inner)),
+        mutated(envelope(&bindings_bytes()), 7),
+        mutated(bindings_bytes(), 7).prop_map(|inner| envelope(&inner)),
     ];
-    (mutated(settings_record()), bindings)
+    (mutated(settings_record(), 7), bindings)
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(config())]
 
     #[test]
     fn mutated_records_load_without_panicking((settings, bindings) in stored_pair()) {

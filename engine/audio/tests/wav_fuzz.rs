@@ -2,25 +2,14 @@
 //! error, never panic, and never decode more frames than the input has bytes.
 //! Any chunk size larger than the whole input is refused before the decoder
 //! allocates for it. 256 cases per property (well under a second);
-//! `TAOS_AUDIO_FUZZ_CASES=100000` for a deeper local run.
+//! `TAOS_FUZZ_CASES=100000` for a deeper local run (see `taos_fuzz`).
 
 mod support;
 
 use proptest::prelude::*;
 use support::{at, wav, with_u16, with_u32};
 use taos_audio::{AudioClip, AudioError, MAX_SAMPLE_RATE, WavError};
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_AUDIO_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use taos_fuzz::{apply, config, mutation};
 
 fn seed() -> Vec<u8> {
     wav(
@@ -28,55 +17,6 @@ fn seed() -> Vec<u8> {
         2,
         &[0, 0, 1_000, -1_000, 2_000, -2_000, 3_000, -3_000],
     )
-}
-
-#[derive(Debug, Clone)]
-enum Mutation {
-    Byte(usize, u8),
-    Word(usize, u32),
-    Insert(usize, u8),
-    Delete(usize),
-    Truncate(usize),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let len = seed().len();
-    let words = prop_oneof![
-        Just(0u32),
-        Just(1),
-        Just(2),
-        Just(u32::MAX),
-        Just(u32::MAX - 1),
-        Just(4_000_000_000),
-        Just(0x8000_0000),
-        0u32..256,
-        any::<u32>(),
-    ];
-    prop_oneof![
-        (0..len, any::<u8>()).prop_map(|(at, b)| Mutation::Byte(at, b)),
-        (0..len, words).prop_map(|(at, w)| Mutation::Word(at, w)),
-        (0..len, any::<u8>()).prop_map(|(at, b)| Mutation::Insert(at, b)),
-        (0..len).prop_map(Mutation::Delete),
-        (0..len).prop_map(Mutation::Truncate),
-    ]
-}
-
-fn apply(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
-    for m in mutations {
-        match *m {
-            Mutation::Byte(at, b) if at < bytes.len() => bytes[at] = b,
-            Mutation::Word(at, w) if at + 4 <= bytes.len() => {
-                bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
-            }
-            Mutation::Insert(at, b) if at <= bytes.len() => bytes.insert(at, b),
-            Mutation::Delete(at) if at < bytes.len() => {
-                bytes.remove(at);
-            }
-            Mutation::Truncate(at) => bytes.truncate(at),
-            _ => {}
-        }
-    }
-    bytes
 }
 
 /// What any clip that decodes from `len` bytes must satisfy.
@@ -113,9 +53,9 @@ proptest! {
 
     #[test]
     fn mutated_wavs_decode_or_fail_cleanly(
-        mutations in prop::collection::vec(mutation(), 1..6),
+        mutations in prop::collection::vec(mutation(seed().len()), 1..6),
     ) {
-        let bytes = apply(seed(), &mutations);
+        let bytes = apply(&seed(), &mutations);
         let len = bytes.len();
         if let Ok(clip) = AudioClip::from_bytes(bytes) {
             check_decoded(&clip, len);

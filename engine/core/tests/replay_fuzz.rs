@@ -9,7 +9,7 @@
 //! afterwards, so the parser behind the checksum sees every mutation too.
 //!
 //! 256 cases per property (about a second in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run.
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
 
 use proptest::prelude::*;
 use taos_core::game_loop::{
@@ -17,18 +17,7 @@ use taos_core::game_loop::{
     RecordingError, StateHasher,
 };
 use taos_core::prelude::Vec2;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use taos_fuzz::{apply, config, mutation};
 
 /// A small recording with every field in use and events of several sizes.
 fn sample() -> Recording {
@@ -59,72 +48,6 @@ fn sample() -> Recording {
         })
         .collect();
     rec
-}
-
-#[derive(Debug, Clone)]
-enum Mutation {
-    Byte(usize, u8),
-    Flip(usize, u8),
-    Word(usize, u32),
-    Long(usize, u64),
-    Insert(usize, Vec<u8>),
-    Delete(usize, usize),
-    Truncate(usize),
-}
-
-fn mutation(len: usize) -> impl Strategy<Value = Mutation> {
-    let words = prop_oneof![
-        Just(0u32),
-        Just(1),
-        Just(u32::MAX),
-        Just(u32::MAX - 1),
-        Just(0x8000_0000),
-        0u32..64,
-        any::<u32>(),
-    ];
-    let longs = prop_oneof![
-        Just(u64::MAX),
-        Just(u64::from(u32::MAX)),
-        Just(1u64 << 62),
-        Just(1u64 << 32),
-        0u64..64,
-        any::<u64>(),
-    ];
-    prop_oneof![
-        (0..len, any::<u8>()).prop_map(|(at, b)| Mutation::Byte(at, b)),
-        (0..len, 0u8..8).prop_map(|(at, bit)| Mutation::Flip(at, bit)),
-        (0..len, words).prop_map(|(at, w)| Mutation::Word(at, w)),
-        (0..len, longs).prop_map(|(at, w)| Mutation::Long(at, w)),
-        (0..len, proptest::collection::vec(any::<u8>(), 1..16))
-            .prop_map(|(at, b)| Mutation::Insert(at, b)),
-        (0..len, 1usize..16).prop_map(|(at, n)| Mutation::Delete(at, n)),
-        (0..len).prop_map(Mutation::Truncate),
-    ]
-}
-
-fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
-    let overwrite = |bytes: &mut Vec<u8>, at: usize, value: &[u8]| {
-        let end = (at + value.len()).min(bytes.len());
-        if at < end {
-            bytes[at..end].copy_from_slice(&value[..end - at]);
-        }
-    };
-    match mutation {
-        Mutation::Byte(at, b) if *at < bytes.len() => bytes[*at] = *b,
-        Mutation::Flip(at, bit) if *at < bytes.len() => bytes[*at] ^= 1 << bit,
-        Mutation::Word(at, w) => overwrite(bytes, *at, &w.to_le_bytes()),
-        Mutation::Long(at, w) => overwrite(bytes, *at, &w.to_le_bytes()),
-        Mutation::Insert(at, b) => {
-            let at = (*at).min(bytes.len());
-            bytes.splice(at..at, b.iter().copied());
-        }
-        Mutation::Delete(at, n) if *at < bytes.len() => {
-            let end = (at + n).min(bytes.len());
-            bytes.drain(*at..end);
-        }
-        Mutation::Truncate(len) => bytes.truncate(*len),
-        _ => {}
-    }
 }
 
 /// Rewrites the trailing checksum so that it matches the (mutated) content.
@@ -171,10 +94,7 @@ proptest! {
     fn mutated_recordings_never_panic(
         mutations in proptest::collection::vec(mutation(sample().to_bytes().len()), 1..4),
     ) {
-        let mut bytes = sample().to_bytes();
-        for m in &mutations {
-            apply(&mut bytes, m);
-        }
+        let bytes = apply(&sample().to_bytes(), &mutations);
         check(&bytes)?;
     }
 
@@ -182,10 +102,7 @@ proptest! {
     fn mutated_recordings_with_a_valid_checksum_never_panic(
         mutations in proptest::collection::vec(mutation(sample().to_bytes().len()), 1..4),
     ) {
-        let mut bytes = sample().to_bytes();
-        for m in &mutations {
-            apply(&mut bytes, m);
-        }
+        let mut bytes = apply(&sample().to_bytes(), &mutations);
         seal(&mut bytes);
         check(&bytes)?;
     }

@@ -6,7 +6,7 @@
 //! succeeds leaves a game that keeps running.
 //!
 //! 256 cases per property (a few seconds in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run.
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -16,18 +16,7 @@ use taos_core::game_loop::{
     StateHash, StateHasher, TimerAction, Timers,
 };
 use taos_core::prelude::*;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use taos_fuzz::{apply, config, mutation};
 
 #[derive(Component, Serialize, Deserialize, Clone, Copy, PartialEq, Debug)]
 #[serde(crate = "taos_core::deps::serde")]
@@ -163,41 +152,6 @@ fn restore_and_check(bytes: &[u8]) -> Result<(), TestCaseError> {
         ),
     }
     Ok(())
-}
-
-#[derive(Debug, Clone)]
-enum ByteMutation {
-    Byte(usize, u8),
-    Insert(usize, u8),
-    Delete(usize),
-    Truncate(usize),
-}
-
-fn byte_mutation() -> impl Strategy<Value = ByteMutation> {
-    let len = fixture().0.len();
-    // Bytes JSON cares about, and any byte.
-    let bytes = prop_oneof![
-        prop::sample::select(b"{}[]\",:-0123456789.eE ntf".to_vec()),
-        any::<u8>(),
-    ];
-    prop_oneof![
-        (0..len, bytes.clone()).prop_map(|(at, b)| ByteMutation::Byte(at, b)),
-        (0..len, bytes).prop_map(|(at, b)| ByteMutation::Insert(at, b)),
-        (0..len).prop_map(ByteMutation::Delete),
-        (0..len).prop_map(ByteMutation::Truncate),
-    ]
-}
-
-fn apply_bytes(bytes: &mut Vec<u8>, mutation: &ByteMutation) {
-    match *mutation {
-        ByteMutation::Byte(at, b) if at < bytes.len() => bytes[at] = b,
-        ByteMutation::Insert(at, b) => bytes.insert(at.min(bytes.len()), b),
-        ByteMutation::Delete(at) if at < bytes.len() => {
-            bytes.remove(at);
-        }
-        ByteMutation::Truncate(len) => bytes.truncate(len),
-        _ => {}
-    }
 }
 
 /// What one node of the JSON tree becomes.
@@ -366,13 +320,9 @@ proptest! {
 
     #[test]
     fn mutated_snapshot_bytes_never_panic_and_a_failed_restore_changes_nothing(
-        mutations in proptest::collection::vec(byte_mutation(), 1..4),
+        mutations in proptest::collection::vec(mutation(fixture().0.len()), 1..4),
     ) {
-        let mut bytes = fixture().0;
-        for m in &mutations {
-            apply_bytes(&mut bytes, m);
-        }
-        restore_and_check(&bytes)?;
+        restore_and_check(&apply(&fixture().0, &mutations))?;
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! Property test: mutated .gltf text and .glb bytes load or fail with an error, never panic
-//! or hang. Bounded to a few hundred cases so it runs in seconds.
+//! or hang. 400 cases per property (a few seconds); `TAOS_FUZZ_CASES=100000` for a deeper
+//! local run (see `taos_fuzz`).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
+use taos_fuzz::{apply, mutation};
 use taos_gltf::GltfModel;
 use taos_gltf::test_models::{self, Storage};
 
@@ -37,114 +39,30 @@ fn inputs() -> &'static [Input] {
         .1
 }
 
-/// 400 cases per property (a few seconds); `TAOS_GLTF_FUZZ_CASES=100000` for a deeper local run.
+/// 400 cases per property, or `TAOS_FUZZ_CASES`.
 fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_GLTF_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
     ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
+        cases: taos_fuzz::cases(400),
+        ..taos_fuzz::config()
     }
 }
 
-#[derive(Debug, Clone)]
-enum Mutation {
-    FlipBit(usize, u8),
-    Insert(usize, u8),
-    Delete(usize, usize),
-    Truncate(usize),
-    /// Replaces the digit run around a position with another number.
-    Number(usize, &'static str),
-    /// Overwrites four bytes with a little-endian u32 (GLB lengths, binary data).
-    Word(usize, u32),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let numbers = prop::sample::select(vec![
-        "0",
-        "1",
-        "-1",
-        "2",
-        "3",
-        "7",
-        "255",
-        "65535",
-        "65536",
-        "4294967295",
-        "4294967296",
-        "18446744073709551615",
-        "1e30",
-        "-0.5",
-        "5126",
-        "5121",
-        "5123",
-        "34962",
-        "9999999999999",
-    ]);
-    prop_oneof![
-        (any::<usize>(), 0u8..8).prop_map(|(p, b)| Mutation::FlipBit(p, b)),
-        (any::<usize>(), any::<u8>()).prop_map(|(p, b)| Mutation::Insert(p, b)),
-        (any::<usize>(), 1usize..64).prop_map(|(p, n)| Mutation::Delete(p, n)),
-        any::<usize>().prop_map(Mutation::Truncate),
-        (any::<usize>(), numbers).prop_map(|(p, n)| Mutation::Number(p, n)),
-        (
-            any::<usize>(),
-            prop::sample::select(vec![0u32, 1, 12, 0x7fff_ffff, u32::MAX])
-        )
-            .prop_map(|(p, w)| Mutation::Word(p, w)),
-    ]
-}
-
-fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
-    if bytes.is_empty() {
-        return;
-    }
-    let len = bytes.len();
-    match *m {
-        Mutation::FlipBit(p, b) => bytes[p % len] ^= 1 << b,
-        Mutation::Insert(p, b) => bytes.insert(p % (len + 1), b),
-        Mutation::Delete(p, n) => {
-            let start = p % len;
-            bytes.drain(start..(start + n).min(len));
-        }
-        Mutation::Truncate(p) => bytes.truncate(p % len),
-        Mutation::Number(p, n) => {
-            // Find the digit run at or after p (wrapping), and replace it.
-            let digits: Vec<usize> = (0..len).filter(|&i| bytes[i].is_ascii_digit()).collect();
-            if let Some(&at) = digits.get(p % digits.len().max(1)) {
-                let mut start = at;
-                while start > 0 && bytes[start - 1].is_ascii_digit() {
-                    start -= 1;
-                }
-                let mut end = at;
-                while end < len && (bytes[end].is_ascii_digit() || bytes[end] == b'.') {
-                    end += 1;
-                }
-                bytes.splice(start..end, n.bytes());
-            }
-        }
-        Mutation::Word(p, w) => {
-            if len >= 4 {
-                let at = p % (len - 3);
-                bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
-            }
-        }
-    }
+/// The length of the longest input (mutation positions wrap on shorter ones).
+fn longest() -> usize {
+    inputs()
+        .iter()
+        .map(|(bytes, _)| bytes.len())
+        .max()
+        .unwrap_or(0)
 }
 
 proptest! {
     #![proptest_config(config())]
 
     #[test]
-    fn mutated_files_never_panic(which in 0usize..8, mutations in prop::collection::vec(mutation(), 1..4)) {
+    fn mutated_files_never_panic(which in 0usize..8, mutations in prop::collection::vec(mutation(longest()), 1..4)) {
         let (original, dir) = &inputs()[which];
-        let mut bytes = original.clone();
-        for m in &mutations {
-            apply(&mut bytes, m);
-        }
+        let bytes = apply(original, &mutations);
         // Ok or Err are both fine; a panic fails the test.
         let _ = GltfModel::from_slice(&bytes, Some(dir), "fuzzed.gltf");
     }

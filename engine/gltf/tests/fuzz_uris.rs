@@ -2,7 +2,8 @@
 //! `/dev/zero`, beside a parent folder holding copies of its files. Hostile URIs swapped into
 //! the .gltf are always refused; mutated .gltf and .glb bytes never panic or hang.
 //!
-//! 256 cases per property (about a second); `TAOS_GLTF_FUZZ_CASES=100000` for a deeper run.
+//! 256 cases per property (about a second); `TAOS_FUZZ_CASES=100000` for a deeper run (see
+//! `taos_fuzz`).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -10,6 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use proptest::prelude::*;
+use taos_fuzz::{Mutation, apply};
 use taos_gltf::test_models::{self, Storage};
 use taos_gltf::{GltfError, GltfModel};
 
@@ -94,16 +96,10 @@ fn fixture() -> &'static Fixture {
 }
 
 fn config() -> ProptestConfig {
-    let cases = std::env::var("TAOS_GLTF_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
     ProptestConfig {
-        cases,
-        failure_persistence: None,
         // A hang costs the 10 s timeout per shrinking step.
         max_shrink_iters: 8,
-        ..ProptestConfig::default()
+        ..taos_fuzz::config()
     }
 }
 
@@ -151,61 +147,34 @@ fn pick() -> impl Strategy<Value = Pick> {
     ]
 }
 
-#[derive(Debug, Clone)]
-enum Mutation {
-    FlipBit(usize, u8),
-    Delete(usize, usize),
-    Truncate(usize),
-    /// Inserts one of these strings (path pieces and URIs) at a position.
-    Splice(usize, &'static str),
-}
+/// Path pieces and URIs, inserted into the bytes.
+const PIECES: &[&str] = &[
+    "../",
+    "..%2F",
+    "%2e%2e/",
+    "/",
+    "./",
+    "sub/",
+    "up/",
+    "link.bin",
+    "pipe.bin",
+    "zero.bin",
+    "/dev/zero",
+    "file:///",
+    "%00",
+    "%",
+    "\\",
+    "\"",
+];
 
+/// Any of `taos_fuzz`'s mutations, or (one time in four) a path piece inserted.
 fn mutation() -> impl Strategy<Value = Mutation> {
-    let pieces = prop::sample::select(vec![
-        "../",
-        "..%2F",
-        "%2e%2e/",
-        "/",
-        "./",
-        "sub/",
-        "up/",
-        "link.bin",
-        "pipe.bin",
-        "zero.bin",
-        "/dev/zero",
-        "file:///",
-        "%00",
-        "%",
-        "\\",
-        "\"",
-    ]);
+    let len = fixture().gltf.len().max(fixture().glb.len());
     prop_oneof![
-        (any::<usize>(), 0u8..8).prop_map(|(p, b)| Mutation::FlipBit(p, b)),
-        (any::<usize>(), 1usize..32).prop_map(|(p, n)| Mutation::Delete(p, n)),
-        any::<usize>().prop_map(Mutation::Truncate),
-        (any::<usize>(), pieces).prop_map(|(p, s)| Mutation::Splice(p, s)),
+        3 => taos_fuzz::mutation(len),
+        1 => (0..=len, prop::sample::select(PIECES))
+            .prop_map(|(at, piece)| Mutation::Insert(at, piece.as_bytes().to_vec())),
     ]
-}
-
-fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
-    let len = bytes.len().max(1);
-    match *m {
-        Mutation::FlipBit(p, b) => {
-            if let Some(byte) = bytes.get_mut(p % len) {
-                *byte ^= 1 << b;
-            }
-        }
-        Mutation::Delete(p, n) => {
-            let start = (p % len).min(bytes.len());
-            let end = (start + n).min(bytes.len());
-            bytes.drain(start..end);
-        }
-        Mutation::Truncate(p) => bytes.truncate(p % len),
-        Mutation::Splice(p, s) => {
-            let at = (p % len).min(bytes.len());
-            bytes.splice(at..at, s.bytes());
-        }
-    }
 }
 
 proptest! {
@@ -246,10 +215,7 @@ proptest! {
     #[test]
     fn mutated_bytes_never_panic_or_hang(glb in any::<bool>(), mutations in prop::collection::vec(mutation(), 1..4)) {
         let f = fixture();
-        let mut bytes = if glb { f.glb.clone() } else { f.gltf.clone() };
-        for m in &mutations {
-            apply(&mut bytes, m);
-        }
+        let bytes = apply(if glb { &f.glb } else { &f.gltf }, &mutations);
         // Ok or Err are both fine; a panic (seen as a closed channel) or a hang fails.
         prop_assert!(load(bytes).is_some(), "the load panicked or hung");
     }

@@ -3,36 +3,15 @@
 //! with odd names, versions and record encodings, never panics: it parses
 //! and restores completely, or is refused and creates no database. A
 //! damaged record envelope (what `import` checks) is refused, never a panic.
-//! 256 cases each.
+//! 256 cases each (`TAOS_FUZZ_CASES` for more; see `taos_fuzz`).
 
 use proptest::prelude::*;
-use proptest::sample::Index;
+use taos_fuzz::{config, mutated};
 use taos_storage::backup::{BackedUpRecord, RecordBytes, StoreBackup};
 use taos_storage::{
     Database, DatabaseBackup, MemoryBackend, StorageBackend, StorageError, Transaction,
     TransactionMode, backup_database, block_on, record_version, restore_database,
 };
-
-/// `base` with 1 to 7 random edits.
-fn mutated(base: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec((0..4_u8, any::<Index>(), any::<u8>()), 1..8).prop_map(move |edits| {
-        let mut bytes = base.clone();
-        for (kind, at, byte) in edits {
-            match kind {
-                0 if !bytes.is_empty() => {
-                    let i = at.index(bytes.len());
-                    bytes[i] = byte;
-                }
-                1 => bytes.insert(at.index(bytes.len() + 1), byte),
-                2 if !bytes.is_empty() => {
-                    bytes.remove(at.index(bytes.len()));
-                }
-                _ => bytes.truncate(at.index(bytes.len() + 1)),
-            }
-        }
-        bytes
-    })
-}
 
 /// A backup of a database with a JSON store and a binary one.
 fn sample_backup() -> Vec<u8> {
@@ -96,11 +75,11 @@ fn exists(backend: &MemoryBackend, name: &str) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(config())]
 
     #[test]
     fn a_damaged_backup_restores_whole_or_not_at_all(
-        bytes in prop_oneof![mutated(sample_backup()), odd_backup()]
+        bytes in prop_oneof![mutated(sample_backup(), 7), odd_backup()]
     ) {
         let Ok(backup) = serde_json::from_slice::<DatabaseBackup>(&bytes) else {
             return Ok(());
@@ -128,7 +107,7 @@ proptest! {
 
     #[test]
     fn a_damaged_record_envelope_is_refused_without_panicking(
-        bytes in mutated(br#"{"version":3,"data":{"name":"World 1","seed":1000}}"#.to_vec())
+        bytes in mutated(br#"{"version":3,"data":{"name":"World 1","seed":1000}}"#.to_vec(), 7)
     ) {
         // What `import` checks before writing anything.
         if let Err(error) = record_version("worlds", "w1", &bytes) {
