@@ -388,6 +388,7 @@ impl Play {
     }
 
     /// The line shown over the HUD, if any.
+    #[cfg(test)]
     pub(super) fn notice(&self) -> Option<&str> {
         self.notice.as_deref()
     }
