@@ -2,8 +2,9 @@
 //! write, length change or sync at the Nth call, under the real `redb` file.
 //!
 //! This is how tests show that a game keeps every edit through disk errors,
-//! as SQLite's and redb's own suites do: [`RedbBackend::with_faults`]
-//! (crate::RedbBackend::with_faults) opens its files through a
+//! as SQLite's and redb's own suites do:
+//! [`RedbBackend::with_faults`](crate::RedbBackend::with_faults) opens its
+//! files through a
 //! [`FileFaults`] plan shared with the test, which turns faults on and off
 //! while the game runs.
 //!
@@ -63,8 +64,8 @@ impl InjectedError {
     }
 }
 
-/// How many of each operation ran through the plan since it was made or
-/// last [`reset_counts`](FileFaults::reset_counts).
+/// How many of each operation ran through the plan since it was made
+/// (compare two readings to count one commit's calls).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OpCounts {
     /// [`FileOp::Write`] calls.
