@@ -37,7 +37,8 @@
 //! | crate | folder | what |
 //! | --- | --- | --- |
 //! | `taos_core` | `engine/core` | the simulation: no GPU, no window, no database |
-//! | `taos_storage` | `engine/storage` | object stores (redb, IndexedDB, memory) and `taos-db` |
+//! | `taos_storage` | `engine/storage` | object stores (redb, IndexedDB, memory) |
+//! | `taos_db` | `engine/db` | the `taos-db` tool (backup, restore, export, import); never linked by a game |
 //! | `taos_audio` | `engine/audio` | sound sources, listener and mixer (kira) |
 //! | `taos_engine` | `engine` | this facade |
 

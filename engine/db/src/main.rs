@@ -1,5 +1,11 @@
 //! `taos-db`: list, back up, restore and edit Taos databases on disk.
 //!
+//! This crate is a command-line tool over [`taos_storage`]'s backup, restore,
+//! export and import: it is not a library, and a game never links it. It is a
+//! crate of its own so that a game depending on `taos_storage` does not compile
+//! the tool's command line (`clap`), error reporting (`anyhow`) and logger
+//! (`env_logger`). Run it with `cargo run -p taos_db -- ARGS`.
+//!
 //! ```text
 //! taos-db [--dir DIR] databases                  list databases in the data directory
 //! taos-db [--dir DIR] stores DB                  list a database's stores and record counts
@@ -21,13 +27,10 @@
 //! never a database file, and go to `FILE.partial` first, synced, then renamed.
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "taos-db/files.rs"]
 mod files;
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "taos-db/import_target.rs"]
 mod import_target;
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "taos-db/restore.rs"]
 mod restore;
 
 #[cfg(not(target_arch = "wasm32"))]
