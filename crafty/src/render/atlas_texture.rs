@@ -94,10 +94,24 @@ impl AtlasTexture {
 
     /// WGSL constants the chunk shader needs about the atlas.
     pub(super) fn shader_constants(&self) -> String {
-        format!(
-            "const WATER_TILE: u32 = {}u;\nconst CUTOUT_TILES: u32 = {}u;\n",
-            BlockType::Water.tile(Face::Top),
-            self.cutout_tiles
-        )
+        shader_constants(self.cutout_tiles)
     }
+}
+
+/// WGSL constants the chunk shader needs about an atlas whose alpha-tested
+/// tiles are the bits of `cutout_tiles`.
+pub(super) fn shader_constants(cutout_tiles: u32) -> String {
+    format!(
+        "const WATER_TILE: u32 = {}u;\nconst CUTOUT_TILES: u32 = {cutout_tiles}u;\n",
+        BlockType::Water.tile(Face::Top),
+    )
+}
+
+/// The cutout mask of the block atlas (as [`AtlasTexture::new`] computes
+/// it), without a device.
+pub(super) fn cutout_tiles() -> u32 {
+    let atlas = block_atlas();
+    (0..TILE_COUNT)
+        .filter(|&tile| is_cutout_tile(&atlas_tile(&atlas, tile)))
+        .fold(0, |mask, tile| mask | 1 << tile)
 }

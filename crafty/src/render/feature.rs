@@ -317,6 +317,58 @@ pub(super) fn pipeline(device: &wgpu::Device, spec: &PipelineSpec<'_>) -> wgpu::
     })
 }
 
+/// Crafty's shader modules, `(label, WGSL)`, each joined from `shaders/`:
+/// the shadow casters, sky, chunks, weather, godrays and block outline.
+/// `atlas_constants` is [`AtlasTexture::shader_constants`].
+pub(super) fn shader_sources(atlas_constants: &str) -> [(&'static str, String); 6] {
+    let common = include_str!("shaders/common.wgsl");
+    let quad = include_str!("shaders/quad.wgsl");
+    [
+        (
+            "crafty shadow casters",
+            [
+                common,
+                atlas_constants,
+                quad,
+                include_str!("shaders/shadow_caster.wgsl"),
+            ]
+            .concat(),
+        ),
+        (
+            "crafty sky",
+            [
+                common,
+                include_str!("shaders/clouds.wgsl"),
+                include_str!("shaders/sky.wgsl"),
+            ]
+            .concat(),
+        ),
+        (
+            "crafty chunk",
+            [
+                common,
+                atlas_constants,
+                quad,
+                include_str!("shaders/shadows.wgsl"),
+                include_str!("shaders/chunk.wgsl"),
+            ]
+            .concat(),
+        ),
+        (
+            "crafty weather",
+            [common, include_str!("shaders/weather.wgsl")].concat(),
+        ),
+        (
+            "crafty godrays",
+            [common, include_str!("shaders/godrays.wgsl")].concat(),
+        ),
+        (
+            "crafty outline",
+            [common, include_str!("shaders/outline.wgsl")].concat(),
+        ),
+    ]
+}
+
 fn shader(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
@@ -522,20 +574,15 @@ impl RenderFeature for CraftyPipelineFeature {
             bind_group_layouts: &[Some(&frame_layout)],
             immediate_size: 0,
         });
-        let common = include_str!("shaders/common.wgsl");
-        let atlas_constants = atlas.shader_constants();
-        let quad = include_str!("shaders/quad.wgsl");
-        let caster_module = shader(
-            device,
-            "crafty shadow casters",
-            &[
-                common,
-                &atlas_constants,
-                quad,
-                include_str!("shaders/shadow_caster.wgsl"),
-            ]
-            .concat(),
-        );
+        let [
+            caster_module,
+            sky_module,
+            chunk_module,
+            weather_module,
+            godray_module,
+            outline_module,
+        ] = shader_sources(&atlas.shader_constants())
+            .map(|(label, source)| shader(device, label, &source));
         let shadows = SunShadows::new(
             device,
             &CasterSetup {
@@ -553,44 +600,7 @@ impl RenderFeature for CraftyPipelineFeature {
             ],
             immediate_size: 0,
         });
-        let sky_module = shader(
-            device,
-            "crafty sky",
-            &[
-                common,
-                include_str!("shaders/clouds.wgsl"),
-                include_str!("shaders/sky.wgsl"),
-            ]
-            .concat(),
-        );
-        let chunk_module = shader(
-            device,
-            "crafty chunk",
-            &[
-                common,
-                &atlas_constants,
-                quad,
-                include_str!("shaders/shadows.wgsl"),
-                include_str!("shaders/chunk.wgsl"),
-            ]
-            .concat(),
-        );
-        let weather_module = shader(
-            device,
-            "crafty weather",
-            &[common, include_str!("shaders/weather.wgsl")].concat(),
-        );
-        let godray_module = shader(
-            device,
-            "crafty godrays",
-            &[common, include_str!("shaders/godrays.wgsl")].concat(),
-        );
         let godrays = GodrayPasses::new(device, &frame_layout, &godray_module);
-        let outline_module = shader(
-            device,
-            "crafty outline",
-            &[common, include_str!("shaders/outline.wgsl")].concat(),
-        );
         let chunk_spec = |label, fragment, blend, write| PipelineSpec {
             label,
             module: &chunk_module,

@@ -31,8 +31,7 @@ pub(crate) enum AtmosphereShader {
 }
 
 impl AtmosphereShader {
-    /// Every shader, for validation tests.
-    #[cfg(test)]
+    /// Every shader (for `shader_sources`, the validation test's list).
     pub(crate) const ALL: [Self; 4] = [
         Self::Transmittance,
         Self::MultiScattering,

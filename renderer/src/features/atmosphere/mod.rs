@@ -22,5 +22,6 @@ mod sun;
 mod uniform;
 
 pub(crate) use gpu::{AtmosphereGpu, LutRenders};
+pub(crate) use luts::AtmosphereShader;
 pub use settings::Atmosphere;
 pub(crate) use sun::direction_towards_sun;

@@ -15,6 +15,7 @@ mod point_spot;
 
 pub use ao::{AmbientOcclusion, AoFeature, AoOptions};
 pub use gbuffer::{GBUFFER_BYTES_PER_PIXEL, GBuffer};
+pub(crate) use gbuffer::{GBUFFER_WGSL, deferred_source};
 pub use geometry::GeometryFeature;
 pub use lighting::DeferredLightingFeature;
 pub use overlay::{ForwardOverlayFeature, OverlayLighting};
