@@ -12,10 +12,10 @@
 use std::time::{Duration, Instant};
 
 use taos_engine::prelude::*;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
+use taos_engine::renderer::timings::FrameTimings;
 use taos_engine::{App, AppError, Engine, EngineConfig};
-use taos_renderer::presets::{PresetOptions, forward_preset};
-use taos_renderer::resources::{MeshData, PbrMaterial};
-use taos_renderer::timings::FrameTimings;
 
 struct Showcase {
     run_for: Option<Duration>,
@@ -31,7 +31,7 @@ impl App for Showcase {
         let teal = assets.add_material(PbrMaterial::color(Vec3::new(0.1, 0.6, 0.6)));
         let scene = engine.scene_mut();
         let floor = scene.spawn("Ground");
-        scene.add_component(floor, MeshRenderer::new(ground, grey))?;
+        scene.add_component(floor, MeshRenderer::new(ground.handle(), grey.handle()))?;
         for i in 0..5 {
             let at = Transform::from_trs(
                 Vec3::new(i as f32 * 1.6 - 3.2, 0.5, -1.0),
@@ -39,7 +39,7 @@ impl App for Showcase {
                 Vec3::ONE,
             );
             let block = scene.spawn_with("Block", at);
-            scene.add_component(block, MeshRenderer::new(cube, teal))?;
+            scene.add_component(block, MeshRenderer::new(cube.handle(), teal.handle()))?;
         }
         let sun = scene.spawn("Sun");
         let light = DirectionalLight::new(Vec3::new(-0.5, -1.0, -0.4), Vec3::ONE, 3.0);

@@ -23,9 +23,9 @@ use taos_engine::game_loop::{
     AutoPauseConfig, FixedStep, InputEvent, Key, LoopConfig, LoopPolicy, PresentOn, Rate,
 };
 use taos_engine::prelude::*;
+use taos_engine::renderer::features::SkyOption;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::{App, AppError, Engine, EngineConfig, Propagate, WindowEvent};
-use taos_renderer::features::SkyOption;
-use taos_renderer::presets::{PresetOptions, forward_preset};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {

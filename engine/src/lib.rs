@@ -20,8 +20,9 @@
 //!   [`InputEvent`](game_loop::InputEvent)s, the on-screen touch controls'
 //!   overlay ([`touch_overlay`]), and the logger.
 //!
-//! It is **not** the renderer (`taos_renderer`: the render graph, features
-//! and presets) and holds no simulation logic of its own.
+//! It is **not** the renderer ([`renderer`], the `taos_renderer` crate it
+//! re-exports: the render graph, features and presets) and holds no
+//! simulation logic of its own.
 //!
 //! ```
 //! use taos_engine::prelude::*;
@@ -40,6 +41,7 @@
 //! | `taos_storage` | `engine/storage` | object stores (redb, IndexedDB, memory) |
 //! | `taos_db` | `engine/db` | the `taos-db` tool (backup, restore, export, import); never linked by a game |
 //! | `taos_audio` | `engine/audio` | sound sources, listener and mixer (kira) |
+//! | `taos_renderer` | `renderer` | the renderer, re-exported as [`renderer`] |
 //! | `taos_engine` | `engine` | this facade |
 
 #![forbid(unsafe_code)]
@@ -49,6 +51,7 @@ pub mod bindings_store;
 mod facade;
 pub mod gltf;
 mod graph_overlay;
+mod handles;
 mod logging;
 mod presenter;
 pub mod touch_overlay;
@@ -59,6 +62,9 @@ mod window;
 pub use taos_audio as audio;
 pub use taos_core;
 pub use taos_core::*;
+/// The renderer: the `taos_renderer` crate (GPU context, render graph,
+/// features, presets, the asset store's meshes and materials).
+pub use taos_renderer as renderer;
 /// World persistence: the `taos_storage` crate.
 pub use taos_storage as storage;
 
@@ -67,6 +73,7 @@ pub use app::{App, AppError, Propagate, WindowEvent};
 /// so a game builds its UI against the same version.
 pub use egui;
 pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
+pub use handles::AssetHandle;
 pub use logging::init_logging;
 /// The future [`Engine::capture_later`] returns.
 pub use taos_renderer::PendingReadback;
@@ -78,7 +85,9 @@ pub use window::{
 
 /// The names a game needs: `use taos_engine::prelude::*;` (the core's
 /// prelude: scene, objects, transforms, components, behaviours, the loop's
-/// everyday types, and `Component`/`Resource` derives).
+/// everyday types, and `Component`/`Resource` derives), and
+/// [`AssetHandle`] (`mesh_id.handle()`).
 pub mod prelude {
+    pub use crate::AssetHandle;
     pub use taos_core::prelude::*;
 }

@@ -28,14 +28,14 @@ fn moved_objects_and_only_they_get_motion_vectors() {
         Transform::from_trs(Vec3::new(-1.5, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE),
     );
     scene
-        .add_component(still, MeshRenderer::new(cube, grey))
+        .add_component(still, MeshRenderer::new(cube.handle(), grey.handle()))
         .unwrap();
     let mover = scene.spawn_with(
         "Mover",
         Transform::from_trs(Vec3::new(1.5, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE),
     );
     scene
-        .add_component(mover, MeshRenderer::new(cube, grey))
+        .add_component(mover, MeshRenderer::new(cube.handle(), grey.handle()))
         .unwrap();
     let eye = Transform::from_trs(Vec3::new(0.0, 0.0, 6.0), Quat::IDENTITY, Vec3::ONE);
     let camera = scene.spawn_with("Camera", eye);

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use taos_engine::game_loop::LoopConfig;
+use taos_engine::renderer::Renderer;
 use taos_engine::{Engine, EngineConfig, run_windowed};
-use taos_renderer::Renderer;
 
 /// `[--headless] [--frames N] [--screenshot PATH] [--size WxH]`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use taos_engine::audio::{
 };
 use taos_engine::controllers::CameraController;
 use taos_engine::prelude::*;
-use taos_renderer::resources::{MeshData, PbrMaterial};
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 
 use crate::CommonCli;
 
@@ -105,7 +105,10 @@ pub fn audio_scene(engine: &mut Engine) -> anyhow::Result<()> {
     });
     let scene = engine.scene_mut();
     let floor = scene.spawn("Floor");
-    scene.add_component(floor, MeshRenderer::new(floor_mesh, floor_material))?;
+    scene.add_component(
+        floor,
+        MeshRenderer::new(floor_mesh.handle(), floor_material.handle()),
+    )?;
     let sun = scene.spawn("Sun");
     scene.add_component(
         sun,
@@ -119,7 +122,10 @@ pub fn audio_scene(engine: &mut Engine) -> anyhow::Result<()> {
     for (i, (clip, (radius, speed, phase, height))) in sounds()?.into_iter().zip(paths).enumerate()
     {
         let emitter = scene.spawn(format!("Emitter {i}"));
-        scene.add_component(emitter, MeshRenderer::new(ball, materials[i]))?;
+        scene.add_component(
+            emitter,
+            MeshRenderer::new(ball.handle(), materials[i].handle()),
+        )?;
         scene.add_component(
             emitter,
             AudioSource::new(clip)

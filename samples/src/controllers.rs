@@ -9,7 +9,7 @@ use taos_engine::controllers::{
     Aabb, BoxWorld, CameraController, PlayerController, SceneCollision,
 };
 use taos_engine::prelude::*;
-use taos_renderer::resources::{MeshData, PbrMaterial};
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 
 /// Which controller drives the camera.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,7 +122,10 @@ pub fn controllers(engine: &mut Engine) -> anyhow::Result<()> {
     });
     let scene = engine.scene_mut();
     let ground = scene.spawn("Ground");
-    scene.add_component(ground, MeshRenderer::new(ground_mesh, grass))?;
+    scene.add_component(
+        ground,
+        MeshRenderer::new(ground_mesh.handle(), grass.handle()),
+    )?;
     let mut solids = vec![Aabb::new(
         Vec3::new(-30.0, -1.0, -30.0),
         Vec3::new(30.0, 0.0, 30.0),
@@ -134,7 +137,7 @@ pub fn controllers(engine: &mut Engine) -> anyhow::Result<()> {
             format!("Pillar {i}"),
             Transform::from_trs(centre, Quat::IDENTITY, size),
         );
-        scene.add_component(object, MeshRenderer::new(cube, stone))?;
+        scene.add_component(object, MeshRenderer::new(cube.handle(), stone.handle()))?;
         solids.push(pillar);
     }
     scene

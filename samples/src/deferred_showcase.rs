@@ -6,10 +6,10 @@
 use glam::{Quat, Vec3, Vec4};
 use taos_engine::Engine;
 use taos_engine::prelude::*;
-use taos_renderer::Renderer;
-use taos_renderer::features::{AoOptions, Atmosphere, IblOptions, SkyOption};
-use taos_renderer::presets::{DeferredOptions, PresetOptions, deferred_preset};
-use taos_renderer::resources::{AlphaMode, MeshData, PbrMaterial};
+use taos_engine::renderer::Renderer;
+use taos_engine::renderer::features::{AoOptions, Atmosphere, IblOptions, SkyOption};
+use taos_engine::renderer::presets::{DeferredOptions, PresetOptions, deferred_preset};
+use taos_engine::renderer::resources::{AlphaMode, MeshData, PbrMaterial};
 
 /// Spheres per row and per column of the material grid.
 pub const GRID: usize = 5;
@@ -72,13 +72,16 @@ pub fn deferred_showcase(engine: &mut Engine) -> anyhow::Result<()> {
 
     let scene = engine.scene_mut();
     let ground = scene.spawn("Ground");
-    scene.add_component(ground, MeshRenderer::new(ground_mesh, stone))?;
+    scene.add_component(
+        ground,
+        MeshRenderer::new(ground_mesh.handle(), stone.handle()),
+    )?;
     // The material grid: metallic grows upwards, roughness to the right.
     for (index, material) in grid.into_iter().enumerate() {
         let (row, column) = (index / GRID, index % GRID);
         let at = Vec3::new(column as f32 - 2.0, 0.55 + row as f32, 0.0);
         let ball = scene.spawn_with("Sphere", Transform::from_position(at));
-        scene.add_component(ball, MeshRenderer::new(sphere, material))?;
+        scene.add_component(ball, MeshRenderer::new(sphere.handle(), material.handle()))?;
     }
     // A back wall with steps at its foot: concave creases for the SSAO.
     let blocks = [
@@ -90,13 +93,13 @@ pub fn deferred_showcase(engine: &mut Engine) -> anyhow::Result<()> {
     ];
     for (at, size) in blocks {
         let block = scene.spawn_with("Block", Transform::from_trs(at, Quat::IDENTITY, size));
-        scene.add_component(block, MeshRenderer::new(cube, stone))?;
+        scene.add_component(block, MeshRenderer::new(cube.handle(), stone.handle()))?;
     }
     let ball = scene.spawn_with(
         "Glass",
         Transform::from_trs(Vec3::new(2.9, 0.75, 1.6), Quat::IDENTITY, Vec3::splat(1.7)),
     );
-    scene.add_component(ball, MeshRenderer::new(sphere, glass))?;
+    scene.add_component(ball, MeshRenderer::new(sphere.handle(), glass.handle()))?;
 
     let lights = [
         (Vec3::new(-2.5, 1.0, 1.2), Vec3::new(1.0, 0.35, 0.2)),

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use glam::{Quat, Vec3};
 use taos_engine::Engine;
 use taos_engine::prelude::*;
-use taos_renderer::Renderer;
-use taos_renderer::features::SkyOption;
-use taos_renderer::presets::{PresetOptions, forward_preset};
-use taos_renderer::resources::{MeshData, PbrMaterial};
+use taos_engine::renderer::Renderer;
+use taos_engine::renderer::features::SkyOption;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 
 /// The sample's preset: forward, with a procedural panorama as the sky.
 pub fn forward_simple_preset() -> impl FnOnce(&mut Renderer) {
@@ -61,7 +61,7 @@ pub fn forward_simple(engine: &mut Engine) -> anyhow::Result<()> {
 
     let scene = engine.scene_mut();
     let ball = scene.spawn("Sphere");
-    scene.add_component(ball, MeshRenderer::new(sphere, red))?;
+    scene.add_component(ball, MeshRenderer::new(sphere.handle(), red.handle()))?;
     let sun = scene.spawn("Sun");
     let light = DirectionalLight::new(Vec3::new(-0.5, -1.0, -0.4), Vec3::ONE, 3.0);
     scene.add_component(sun, light)?;

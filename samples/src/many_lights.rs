@@ -8,12 +8,12 @@ use clap::Parser;
 use glam::{Quat, Vec3};
 use taos_engine::Engine;
 use taos_engine::prelude::*;
-use taos_renderer::Renderer;
-use taos_renderer::features::{PointSpotMethod, SkyOption};
-use taos_renderer::presets::{
+use taos_engine::renderer::Renderer;
+use taos_engine::renderer::features::{PointSpotMethod, SkyOption};
+use taos_engine::renderer::presets::{
     DeferredOptions, PresetOptions, deferred_preset, forward_plus_preset, forward_preset,
 };
-use taos_renderer::resources::{MeshData, PbrMaterial};
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 
 use crate::args::{CommonCli, SampleArgs};
 
@@ -198,7 +198,10 @@ pub fn many_lights(engine: &mut Engine, options: ManyLightsOptions) -> anyhow::R
 
     let scene = engine.scene_mut();
     let ground = scene.spawn("Ground");
-    scene.add_component(ground, MeshRenderer::new(ground_mesh, ground_material))?;
+    scene.add_component(
+        ground,
+        MeshRenderer::new(ground_mesh.handle(), ground_material.handle()),
+    )?;
     // A grid of boxes and balls: many repeats of two meshes (instanced).
     let step = 2.0;
     let cells = (FIELD / step) as i32;
@@ -206,9 +209,13 @@ pub fn many_lights(engine: &mut Engine, options: ManyLightsOptions) -> anyhow::R
         for j in -cells..cells {
             let at = Vec3::new(i as f32 * step + 1.0, 0.0, j as f32 * step + 1.0);
             let (name, lift, renderer) = if (i + j) % 2 == 0 {
-                ("Box", 0.4, MeshRenderer::new(cube, stone))
+                ("Box", 0.4, MeshRenderer::new(cube.handle(), stone.handle()))
             } else {
-                ("Ball", 0.45, MeshRenderer::new(ball, metal))
+                (
+                    "Ball",
+                    0.45,
+                    MeshRenderer::new(ball.handle(), metal.handle()),
+                )
             };
             let object = scene.spawn_with(name, Transform::from_position(at + Vec3::Y * lift));
             scene.add_component(object, renderer)?;

@@ -20,10 +20,10 @@ use taos_engine::game_loop::{
     StateHasher,
 };
 use taos_engine::prelude::*;
-use taos_renderer::Renderer;
-use taos_renderer::features::SkyOption;
-use taos_renderer::presets::{PresetOptions, forward_preset};
-use taos_renderer::resources::{MeshData, PbrMaterial};
+use taos_engine::renderer::Renderer;
+use taos_engine::renderer::features::SkyOption;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 
 /// Ticks per second: the simulation is fixed-step so replays are exact.
 pub const SHOOTER_HZ: u32 = 60;
@@ -290,14 +290,14 @@ pub fn shooter(engine: &mut Engine) -> anyhow::Result<()> {
     let scene = engine.scene_mut();
     scene.world_mut().init_resource::<Score>();
     scene.world_mut().insert_resource(Looks {
-        shot: MeshRenderer::new(ball, hot),
-        target: MeshRenderer::new(cube, rock),
+        shot: MeshRenderer::new(ball.handle(), hot.handle()),
+        target: MeshRenderer::new(cube.handle(), rock.handle()),
     });
     let ship = scene.spawn_with(
         "Ship",
         Transform::from_trs(Vec3::ZERO, Quat::IDENTITY, Vec3::new(1.2, 0.4, 0.6)),
     );
-    scene.add_component(ship, MeshRenderer::new(cube, hull))?;
+    scene.add_component(ship, MeshRenderer::new(cube.handle(), hull.handle()))?;
     scene.add_behaviour(ship, Ship { cooldown: 0 })?;
     let floor = scene.spawn_with(
         "Ground",
@@ -307,7 +307,7 @@ pub fn shooter(engine: &mut Engine) -> anyhow::Result<()> {
             Vec3::new(16.0, 1.0, 6.0),
         ),
     );
-    scene.add_component(floor, MeshRenderer::new(ground, grass))?;
+    scene.add_component(floor, MeshRenderer::new(ground.handle(), grass.handle()))?;
     let spawner = scene.spawn("Spawner");
     scene.add_behaviour(spawner, Spawner { every: 0.6 })?;
     let sun = scene.spawn("Sun");

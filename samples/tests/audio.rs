@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::{Engine, EngineConfig};
 use taos_image_compare::{Tolerance, assert_matches_reference};
-use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::{audio_scene, mix_to_wav};
 
 fn engine() -> Engine {

@@ -4,9 +4,9 @@ use std::path::Path;
 
 use taos_engine::game_loop::{InputEvent, Key, MouseButton};
 use taos_engine::prelude::*;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::{Engine, EngineConfig};
 use taos_image_compare::{Tolerance, assert_matches_reference};
-use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::{Rig, RigSwitcher, controllers};
 
 fn engine() -> Engine {

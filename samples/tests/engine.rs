@@ -3,9 +3,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use taos_engine::renderer::features::ShadowCascades;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::{Engine, EngineConfig, EngineError};
-use taos_renderer::features::ShadowCascades;
-use taos_renderer::presets::{PresetOptions, forward_preset};
 
 fn engine(width: u32, height: u32) -> Result<Engine, EngineError> {
     Engine::headless(
@@ -89,7 +89,7 @@ fn the_sun_components_cascade_settings_reach_the_shadow_feature() {
 /// emissive cube filling the middle of the view.
 fn viewed_scene(engine: &mut Engine, cube: bool) -> taos_engine::Scene {
     use taos_engine::prelude::*;
-    use taos_renderer::resources::{MeshData, PbrMaterial};
+    use taos_engine::renderer::resources::{MeshData, PbrMaterial};
     let mut scene = Scene::new();
     let camera = scene.spawn("Camera");
     scene
@@ -105,7 +105,7 @@ fn viewed_scene(engine: &mut Engine, cube: bool) -> taos_engine::Scene {
         let object = scene.spawn("Cube");
         scene.object_mut(object).unwrap().position_mut().z = -3.0;
         scene
-            .add_component(object, MeshRenderer::new(mesh, material))
+            .add_component(object, MeshRenderer::new(mesh.handle(), material.handle()))
             .unwrap();
     }
     scene
@@ -189,7 +189,7 @@ fn set_game_loop_switches_screens_and_capture_draws_offscreen() {
 
 #[test]
 fn set_preset_swaps_the_features_and_keeps_the_assets_and_scene() {
-    use taos_renderer::presets::{DeferredOptions, deferred_preset};
+    use taos_engine::renderer::presets::{DeferredOptions, deferred_preset};
     let preset = taos_samples::forward_simple_preset();
     let mut engine = Engine::headless(EngineConfig::new(64, 48), preset)
         .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));

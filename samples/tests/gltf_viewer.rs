@@ -7,7 +7,7 @@ use std::process::Command;
 
 use image::RgbaImage;
 use taos_engine::gltf::GltfSpawnOptions;
-use taos_gltf::test_models;
+use taos_engine::gltf::test_models;
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_samples::{ComparePreset, SampleArgs, ViewerSettings, view_headless};
 

@@ -44,16 +44,17 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use glam::Vec3;
-pub use taos_gltf::LoadOptions;
-use taos_gltf::{self as gltf, GltfError, GltfModel, ImageIndex, LoadProgress};
+use taos_gltf::{self as gltf, ImageIndex};
+pub use taos_gltf::{GltfError, GltfModel, LoadOptions, LoadProgress, LoadStage, test_models};
 use taos_renderer::Renderer;
 use taos_renderer::resources::{
     ColorSpace, MaterialId, MeshDataError, MeshId, Texture, TextureError, TextureId,
 };
 
 use crate::{
-    AnimationClip, AnimationClipError, AnimationPlayer, CameraError, ClipId, DirectionalLight,
-    Engine, GameObject, MeshRenderer, PointLight, Scene, SceneError, SpotLight, Transform,
+    AnimationClip, AnimationClipError, AnimationPlayer, AssetHandle, CameraError, ClipId,
+    DirectionalLight, Engine, GameObject, MeshRenderer, PointLight, Scene, SceneError, SpotLight,
+    Transform,
 };
 use convert::TextureFor;
 
@@ -494,7 +495,7 @@ impl Spawner<'_> {
         object: GameObject,
         &(mesh, material, local): &(MeshId, MaterialId, gltf::Aabb),
     ) -> Result<(), GltfSpawnError> {
-        self.add(object, MeshRenderer::new(mesh, material))?;
+        self.add(object, MeshRenderer::new(mesh.handle(), material.handle()))?;
         self.spawned.mesh_objects.push(object);
         let world = self.scene.world_matrix(object).unwrap_or_default();
         for corner in 0..8 {

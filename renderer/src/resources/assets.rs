@@ -27,18 +27,6 @@ id_type!(
     TextureId
 );
 
-impl From<MeshId> for taos_core::MeshHandle {
-    fn from(id: MeshId) -> Self {
-        Self(id.0)
-    }
-}
-
-impl From<MaterialId> for taos_core::MaterialHandle {
-    fn from(id: MaterialId) -> Self {
-        Self(id.0)
-    }
-}
-
 /// Owns GPU meshes, materials and textures; hands out typed ids.
 #[derive(Debug, Default)]
 pub struct Assets {

@@ -2,8 +2,8 @@
 
 use clap::Parser;
 use taos_engine::game_loop::LoopConfig;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::{Engine, EngineConfig};
-use taos_renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::{AudioArgs, SampleArgs, audio_scene, mix_to_wav, run_sample};
 
 fn main() -> anyhow::Result<()> {

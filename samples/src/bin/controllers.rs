@@ -3,7 +3,7 @@
 //! Tab cycles the orbit, fly and walk controllers.
 
 use taos_engine::game_loop::LoopConfig;
-use taos_renderer::presets::{PresetOptions, forward_preset};
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::{SampleArgs, controllers, run_sample};
 
 fn main() -> anyhow::Result<()> {

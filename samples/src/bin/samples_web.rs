@@ -6,7 +6,7 @@
 //! `presets_compare` (it writes tiles to disk); run those natively.
 
 use taos_engine::game_loop::LoopConfig;
-use taos_renderer::presets::{PresetOptions, forward_preset};
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::{
     ManyLightsOptions, SampleArgs, controllers, deferred_showcase, deferred_showcase_preset,
     forward_simple, forward_simple_preset, many_lights, run_sample, shooter, shooter_loop,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
-use taos_gltf::{GltfError, GltfModel, LoadOptions, LoadProgress};
+use taos_engine::gltf::{GltfError, GltfModel, LoadOptions, LoadProgress};
 
 /// Loads shorter than this show no progress (it would only flicker).
 pub const SHOW_AFTER: Duration = Duration::from_millis(500);
@@ -159,7 +159,7 @@ impl ProgressPrinter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use taos_gltf::LoadStage;
+    use taos_engine::gltf::LoadStage;
 
     #[test]
     fn quick_loads_print_nothing_and_long_ones_a_line_per_stage_or_tenth() {
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn a_background_load_delivers_the_model_or_its_error() {
         let dir = tempfile::tempdir().unwrap();
-        let path = taos_gltf::test_models::textured_box(dir.path()).unwrap();
+        let path = taos_engine::gltf::test_models::textured_box(dir.path()).unwrap();
         let model = BackgroundLoad::start(path).wait().unwrap();
         assert_eq!(model.meshes.len(), 1);
         let missing = BackgroundLoad::start(dir.path().join("missing.gltf"));

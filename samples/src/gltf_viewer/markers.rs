@@ -6,8 +6,8 @@
 use glam::Vec3;
 use taos_engine::gltf::SpawnedGltf;
 use taos_engine::prelude::*;
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 use taos_engine::{DirectionalLight, Engine, PointLight, SpotLight};
-use taos_renderer::resources::{MeshData, PbrMaterial};
 
 /// Adds the markers, each `size` metres across (in the node's own scale).
 ///
@@ -42,7 +42,7 @@ pub(super) fn add_markers(
     let scene = engine.scene_mut();
     for (node, mesh, material) in markers {
         let marker = scene.spawn_child(node, "marker")?;
-        scene.add_component(marker, MeshRenderer::new(mesh, material))?;
+        scene.add_component(marker, MeshRenderer::new(mesh.handle(), material.handle()))?;
     }
     Ok(())
 }

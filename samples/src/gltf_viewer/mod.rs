@@ -34,11 +34,11 @@ use anyhow::Context as _;
 use clap::Parser;
 use glam::Vec3;
 use image::RgbaImage;
+use taos_engine::gltf::GltfModel;
 use taos_engine::gltf::{GltfSpawnOptions, LoadOptions, SpawnedGltf};
 use taos_engine::prelude::*;
+use taos_engine::renderer::features::DofFeature;
 use taos_engine::{DirectionalLight, Engine, EngineConfig};
-use taos_gltf::GltfModel;
-use taos_renderer::features::DofFeature;
 
 pub use load::{BackgroundLoad, ProgressPrinter, SHOW_AFTER};
 pub use orbit::Orbit;

@@ -2,9 +2,9 @@
 //! at run time by rebuilding the renderer's features
 //! ([`Engine::set_preset`](taos_engine::Engine::set_preset)).
 
-use taos_renderer::Renderer;
-use taos_renderer::features::{BloomOptions, DofOptions, TaaOptions};
-use taos_renderer::presets::{deferred_preset, forward_plus_preset, forward_preset};
+use taos_engine::renderer::Renderer;
+use taos_engine::renderer::features::{BloomOptions, DofOptions, TaaOptions};
+use taos_engine::renderer::presets::{deferred_preset, forward_plus_preset, forward_preset};
 
 use crate::{ComparePreset, deferred_showcase_options};
 

@@ -2,8 +2,8 @@
 //! per effect, a label and what it changes in the preset options. A new
 //! effect is one more row in [`EFFECTS`].
 
-use taos_renderer::features::{BloomOptions, DofOptions, TaaOptions};
-use taos_renderer::presets::PresetOptions;
+use taos_engine::renderer::features::{BloomOptions, DofOptions, TaaOptions};
+use taos_engine::renderer::presets::PresetOptions;
 
 use super::scene::focus_distance;
 

@@ -24,8 +24,8 @@ use std::time::Instant;
 use anyhow::Context as _;
 use clap::Parser;
 use image::RgbaImage;
+use taos_engine::renderer::wgpu;
 use taos_engine::{Engine, EngineConfig, run_windowed};
-use taos_renderer::wgpu;
 
 pub use effects::{EFFECTS, Effect, EffectSet, effect_sets};
 pub use scene::{ComparePreset, compare_preset, focus_distance, presets_compare_scene};

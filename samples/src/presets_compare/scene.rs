@@ -4,8 +4,8 @@
 
 use glam::{Mat3, Quat, Vec3};
 use taos_engine::Engine;
-use taos_renderer::Renderer;
-use taos_renderer::presets::{deferred_preset, forward_plus_preset, forward_preset};
+use taos_engine::renderer::Renderer;
+use taos_engine::renderer::presets::{deferred_preset, forward_plus_preset, forward_preset};
 
 use super::effects::EffectSet;
 use crate::deferred_showcase_options;

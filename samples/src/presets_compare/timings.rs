@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use taos_renderer::timings::FrameTimings;
+use taos_engine::renderer::timings::FrameTimings;
 
 /// What one tile's frames cost on average.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -164,8 +164,8 @@ fn ms(duration: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use taos_renderer::graph::PassKind;
-    use taos_renderer::timings::{GpuTimings, PassTiming};
+    use taos_engine::renderer::graph::PassKind;
+    use taos_engine::renderer::timings::{GpuTimings, PassTiming};
 
     use super::*;
 

@@ -9,9 +9,9 @@
 use std::time::{Duration, Instant};
 
 use taos_engine::prelude::*;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
+use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 use taos_engine::{App, AppError, Engine, EngineConfig};
-use taos_renderer::presets::{PresetOptions, forward_preset};
-use taos_renderer::resources::{MeshData, PbrMaterial};
 
 /// The game's own state: what it spawned, and how long to run (tests).
 struct MyGame {
@@ -31,9 +31,9 @@ impl App for MyGame {
 
         let scene = engine.scene_mut();
         let floor = scene.spawn("Ground");
-        scene.add_component(floor, MeshRenderer::new(ground, grey))?;
+        scene.add_component(floor, MeshRenderer::new(ground.handle(), grey.handle()))?;
         let block = scene.spawn_with("Cube", Transform::from_position(Vec3::new(0.0, 0.8, 0.0)));
-        scene.add_component(block, MeshRenderer::new(cube, orange))?;
+        scene.add_component(block, MeshRenderer::new(cube.handle(), orange.handle()))?;
         let sun = scene.spawn("Sun");
         scene.add_component(
             sun,

@@ -26,9 +26,10 @@ pub struct MeshRenderer {
 }
 
 impl MeshRenderer {
-    /// A shadow-casting mesh renderer. Takes the ids the renderer's asset
-    /// store hands out (`assets.add_mesh(..)`, `assets.add_material(..)`)
-    /// as they are.
+    /// A shadow-casting mesh renderer. The handles carry the numbers of the
+    /// ids the renderer's asset store hands out (`assets.add_mesh(..)`,
+    /// `assets.add_material(..)`); the `taos_engine` facade converts them
+    /// (`mesh_id.handle()`, its `AssetHandle` trait).
     #[must_use]
     pub fn new(mesh: impl Into<MeshHandle>, material: impl Into<MaterialHandle>) -> Self {
         Self {
