@@ -36,22 +36,31 @@ pub struct DeferredUnsupported {
     pub missing: &'static str,
 }
 
-/// Whether `gpu` can run the deferred features: enough sampled textures per
-/// stage and 16-byte colour targets (the packed G-buffer texel). Compute is
-/// not needed: without it the point and spot lights use light volumes and
-/// the overlay the forward pass.
+/// Whether `gpu` can run the deferred features: half-float packing in
+/// shaders (the G-buffer's `pack2x16float`; Vulkan drivers without 16-bit
+/// floats, such as llvmpipe without them, lack it), enough sampled textures
+/// per stage and 16-byte colour targets (the packed G-buffer texel).
+/// Compute is not needed: without it the point and spot lights use light
+/// volumes and the overlay the forward pass.
 ///
 /// # Errors
 /// [`DeferredUnsupported`] naming what is missing.
 pub fn check_deferred_support(gpu: &crate::GpuContext) -> Result<(), DeferredUnsupported> {
-    deferred_support(gpu.adapter_info().backend, &gpu.device().limits())
+    deferred_support(
+        gpu.adapter_info().backend,
+        gpu.adapter().get_downlevel_capabilities().flags,
+        &gpu.device().limits(),
+    )
 }
 
 fn deferred_support(
     backend: wgpu::Backend,
+    flags: wgpu::DownlevelFlags,
     limits: &wgpu::Limits,
 ) -> Result<(), DeferredUnsupported> {
-    let missing = if limits.max_sampled_textures_per_shader_stage < DEFERRED_SAMPLED_TEXTURES {
+    let missing = if !flags.contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32) {
+        Some("half-float packing in shaders (pack2x16float)")
+    } else if limits.max_sampled_textures_per_shader_stage < DEFERRED_SAMPLED_TEXTURES {
         Some("7 sampled textures per shader stage")
     } else if limits.max_color_attachment_bytes_per_sample < 16 {
         Some("16-byte colour attachments")
@@ -74,12 +83,26 @@ mod tests {
     #[test]
     fn webgl2_limits_run_the_deferred_path_and_tiny_ones_are_refused() {
         let webgl2 = wgpu::Limits::downlevel_webgl2_defaults();
-        assert_eq!(deferred_support(wgpu::Backend::Gl, &webgl2), Ok(()));
+        // What every GL adapter reports (wgpu-hal's GLES backend).
+        let gl = wgpu::DownlevelFlags::SHADER_F16_IN_F32;
+        assert_eq!(deferred_support(wgpu::Backend::Gl, gl, &webgl2), Ok(()));
         let tiny = wgpu::Limits {
             max_sampled_textures_per_shader_stage: 4,
-            ..webgl2
+            ..webgl2.clone()
         };
-        let error = deferred_support(wgpu::Backend::Gl, &tiny).unwrap_err();
+        let error = deferred_support(wgpu::Backend::Gl, gl, &tiny).unwrap_err();
         assert!(error.to_string().contains("sampled textures"), "{error}");
+    }
+
+    #[test]
+    fn a_device_without_half_float_packing_is_refused_not_failed_at_pipeline_creation() {
+        // llvmpipe without 16-bit floats reports no SHADER_F16_IN_F32.
+        let error = deferred_support(
+            wgpu::Backend::Vulkan,
+            wgpu::DownlevelFlags::all() - wgpu::DownlevelFlags::SHADER_F16_IN_F32,
+            &wgpu::Limits::default(),
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("pack2x16float"), "{error}");
     }
 }
