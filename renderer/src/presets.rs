@@ -229,8 +229,9 @@ impl Default for LightingOptions {
 /// (light volumes are the default) and the forward-plus overlay, which fall
 /// back (logged) to light volumes and the forward overlay.
 ///
-/// Fallback: on a device that cannot hold the G-buffer or bind the
-/// lighting's seven sampled textures ([`check_deferred_support`]) it
+/// Fallback: on a device that cannot hold the G-buffer, pack it (half-float
+/// packing in shaders) or bind the lighting's seven sampled textures
+/// ([`check_deferred_support`]) it
 /// registers the [forward preset](forward_preset) with the same common
 /// options instead, and logs why.
 pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
