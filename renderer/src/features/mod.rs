@@ -8,6 +8,7 @@ mod gpu_util;
 mod ibl;
 mod lit;
 mod post;
+mod shader_check;
 mod shader_sources;
 mod shadow;
 mod sky;
@@ -30,6 +31,8 @@ pub use post::{
     BloomFeature, BloomOptions, DofFeature, DofOptions, MAX_BLOOM_LEVELS, TaaFeature, TaaJitter,
     TaaOptions, halton, jitter_offset, jittered_projection,
 };
+#[doc(hidden)]
+pub use shader_check::validate_shaders;
 #[doc(hidden)]
 pub use shader_sources::shader_sources;
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};
