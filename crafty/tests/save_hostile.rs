@@ -3,6 +3,9 @@
 //! the world's identity, and counts from a record never size an allocation
 //! or let an append overwrite a live segment.
 
+mod raw_store;
+use raw_store::{raw_get, raw_put};
+
 use crafty::inventory::GameMode;
 use crafty::save::{
     LoadWarning, PlaySnapshot, SEGMENTS_STORE, SaveError, SaveSession, SavedWorld, SegmentError,
@@ -14,28 +17,6 @@ use serde_json::Value;
 use taos_engine::storage::{Database, MemoryBackend, Transaction, TransactionMode, block_on};
 
 type Store = WorldStore<MemoryBackend>;
-
-fn raw_get(store: &Store, name: &str, key: &str) -> Option<Vec<u8>> {
-    block_on(
-        store
-            .database()
-            .transaction(&[name], TransactionMode::ReadOnly, async |tx| {
-                tx.get_raw(name, key).await
-            }),
-    )
-    .unwrap()
-}
-
-fn raw_put(store: &Store, name: &str, key: &str, bytes: &[u8]) {
-    block_on(
-        store
-            .database()
-            .transaction(&[name], TransactionMode::ReadWrite, async |tx| {
-                tx.put_raw(name, key, bytes).await
-            }),
-    )
-    .unwrap();
-}
 
 fn everything(store: &Store) -> Vec<(String, Vec<u8>)> {
     let mut all = Vec::new();

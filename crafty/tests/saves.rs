@@ -1,5 +1,8 @@
 //! Saved worlds end to end: round trips, migration, damage, autosave, redb.
 
+mod raw_store;
+use raw_store::{raw_get, raw_put};
+
 use std::collections::HashSet;
 
 use crafty::inventory::{GameMode, HOTBAR_SLOTS, InventoryState, ItemStack};
@@ -19,28 +22,6 @@ use taos_engine::storage::{
 
 fn open(backend: &MemoryBackend) -> WorldStore<MemoryBackend> {
     block_on(WorldStore::open(backend)).unwrap()
-}
-
-fn raw_get<B: StorageBackend>(store: &WorldStore<B>, name: &str, key: &str) -> Option<Vec<u8>> {
-    block_on(
-        store
-            .database()
-            .transaction(&[name], TransactionMode::ReadOnly, async |tx| {
-                tx.get_raw(name, key).await
-            }),
-    )
-    .unwrap()
-}
-
-fn raw_put<B: StorageBackend>(store: &WorldStore<B>, name: &str, key: &str, bytes: &[u8]) {
-    block_on(
-        store
-            .database()
-            .transaction(&[name], TransactionMode::ReadWrite, async |tx| {
-                tx.put_raw(name, key, bytes).await
-            }),
-    )
-    .unwrap();
 }
 
 fn raw_keys<B: StorageBackend>(store: &WorldStore<B>, name: &str) -> Vec<String> {
