@@ -24,7 +24,7 @@ use winit::window::{CursorGrabMode, Window};
 use crate::Scene;
 use crate::app::App;
 use crate::game_loop::{Clock, GameLoop, LoopConfig, ManualClock, RealClock};
-use crate::presenter::{Output, RenderPresenter};
+use crate::presenter::{FrameOutput, Output, RenderPresenter};
 use crate::ui::UiPainter;
 use crate::window::{RunError, SetupError, run_app, run_windowed};
 
@@ -87,6 +87,11 @@ pub enum EngineError {
 /// A scene, its [`GameLoop`], and a renderer with the features a preset registered.
 pub struct Engine {
     game: GameLoop,
+    /// What draws the scene: the renderer and its output. Lent to the loop
+    /// for each frame; the frame's result comes back from that call.
+    render: RenderPresenter,
+    /// The sound system: it follows the scene's sources and listener each frame.
+    audio: Audio,
     /// The window, for a windowed engine.
     window: Option<Arc<Window>>,
     /// The UI overlay's context, for a windowed engine.
@@ -163,9 +168,10 @@ impl Engine {
     ) -> Result<Self, EngineError> {
         let mut game = GameLoop::new(Scene::new(), config.loop_config, clock)?;
         game.set_size(config.width, config.height);
-        game.set_presenter(RenderPresenter::new(renderer, output, audio));
         Ok(Self {
             game,
+            render: RenderPresenter::new(renderer, output),
+            audio,
             window: None,
             ui_context: None,
             exit_requested: false,
@@ -232,7 +238,7 @@ impl Engine {
             RealClock::new(),
             Audio::new(windowed_audio_output()),
         )?;
-        engine.presenter().ui = Some(ui);
+        engine.render.ui = Some(ui);
         engine.window = Some(window);
         engine.ui_context = Some(ui_context);
         Ok(engine)
@@ -241,8 +247,8 @@ impl Engine {
     /// Replaces the running game loop with `next` (its scene, clock, policy
     /// and state) and returns the one that ran: how a game switches screens,
     /// e.g. from a launcher to a world, on one window. The renderer, the
-    /// output and the frame hooks move to `next`
-    /// ([`GameLoop::hand_over`]). A windowed engine's loop should run on a
+    /// output and the sound stay with the engine; the frame hooks move to
+    /// `next` ([`GameLoop::hand_over`]). A windowed engine's loop should run on a
     /// [`RealClock`], a headless one's on a [`ManualClock`].
     pub fn set_game_loop(&mut self, mut next: GameLoop) -> GameLoop {
         self.game.hand_over(&mut next);
@@ -250,8 +256,8 @@ impl Engine {
         // Object handles of the old scene mean nothing in the new one: the
         // camera is found (and takes the output's aspect) again, and the old
         // scene's sounds stop.
-        self.presenter().camera = None;
-        self.presenter().audio.forget_sources();
+        self.render.camera = None;
+        self.audio.forget_sources();
         previous
     }
 
@@ -342,13 +348,13 @@ impl Engine {
     /// plain backdrop (`false`: a launcher or menu screen costs no scene
     /// rendering).
     pub fn show_scene(&mut self, show: bool) {
-        self.presenter().show_scene = show;
+        self.render.show_scene = show;
     }
 
     /// The colour behind the UI while the scene is hidden (linear RGBA).
     pub fn set_backdrop(&mut self, rgba: [f64; 4]) {
         let [r, g, b, a] = rgba;
-        self.presenter().backdrop = wgpu::Color { r, g, b, a };
+        self.render.backdrop = wgpu::Color { r, g, b, a };
     }
 
     /// What the window driver did so far (zero for a headless engine).
@@ -358,9 +364,9 @@ impl Engine {
     }
 
     pub(crate) fn set_ui_frame(&mut self, frame: crate::ui::UiFrame) {
-        let presenter = self.presenter();
-        if let Some(ui) = &mut presenter.ui {
-            ui.set(presenter.renderer.gpu(), frame);
+        let render = &mut self.render;
+        if let Some(ui) = &mut render.ui {
+            ui.set(render.renderer.gpu(), frame);
         }
     }
 
@@ -380,15 +386,24 @@ impl Engine {
         &mut self.game
     }
 
-    fn presenter(&mut self) -> &mut RenderPresenter {
-        self.game
-            .presenter_mut::<RenderPresenter>()
-            .expect("an engine's loop always presents through its renderer")
+    /// The loop's clock callback, presenting through the engine's renderer
+    /// and sound: what the window driver calls on each redraw.
+    pub(crate) fn on_clock(
+        &mut self,
+    ) -> (
+        crate::game_loop::CallbackOutcome,
+        Option<Result<RenderStats, taos_renderer::RenderError>>,
+    ) {
+        let mut output = FrameOutput {
+            render: &mut self.render,
+            audio: &mut self.audio,
+        };
+        self.game.on_clock_through(&mut output)
     }
 
     /// The renderer: its assets (meshes, materials, textures) and GPU.
     pub fn renderer(&mut self) -> &mut Renderer {
-        &mut self.presenter().renderer
+        &mut self.render.renderer
     }
 
     /// Replaces the renderer's features with those `preset` registers
@@ -418,7 +433,7 @@ impl Engine {
     /// `frame.graph.add_pass(..)`, reassign `frame.hdr`, or read the frame
     /// data (`frame.data`: camera, lights, buckets).
     pub fn before_render(&mut self, hook: impl for<'a> FnMut(&mut Frame<'a>) + Send + 'static) {
-        self.presenter().before_render.push(Box::new(hook));
+        self.render.before_render.push(Box::new(hook));
     }
 
     /// One whole frame now: a tick of the loop (time, timers, behaviours and
@@ -430,12 +445,15 @@ impl Engine {
     /// still rendered), [`EngineError::Render`] if the frame failed to
     /// render. Both are also logged.
     pub fn frame(&mut self) -> Result<RenderStats, EngineError> {
-        self.game.step();
+        let mut output = FrameOutput {
+            render: &mut self.render,
+            audio: &mut self.audio,
+        };
+        let rendered = self.game.step_through(&mut output);
         if let Some(first) = self.game.take_errors().into_iter().next() {
             return Err(EngineError::Update(first));
         }
-        let last = std::mem::replace(&mut self.presenter().last, Ok(RenderStats::default()));
-        last.map_err(EngineError::Render)
+        rendered.map_err(EngineError::Render)
     }
 
     /// Renders the current state without ticking (after a
@@ -445,9 +463,13 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Render`] if the frame failed to render.
     pub fn present(&mut self) -> Result<RenderStats, EngineError> {
-        self.game.present();
-        let last = std::mem::replace(&mut self.presenter().last, Ok(RenderStats::default()));
-        last.map_err(EngineError::Render)
+        let mut output = FrameOutput {
+            render: &mut self.render,
+            audio: &mut self.audio,
+        };
+        self.game
+            .present_through(&mut output)
+            .map_err(EngineError::Render)
     }
 
     /// The sound system ([`taos_audio`]): bus volumes, one-shots
@@ -457,7 +479,7 @@ impl Engine {
     /// through the default device (silent, with a logged warning, when there
     /// is none or `TAOS_AUDIO=off`); a headless one is silent.
     pub fn audio(&mut self) -> &mut Audio {
-        &mut self.presenter().audio
+        &mut self.audio
     }
 
     /// The scene clock.
@@ -478,11 +500,11 @@ impl Engine {
     /// [`EngineError::NotHeadless`], [`EngineError::Target`] if the read-back
     /// fails, [`EngineError::Screenshot`] if the file cannot be written.
     pub fn screenshot(&mut self, path: impl AsRef<Path>) -> Result<(), EngineError> {
-        let presenter = self.presenter();
-        let Output::Offscreen(target) = &presenter.output else {
+        let render = &self.render;
+        let Output::Offscreen(target) = &render.output else {
             return Err(EngineError::NotHeadless);
         };
-        let pixels = target.read_rgba8(presenter.renderer.gpu())?;
+        let pixels = target.read_rgba8(render.renderer.gpu())?;
         let (width, height) = target.size();
         let image = image::RgbaImage::from_raw(width, height, pixels)
             .expect("read-back returns width * height RGBA pixels");
@@ -500,9 +522,9 @@ impl Engine {
         let visible = width > 0 && height > 0;
         self.game.set_visible(visible);
         self.game.set_size(width, height);
-        let presenter = self.presenter();
-        if let Output::Window(surface) = &mut presenter.output {
-            surface.resize(presenter.renderer.gpu(), width, height);
+        let render = &mut self.render;
+        if let Output::Window(surface) = &mut render.output {
+            surface.resize(render.renderer.gpu(), width, height);
         }
         self.set_camera_aspect(width, height);
     }
@@ -544,23 +566,23 @@ impl Engine {
         width: u32,
         height: u32,
     ) -> Result<PendingReadback, EngineError> {
-        let presenter = self.presenter();
-        let format = match &presenter.output {
+        let render = &mut self.render;
+        let format = match &render.output {
             Output::Offscreen(target) => target.format(),
             Output::Window(surface) => surface.format(),
         };
-        let target = OffscreenTarget::new(presenter.renderer.gpu(), width, height, format)?;
-        let own = std::mem::replace(&mut presenter.output, Output::Offscreen(target));
+        let target = OffscreenTarget::new(render.renderer.gpu(), width, height, format)?;
+        let own = std::mem::replace(&mut render.output, Output::Offscreen(target));
         let (own_width, own_height) = self.game.frame_info().size;
         self.set_camera_aspect(width, height);
         let rendered = self.present();
         self.set_camera_aspect(own_width, own_height);
-        let presenter = self.presenter();
-        let Output::Offscreen(target) = std::mem::replace(&mut presenter.output, own) else {
+        let render = &mut self.render;
+        let Output::Offscreen(target) = std::mem::replace(&mut render.output, own) else {
             unreachable!("the offscreen target put in above");
         };
         rendered?;
-        Ok(target.read_rgba8_later(presenter.renderer.gpu()))
+        Ok(target.read_rgba8_later(render.renderer.gpu()))
     }
 
     fn set_camera_aspect(&mut self, width: u32, height: u32) {
@@ -580,10 +602,10 @@ impl Engine {
     /// # Errors
     /// As [`screenshot`](Self::screenshot), without the file.
     pub fn read_pixels(&mut self) -> Result<Vec<u8>, EngineError> {
-        let presenter = self.presenter();
-        let Output::Offscreen(target) = &presenter.output else {
+        let render = &self.render;
+        let Output::Offscreen(target) = &render.output else {
             return Err(EngineError::NotHeadless);
         };
-        Ok(target.read_rgba8(presenter.renderer.gpu())?)
+        Ok(target.read_rgba8(render.renderer.gpu())?)
     }
 }

@@ -11,6 +11,8 @@ use taos_renderer::frame::{
 use taos_renderer::resources::{MaterialId, MeshId};
 use taos_renderer::{Frame, FrameData, RenderError, RenderStats, Renderer};
 
+use taos_audio::Audio;
+
 use crate::MeshDraw;
 use crate::game_loop::FramePresenter;
 use crate::ui::UiPainter;
@@ -27,7 +29,9 @@ pub(crate) enum Output {
 /// A hook run on the live frame after the features added their passes.
 pub(crate) type BeforeRender = Box<dyn for<'a> FnMut(&mut Frame<'a>) + Send>;
 
-/// Renders the scene through a [`Renderer`]; installed in the engine's game loop.
+/// Renders the scene through a [`Renderer`] into the engine's output (an
+/// offscreen target or a window surface). The engine owns it and lends it to
+/// the game loop for each frame ([`FrameOutput`]).
 pub(crate) struct RenderPresenter {
     pub(crate) renderer: Renderer,
     pub(crate) output: Output,
@@ -39,7 +43,6 @@ pub(crate) struct RenderPresenter {
     current_worlds: HashMap<GameObject, Affine3A>,
     /// The camera object last drawn from (of the current loop's scene).
     pub(crate) camera: Option<GameObject>,
-    pub(crate) last: Result<RenderStats, RenderError>,
     pub(crate) before_render: Vec<BeforeRender>,
     /// The UI overlay painted after the graph (windowed engines only).
     pub(crate) ui: Option<UiPainter>,
@@ -47,8 +50,6 @@ pub(crate) struct RenderPresenter {
     /// `backdrop` and only the UI is drawn (a launcher or menu screen).
     pub(crate) show_scene: bool,
     pub(crate) backdrop: wgpu::Color,
-    /// The sound system: it follows the scene's sources and listener each frame.
-    pub(crate) audio: taos_audio::Audio,
 }
 
 /// What a screen without a scene shows under its UI: a dark blue-grey.
@@ -60,7 +61,7 @@ pub(crate) const DEFAULT_BACKDROP: wgpu::Color = wgpu::Color {
 };
 
 impl RenderPresenter {
-    pub(crate) fn new(renderer: Renderer, output: Output, audio: taos_audio::Audio) -> Self {
+    pub(crate) fn new(renderer: Renderer, output: Output) -> Self {
         Self {
             renderer,
             output,
@@ -69,12 +70,10 @@ impl RenderPresenter {
             previous_worlds: HashMap::new(),
             current_worlds: HashMap::new(),
             camera: None,
-            last: Ok(RenderStats::default()),
             before_render: Vec::new(),
             ui: None,
             show_scene: true,
             backdrop: DEFAULT_BACKDROP,
-            audio,
         }
     }
 
@@ -205,15 +204,34 @@ impl RenderPresenter {
 }
 
 impl FramePresenter for RenderPresenter {
-    fn present(&mut self, scene: &mut Scene, alpha: f32) {
-        self.audio.update(scene);
-        self.audio.advance(scene.time().unscaled_delta());
+    type Output = Result<RenderStats, RenderError>;
+
+    fn present(&mut self, scene: &mut Scene, alpha: f32) -> Self::Output {
         if self.show_scene {
             self.fill(scene, alpha);
         }
-        self.last = self.render().inspect_err(|error| {
+        self.render().inspect_err(|error| {
             log::error!("frame not rendered: {error}");
-        });
+        })
+    }
+}
+
+/// What a frame produces besides the simulation, lent by the engine to its
+/// game loop for one call: the sound follows the scene, then the renderer
+/// draws it, and the render result comes back to the engine as the call's
+/// value.
+pub(crate) struct FrameOutput<'a> {
+    pub(crate) render: &'a mut RenderPresenter,
+    pub(crate) audio: &'a mut Audio,
+}
+
+impl FramePresenter for FrameOutput<'_> {
+    type Output = Result<RenderStats, RenderError>;
+
+    fn present(&mut self, scene: &mut Scene, alpha: f32) -> Self::Output {
+        self.audio.update(scene);
+        self.audio.advance(scene.time().unscaled_delta());
+        self.render.present(scene, alpha)
     }
 }
 

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use taos_core::game_loop::{
-    AutoPauseConfig, Delay, FiredTimers, GameLoop, GameRng, Input, InputEvent, Key, LoopConfig,
-    LoopControl, LoopPolicy, LoopWarning, ManualClock, PauseReason, PresentOn, Rate, Stage,
-    TimerAction, Timers, Wake, WatchdogConfig,
+    AutoPauseConfig, Delay, FiredTimers, FramePresenter, GameLoop, GameRng, Input, InputEvent, Key,
+    LoopConfig, LoopControl, LoopPolicy, LoopWarning, ManualClock, PauseReason, PresentOn, Rate,
+    Stage, TimerAction, Timers, Wake, WatchdogConfig,
 };
 use taos_core::prelude::*;
 
@@ -668,15 +668,14 @@ fn after_frame_subscribers_get_counts_size_and_timings() {
             stages,
         ));
     });
-    let presented = Arc::new(Mutex::new(0u32));
-    let counter = presented.clone();
-    game.set_presenter(move |_: &mut Scene, _alpha: f32| *counter.lock().unwrap() += 1);
+    let mut presented = 0u32;
+    let mut present = |_: &mut Scene, _alpha: f32| presented += 1;
     assert!(
-        !game.on_clock().presented,
+        !game.on_clock_through(&mut present).0.presented,
         "the first callback only sets the time base"
     );
     clock.advance(ms(40));
-    game.on_clock();
+    game.on_clock_through(&mut present);
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 1);
     let (tick, frame, ran, size, stages) = &seen[0];
@@ -687,27 +686,22 @@ fn after_frame_subscribers_get_counts_size_and_timings() {
             .iter()
             .any(|s| matches!(s, Stage::Behaviour(name) if name.ends_with("Drift")))
     );
-    assert_eq!(*presented.lock().unwrap(), 1);
+    assert_eq!(presented, 1);
 }
 
 #[test]
-fn hand_over_moves_the_presenter_and_frame_hooks_to_the_next_loop() {
+fn hand_over_moves_the_frame_hooks_to_the_next_loop() {
     use std::sync::atomic::{AtomicU32, Ordering};
-    let presented = Arc::new(AtomicU32::new(0));
     let after = Arc::new(AtomicU32::new(0));
     let mut launcher =
         GameLoop::new(Scene::new(), LoopConfig::default(), ManualClock::new()).unwrap();
-    let count = presented.clone();
-    launcher.set_presenter(move |_: &mut Scene, _: f32| {
-        count.fetch_add(1, Ordering::Relaxed);
-    });
     let count = after.clone();
     launcher.after_frame(move |_| {
         count.fetch_add(1, Ordering::Relaxed);
     });
     launcher.set_size(640, 360);
     launcher.step();
-    assert_eq!(presented.load(Ordering::Relaxed), 1);
+    assert_eq!(after.load(Ordering::Relaxed), 1);
 
     let mut world = Scene::new();
     world.spawn("Player");
@@ -716,15 +710,40 @@ fn hand_over_moves_the_presenter_and_frame_hooks_to_the_next_loop() {
     play.step();
     launcher.step();
     assert_eq!(
-        presented.load(Ordering::Relaxed),
+        after.load(Ordering::Relaxed),
         2,
-        "only the new loop presents"
+        "the hooks moved: only the new loop's frame ran them"
     );
-    assert_eq!(after.load(Ordering::Relaxed), 2, "hooks moved with it");
     assert_eq!(play.frame_info().size, (640, 360));
     assert_eq!(
         play.scene().roots().len(),
         1,
         "the new loop keeps its own scene"
     );
+}
+
+#[test]
+fn a_presenter_passed_in_returns_its_output_as_a_value() {
+    let clock = ManualClock::new();
+    let mut game =
+        GameLoop::new(Scene::new(), LoopConfig::fixed(60).unwrap(), clock.clone()).unwrap();
+    let mut frame_number = 0u32;
+    let mut present = |scene: &mut Scene, alpha: f32| {
+        frame_number += 1;
+        (frame_number, scene.time().frame_count(), alpha)
+    };
+    assert_eq!(game.step_through(&mut present).0, 1);
+    assert_eq!(game.present_through(&mut present).0, 2);
+    let (first, output) = game.on_clock_through(&mut present);
+    assert!(first.presented && output.is_some_and(|(n, _, _)| n == 3));
+    // Nothing due: no frame, no output.
+    let (outcome, output) = game.on_clock_through(&mut present);
+    assert!(!outcome.presented && output.is_none());
+    clock.advance(ms(50));
+    let (outcome, output) = game.on_clock_through(&mut present);
+    assert!(outcome.ticks >= 1);
+    assert_eq!(output.map(|(n, _, _)| n), Some(4));
+    // A presenter is a trait object too.
+    let dynamic: &mut dyn FramePresenter<Output = (u32, u64, f32)> = &mut present;
+    assert_eq!(game.present_through(dynamic).0, 5);
 }

@@ -335,7 +335,6 @@ fn frames_between_fixed_ticks_draw_interpolated_and_identical_frames_are_skipped
             Ok(())
         }
     }
-    let drawn = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let mut scene = Scene::new();
     let o = scene.spawn("Mover");
     scene
@@ -347,31 +346,30 @@ fn frames_between_fixed_ticks_draw_interpolated_and_identical_frames_are_skipped
         step.present = PresentOn::EveryCallback;
     }
     let (mut game, clock) = started(scene, config);
-    let sink = drawn.clone();
-    game.set_presenter(move |scene: &mut Scene, alpha: f32| {
-        let x = scene
+    let mut draw = |scene: &mut Scene, alpha: f32| {
+        scene
             .interpolated_world_matrix(o, alpha)
-            .map(|m| m.translation.x);
-        sink.lock().unwrap().push(x);
-    });
+            .map(|m| m.translation.x)
+    };
     clock.set(ms(100));
-    game.on_clock(); // tick 1: x = 1
+    game.on_clock_through(&mut draw); // tick 1: x = 1
     clock.set(ms(200));
-    game.on_clock(); // tick 2: x = 2
+    game.on_clock_through(&mut draw); // tick 2: x = 2
     clock.set(ms(250));
-    assert!(game.on_clock().presented);
-    let last = drawn.lock().unwrap().last().copied().flatten();
-    assert_eq!(last, Some(1.5), "half way between the last two ticks");
+    let (outcome, drawn) = game.on_clock_through(&mut draw);
+    assert!(outcome.presented);
+    assert_eq!(
+        drawn.flatten(),
+        Some(1.5),
+        "half way between the last two ticks"
+    );
     // Same time again: nothing moved, alpha did not move: no redraw.
-    assert!(!game.on_clock().presented);
+    assert!(!game.on_clock_through(&mut draw).0.presented);
 }
 
 #[test]
 fn focus_loss_releases_held_input_and_a_paused_loop_can_still_present() {
-    let frames = std::sync::Arc::new(std::sync::Mutex::new(0));
     let (mut game, _clock) = started(Scene::new(), fixed(60));
-    let sink = frames.clone();
-    game.set_presenter(move |_: &mut Scene, _: f32| *sink.lock().unwrap() += 1);
     game.push_input(InputEvent::KeyDown(Key::W));
     game.push_input(InputEvent::MouseDown(MouseButton::Right));
     game.step();
@@ -383,8 +381,9 @@ fn focus_loss_releases_held_input_and_a_paused_loop_can_still_present() {
     assert!(input.just_released(Key::W));
     game.pause();
     let ticks = game.tick_count();
-    let before = *frames.lock().unwrap();
-    game.present(); // what the window driver does on expose or resize while paused
-    assert_eq!(*frames.lock().unwrap(), before + 1);
+    let mut presented = 0;
+    // What the window driver does on expose or resize while paused.
+    game.present_through(&mut |_: &mut Scene, _: f32| presented += 1);
+    assert_eq!(presented, 1);
     assert_eq!(game.tick_count(), ticks, "presenting does not tick");
 }

@@ -303,14 +303,15 @@ impl<A: App> Driver<A> {
         let ui_repaint_at = frame.repaint_after.map(|after| Instant::now() + after);
         let ui_wants_frame = frame.repaint_after.is_some_and(|after| after.is_zero());
         engine.set_ui_frame(frame);
-        let game = engine.game_loop();
-        let outcome = game.on_clock();
-        if !outcome.presented && game.is_paused() {
+        // A frame that failed to render was logged by the renderer; the
+        // window goes on with the next one.
+        let (outcome, _rendered) = engine.on_clock();
+        if !outcome.presented && engine.game_loop().is_paused() {
             // Exposed, resized or UI input while paused: repaint the
             // current state, no tick.
-            game.present();
+            let _rendered = engine.present();
         }
-        if let Some(error) = game.take_errors().into_iter().next() {
+        if let Some(error) = engine.game_loop().take_errors().into_iter().next() {
             return Err(RunError::Update(error));
         }
         if engine.exit_requested() {
@@ -384,7 +385,8 @@ impl<A: App> Driver<A> {
                 engine.resize(width, height);
                 // A paused game gets no callback frames: paint it now.
                 if engine.game_loop().is_paused() && width > 0 && height > 0 {
-                    engine.game_loop().present();
+                    // A failed frame was logged; the next redraw tries again.
+                    let _rendered = engine.present();
                 }
             }
             WindowEvent::Occluded(hidden) => engine.game_loop().set_visible(!hidden),

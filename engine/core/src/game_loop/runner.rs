@@ -81,20 +81,34 @@ impl Replay {
     }
 }
 
-/// Produces a frame from the scene's current state: the seam the renderer plugs
-/// into. Closures `FnMut(&mut Scene, f32)` (the `f32` is the interpolation
-/// alpha) implement it.
-pub trait FramePresenter: std::any::Any + Send {
+/// Produces a frame from the scene's current state: the seam the renderer
+/// plugs into. The loop does not own it: whoever drives the loop (the
+/// engine's facade, a test) passes it to [`GameLoop::on_clock_through`],
+/// [`GameLoop::step_through`] or [`GameLoop::present_through`] and gets what
+/// it returned ([`Output`](Self::Output): the render statistics, an error)
+/// back as a value. Closures `FnMut(&mut Scene, f32) -> R` (the `f32` is the
+/// interpolation alpha) implement it.
+pub trait FramePresenter {
+    /// What presenting one frame returns to the caller.
+    type Output;
+
     /// Draws the scene; `alpha` is how far the clock is between the last two
     /// fixed ticks (1 under the variable policy).
-    fn present(&mut self, scene: &mut Scene, alpha: f32);
+    fn present(&mut self, scene: &mut Scene, alpha: f32) -> Self::Output;
 }
 
-impl<F: FnMut(&mut Scene, f32) + Send + 'static> FramePresenter for F {
-    fn present(&mut self, scene: &mut Scene, alpha: f32) {
-        self(scene, alpha);
+impl<R, F: FnMut(&mut Scene, f32) -> R> FramePresenter for F {
+    type Output = R;
+
+    fn present(&mut self, scene: &mut Scene, alpha: f32) -> R {
+        self(scene, alpha)
     }
 }
+
+/// Presents nothing: what the presenter-less [`GameLoop::on_clock`],
+/// [`GameLoop::step`] and [`GameLoop::present`] pass (a simulation without
+/// output, a test).
+fn no_presenter(_: &mut Scene, _: f32) {}
 
 type BeforeFrame = Box<dyn FnMut(&mut Scene) + Send>;
 type ProgressSignal = Box<dyn FnMut(&Scene, &mut StateHasher) + Send>;
@@ -165,7 +179,6 @@ pub struct GameLoop {
     quick_save: Option<Snapshot>,
     before_frame: Vec<BeforeFrame>,
     after_frame: Vec<AfterFrame>,
-    presenter: Option<Box<dyn FramePresenter>>,
     info: FrameInfo,
     ticks: u64,
     frames: u64,
@@ -243,7 +256,6 @@ impl GameLoop {
             quick_save: None,
             before_frame: Vec::new(),
             after_frame: Vec::new(),
-            presenter: None,
             info: FrameInfo::default(),
             ticks: 0,
             frames: 0,
@@ -348,24 +360,11 @@ impl GameLoop {
         self.info.size = (width, height);
     }
 
-    /// Installs the frame presenter (the renderer).
-    pub fn set_presenter(&mut self, presenter: impl FramePresenter + 'static) {
-        self.presenter = Some(Box::new(presenter));
-    }
-
-    /// The installed presenter, if it is a `P`.
-    pub fn presenter_mut<P: FramePresenter>(&mut self) -> Option<&mut P> {
-        let presenter: &mut dyn FramePresenter = self.presenter.as_deref_mut()?;
-        (presenter as &mut dyn std::any::Any).downcast_mut::<P>()
-    }
-
-    /// Moves what draws and watches frames to `next`: the presenter, the
-    /// before- and after-frame hooks, the output size and whether the window
-    /// can be seen. How a game switches screens (a launcher's loop, then a
+    /// Moves what watches frames to `next`: the before- and after-frame
+    /// hooks, the output size and whether the window can be seen. How a game switches screens (a launcher's loop, then a
     /// world's) on one window: `next` keeps its own scene, clock, policy,
     /// action mapper and state; this loop is left with none of them.
     pub fn hand_over(&mut self, next: &mut GameLoop) {
-        next.presenter = self.presenter.take().or(next.presenter.take());
         next.before_frame.append(&mut self.before_frame);
         next.after_frame.append(&mut self.after_frame);
         let (width, height) = self.info.size;
@@ -663,26 +662,39 @@ impl GameLoop {
     }
 
     /// One clock callback: read the clock, run the ticks the policy asks for,
-    /// produce a frame, and say when to call back.
+    /// produce a frame (without output: see
+    /// [`on_clock_through`](Self::on_clock_through)), and say when to call back.
     pub fn on_clock(&mut self) -> CallbackOutcome {
+        self.on_clock_through(&mut no_presenter).0
+    }
+
+    /// [`on_clock`](Self::on_clock), presenting the frame (if one is due)
+    /// through `presenter`; its output comes back beside the outcome
+    /// (`None` when no frame was produced).
+    pub fn on_clock_through<P: FramePresenter + ?Sized>(
+        &mut self,
+        presenter: &mut P,
+    ) -> (CallbackOutcome, Option<P::Output>) {
         let now = self.clock.now();
         self.observe_clock(now);
         if !self.visible || self.paused.is_some() {
             self.pacer.rebase(now);
-            return CallbackOutcome {
+            let outcome = CallbackOutcome {
                 ticks: 0,
                 presented: false,
                 wake: Wake::OnEvent,
             };
+            return (outcome, None);
         }
         let mut min_cap = 0;
         if let Some(until) = self.sleep_until {
             if now < until {
-                return CallbackOutcome {
+                let outcome = CallbackOutcome {
                     ticks: 0,
                     presented: false,
                     wake: Wake::At(until),
                 };
+                return (outcome, None);
             }
             // The slept span is simulated (the scene had settled, so it is
             // cheap), whatever the catch-up cap: the timer must not fire late.
@@ -695,26 +707,31 @@ impl GameLoop {
             .unwrap_or(u32::MAX);
         }
         match self.pacer.plan(&self.config, now, min_cap) {
-            Plan::Wait { until } => CallbackOutcome {
-                ticks: 0,
-                presented: false,
-                wake: Wake::At(until.max(now + MIN_WAIT)),
-            },
+            Plan::Wait { until } => {
+                let outcome = CallbackOutcome {
+                    ticks: 0,
+                    presented: false,
+                    wake: Wake::At(until.max(now + MIN_WAIT)),
+                };
+                (outcome, None)
+            }
             Plan::Run { ticks, dt, alpha } => {
                 if ticks == 0 && alpha == self.info.alpha && self.frames > 0 {
                     // Nothing moved since the last frame: no redraw.
-                    return CallbackOutcome {
+                    let outcome = CallbackOutcome {
                         ticks: 0,
                         presented: false,
                         wake: self.next_wake(now),
                     };
+                    return (outcome, None);
                 }
-                let ran = self.frame(ticks, dt, alpha);
-                CallbackOutcome {
+                let (ran, output) = self.frame(ticks, dt, alpha, presenter);
+                let outcome = CallbackOutcome {
                     ticks: ran,
                     presented: true,
                     wake: self.next_wake(now),
-                }
+                };
+                (outcome, Some(output))
             }
         }
     }
@@ -732,8 +749,15 @@ impl GameLoop {
     /// while paused: for opening frames and single-stepping.
     ///
     /// The stepped interval counts as simulated clock time: a later
-    /// [`on_clock`](Self::on_clock) does not simulate it again.
+    /// [`on_clock`](Self::on_clock) does not simulate it again. The frame has
+    /// no output: see [`step_through`](Self::step_through).
     pub fn step(&mut self) {
+        self.step_through(&mut no_presenter);
+    }
+
+    /// [`step`](Self::step), presenting the frame through `presenter` and
+    /// returning what it returned.
+    pub fn step_through<P: FramePresenter + ?Sized>(&mut self, presenter: &mut P) -> P::Output {
         let interval = self.config.tick_interval_nanos();
         let now = self.clock.now();
         self.observe_clock(now);
@@ -741,10 +765,11 @@ impl GameLoop {
         self.pacer.consume(now, interval);
         let paused = self.paused.take();
         self.sleep_until = None;
-        self.frame(1, Duration::from_nanos(interval), 1.0);
+        let (_, output) = self.frame(1, Duration::from_nanos(interval), 1.0, presenter);
         // A pause in effect before the step stays; one raised by it wins.
         self.paused = self.paused.or(paused);
         self.pacer.note_frame(now);
+        output
     }
 
     /// [`step`](Self::step) with these action flags instead of live input or
@@ -757,13 +782,21 @@ impl GameLoop {
 
     /// Produces a frame from the current state without ticking.
     /// What a window driver calls on expose or resize while paused, so the
-    /// window is painted without simulating anything.
+    /// window is painted without simulating anything. The frame has no
+    /// output: see [`present_through`](Self::present_through).
     pub fn present(&mut self) {
+        self.present_through(&mut no_presenter);
+    }
+
+    /// [`present`](Self::present) through `presenter`, returning what it
+    /// returned.
+    pub fn present_through<P: FramePresenter + ?Sized>(&mut self, presenter: &mut P) -> P::Output {
         let now = self.clock.now();
         self.observe_clock(now);
         let alpha = self.info.alpha;
-        self.frame(0, Duration::ZERO, alpha);
+        let (_, output) = self.frame(0, Duration::ZERO, alpha, presenter);
         self.pacer.note_frame(now);
+        output
     }
 
     fn next_wake(&self, now: Duration) -> Wake {
@@ -787,8 +820,15 @@ impl GameLoop {
         }
     }
 
-    /// Runs up to `ticks` ticks of `dt`, then presents; returns the ticks run.
-    fn frame(&mut self, ticks: u32, dt: Duration, alpha: f32) -> u32 {
+    /// Runs up to `ticks` ticks of `dt`, then presents through `presenter`;
+    /// returns the ticks run and what the presenter returned.
+    fn frame<P: FramePresenter + ?Sized>(
+        &mut self,
+        ticks: u32,
+        dt: Duration,
+        alpha: f32,
+        presenter: &mut P,
+    ) -> (u32, P::Output) {
         let frame_start = self.clock.now();
         self.scene.clear_stage_timings();
         self.info.diagnostics.warnings.clear();
@@ -815,13 +855,11 @@ impl GameLoop {
         let start = self.scene.stage_start();
         self.scene.update_render();
         self.errors.append(&mut self.scene.take_errors());
-        if let Some(presenter) = &mut self.presenter {
-            presenter.present(&mut self.scene, alpha);
-        }
+        let output = presenter.present(&mut self.scene, alpha);
         self.scene.stage_end(Stage::Render, start);
         self.frames += 1;
         self.publish(ran, alpha, frame_start);
-        ran
+        (ran, output)
     }
 
     fn publish(&mut self, ran: u32, alpha: f32, frame_start: Duration) {
