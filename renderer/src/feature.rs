@@ -42,11 +42,9 @@ pub struct Frame<'a> {
     pub hdr: Option<TextureHandle>,
     /// The scene depth buffer, once a pass has written it.
     pub depth: Option<TextureHandle>,
-    /// The deferred G-buffer, once the
-    /// [`GeometryFeature`](crate::features::GeometryFeature) has written it.
-    pub gbuffer: Option<crate::features::GBuffer>,
     /// Graph handles features hand each other this frame, one per type (the
-    /// shadow feature's [`ShadowMap`](crate::features::ShadowMap), for one),
+    /// shadow feature's [`ShadowMap`](crate::features::ShadowMap), the
+    /// deferred [`GBuffer`](crate::features::GBuffer)),
     /// emptied before every frame: see [`FrameSlots`].
     pub slots: &'a mut FrameSlots,
 }

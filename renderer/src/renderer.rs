@@ -340,7 +340,6 @@ impl Renderer {
                 output,
                 hdr: None,
                 depth: None,
-                gbuffer: None,
                 slots: graph_slots,
             };
             for feature in features.iter().filter(|f| f.enabled()) {

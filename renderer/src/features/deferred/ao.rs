@@ -1,7 +1,7 @@
 //! Screen-space ambient occlusion over the G-buffer: a sampling pass, then
 //! a depth-aware blur, published as [`AmbientOcclusion`] for the lighting.
 
-use super::gbuffer::GBUFFER_WGSL;
+use super::gbuffer::{GBUFFER_WGSL, GBuffer};
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
@@ -63,7 +63,7 @@ impl AoOptions {
 }
 
 /// Screen-space ambient occlusion with a depth-aware blur. Reads
-/// [`Frame::gbuffer`] (depth and normals); does nothing without one.
+/// [`GBuffer`] slot (depth and normals); does nothing without one.
 #[derive(Debug)]
 pub struct AoFeature {
     /// Radius, intensity, samples.
@@ -243,7 +243,7 @@ impl RenderFeature for AoFeature {
     }
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
-        let (Some(gpu), Some(gbuffer)) = (&self.gpu, frame.gbuffer) else {
+        let (Some(gpu), Some(gbuffer)) = (&self.gpu, frame.slots.get::<GBuffer>().copied()) else {
             return;
         };
         let (width, height) = frame.data.size;

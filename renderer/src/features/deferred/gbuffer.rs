@@ -7,9 +7,10 @@ use crate::features::gpu_util::{
 use crate::features::lit::{LightBinding, lighting_source};
 use crate::graph::{PassResources, TextureHandle};
 
-/// The G-buffer of a deferred frame, as [`Frame::gbuffer`](crate::Frame::gbuffer):
-/// written by the [`GeometryFeature`](super::GeometryFeature), read by
-/// ambient occlusion and the lighting passes.
+/// The G-buffer of a deferred frame, in the frame's
+/// [slots](crate::Frame::slots) (`frame.slots.get::<GBuffer>()`): written by
+/// the [`GeometryFeature`](super::GeometryFeature), read by ambient
+/// occlusion and the lighting passes.
 ///
 /// Layout, 20 bytes per pixel:
 ///

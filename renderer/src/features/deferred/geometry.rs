@@ -11,7 +11,7 @@ use crate::graph::TextureDesc;
 use crate::resources::Assets;
 use crate::{GpuContext, RenderStats};
 
-/// Writes the G-buffer ([`Frame::gbuffer`]) and the scene depth
+/// Writes the G-buffer ([`GBuffer`], a frame slot) and the scene depth
 /// ([`Frame::depth`]) from the frame's opaque draws. Blended draws are left
 /// to the [`ForwardOverlayFeature`](super::ForwardOverlayFeature).
 #[derive(Debug)]
@@ -111,7 +111,7 @@ impl RenderFeature for GeometryFeature {
             });
             (surface, depth)
         });
-        frame.gbuffer = Some(GBuffer { surface, depth });
+        frame.slots.insert(GBuffer { surface, depth });
         frame.depth = Some(depth);
     }
 

@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use super::AmbientOcclusion;
-use super::gbuffer::{GBufferReader, deferred_source};
+use super::gbuffer::{GBuffer, GBufferReader, deferred_source};
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::fullscreen_pipeline_with;
@@ -14,7 +14,7 @@ use crate::features::lit::{LightBinding, LitGpu, hdr_target};
 use crate::frame::{FrameData, HDR_FORMAT};
 use crate::resources::Assets;
 
-/// Lights the G-buffer ([`Frame::gbuffer`]) into [`Frame::hdr`], over what
+/// Lights the G-buffer ([`GBuffer`], a frame slot) into [`Frame::hdr`], over what
 /// the sky drew; pixels no geometry covers keep the sky. Does nothing when
 /// no [`GeometryFeature`](super::GeometryFeature) ran before it.
 #[derive(Debug)]
@@ -84,7 +84,7 @@ impl RenderFeature for DeferredLightingFeature {
     }
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
-        let (Some(gpu), Some(gbuffer)) = (&self.gpu, frame.gbuffer) else {
+        let (Some(gpu), Some(gbuffer)) = (&self.gpu, frame.slots.get::<GBuffer>().copied()) else {
             return;
         };
         let (hdr, load) = hdr_target(frame);

@@ -5,7 +5,7 @@
 //! cap on the light count.
 
 use super::AmbientOcclusion;
-use super::gbuffer::{GBufferReader, deferred_source};
+use super::gbuffer::{GBuffer, GBufferReader, deferred_source};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::forward_plus::LightCuller;
 use crate::features::gpu_util::fullscreen_pipeline_with;
@@ -186,7 +186,7 @@ impl RenderFeature for PointSpotLightFeature {
     }
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {
-        let (Some(gpu), Some(gbuffer)) = (&self.gpu, frame.gbuffer) else {
+        let (Some(gpu), Some(gbuffer)) = (&self.gpu, frame.slots.get::<GBuffer>().copied()) else {
             return;
         };
         let lights = frame.data.lights.points.len() + frame.data.lights.spots.len();
