@@ -34,4 +34,5 @@ pub mod script;
 pub mod time_of_day;
 pub mod view;
 pub mod weather;
+mod worker_pool;
 pub mod world;

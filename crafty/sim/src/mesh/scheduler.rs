@@ -7,16 +7,22 @@ use std::collections::{HashMap, HashSet};
 
 use glam::Vec3;
 
-use crate::world::{AfterPanic, CHUNK_SIZE, ChunkPos, JobFailures, Retries, World, catch};
+use crate::worker_pool::{Finished, WorkerPool};
+use crate::world::{AfterPanic, CHUNK_SIZE, ChunkPos, JobFailures, Retries, World};
 
 use super::input::PendingBorder;
 use super::{ChunkMesh, Mesher, PaddedChunk};
 
+/// Which request of which chunk a job meshes.
+#[derive(Debug, Clone, Copy)]
+struct Ticket {
+    pos: ChunkPos,
+    generation: u64,
+}
+
 /// One chunk snapshot on its way to a worker.
 #[derive(Debug)]
 struct Job {
-    pos: ChunkPos,
-    generation: u64,
     input: PaddedChunk,
     /// The border of neighbours that were not loaded, for the worker to
     /// fill before meshing.
@@ -25,57 +31,32 @@ struct Job {
     panic: bool,
 }
 
-impl Job {
-    /// Runs the job, catching a panic: then `mesher`, perhaps left half-way,
-    /// is replaced, and the result carries the panic's message.
-    fn run_caught(self, mesher: &mut Mesher) -> Done {
-        let (pos, generation) = (self.pos, self.generation);
-        catch(|| self.run(mesher)).unwrap_or_else(|message| {
-            *mesher = Mesher::new();
-            Done {
-                pos,
-                generation,
-                outcome: Err(message),
-            }
-        })
-    }
-
-    /// Finishes the snapshot and meshes it.
-    fn run(self, mesher: &mut Mesher) -> Done {
-        let Self {
-            pos,
-            generation,
-            mut input,
-            border,
-            panic,
-        } = self;
-        if panic {
-            panic!("a panic injected into the mesh job of chunk {}", pos.0);
-        }
-        input.finish_gather(border);
-        let mesh = mesher.mesh_new(&input);
-        Done {
-            pos,
-            generation,
-            outcome: Ok(Meshed { input, mesh }),
-        }
-    }
-}
-
-/// A job's result on its way back.
-#[derive(Debug)]
-struct Done {
-    pos: ChunkPos,
-    generation: u64,
-    /// The mesh, or the message of the panic that stopped the job.
-    outcome: Result<Meshed, String>,
-}
-
 /// A finished mesh, with its input for reuse.
 #[derive(Debug)]
 struct Meshed {
     input: PaddedChunk,
     mesh: ChunkMesh,
+}
+
+/// A job's result: the mesh, or the message of the panic that stopped it.
+type Done = Finished<Ticket, Meshed>;
+
+/// One job on a worker's `mesher`: finishes the snapshot and meshes it.
+fn mesh(mesher: &mut Mesher, ticket: &Ticket, job: Job) -> Meshed {
+    let Job {
+        mut input,
+        border,
+        panic,
+    } = job;
+    if panic {
+        panic!(
+            "a panic injected into the mesh job of chunk {}",
+            ticket.pos.0
+        );
+    }
+    input.finish_gather(border);
+    let mesh = mesher.mesh_new(&input);
+    Meshed { input, mesh }
 }
 
 /// Re-meshes chunks off the main thread, a bounded amount per frame.
@@ -119,119 +100,7 @@ pub struct MeshScheduler {
     retries: Retries,
     /// Test seam: chunks whose jobs panic.
     panic_on: HashSet<ChunkPos>,
-    backend: Backend,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-#[derive(Debug)]
-struct Backend {
-    jobs: Option<std::sync::mpsc::Sender<Job>>,
-    results: std::sync::mpsc::Receiver<Done>,
-    workers: Vec<std::thread::JoinHandle<()>>,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Backend {
-    fn new(threads: usize) -> Self {
-        use std::sync::{Arc, Mutex, mpsc};
-        let (job_tx, job_rx) = mpsc::channel::<Job>();
-        let (done_tx, done_rx) = mpsc::channel::<Done>();
-        let job_rx = Arc::new(Mutex::new(job_rx));
-        let workers = (0..threads.max(1))
-            .map(|k| {
-                let job_rx = Arc::clone(&job_rx);
-                let done_tx = done_tx.clone();
-                std::thread::Builder::new()
-                    .name(format!("crafty-mesher-{k}"))
-                    .spawn(move || worker(&job_rx, &done_tx))
-                    .unwrap_or_else(|error| panic!("cannot start a mesher thread: {error}"))
-            })
-            .collect();
-        Self {
-            jobs: Some(job_tx),
-            results: done_rx,
-            workers,
-        }
-    }
-
-    fn submit(&mut self, job: Job, finished: &mut Vec<Done>) {
-        let unsent = match &self.jobs {
-            Some(jobs) => jobs.send(job).err().map(|error| error.0),
-            None => Some(job),
-        };
-        if let Some(job) = unsent {
-            // No worker to take it (none could start, or all are gone):
-            // mesh it here rather than wait for it forever.
-            log::error!(
-                "no mesher thread; meshing chunk {} on this thread",
-                job.pos.0
-            );
-            finished.push(job.run_caught(&mut Mesher::new()));
-        }
-    }
-
-    fn collect(&mut self, finished: &mut Vec<Done>, wait_for: usize) {
-        for _ in 0..wait_for {
-            match self.results.recv() {
-                Ok(done) => finished.push(done),
-                Err(_) => break,
-            }
-        }
-        finished.extend(self.results.try_iter());
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Drop for Backend {
-    fn drop(&mut self) {
-        self.jobs = None;
-        for worker in self.workers.drain(..) {
-            if worker.join().is_err() {
-                log::error!("a mesher thread panicked");
-            }
-        }
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn worker(
-    jobs: &std::sync::Mutex<std::sync::mpsc::Receiver<Job>>,
-    done: &std::sync::mpsc::Sender<Done>,
-) {
-    let mut mesher = Mesher::new();
-    loop {
-        let job = {
-            let Ok(jobs) = jobs.lock() else { return };
-            jobs.recv()
-        };
-        let Ok(job) = job else {
-            return;
-        };
-        if done.send(job.run_caught(&mut mesher)).is_err() {
-            return;
-        }
-    }
-}
-
-#[cfg(target_arch = "wasm32")]
-#[derive(Debug)]
-struct Backend {
-    mesher: Mesher,
-}
-
-#[cfg(target_arch = "wasm32")]
-impl Backend {
-    fn new(_threads: usize) -> Self {
-        Self {
-            mesher: Mesher::new(),
-        }
-    }
-
-    fn submit(&mut self, job: Job, finished: &mut Vec<Done>) {
-        finished.push(job.run_caught(&mut self.mesher));
-    }
-
-    fn collect(&mut self, _finished: &mut Vec<Done>, _wait_for: usize) {}
+    workers: WorkerPool<Mesher, Ticket, Job, Meshed>,
 }
 
 impl Default for MeshScheduler {
@@ -261,7 +130,7 @@ impl MeshScheduler {
             in_flight: 0,
             retries: Retries::new("mesh"),
             panic_on: HashSet::new(),
-            backend: Backend::new(threads),
+            workers: WorkerPool::new("mesher", threads, Mesher::new(), mesh),
         }
     }
 
@@ -356,15 +225,13 @@ impl MeshScheduler {
             // by the worker: noise for every block stalled frames here.
             let border = input.gather_loaded(world, pos);
             self.in_flight += 1;
-            self.backend.submit(
+            self.workers.submit(
+                Ticket { pos, generation },
                 Job {
-                    pos,
-                    generation,
                     input,
                     border,
                     panic: self.panic_on.contains(&pos),
                 },
-                &mut self.finished,
             );
         }
         ready.len()
@@ -373,20 +240,24 @@ impl MeshScheduler {
     /// Hands back up to `budget` finished meshes, nearest to the player
     /// first; stale results are dropped along the way. Does not wait.
     pub fn poll_finished(&mut self, budget: usize) -> Vec<(ChunkPos, ChunkMesh)> {
-        self.take_finished(budget, 0)
+        let finished = self.workers.finished();
+        self.take_finished(budget, finished)
     }
 
     /// Like [`poll_finished`](Self::poll_finished), but first waits for
     /// every snapshot in flight (tests and headless tools).
     pub fn wait_finished(&mut self, budget: usize) -> Vec<(ChunkPos, ChunkMesh)> {
-        let waiting = self.in_flight.saturating_sub(self.finished.len());
-        self.take_finished(budget, waiting)
+        let finished = self.workers.wait_all();
+        self.take_finished(budget, finished)
     }
 
-    fn take_finished(&mut self, budget: usize, wait_for: usize) -> Vec<(ChunkPos, ChunkMesh)> {
-        self.backend.collect(&mut self.finished, wait_for);
+    /// Adds `new` results to those not handed out yet, then hands out up to
+    /// `budget`, nearest first.
+    fn take_finished(&mut self, budget: usize, new: Vec<Done>) -> Vec<(ChunkPos, ChunkMesh)> {
+        self.finished.extend(new);
         for done in std::mem::take(&mut self.finished) {
-            let current = self.generation.get(&done.pos) == Some(&done.generation);
+            let Ticket { pos, generation } = done.tag;
+            let current = self.generation.get(&pos) == Some(&generation);
             match done.outcome {
                 Ok(_) if current => self.finished.push(done),
                 Ok(meshed) => {
@@ -396,25 +267,26 @@ impl MeshScheduler {
                 }
                 Err(message) => {
                     self.in_flight -= 1;
-                    self.panicked(done.pos, current, &message);
+                    self.panicked(pos, current, &message);
                 }
             }
         }
         let player = self.player;
         // Nearest last, so that popping hands out the nearest first.
         self.finished
-            .sort_by(|a, b| distance2(b.pos, player).total_cmp(&distance2(a.pos, player)));
+            .sort_by(|a, b| distance2(b.tag.pos, player).total_cmp(&distance2(a.tag.pos, player)));
         let mut out = Vec::new();
         while out.len() < budget {
             let Some(done) = self.finished.pop() else {
                 break;
             };
             self.in_flight -= 1;
-            self.generation.remove(&done.pos);
-            self.retries.succeeded(done.pos);
+            let pos = done.tag.pos;
+            self.generation.remove(&pos);
+            self.retries.succeeded(pos);
             if let Ok(meshed) = done.outcome {
                 self.spare_inputs.push(meshed.input);
-                out.push((done.pos, meshed.mesh));
+                out.push((pos, meshed.mesh));
             }
         }
         out

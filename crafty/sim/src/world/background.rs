@@ -14,10 +14,8 @@
 
 use std::collections::HashSet;
 
-use super::{Chunk, ChunkPos, JobFailures, Retries, Terrain, catch};
-
-/// A job's result: the chunk, or the message of the panic that stopped it.
-type Generated = (ChunkPos, Result<Chunk, String>);
+use super::{Chunk, ChunkPos, JobFailures, Retries, Terrain};
+use crate::worker_pool::{Finished, WorkerPool};
 
 /// Generates chunks of one [`Terrain`] in the background.
 ///
@@ -27,125 +25,21 @@ type Generated = (ChunkPos, Result<Chunk, String>);
 pub struct ChunkGenerator {
     terrain: Terrain,
     in_flight: HashSet<ChunkPos>,
-    finished: Vec<Generated>,
     /// Jobs that panicked, and chunks given up on.
     retries: Retries,
     /// Test seam: chunks whose jobs panic.
     panic_on: HashSet<ChunkPos>,
-    backend: Backend,
+    /// Jobs tagged with their chunk; a job's input says whether to panic.
+    workers: WorkerPool<Terrain, ChunkPos, bool, Chunk>,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-#[derive(Debug)]
-struct Backend {
-    jobs: Option<std::sync::mpsc::Sender<(ChunkPos, bool)>>,
-    results: std::sync::mpsc::Receiver<Generated>,
-    workers: Vec<std::thread::JoinHandle<()>>,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Backend {
-    fn new(terrain: Terrain, threads: usize) -> Self {
-        use std::sync::{Arc, Mutex, mpsc};
-        let (job_tx, job_rx) = mpsc::channel::<(ChunkPos, bool)>();
-        let (done_tx, done_rx) = mpsc::channel();
-        let job_rx = Arc::new(Mutex::new(job_rx));
-        let workers = (0..threads.max(1))
-            .filter_map(|k| {
-                let job_rx = Arc::clone(&job_rx);
-                let done_tx = done_tx.clone();
-                std::thread::Builder::new()
-                    .name(format!("crafty-terrain-{k}"))
-                    .spawn(move || {
-                        loop {
-                            let job = match job_rx.lock() {
-                                Ok(jobs) => jobs.recv(),
-                                Err(_) => return,
-                            };
-                            let Ok((pos, panic)) = job else { return };
-                            if done_tx.send((pos, generate(&terrain, pos, panic))).is_err() {
-                                return;
-                            }
-                        }
-                    })
-                    .inspect_err(|error| log::error!("no terrain thread: {error}"))
-                    .ok()
-            })
-            .collect::<Vec<_>>();
-        Self {
-            // With no worker at all, jobs are made inline.
-            jobs: (!workers.is_empty()).then_some(job_tx),
-            results: done_rx,
-            workers,
-        }
+/// One job: `terrain`'s chunk at `pos`, or a panic (the injected one of the
+/// test seam, or a generator bug).
+fn generate(terrain: &mut Terrain, &pos: &ChunkPos, panic: bool) -> Chunk {
+    if panic {
+        panic!("a panic injected into the terrain job of chunk {}", pos.0);
     }
-
-    fn submit(
-        &mut self,
-        terrain: &Terrain,
-        (pos, panic): (ChunkPos, bool),
-        finished: &mut Vec<Generated>,
-    ) {
-        match &self.jobs {
-            Some(jobs) if jobs.send((pos, panic)).is_ok() => {}
-            _ => finished.push((pos, generate(terrain, pos, panic))),
-        }
-    }
-
-    fn collect(&mut self, finished: &mut Vec<Generated>, wait_for: usize) {
-        for _ in 0..wait_for {
-            match self.results.recv() {
-                Ok(done) => finished.push(done),
-                Err(_) => break,
-            }
-        }
-        finished.extend(self.results.try_iter());
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Drop for Backend {
-    fn drop(&mut self) {
-        self.jobs = None;
-        for worker in self.workers.drain(..) {
-            if worker.join().is_err() {
-                log::error!("a terrain thread panicked");
-            }
-        }
-    }
-}
-
-#[cfg(target_arch = "wasm32")]
-#[derive(Debug)]
-struct Backend;
-
-#[cfg(target_arch = "wasm32")]
-impl Backend {
-    fn new(_terrain: Terrain, _threads: usize) -> Self {
-        Self
-    }
-
-    fn submit(
-        &mut self,
-        terrain: &Terrain,
-        (pos, panic): (ChunkPos, bool),
-        finished: &mut Vec<Generated>,
-    ) {
-        finished.push((pos, generate(terrain, pos, panic)));
-    }
-
-    fn collect(&mut self, _finished: &mut Vec<Generated>, _wait_for: usize) {}
-}
-
-/// One job: `terrain`'s chunk at `pos`, or the message of its panic (the
-/// injected one of the test seam, or a generator bug).
-fn generate(terrain: &Terrain, pos: ChunkPos, panic: bool) -> Result<Chunk, String> {
-    catch(|| {
-        if panic {
-            panic!("a panic injected into the terrain job of chunk {}", pos.0);
-        }
-        terrain.generate(pos)
-    })
+    terrain.generate(pos)
 }
 
 impl ChunkGenerator {
@@ -163,10 +57,9 @@ impl ChunkGenerator {
         Self {
             terrain,
             in_flight: HashSet::new(),
-            finished: Vec::new(),
             retries: Retries::new("terrain"),
             panic_on: HashSet::new(),
-            backend: Backend::new(terrain, threads),
+            workers: WorkerPool::new("terrain", threads, terrain, generate),
         }
     }
 
@@ -186,8 +79,7 @@ impl ChunkGenerator {
                 break;
             }
             if !self.retries.gave_up(pos) && self.in_flight.insert(pos) {
-                let job = (pos, self.panic_on.contains(&pos));
-                self.backend.submit(&self.terrain, job, &mut self.finished);
+                self.workers.submit(pos, self.panic_on.contains(&pos));
                 queued += 1;
             }
         }
@@ -196,23 +88,22 @@ impl ChunkGenerator {
 
     /// Chunks generated since the last call.
     pub fn poll(&mut self) -> Vec<(ChunkPos, Chunk)> {
-        self.take(0)
+        let finished = self.workers.finished();
+        self.take(finished)
     }
 
     /// Every chunk still on its way, waiting for them (headless tools).
     pub fn wait_all(&mut self) -> Vec<(ChunkPos, Chunk)> {
-        let waiting = self.in_flight.len().saturating_sub(self.finished.len());
-        self.take(waiting)
+        let finished = self.workers.wait_all();
+        self.take(finished)
     }
 
-    /// The results in, after waiting for `wait_for` more: chunks made are
-    /// handed back; a job that panicked hands back nothing (its chunk is
-    /// queued by the next [`request`](Self::request) that wants it, or given
-    /// up on).
-    fn take(&mut self, wait_for: usize) -> Vec<(ChunkPos, Chunk)> {
-        self.backend.collect(&mut self.finished, wait_for);
+    /// The `finished` jobs' chunks: chunks made are handed back; a job that
+    /// panicked hands back nothing (its chunk is queued by the next
+    /// [`request`](Self::request) that wants it, or given up on).
+    fn take(&mut self, finished: Vec<Finished<ChunkPos, Chunk>>) -> Vec<(ChunkPos, Chunk)> {
         let mut out = Vec::new();
-        for (pos, outcome) in std::mem::take(&mut self.finished) {
+        for Finished { tag: pos, outcome } in finished {
             self.in_flight.remove(&pos);
             match outcome {
                 Ok(chunk) => {

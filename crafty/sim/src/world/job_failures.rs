@@ -4,7 +4,6 @@
 //! waits for it forever and the game plays on without it.
 
 use std::collections::{HashMap, HashSet};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::ChunkPos;
 
@@ -107,20 +106,6 @@ impl Retries {
     }
 }
 
-/// Runs `job`, catching a panic as its message (the panic hook has already
-/// printed it with its location).
-pub(crate) fn catch<T>(job: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(job)).map_err(|payload| {
-        if let Some(text) = payload.downcast_ref::<&str>() {
-            (*text).to_owned()
-        } else if let Some(text) = payload.downcast_ref::<String>() {
-            text.clone()
-        } else {
-            "a panic without a message".to_owned()
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,19 +132,5 @@ mod tests {
         retries.forget(pos);
         assert!(!retries.gave_up(pos));
         assert_eq!(retries.panicked(pos, "boom"), AfterPanic::Retry);
-    }
-
-    #[test]
-    fn a_panic_is_caught_with_its_message() {
-        assert_eq!(catch(|| 7), Ok(7));
-        assert_eq!(
-            catch(|| -> u8 { panic!("static") }),
-            Err("static".to_owned())
-        );
-        let n = 3;
-        assert_eq!(
-            catch(|| -> u8 { panic!("made {n}") }),
-            Err("made 3".to_owned())
-        );
     }
 }

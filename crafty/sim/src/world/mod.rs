@@ -23,7 +23,7 @@ pub use biomes::Biome;
 pub use block::{BlockType, Face, TILE_COUNT, UnknownBlock};
 pub use chunk::{CHUNK_SIZE, CHUNK_VOLUME, Chunk, ChunkPos};
 pub use edit::BlockEdit;
-pub(crate) use job_failures::{AfterPanic, Retries, catch};
+pub(crate) use job_failures::{AfterPanic, Retries};
 pub use job_failures::{JOB_ATTEMPTS, JobFailures};
 pub use terrain::{SEA_LEVEL, Terrain, TerrainGenerator, UnknownGenerator};
 pub(crate) use voxels::UnloadedBlocks;
