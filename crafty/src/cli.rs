@@ -100,6 +100,30 @@ enum ModeArg {
     Survival,
 }
 
+/// A headless run's weather, as typed on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum WeatherArg {
+    /// Nothing: sun and blue sky.
+    Clear,
+    /// Rain (snow above the snow line and in cold places).
+    Rain,
+    /// Snow everywhere.
+    Snow,
+    /// Heavy rain under a dark sky, with lightning.
+    Storm,
+}
+
+impl From<WeatherArg> for WeatherKind {
+    fn from(weather: WeatherArg) -> Self {
+        match weather {
+            WeatherArg::Clear => Self::Clear,
+            WeatherArg::Rain => Self::Rain,
+            WeatherArg::Snow => Self::Snow,
+            WeatherArg::Storm => Self::Storm,
+        }
+    }
+}
+
 /// The flags as clap reads them; [`Args::parse`] checks how they combine.
 #[derive(Debug, clap::Parser)]
 #[command(
@@ -134,7 +158,7 @@ struct Cli {
     time: Option<String>,
     /// Weather to start a headless run in.
     #[arg(long, value_enum)]
-    weather: Option<WeatherKind>,
+    weather: Option<WeatherArg>,
     /// Where worlds are saved.
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -196,7 +220,7 @@ impl Args {
                 screenshot: cli.screenshot,
                 size,
                 time: cli.time.as_deref().map(parse_clock).transpose()?,
-                weather: cli.weather,
+                weather: cli.weather.map(WeatherKind::from),
             })
         } else {
             Command::Window {

@@ -4,13 +4,21 @@
 //! by one [`RenderFeature`](taos_renderer::RenderFeature), and saved through
 //! the engine's storage trait as a seed plus an append-only edit log.
 //!
-//! What this crate is:
-//! - [`game`]: the session state the engine's fixed ticks advance.
+//! The simulation (world, meshing, saves, player, weather, inventory, time
+//! of day) is the GPU-free crate [`crafty_sim`], re-exported here under the
+//! same paths (`crafty::world`, `crafty::save`, ...). What stays in this
+//! crate is what draws and runs it:
+//! - [`render`]: the GPU pipeline (sky, instanced chunk quads, water,
+//!   block highlight, tonemap) as one render feature, fed through a handle.
 //! - [`app`]: the window (natively) or the page (in the browser): launcher, play, HUD.
+//! - [`session`]: one world being played: loop, mesher, renderer, saves.
+//! - [`settings`]: the player's settings and key bindings, kept with the saves.
 //! - [`cli`]: the command line (window or headless).
 //! - [`headless`]: deterministic play without a window, for tests, demos and trailers.
+//!
+//! Re-exported from [`crafty_sim`]:
+//! - [`game`]: the session state the engine's fixed ticks advance.
 //! - [`script`]: input scripts compiled into replays.
-//! - [`session`]: one world being played: loop, mesher, renderer, saves.
 //! - [`view`]: the player's eye as the renderer's camera.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
 //! - [`mesh`]: chunk meshing into packed quads.
@@ -19,27 +27,19 @@
 //! - [`weather`]: clear, rain, snow and storms in spells from the seed.
 //! - [`save`]: saved worlds: records, append-only edit logs, thumbnails, autosave.
 //! - [`inventory`]: game mode, survival inventory and hotbar types.
-//! - [`render`]: the GPU pipeline (sky, instanced chunk quads, water,
-//!   block highlight, tonemap) as one render feature, fed through a handle.
 //!
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 
+pub use crafty_sim::{
+    game, inventory, mesh, player, save, script, time_of_day, view, weather, world,
+};
+
 pub mod app;
 pub mod cli;
-pub mod game;
 // The headless runner writes saves and screenshots to files: native only.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
-pub mod inventory;
-pub mod mesh;
-pub mod player;
 pub mod render;
-pub mod save;
-pub mod script;
 pub mod session;
 pub mod settings;
-pub mod time_of_day;
-pub mod view;
-pub mod weather;
-pub mod world;

@@ -20,8 +20,7 @@ use crate::time_of_day::TimeOfDay;
 use crate::weather::{PrecipitationMap, Weather, weather_sky};
 use crate::world::{ChunkGenerator, ChunkPos, JobFailures, TerrainGenerator, World};
 
-/// Simulation ticks per second.
-pub const TICK_HZ: u32 = 60;
+pub use crate::game::TICK_HZ;
 /// Chunks meshed (gathered and handed to the workers) per frame at most.
 pub const MESH_JOBS_PER_FRAME: usize = 4;
 /// Finished chunk meshes uploaded per frame at most.

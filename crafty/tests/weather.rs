@@ -1,5 +1,6 @@
-//! Weather end to end: the sequence a seed gives, saved and restored with
-//! the world, and how rain, snow and a storm look (image tests on lavapipe).
+//! Weather end to end: saved and restored with the world, and how rain,
+//! snow and a storm look (image tests on lavapipe). crafty_sim's
+//! `tests/weather.rs` tests the sequence a seed gives.
 
 mod common;
 
@@ -12,44 +13,6 @@ use crafty::session::{Session, TICK_HZ};
 use crafty::weather::{Weather, WeatherKind, WeatherState};
 use taos_engine::game_loop::{GameLoop, ManualClock};
 use taos_engine::storage::{MemoryBackend, block_on};
-
-/// The kinds and spells `seed` goes through in `seconds` of game time,
-/// advanced in ticks as the game does.
-fn sequence(mut weather: Weather, seconds: u32) -> Vec<WeatherState> {
-    let dt = 1.0 / TICK_HZ as f32;
-    let mut states = Vec::new();
-    for tick in 0..seconds * TICK_HZ {
-        weather.advance(dt);
-        if tick % TICK_HZ == 0 {
-            states.push(weather.state());
-        }
-    }
-    states
-}
-
-#[test]
-fn a_seed_always_gives_the_same_weather() {
-    let hour = 3600;
-    let first = sequence(Weather::new(42), hour);
-    assert_eq!(first, sequence(Weather::new(42), hour));
-    assert_ne!(first, sequence(Weather::new(7), hour));
-    let spells: std::collections::BTreeSet<u32> = first.iter().map(|s| s.spell).collect();
-    assert!(
-        spells.len() >= 5,
-        "an hour holds several spells: {spells:?}"
-    );
-
-    // Stopped half way, saved as JSON and restored, it goes on the same.
-    let mut half = Weather::new(42);
-    let dt = 1.0 / TICK_HZ as f32;
-    for _ in 0..hour / 2 * TICK_HZ {
-        half.advance(dt);
-    }
-    let saved = serde_json::to_string(&half.state()).unwrap();
-    let restored = Weather::restore(42, serde_json::from_str(&saved).unwrap());
-    let rest = sequence(restored, hour / 2);
-    assert_eq!(rest[..], first[hour as usize / 2..]);
-}
 
 fn tick(game: &mut GameLoop, ticks: u32) {
     for _ in 0..ticks {
