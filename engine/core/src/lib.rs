@@ -3,7 +3,7 @@
 //! The simulation core of the Taos engine: GameObjects on a [`bevy_ecs`] world, a
 //! compare-on-read [`Transform`] hierarchy, per-scene [`Time`], behaviours with a
 //! lifecycle, the built-in component types the renderer consumes, node
-//! [`animation`], and the [`game_loop`].
+//! [`animation`], tick-buffered [`input`], and the [`game_loop`].
 //!
 //! It is **not** a renderer, a window or a database: its only dependencies are
 //! `bevy_ecs`, `glam`, `serde`, `thiserror` and `log`, it builds for
@@ -42,7 +42,9 @@
 //! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
 //! - [`transform`]: how world matrices are cached and what a read costs.
 //! - [`animation`]: keyframed node animation ([`AnimationClip`], [`AnimationPlayer`]) on scene time.
-//! - [`game_loop`]: the clock seam, fixed ticks, timers, input, auto-pause, replay.
+//! - [`game_loop`]: the clock seam, fixed ticks, timers, auto-pause, and
+//!   ([`game_loop::replay`]) recordings, checksums and snapshots.
+//! - [`input`]: keys, mouse, touch and gamepads per tick, bindings, action flags.
 
 #![forbid(unsafe_code)]
 
@@ -52,6 +54,7 @@ mod components;
 pub mod controllers;
 mod error;
 pub mod game_loop;
+pub mod input;
 mod object;
 mod object_mut;
 mod scene;

@@ -39,53 +39,25 @@
 //! [`GameRng`]: replaying them reproduces the run bit for bit, and
 //! [`SyncTest`] finds the first tick where two runs part.
 
-/// `index` and `from_index` for an input enum whose `ALL` lists every
-/// variant in declaration order (how recordings and saved bindings store it).
-macro_rules! indexed_by_all {
-    ($ty:ident) => {
-        impl $ty {
-            /// Its index in [`Self::ALL`] (how recordings and saved bindings store it).
-            #[must_use]
-            pub const fn index(self) -> u8 {
-                self as u8
-            }
-
-            /// The one at `index` in [`Self::ALL`].
-            #[must_use]
-            pub fn from_index(index: u8) -> Option<Self> {
-                Self::ALL.get(usize::from(index)).copied()
-            }
-        }
-    };
-}
-
-mod actions;
 mod auto_pause;
-mod bindings;
-mod bindings_record;
-mod checksum;
 mod clock;
 mod config;
 mod control;
 mod frame_info;
-mod gamepad;
-mod input;
-mod input_codec;
 mod pacer;
-mod record;
-mod rng;
+pub mod replay;
 mod runner;
 mod scheduler;
-mod snapshot;
 mod stages;
-mod sync_test;
 mod timers;
 mod watchdog;
 
-pub use actions::{ActionFlags, ActionMapper, Actions, NoActions};
-pub use bindings::{AXIS_PRESS_THRESHOLD, Bindings, GameAction};
-pub use bindings_record::BindingsRecordError;
-pub use checksum::{StateChecksum, StateHash, StateHasher};
+// Input lives in its own module; its types keep their paths here.
+pub use crate::input::{
+    AXIS_PRESS_THRESHOLD, ActionFlags, ActionMapper, Actions, AxisSide, Bindings,
+    BindingsRecordError, GameAction, Input, InputEvent, Key, MAX_TEXT_PER_TICK, MouseButton,
+    NoActions, PadAxis, PadButton, PadId, STICK_DEAD_ZONE, apply_dead_zone,
+};
 pub use clock::{Clock, ManualClock, RealClock};
 pub use config::{
     AutoPauseConfig, FixedStep, LoopConfig, LoopConfigError, LoopPolicy, PresentOn, Rate,
@@ -93,13 +65,12 @@ pub use config::{
 };
 pub use control::LoopControl;
 pub use frame_info::{Diagnostics, FrameInfo, LoopWarning, PauseReason};
-pub use gamepad::{AxisSide, PadAxis, PadButton, PadId, STICK_DEAD_ZONE, apply_dead_zone};
-pub use input::{Input, InputEvent, Key, MAX_TEXT_PER_TICK, MouseButton};
-pub use record::{ENGINE_VERSION, RecordedInput, Recording, RecordingError};
-pub use rng::GameRng;
+pub use replay::{
+    Divergence, ENGINE_VERSION, GameRng, MAX_SNAPSHOT_COUNTER, RecordedInput, Recording,
+    RecordingError, Snapshot, SnapshotError, SnapshotTypes, StateChecksum, StateHash, StateHasher,
+    SyncTest,
+};
 pub use runner::{CallbackOutcome, FramePresenter, GameLoop, MIN_WAIT, Wake};
 pub use scheduler::{Scheduler, TimerHandle};
-pub use snapshot::{MAX_SNAPSHOT_COUNTER, Snapshot, SnapshotError, SnapshotTypes};
 pub use stages::{Stage, StageTiming, StageTimings};
-pub use sync_test::{Divergence, SyncTest};
 pub use timers::{Delay, FiredTimers, GameTime, TimerAction, TimerError, Timers};

@@ -512,7 +512,7 @@ impl Input {
     }
 
     /// The axis over every connected pad (the one pushed furthest wins),
-    /// with the [dead zone](super::STICK_DEAD_ZONE) removed: 0 when no pad
+    /// with the [dead zone](crate::game_loop::STICK_DEAD_ZONE) removed: 0 when no pad
     /// is connected or the stick rests.
     #[must_use]
     pub fn pad_axis(&self, axis: PadAxis) -> f32 {

@@ -11,7 +11,7 @@
 
 use super::bindings::{Bindings, GameAction};
 use super::gamepad::{AxisSide, PadAxis, PadButton};
-use super::input::{Key, MouseButton};
+use super::state::{Key, MouseButton};
 
 const MAGIC: &[u8; 4] = b"TBND";
 const VERSION: u8 = 1;

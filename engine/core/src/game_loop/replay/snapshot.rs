@@ -66,7 +66,7 @@ pub struct Snapshot {
     pub(crate) playing: bool,
     time: Time,
     rng: Option<super::GameRng>,
-    timers: super::timers::TimersState,
+    timers: crate::game_loop::timers::TimersState,
     actions: (u32, u32),
     objects: Vec<ObjectState>,
     /// Where fresh object ids continue from, so objects spawned after a
@@ -262,7 +262,7 @@ impl SnapshotTypes {
     }
 
     /// Snapshots carry behaviour `B` under `name`. Every behaviour type a
-    /// game uses must be registered for [`GameLoop::snapshot`](super::GameLoop::snapshot) to succeed.
+    /// game uses must be registered for [`GameLoop::snapshot`](crate::game_loop::GameLoop::snapshot) to succeed.
     pub fn behaviour<B>(&mut self, name: &'static str) -> &mut Self
     where
         B: Behaviour + Serialize + DeserializeOwned,
@@ -343,7 +343,7 @@ impl Snapshot {
         playing: bool,
     ) -> Result<Self, SnapshotError> {
         let world = scene.world();
-        let timers = world.resource::<super::Timers>();
+        let timers = world.resource::<crate::game_loop::Timers>();
         let callbacks = timers.callback_count();
         if callbacks > 0 {
             return Err(SnapshotError::CallbackTimer { count: callbacks });
@@ -404,7 +404,7 @@ impl Snapshot {
                 ));
             }
         }
-        let actions = world.resource::<super::Actions>();
+        let actions = world.resource::<crate::input::Actions>();
         Ok(Self {
             format: FORMAT,
             engine_version: ENGINE_VERSION.to_owned(),

@@ -1,11 +1,11 @@
 //! Action flags: one tick of player input packed into 32 bits, the mapper
 //! that makes them from raw input, and the resource ticks read them from.
-//! What the bits mean is the game's ([`GameAction`](super::GameAction) and
-//! [`Bindings`](super::Bindings), or a layout of its own).
+//! What the bits mean is the game's ([`GameAction`](crate::game_loop::GameAction) and
+//! [`Bindings`](crate::game_loop::Bindings), or a layout of its own).
 
 use bevy_ecs::resource::Resource;
 
-use super::input::Input;
+use super::state::Input;
 
 /// One tick of player input, packed into 32 bits: the unit a recording
 /// stores per tick (four bytes a tick). The engine gives the bits no meaning;
@@ -32,8 +32,8 @@ impl<F: FnMut(&Input) -> ActionFlags + Send + Sync> ActionMapper for F {
 }
 
 /// The default mapper: no bindings, every tick's flags are zero. Install a
-/// game's own with [`GameLoop::set_action_mapper`](super::GameLoop::set_action_mapper)
-/// (e.g. [`Bindings`](super::Bindings)).
+/// game's own with [`GameLoop::set_action_mapper`](crate::game_loop::GameLoop::set_action_mapper)
+/// (e.g. [`Bindings`](crate::game_loop::Bindings)).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoActions;
 

@@ -26,7 +26,7 @@
 
 use super::actions::{ActionFlags, ActionMapper, Actions};
 use super::gamepad::{AxisSide, PadAxis, PadButton};
-use super::input::{Input, Key, MouseButton};
+use super::state::{Input, Key, MouseButton};
 
 /// How far (after the dead zone) an axis bound to an action must be pushed
 /// for the action to be on.
@@ -46,7 +46,7 @@ pub trait GameAction: Copy + Send + Sync + 'static {
 
 /// Keys, mouse buttons, gamepad buttons and gamepad axes bound to a game's
 /// actions; an [`ActionMapper`] (install it with
-/// [`GameLoop::set_action_mapper`](super::GameLoop::set_action_mapper)).
+/// [`GameLoop::set_action_mapper`](crate::game_loop::GameLoop::set_action_mapper)).
 /// An action is on for a tick when a bound input is held, or was pressed
 /// since the previous tick (a tap shorter than a tick still counts once),
 /// or a bound axis half is pushed past [`AXIS_PRESS_THRESHOLD`]. For analog

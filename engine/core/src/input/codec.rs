@@ -5,7 +5,7 @@
 use glam::Vec2;
 
 use super::gamepad::{PadAxis, PadButton};
-use super::input::{InputEvent, Key, MouseButton};
+use super::state::{InputEvent, Key, MouseButton};
 
 /// Why an encoded event could not be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

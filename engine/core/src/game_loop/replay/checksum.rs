@@ -4,7 +4,7 @@
 //! A checksum walks every GameObject in [`ObjectId`](crate::ObjectId) order and
 //! hashes its id, name, enabled flag, parent and local transform bit for bit,
 //! then every component type registered with [`StateChecksum::component`], then
-//! the scene clock, timers, [`GameRng`](super::GameRng), action flags and any
+//! the scene clock, timers, [`GameRng`](crate::game_loop::GameRng), action flags and any
 //! registered resource. The hash is FNV-1a over little-endian bytes, so it is
 //! the same on every platform and build.
 
@@ -14,9 +14,9 @@ use bevy_ecs::resource::Resource;
 use bevy_ecs::world::World;
 use glam::{Quat, Vec2, Vec3};
 
-use super::actions::Actions;
 use super::rng::GameRng;
-use super::timers::Timers;
+use crate::game_loop::timers::Timers;
+use crate::input::Actions;
 use crate::object::ObjectInfo;
 use crate::{GameObject, Scene, Time, Transform};
 

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::Scene;
 use crate::behaviour::{Behaviour, Behaviours};
-use crate::game_loop::record::ENGINE_VERSION;
+use crate::game_loop::replay::record::ENGINE_VERSION;
 use crate::object::{GameObject, ObjectId};
 use crate::time::Time;
 use crate::transform::Transform;

@@ -1,10 +1,10 @@
 //! Gamepads as the loop sees them: buttons and axes of a standard layout,
 //! named by position (an Xbox "A" and a PlayStation "cross" are both
-//! [`PadButton::South`]), and the per-pad state [`Input`](super::Input) keeps.
+//! [`PadButton::South`]), and the per-pad state [`Input`](crate::game_loop::Input) keeps.
 //!
 //! Pads come and go while the game runs (hot-plug): a pad is known from its
-//! [`PadConnected`](super::InputEvent::PadConnected) event until its
-//! [`PadDisconnected`](super::InputEvent::PadDisconnected), which lets go of
+//! [`PadConnected`](crate::game_loop::InputEvent::PadConnected) event until its
+//! [`PadDisconnected`](crate::game_loop::InputEvent::PadDisconnected), which lets go of
 //! its held buttons (with release edges) and centres its axes, so an
 //! unplugged pad never leaves a player running.
 

@@ -9,8 +9,8 @@
 
 use std::collections::VecDeque;
 
-use super::actions::ActionFlags;
-use super::runner::GameLoop;
+use crate::game_loop::runner::GameLoop;
+use crate::input::ActionFlags;
 
 /// Where two runs of the same inputs parted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::actions::ActionFlags;
 use super::checksum::StateHasher;
-use super::config::{LoopConfig, LoopPolicy, Rate};
+use crate::game_loop::config::{LoopConfig, LoopPolicy, Rate};
+use crate::input::ActionFlags;
 
 const MAGIC: &[u8; 8] = b"TAOSREC\0";
 /// Format 2 adds the raw input events; format 1 (flags only) still loads.
@@ -32,7 +32,7 @@ pub struct Recording {
     /// One entry per tick, in order.
     pub flags: Vec<ActionFlags>,
     /// The raw input events each tick saw, in order (`tick` indexes `flags`):
-    /// a replay feeds them to the tick's [`Input`](super::Input) instead of
+    /// a replay feeds them to the tick's [`Input`](crate::game_loop::Input) instead of
     /// live input, so behaviours that read `Input` replay bit for bit too.
     pub inputs: Vec<RecordedInput>,
 }
@@ -43,7 +43,7 @@ pub struct RecordedInput {
     /// The tick that saw it.
     pub tick: u64,
     /// The event.
-    pub event: super::InputEvent,
+    pub event: crate::input::InputEvent,
 }
 
 /// Why a recording cannot be read, written or replayed.
@@ -169,7 +169,7 @@ impl Recording {
         out.extend_from_slice(&(self.inputs.len() as u64).to_le_bytes());
         for input in &self.inputs {
             out.extend_from_slice(&input.tick.to_le_bytes());
-            super::input_codec::encode(&input.event, &mut out);
+            crate::input::codec::encode(&input.event, &mut out);
         }
         let mut h = StateHasher::default();
         h.write(&out);
@@ -231,12 +231,12 @@ impl Recording {
             for _ in 0..count {
                 let tick = r.u64()?;
                 let (event, used) =
-                    super::input_codec::decode(&bytes[r.at..]).map_err(|e| match e {
-                        super::input_codec::DecodeError::Truncated => RecordingError::Truncated {
+                    crate::input::codec::decode(&bytes[r.at..]).map_err(|e| match e {
+                        crate::input::codec::DecodeError::Truncated => RecordingError::Truncated {
                             needed: r.at + 1,
                             found: bytes.len(),
                         },
-                        super::input_codec::DecodeError::Invalid => RecordingError::Invalid {
+                        crate::input::codec::DecodeError::Invalid => RecordingError::Invalid {
                             field: "input event",
                         },
                     })?;
@@ -346,15 +346,15 @@ mod tests {
         rec.inputs = vec![
             RecordedInput {
                 tick: 3,
-                event: super::super::InputEvent::KeyDown(super::super::Key::Space),
+                event: crate::input::InputEvent::KeyDown(crate::input::Key::Space),
             },
             RecordedInput {
                 tick: 3,
-                event: super::super::InputEvent::CursorMoved(glam::Vec2::new(4.5, 6.0)),
+                event: crate::input::InputEvent::CursorMoved(glam::Vec2::new(4.5, 6.0)),
             },
             RecordedInput {
                 tick: 90,
-                event: super::super::InputEvent::KeyUp(super::super::Key::Space),
+                event: crate::input::InputEvent::KeyUp(crate::input::Key::Space),
             },
         ];
         rec
