@@ -14,6 +14,7 @@ use super::chunks::{ChunkStore, chunk_center, chunk_visible};
 use super::godrays::GodrayPasses;
 use super::handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, Shadows};
 use super::shadows::{CasterSetup, SunShadows};
+use super::shared::CraftyShader;
 use super::weather::{PrecipitationTexture, SNOW_ALTITUDE, particle_count};
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::time_of_day::SkyLighting;
@@ -317,65 +318,6 @@ pub(super) fn pipeline(device: &wgpu::Device, spec: &PipelineSpec<'_>) -> wgpu::
     })
 }
 
-/// Crafty's shader modules, `(label, WGSL)`, each joined from `shaders/`:
-/// the shadow casters, sky, chunks, weather, godrays and block outline.
-/// `atlas_constants` is [`AtlasTexture::shader_constants`].
-pub(super) fn shader_sources(atlas_constants: &str) -> [(&'static str, String); 6] {
-    let common = include_str!("shaders/common.wgsl");
-    let quad = include_str!("shaders/quad.wgsl");
-    [
-        (
-            "crafty shadow casters",
-            [
-                common,
-                atlas_constants,
-                quad,
-                include_str!("shaders/shadow_caster.wgsl"),
-            ]
-            .concat(),
-        ),
-        (
-            "crafty sky",
-            [
-                common,
-                include_str!("shaders/clouds.wgsl"),
-                include_str!("shaders/sky.wgsl"),
-            ]
-            .concat(),
-        ),
-        (
-            "crafty chunk",
-            [
-                common,
-                atlas_constants,
-                quad,
-                include_str!("shaders/shadows.wgsl"),
-                include_str!("shaders/chunk.wgsl"),
-            ]
-            .concat(),
-        ),
-        (
-            "crafty weather",
-            [common, include_str!("shaders/weather.wgsl")].concat(),
-        ),
-        (
-            "crafty godrays",
-            [common, include_str!("shaders/godrays.wgsl")].concat(),
-        ),
-        (
-            "crafty outline",
-            [common, include_str!("shaders/outline.wgsl")].concat(),
-        ),
-    ]
-}
-
-fn shader(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModule {
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    })
-}
-
 /// How far one sees under water, in blocks.
 const UNDERWATER_FOG_END: f32 = 20.0;
 
@@ -574,15 +516,14 @@ impl RenderFeature for CraftyPipelineFeature {
             bind_group_layouts: &[Some(&frame_layout)],
             immediate_size: 0,
         });
-        let [
-            caster_module,
-            sky_module,
-            chunk_module,
-            weather_module,
-            godray_module,
-            outline_module,
-        ] = shader_sources(&atlas.shader_constants())
-            .map(|(label, source)| shader(device, label, &source));
+        let atlas_constants = atlas.shader_constants();
+        let module = |shader: CraftyShader| shader.module(device, &atlas_constants);
+        let caster_module = module(CraftyShader::ShadowCasters);
+        let sky_module = module(CraftyShader::Sky);
+        let chunk_module = module(CraftyShader::Chunk);
+        let weather_module = module(CraftyShader::Weather);
+        let godray_module = module(CraftyShader::Godrays);
+        let outline_module = module(CraftyShader::Outline);
         let shadows = SunShadows::new(
             device,
             &CasterSetup {

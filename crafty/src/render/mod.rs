@@ -60,6 +60,7 @@ mod godrays;
 mod handle;
 mod icons;
 mod shadows;
+mod shared;
 mod weather;
 
 pub use atlas::{
@@ -71,16 +72,17 @@ pub use handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, Sh
 pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};
 
-/// Every shader module crafty builds, `(label, WGSL)`, joined as the
-/// render feature joins them (the atlas constants included), for the
-/// device-free validation test (`tests/shaders.rs`).
+/// Every shader module crafty builds, `(label, WGSL)`: each
+/// [`CraftyShader`](shared::CraftyShader) program joined as the passes join
+/// it (the atlas constants included), for the device-free validation test
+/// (`tests/shaders.rs`).
 #[doc(hidden)]
 #[must_use]
 pub fn shader_sources() -> Vec<(String, String)> {
     let constants = atlas_texture::shader_constants(atlas_texture::cutout_tiles());
-    feature::shader_sources(&constants)
-        .into_iter()
-        .map(|(label, source)| (label.to_owned(), source))
+    shared::CraftyShader::ALL
+        .iter()
+        .map(|shader| (shader.label().to_owned(), shader.source(&constants)))
         .collect()
 }
 
