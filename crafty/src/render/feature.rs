@@ -10,7 +10,7 @@ use taos_renderer::resources::Assets;
 use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
 
 use super::atlas_texture::AtlasTexture;
-use super::chunks::{ChunkStore, chunk_center, chunk_visible};
+use super::chunks::{ChunkStore, Quads, chunk_center, chunk_visible};
 use super::godrays::GodrayPasses;
 use super::handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, Shadows};
 use super::shadows::{CasterSetup, SunShadows};
@@ -235,22 +235,6 @@ fn frame_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
                 count: None,
             },
         ],
-    })
-}
-
-fn chunk_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("crafty chunk"),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::VERTEX,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: wgpu::BufferSize::new(16),
-            },
-            count: None,
-        }],
     })
 }
 
@@ -482,7 +466,7 @@ impl RenderFeature for CraftyPipelineFeature {
         let atlas = AtlasTexture::new(device, gpu.queue());
         let frame_layout = frame_layout(device);
         let precipitation = PrecipitationTexture::new(device);
-        let chunk_layout = chunk_layout(device);
+        let chunks = ChunkStore::new(device);
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("crafty frame uniform"),
             size: std::mem::size_of::<FrameUniform>() as u64,
@@ -528,7 +512,7 @@ impl RenderFeature for CraftyPipelineFeature {
             device,
             &CasterSetup {
                 frame_layout: &frame_layout,
-                chunk_layout: &chunk_layout,
+                chunk_layout: chunks.layout(),
                 module: &caster_module,
             },
         );
@@ -536,7 +520,7 @@ impl RenderFeature for CraftyPipelineFeature {
             label: Some("crafty chunks"),
             bind_group_layouts: &[
                 Some(&frame_layout),
-                Some(&chunk_layout),
+                Some(chunks.layout()),
                 Some(&shadows.receiver_layout),
             ],
             immediate_size: 0,
@@ -618,7 +602,7 @@ impl RenderFeature for CraftyPipelineFeature {
             outline,
             weather,
             precipitation,
-            chunks: ChunkStore::new(device, chunk_layout),
+            chunks,
             shadows,
             godrays,
             _atlas: atlas,
@@ -788,25 +772,12 @@ impl RenderFeature for CraftyPipelineFeature {
                 rp.set_pipeline(&gpu.opaque);
                 rp.set_bind_group(0, &gpu.frame_group, &[]);
                 rp.set_bind_group(2, receiver, &[]);
-                for &slot in opaque {
-                    let Some(chunk) = gpu.chunks.get(slot) else {
-                        continue;
-                    };
-                    rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
-                    rp.set_vertex_buffer(0, chunk.opaque_slice());
-                    rp.draw(0..6, 0..chunk.opaque);
-                }
+                gpu.chunks.draw(rp, opaque.iter().copied(), Quads::Opaque);
                 // The opaque texels of transparent quads (leaves, glass
                 // frames), depth written; front to back like the rest.
                 rp.set_pipeline(&gpu.cutout);
-                for &slot in cutout.iter().rev() {
-                    let Some(chunk) = gpu.chunks.get(slot) else {
-                        continue;
-                    };
-                    rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
-                    rp.set_vertex_buffer(0, chunk.transparent_slice());
-                    rp.draw(0..6, 0..chunk.transparent);
-                }
+                gpu.chunks
+                    .draw(rp, cutout.iter().rev().copied(), Quads::Transparent);
             });
             (hdr, depth)
         });
@@ -826,14 +797,8 @@ impl RenderFeature for CraftyPipelineFeature {
                     rp.set_pipeline(&gpu.transparent);
                     rp.set_bind_group(0, &gpu.frame_group, &[]);
                     rp.set_bind_group(2, receiver, &[]);
-                    for &slot in transparent {
-                        let Some(chunk) = gpu.chunks.get(slot) else {
-                            continue;
-                        };
-                        rp.set_bind_group(1, &gpu.chunks.group, &[ChunkStore::origin_offset(slot)]);
-                        rp.set_vertex_buffer(0, chunk.transparent_slice());
-                        rp.draw(0..6, 0..chunk.transparent);
-                    }
+                    gpu.chunks
+                        .draw(rp, transparent.iter().copied(), Quads::Transparent);
                 });
                 hdr
             }));

@@ -11,7 +11,7 @@ use taos_renderer::features::{MAX_CASCADES, ShadowCascades, fit_cascades};
 use taos_renderer::frame::{CameraView, CascadeSettings};
 use taos_renderer::graph::{ImportedTexture, RenderGraph, TextureHandle};
 
-use super::chunks::{ChunkStore, chunk_in_ortho_volume};
+use super::chunks::{ChunkStore, Quads, chunk_in_ortho_volume};
 use super::handle::Shadows;
 use crate::mesh::PackedQuad;
 
@@ -427,24 +427,16 @@ impl SunShadows {
                     rp.set_scissor_rect(x, y, tile, tile);
                     rp.set_bind_group(2, &self.cascade_group, &[(cascade as u64 * STRIDE) as u32]);
                     let lists = [
-                        (&self.opaque, &self.opaque_casters[cascade], true),
-                        (&self.cutout, &self.cutout_casters[cascade], false),
+                        (&self.opaque, &self.opaque_casters[cascade], Quads::Opaque),
+                        (
+                            &self.cutout,
+                            &self.cutout_casters[cascade],
+                            Quads::Transparent,
+                        ),
                     ];
-                    for (pipeline, slots, opaque) in lists {
+                    for (pipeline, slots, quads) in lists {
                         rp.set_pipeline(pipeline);
-                        for &slot in slots {
-                            let Some(chunk) = chunks.get(slot) else {
-                                continue;
-                            };
-                            rp.set_bind_group(1, &chunks.group, &[ChunkStore::origin_offset(slot)]);
-                            if opaque {
-                                rp.set_vertex_buffer(0, chunk.opaque_slice());
-                                rp.draw(0..6, 0..chunk.opaque);
-                            } else {
-                                rp.set_vertex_buffer(0, chunk.transparent_slice());
-                                rp.draw(0..6, 0..chunk.transparent);
-                            }
-                        }
+                        chunks.draw(rp, slots.iter().copied(), quads);
                     }
                 }
             });
