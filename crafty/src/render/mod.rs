@@ -40,6 +40,12 @@
 //! Extra stages (auroras, bloom, a game's own effects) slot in between these
 //! at a [`StagePoint`] through [`CraftyPipelineFeature::with_stage`].
 //!
+//! In the code, each pass is one type in `passes/` with its own pipelines,
+//! bind groups and per-frame update; `shared/` holds what they share (the
+//! frame uniform and its bind group, the pipeline builder, the shader
+//! programs), and `feature.rs` composes them: feature, then passes, then
+//! shared, never back.
+//!
 //! ```no_run
 //! use crafty::render::CraftyPipelineFeature;
 //! use crafty::world::ChunkPos;
@@ -56,10 +62,9 @@ mod atlas;
 mod atlas_texture;
 mod chunks;
 mod feature;
-mod godrays;
 mod handle;
 mod icons;
-mod shadows;
+mod passes;
 mod shared;
 mod weather;
 
