@@ -49,7 +49,7 @@ pub(crate) struct ChunkStore {
     layout: wgpu::BindGroupLayout,
     origins: wgpu::Buffer,
     origin_capacity: u32,
-    pub(crate) group: wgpu::BindGroup,
+    group: wgpu::BindGroup,
     staging: Vec<PackedQuad>,
     /// Bumped by every change to the resident geometry.
     version: u64,
@@ -70,8 +70,34 @@ fn origin_storage(
     )
 }
 
+/// The layout of the chunk origin's bind group (group 1 of every pipeline
+/// that draws chunk quads: `chunk` in `shaders/quad.wgsl`).
+fn chunk_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("crafty chunk"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(16),
+            },
+            count: None,
+        }],
+    })
+}
+
+/// Which of a chunk's quads a draw takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quads {
+    Opaque,
+    Transparent,
+}
+
 impl ChunkStore {
-    pub(crate) fn new(device: &wgpu::Device, layout: wgpu::BindGroupLayout) -> Self {
+    pub(crate) fn new(device: &wgpu::Device) -> Self {
+        let layout = chunk_layout(device);
         let origin_capacity = 64;
         let (origins, group) = origin_storage(device, &layout, origin_capacity);
         Self {
@@ -177,8 +203,40 @@ impl ChunkStore {
     }
 
     /// The dynamic offset of `slot`'s origin.
-    pub(crate) fn origin_offset(slot: u32) -> u32 {
+    fn origin_offset(slot: u32) -> u32 {
         (u64::from(slot) * ORIGIN_STRIDE) as u32
+    }
+
+    /// The layout of [`group`](Self::group), the chunk origin: group 1 of
+    /// the pipelines that draw chunk quads.
+    pub(crate) fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// Draws `quads` of the chunks in `slots`, in that order (the pipeline
+    /// bound, its chunk origin as group 1); missing slots are skipped.
+    pub(crate) fn draw(
+        &self,
+        rp: &mut wgpu::RenderPass<'_>,
+        slots: impl IntoIterator<Item = u32>,
+        quads: Quads,
+    ) {
+        for slot in slots {
+            let Some(chunk) = self.get(slot) else {
+                continue;
+            };
+            rp.set_bind_group(1, &self.group, &[Self::origin_offset(slot)]);
+            match quads {
+                Quads::Opaque => {
+                    rp.set_vertex_buffer(0, chunk.opaque_slice());
+                    rp.draw(0..6, 0..chunk.opaque);
+                }
+                Quads::Transparent => {
+                    rp.set_vertex_buffer(0, chunk.transparent_slice());
+                    rp.draw(0..6, 0..chunk.transparent);
+                }
+            }
+        }
     }
 
     /// Resident chunks with their slots.

@@ -40,6 +40,12 @@
 //! Extra stages (auroras, bloom, a game's own effects) slot in between these
 //! at a [`StagePoint`] through [`CraftyPipelineFeature::with_stage`].
 //!
+//! In the code, each pass is one type in `passes/` with its own pipelines,
+//! bind groups and per-frame update; `shared/` holds what they share (the
+//! frame uniform and its bind group, the pipeline builder, the shader
+//! programs), and `feature.rs` composes them: feature, then passes, then
+//! shared, never back.
+//!
 //! ```no_run
 //! use crafty::render::CraftyPipelineFeature;
 //! use crafty::world::ChunkPos;
@@ -56,10 +62,10 @@ mod atlas;
 mod atlas_texture;
 mod chunks;
 mod feature;
-mod godrays;
 mod handle;
 mod icons;
-mod shadows;
+mod passes;
+mod shared;
 mod weather;
 
 pub use atlas::{
@@ -71,16 +77,17 @@ pub use handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, Sh
 pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};
 
-/// Every shader module crafty builds, `(label, WGSL)`, joined as the
-/// render feature joins them (the atlas constants included), for the
-/// device-free validation test (`tests/shaders.rs`).
+/// Every shader module crafty builds, `(label, WGSL)`: each
+/// [`CraftyShader`](shared::CraftyShader) program joined as the passes join
+/// it (the atlas constants included), for the device-free validation test
+/// (`tests/shaders.rs`).
 #[doc(hidden)]
 #[must_use]
 pub fn shader_sources() -> Vec<(String, String)> {
     let constants = atlas_texture::shader_constants(atlas_texture::cutout_tiles());
-    feature::shader_sources(&constants)
-        .into_iter()
-        .map(|(label, source)| (label.to_owned(), source))
+    shared::CraftyShader::ALL
+        .iter()
+        .map(|shader| (shader.label().to_owned(), shader.source(&constants)))
         .collect()
 }
 

@@ -1,7 +1,12 @@
-//! The sun's and moon's shadows on the terrain: cascades fitted by the
-//! renderer's [`fit_cascades`], chunk quads drawn into one depth atlas
-//! (2 x 2 tiles), read back by `shaders/shadows.wgsl` in the lit chunk
-//! passes.
+//! The shadow caster pass: the sun's and moon's shadows on the terrain,
+//! cascades fitted by the renderer's [`fit_cascades`], chunk quads drawn
+//! into one persistent depth atlas (2 x 2 tiles) with
+//! `shaders/shadow_caster.wgsl`.
+//!
+//! Reads the frame bind group and the resident chunks; writes the shadow
+//! atlas (only when the cascades or the chunks changed) and the receivers'
+//! uniform, which the lit chunk passes read back through
+//! [`SunShadows::receiver_group`] (`shaders/shadows.wgsl`). Draws no HDR.
 
 use std::sync::Mutex;
 
@@ -11,9 +16,11 @@ use taos_renderer::features::{MAX_CASCADES, ShadowCascades, fit_cascades};
 use taos_renderer::frame::{CameraView, CascadeSettings};
 use taos_renderer::graph::{ImportedTexture, RenderGraph, TextureHandle};
 
-use super::chunks::{ChunkStore, chunk_in_ortho_volume};
-use super::handle::Shadows;
-use crate::mesh::PackedQuad;
+use crate::render::chunks::{ChunkStore, Quads, chunk_in_ortho_volume};
+use crate::render::handle::Shadows;
+use crate::render::shared::{
+    CraftyShader, FrameBindings, FrameInputs, PassSetup, TARGET_USAGE, quad_instances,
+};
 
 /// Uniform stride for the casters' dynamic offsets.
 const STRIDE: u64 = 256;
@@ -53,7 +60,7 @@ struct ShadowUniform {
 /// The shadow atlas, its caster pipelines, and the bind group the lit chunk
 /// pipelines read it through (group 2).
 #[derive(Debug)]
-pub(super) struct SunShadows {
+pub(crate) struct SunShadows {
     atlas: wgpu::Texture,
     resolution: u32,
     opaque: wgpu::RenderPipeline,
@@ -61,11 +68,11 @@ pub(super) struct SunShadows {
     cascade_buffer: wgpu::Buffer,
     cascade_group: wgpu::BindGroup,
     /// The layout of the lit chunk pipelines' group 2.
-    pub(super) receiver_layout: wgpu::BindGroupLayout,
+    pub(crate) receiver_layout: wgpu::BindGroupLayout,
     receiver_buffer: wgpu::Buffer,
     sampler: wgpu::Sampler,
     /// What the lit chunk pipelines bind as group 2.
-    pub(super) receiver_group: wgpu::BindGroup,
+    pub(crate) receiver_group: wgpu::BindGroup,
     /// Cascades in use this frame (0: no shadows).
     count: usize,
     /// The light direction the cascades follow (moved in steps of
@@ -133,7 +140,7 @@ fn atlas_texture(device: &wgpu::Device, resolution: u32) -> wgpu::Texture {
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: DEPTH_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        usage: TARGET_USAGE,
         view_formats: &[],
     })
 }
@@ -166,20 +173,12 @@ fn receiver_group(
     })
 }
 
-/// What the caster pipelines are built from.
-pub(super) struct CasterSetup<'a> {
-    pub(super) frame_layout: &'a wgpu::BindGroupLayout,
-    pub(super) chunk_layout: &'a wgpu::BindGroupLayout,
-    pub(super) module: &'a wgpu::ShaderModule,
-}
-
 fn caster_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     cutout: bool,
 ) -> wgpu::RenderPipeline {
-    const QUAD_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Uint32x2];
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(if cutout {
             "crafty shadow casters (cutout)"
@@ -191,11 +190,7 @@ fn caster_pipeline(
             module,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<PackedQuad>() as u64,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &QUAD_ATTRIBUTES,
-            })],
+            buffers: &[Some(quad_instances())],
         },
         fragment: cutout.then(|| wgpu::FragmentState {
             module,
@@ -228,7 +223,8 @@ fn caster_pipeline(
 }
 
 impl SunShadows {
-    pub(super) fn new(device: &wgpu::Device, casters: &CasterSetup<'_>) -> Self {
+    pub(crate) fn new(setup: &PassSetup<'_>) -> Self {
+        let device = setup.device;
         let cascade_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("crafty shadow cascade"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -250,15 +246,11 @@ impl SunShadows {
             MAX_CASCADES as u64,
             64,
         );
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("crafty shadow casters"),
-            bind_group_layouts: &[
-                Some(casters.frame_layout),
-                Some(casters.chunk_layout),
-                Some(&cascade_layout),
-            ],
-            immediate_size: 0,
-        });
+        let layout = setup.layout(
+            "crafty shadow casters",
+            &[setup.frame_layout, setup.chunk_layout, &cascade_layout],
+        );
+        let module = setup.module(CraftyShader::ShadowCasters);
         let receiver_layout = receiver_layout(device);
         let receiver_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("crafty shadow receiver"),
@@ -280,8 +272,8 @@ impl SunShadows {
         Self {
             atlas,
             resolution,
-            opaque: caster_pipeline(device, &layout, casters.module, false),
-            cutout: caster_pipeline(device, &layout, casters.module, true),
+            opaque: caster_pipeline(device, &layout, &module, false),
+            cutout: caster_pipeline(device, &layout, &module, true),
             cascade_buffer,
             cascade_group,
             receiver_layout,
@@ -298,19 +290,19 @@ impl SunShadows {
         }
     }
 
-    /// Fits this frame's cascades (none when `settings` turn shadows off or
-    /// the light is at the horizon), uploads them, and picks each
-    /// cascade's casters among the resident chunks.
-    pub(super) fn update(
+    /// Fits this frame's cascades (none when the game's settings turn
+    /// shadows off or the light is at the horizon), uploads them, and picks
+    /// each cascade's casters among the resident chunks.
+    pub(crate) fn update(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         camera: &CameraView,
-        towards_light: Vec3,
-        settings: Shadows,
+        inputs: &FrameInputs,
         chunks: &ChunkStore,
     ) {
-        let settings = settings.sanitized();
+        let towards_light = inputs.light.light_direction;
+        let settings = inputs.shadows.sanitized();
         if settings.resolution != self.resolution && settings.cascades > 0 {
             self.resolution = settings.resolution;
             self.atlas = atlas_texture(device, self.resolution);
@@ -387,7 +379,7 @@ impl SunShadows {
 
     /// Chunk draws into the atlas this frame, summed over the cascades (0
     /// when the atlas already held this frame's shadows).
-    pub(super) fn caster_draws(&self) -> usize {
+    pub(crate) fn caster_draws(&self) -> usize {
         if !self.redraw {
             return 0;
         }
@@ -399,10 +391,10 @@ impl SunShadows {
     /// Adds the pass that draws this frame's cascades, and returns the atlas
     /// for the lit passes to read; `None` when there are no shadows or the
     /// atlas already holds them.
-    pub(super) fn add_pass<'a>(
+    pub(crate) fn add_pass<'a>(
         &'a self,
         graph: &mut RenderGraph<'a>,
-        frame_group: &'a wgpu::BindGroup,
+        bindings: &'a FrameBindings,
         chunks: &'a ChunkStore,
     ) -> Option<TextureHandle> {
         if self.count == 0 || !self.redraw {
@@ -420,31 +412,23 @@ impl SunShadows {
                     .drawn
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner) = self.planned;
-                rp.set_bind_group(0, frame_group, &[]);
+                rp.set_bind_group(0, &bindings.group, &[]);
                 for cascade in 0..self.count {
                     let (x, y) = ((cascade % 2) as u32 * tile, (cascade / 2) as u32 * tile);
                     rp.set_viewport(x as f32, y as f32, tile as f32, tile as f32, 0.0, 1.0);
                     rp.set_scissor_rect(x, y, tile, tile);
                     rp.set_bind_group(2, &self.cascade_group, &[(cascade as u64 * STRIDE) as u32]);
                     let lists = [
-                        (&self.opaque, &self.opaque_casters[cascade], true),
-                        (&self.cutout, &self.cutout_casters[cascade], false),
+                        (&self.opaque, &self.opaque_casters[cascade], Quads::Opaque),
+                        (
+                            &self.cutout,
+                            &self.cutout_casters[cascade],
+                            Quads::Transparent,
+                        ),
                     ];
-                    for (pipeline, slots, opaque) in lists {
+                    for (pipeline, slots, quads) in lists {
                         rp.set_pipeline(pipeline);
-                        for &slot in slots {
-                            let Some(chunk) = chunks.get(slot) else {
-                                continue;
-                            };
-                            rp.set_bind_group(1, &chunks.group, &[ChunkStore::origin_offset(slot)]);
-                            if opaque {
-                                rp.set_vertex_buffer(0, chunk.opaque_slice());
-                                rp.draw(0..6, 0..chunk.opaque);
-                            } else {
-                                rp.set_vertex_buffer(0, chunk.transparent_slice());
-                                rp.draw(0..6, 0..chunk.transparent);
-                            }
-                        }
+                        chunks.draw(rp, slots.iter().copied(), quads);
                     }
                 }
             });

@@ -1,14 +1,22 @@
-//! Light shafts from the sun and moon (`shaders/godrays.wgsl`): the sky
-//! around the light, where no block hides it, gathered along the way to the
-//! light's place on screen.
+//! The godray passes: light shafts from the sun and moon
+//! (`shaders/godrays.wgsl`), the sky around the light, where no block hides
+//! it, gathered along the way to the light's place on screen.
+//!
+//! Reads the frame bind group, `frame.hdr` and `frame.depth`; writes a
+//! half-size mask of the sky around the light, then adds the shafts to a
+//! new version of `frame.hdr`. No passes while the light is off screen,
+//! under water, or the game turned them off.
 
 use glam::{Mat4, Vec2, Vec3};
-use taos_renderer::Frame;
 use taos_renderer::features::HDR_FORMAT;
 use taos_renderer::graph::TextureDesc;
+use taos_renderer::{Frame, FrameData};
 
-use super::feature::{PipelineSpec, pipeline};
-use super::handle::Godrays;
+use crate::render::handle::Godrays;
+use crate::render::shared::{
+    CraftyShader, FrameBindings, FrameInputs, PassSetup, PipelineSpec, TARGET_USAGE, pipeline,
+};
+use crate::time_of_day::SkyLighting;
 
 /// Steps each pixel takes towards the light.
 const STEPS: f32 = 32.0;
@@ -25,7 +33,7 @@ struct GodrayUniform {
 /// The two godray passes: a half-size mask of the sky around the light,
 /// then the march that adds the shafts to the frame.
 #[derive(Debug)]
-pub(super) struct GodrayPasses {
+pub(crate) struct GodrayPasses {
     mask: wgpu::RenderPipeline,
     rays: wgpu::RenderPipeline,
     uniform: wgpu::Buffer,
@@ -63,11 +71,9 @@ const UNIFORM: wgpu::BindingType = wgpu::BindingType::Buffer {
 };
 
 impl GodrayPasses {
-    pub(super) fn new(
-        device: &wgpu::Device,
-        frame_layout: &wgpu::BindGroupLayout,
-        module: &wgpu::ShaderModule,
-    ) -> Self {
+    pub(crate) fn new(setup: &PassSetup<'_>) -> Self {
+        let (device, frame_layout) = (setup.device, setup.frame_layout);
+        let module = &setup.module(CraftyShader::Godrays);
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some(label),
@@ -123,24 +129,11 @@ impl GodrayPasses {
                 resource: uniform.as_entire_binding(),
             }],
         });
-        let pipeline_layout = |label, groups: &[Option<&wgpu::BindGroupLayout>]| {
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(label),
-                bind_group_layouts: groups,
-                immediate_size: 0,
-            })
-        };
-        let mask_pipeline_layout = pipeline_layout(
-            "crafty godray mask",
-            &[Some(frame_layout), Some(&scene_layout)],
-        );
-        let rays_pipeline_layout = pipeline_layout(
+        let mask_pipeline_layout =
+            setup.layout("crafty godray mask", &[frame_layout, &scene_layout]);
+        let rays_pipeline_layout = setup.layout(
             "crafty godrays",
-            &[
-                Some(frame_layout),
-                Some(&uniform_layout),
-                Some(&mask_layout),
-            ],
+            &[frame_layout, &uniform_layout, &mask_layout],
         );
         let fullscreen = |label, layout, fragment, blend| {
             pipeline(
@@ -191,19 +184,20 @@ impl GodrayPasses {
         }
     }
 
-    /// Decides this frame's shafts from the light towards `towards_light`
-    /// (the sun while it is up, else the moon): as strong as `settings` say
-    /// while the light is on or near the screen, weaker under cloud (`overcast`),
-    /// none under water; uploads where the light is.
-    pub(super) fn update(
-        &mut self,
-        queue: &wgpu::Queue,
-        view_proj: Mat4,
-        towards_light: Vec3,
-        settings: Godrays,
-        overcast: f32,
-        size: (u32, u32),
-    ) {
+    /// Decides this frame's shafts from the [light](shaft_light) (the sun
+    /// while it is up, else the moon): as strong as the game's settings say
+    /// while the light is on or near the screen, weaker under cloud, none
+    /// under water; uploads where the light is.
+    pub(crate) fn update(&mut self, queue: &wgpu::Queue, data: &FrameData, inputs: &FrameInputs) {
+        let settings = if inputs.underwater {
+            Godrays::OFF
+        } else {
+            inputs.godrays
+        };
+        let view_proj = data.camera.depth_view_proj();
+        let towards_light = shaft_light(&inputs.light);
+        let overcast = inputs.weather.overcast;
+        let size = data.size;
         let strength = if settings.strength.is_finite() {
             settings.strength.clamp(0.0, 4.0)
         } else {
@@ -236,11 +230,7 @@ impl GodrayPasses {
     /// Adds the mask and rays passes after everything drawn so far (they
     /// read `frame.hdr` and `frame.depth`); nothing when there are no
     /// shafts this frame.
-    pub(super) fn add_passes<'a>(
-        &'a self,
-        frame: &mut Frame<'a>,
-        frame_group: &'a wgpu::BindGroup,
-    ) {
+    pub(crate) fn add_passes<'a>(&'a self, frame: &mut Frame<'a>, bindings: &'a FrameBindings) {
         let (Some(hdr), Some(depth)) = (frame.hdr, frame.depth) else {
             return;
         };
@@ -248,10 +238,9 @@ impl GodrayPasses {
             return;
         }
         let (width, height) = mask_size(frame.data.size);
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let mask = frame.graph.create_texture(
             "godray mask",
-            TextureDesc::new_2d(width, height, HDR_FORMAT, usage),
+            TextureDesc::new_2d(width, height, HDR_FORMAT, TARGET_USAGE),
         );
         let mask = frame.graph.add_render_pass("crafty godray mask", |pass| {
             pass.read_texture(hdr);
@@ -285,7 +274,7 @@ impl GodrayPasses {
                     ],
                 });
                 rp.set_pipeline(&self.mask);
-                rp.set_bind_group(0, frame_group, &[]);
+                rp.set_bind_group(0, &bindings.group, &[]);
                 rp.set_bind_group(1, &group, &[]);
                 rp.draw(0..3, 0..1);
             });
@@ -313,7 +302,7 @@ impl GodrayPasses {
                     ],
                 });
                 rp.set_pipeline(&self.rays);
-                rp.set_bind_group(0, frame_group, &[]);
+                rp.set_bind_group(0, &bindings.group, &[]);
                 rp.set_bind_group(1, &self.uniform_group, &[]);
                 rp.set_bind_group(2, &group, &[]);
                 rp.draw(0..3, 0..1);
@@ -323,8 +312,21 @@ impl GodrayPasses {
     }
 
     /// Whether the last update decided on shafts this frame.
-    pub(super) fn active(&self) -> bool {
+    pub(crate) fn active(&self) -> bool {
         self.strength >= 1e-3
+    }
+}
+
+/// Where light shafts come from: the sun while any of its disc is above
+/// the horizon (the sky's light may already be the moon's), else the moon,
+/// opposite it.
+fn shaft_light(light: &SkyLighting) -> Vec3 {
+    // The sun disc's radius in the sky shader, as a sine.
+    const SUN_RADIUS: f32 = 0.06;
+    if light.sun_direction.y > -SUN_RADIUS {
+        light.sun_direction
+    } else {
+        -light.sun_direction
     }
 }
 
@@ -337,7 +339,7 @@ fn mask_size((width, height): (u32, u32)) -> (u32, u32) {
 /// `view_proj` (reversed-Z or not), in uv (0..1 across the frame, y down),
 /// and how much it counts: 1 on screen, fading to 0 well beyond the edge.
 /// `None` when the light is behind the camera.
-pub(super) fn light_on_screen(view_proj: Mat4, towards_light: Vec3) -> Option<(Vec2, f32)> {
+fn light_on_screen(view_proj: Mat4, towards_light: Vec3) -> Option<(Vec2, f32)> {
     let towards_light = towards_light.normalize_or_zero();
     // A direction is a point at infinity: w = 0.
     let clip = view_proj * towards_light.extend(0.0);
