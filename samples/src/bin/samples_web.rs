@@ -1,5 +1,5 @@
 //! The window samples in one binary, picked by name: the samples' page in
-//! the browser (`samples/?sample=NAME`, see `web/build.sh`), or natively
+//! the browser (`samples/?sample=NAME`, see `crafty/web/build.sh`), or natively
 //! `cargo run -p taos_samples --bin samples_web -- NAME`.
 //!
 //! Not here: `gltf_viewer` (it opens a file from disk) and

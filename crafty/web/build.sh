@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds crafty (and the samples) for the browser into a folder a static
-# server can serve: web/dist/ (or $TAOS_WEB_OUT). With --serve, serves it
+# server can serve: crafty/web/dist/ (or $TAOS_WEB_OUT). With --serve, serves it
 # afterwards on http://localhost:${PORT:-8080}/.
 #
-#   web/build.sh            # build web/dist/
-#   web/build.sh --serve    # build, then serve it
-#   web/build.sh --crafty   # crafty only (what the browser tests need)
-#   web/build.sh --no-wasm-opt   # skip wasm-opt (a bigger wasm, minutes sooner)
+#   crafty/web/build.sh            # build crafty/web/dist/
+#   crafty/web/build.sh --serve    # build, then serve it
+#   crafty/web/build.sh --crafty   # crafty only (what the browser tests need)
+#   crafty/web/build.sh --no-wasm-opt   # skip wasm-opt (a bigger wasm, minutes sooner)
 #
 # Needs: rustup's wasm32-unknown-unknown target (added if missing),
 # wasm-bindgen-cli at the version Cargo.lock pins (installed with
@@ -14,7 +14,7 @@
 # wasm-opt (binaryen 116+ on PATH, or npm's binaryen package, installed into
 # ~/.cache; skipped with a note otherwise). Python 3 serves the folder.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 serve=false
 samples=true
@@ -25,18 +25,18 @@ for arg in "$@"; do
     --crafty) samples=false ;;
     --no-wasm-opt) optimize=false ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-    *) echo "web/build.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
+    *) echo "crafty/web/build.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/taos-target}"
-out="${TAOS_WEB_OUT:-web/dist}"
+out="${TAOS_WEB_OUT:-crafty/web/dist}"
 wasm_dir="$CARGO_TARGET_DIR/wasm32-unknown-unknown/web"
 say() { printf '== %s\n' "$*" >&2; }
 
 # The JS glue must come from the CLI matching the wasm-bindgen crate exactly.
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
-[ -n "$want" ] || { echo "web/build.sh: wasm-bindgen is not in Cargo.lock" >&2; exit 1; }
+[ -n "$want" ] || { echo "crafty/web/build.sh: wasm-bindgen is not in Cargo.lock" >&2; exit 1; }
 have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
 if [ "$have" != "$want" ]; then
   say "installing wasm-bindgen-cli $want (found: ${have:-none}; one-off, a few minutes)"
@@ -105,12 +105,12 @@ if $samples; then
   package samples_web samples &
   samples_job=$!
   wait "$samples_job"
-  cp web/samples.html "$out/samples/index.html"
+  cp samples/web/samples.html "$out/samples/index.html"
 fi
 wait "$crafty_job"
-cp web/crafty.html "$out/crafty/index.html"
+cp crafty/web/crafty.html "$out/crafty/index.html"
 
-cp web/index.html web/page.css "$out/"
+cp crafty/web/index.html crafty/web/page.css "$out/"
 say "built $out/"
 
 if $serve; then

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """crafty in headless Chromium: the end-to-end test, storage failures, touch,
-the WebGPU attempt, the samples, and the tab-kill test. Run after `web/build.sh` (it serves the built folder).
+the WebGPU attempt, the samples, and the tab-kill test. Run after `crafty/web/build.sh` (it serves the built folder).
 
-    python3 web/tests/browser.py                 # everything, 10 tab kills
-    python3 web/tests/browser.py e2e             # one part: e2e, storage, touch, full_quality,
+    python3 crafty/web/tests/browser.py                 # everything, 10 tab kills
+    python3 crafty/web/tests/browser.py e2e             # one part: e2e, storage, touch, full_quality,
                                                  # webgpu, samples, kills
-    python3 web/tests/browser.py kills --kills 50   # the full kill run
+    python3 crafty/web/tests/browser.py kills --kills 50   # the full kill run
 
 Needs Chromium and chromedriver (Debian: chromium chromium-driver), Python's
 selenium and Pillow. Writes a JSON report (sizes, first-frame times,
-outcomes) to web/dist/browser-report.json. Exits non-zero when any part
+outcomes) to crafty/web/dist/browser-report.json. Exits non-zero when any part
 fails but the WebGPU one, which only reports.
 """
 
@@ -40,7 +40,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import WebDriverException
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 REFERENCE = os.path.join(HERE, "reference", "crafty_webgl2.png")
 # Software rendering (SwiftShader) draws crafty at about a frame a second
 # at the default settings' cost: the tests turn off shadows and light
@@ -711,13 +711,13 @@ PARTS = ["e2e", "storage", "tabs", "touch", "full_quality", "webgpu", "samples",
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("parts", nargs="*", default=PARTS)
-    parser.add_argument("--dist", default=os.path.join(ROOT, "web", "dist"))
+    parser.add_argument("--dist", default=os.path.join(ROOT, "crafty", "web", "dist"))
     parser.add_argument("--kills", type=int, default=10,
                         help="tab-kill rounds (CI runs 10; TAOS_KILLS=50 bash .ci/run for the full run)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if not os.path.exists(os.path.join(args.dist, "crafty", "crafty_bg.wasm")):
-        sys.exit(f"no build in {args.dist}: run web/build.sh first")
+        sys.exit(f"no build in {args.dist}: run crafty/web/build.sh first")
     base = serve(args.dist)
     # Parts run in separate invocations (as .ci/run does) add to one report.
     report_path = os.path.join(args.dist, "browser-report.json")
