@@ -28,6 +28,10 @@
 //! - [`save`]: saved worlds: records, append-only edit logs, thumbnails, autosave.
 //! - [`inventory`]: game mode, survival inventory and hotbar types.
 //!
+//! Where the layers stop: the simulation never sees the GPU (it is another
+//! crate, whose dependency graph `.ci/layers` checks); this crate's render
+//! feature reads the simulation through a handle and writes nothing back.
+//!
 //! What it is not: a general voxel library. Its chunk size, block set and
 //! save format serve this one game.
 

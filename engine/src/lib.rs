@@ -24,6 +24,12 @@
 //! re-exports: the render graph, features and presets) and holds no
 //! simulation logic of its own.
 //!
+//! Where this layer stops: it is the top of the engine and the one crate a
+//! game depends on. The [`Engine`] owns the game loop, the renderer and the
+//! sound side by side; each frame it lends the latter two to the loop as a
+//! [`FramePresenter`](game_loop::FramePresenter) and gets the frame's result
+//! back from that call. The loop never owns the renderer.
+//!
 //! ```
 //! use taos_engine::prelude::*;
 //!
@@ -35,14 +41,18 @@
 //! ```
 //!
 //! ## Crates
-//! | crate | folder | what |
-//! | --- | --- | --- |
-//! | `taos_core` | `engine/core` | the simulation: no GPU, no window, no database |
-//! | `taos_storage` | `engine/storage` | object stores (redb, IndexedDB, memory) |
-//! | `taos_db` | `engine/db` | the `taos-db` tool (backup, restore, export, import); never linked by a game |
-//! | `taos_audio` | `engine/audio` | sound sources, listener and mixer (kira) |
-//! | `taos_renderer` | `renderer` | the renderer, re-exported as [`renderer`] |
-//! | `taos_engine` | `engine` | this facade |
+//! | crate | folder | what | stops before |
+//! | --- | --- | --- | --- |
+//! | `taos_core` | `engine/core` | the simulation: scenes, input, the loop, replay | a GPU, a window, sound, a database |
+//! | `taos_storage` | `engine/storage` | object stores (redb, IndexedDB, memory) | the ECS, a GPU, a tool's crates |
+//! | `taos_db` | `engine/db` | the `taos-db` tool (backup, restore, export, import) | (never linked by a game) |
+//! | `taos_gltf` | `engine/gltf` | the glTF importer's CPU half | a GPU, the ECS |
+//! | `taos_audio` | `engine/audio` | sound sources, listener and mixer (kira), re-exported as [`audio`] | a GPU, a window |
+//! | `taos_renderer` | `renderer` | the renderer, re-exported as [`renderer`] | the ECS |
+//! | `taos_engine` | `engine` | this facade | |
+//!
+//! The rules are checked on the crate graph by `.ci/layers`; the book's
+//! architecture chapter draws them.
 
 #![forbid(unsafe_code)]
 

@@ -7,6 +7,12 @@
 //! It is **not** an ECS: it knows nothing of scenes or GameObjects. The engine
 //! fills a frame description (camera, lights, draw lists, time) and hands it
 //! over; the renderer turns that into passes.
+//!
+//! Where this layer stops: its dependency graph has no `bevy_ecs`,
+//! `taos_core` or `taos_storage` (`.ci/layers` checks it). Data goes one way:
+//! a [`FrameData`] in, passes and a submit out, nothing written back. Features
+//! hand each other this frame's resources through the frame's typed
+//! [slots](FrameSlots), not through fields that name one feature's type.
 
 #![forbid(unsafe_code)]
 

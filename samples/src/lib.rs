@@ -17,6 +17,9 @@
 //!
 //! Every sample is also an image test (`samples/tests/`), compared with a
 //! reference PNG.
+//!
+//! The samples depend on `taos_engine` alone (renderer presets through
+//! `taos_engine::renderer`), as a game does; `.ci/layers` checks it.
 
 mod args;
 mod audio;

@@ -21,6 +21,11 @@
 //! It is **not** a music sequencer, a DSP library, or an HRTF renderer: panning
 //! is stereo (left/right ears), there is no occlusion, Doppler or reverb.
 //!
+//! Where this layer stops: it reads a [`Scene`](taos_core::Scene) and plays
+//! sound; it never depends on a GPU or a window. The `taos_engine` facade
+//! owns one [`Audio`] beside its renderer and updates it each frame before
+//! the frame is drawn.
+//!
 //! # Example
 //!
 //! ```

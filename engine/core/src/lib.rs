@@ -5,14 +5,18 @@
 //! lifecycle, the built-in component types the renderer consumes, node
 //! [`animation`], tick-buffered [`input`], and the [`game_loop`].
 //!
-//! It is **not** a renderer, a window or a database: its only dependencies are
-//! `bevy_ecs`, `glam`, `serde`, `thiserror` and `log`, it builds for
+//! It is **not** a renderer, a window or a database (`.ci/layers` checks its
+//! dependency graph): its dependencies are `bevy_ecs`, `glam`, `serde` and
+//! `serde_json`, `thiserror`, `log` and `web-time`; it builds for
 //! `wasm32-unknown-unknown` as it is, and everything runs and is tested
 //! headless. Games usually reach it through the `taos_engine` facade, which
-//! re-exports it (`use taos_engine::prelude::*`) and adds the `Engine`: a
-//! renderer (`taos_renderer`) reading the [`Scene`] through
-//! [`Scene::collect_mesh_renderers_into`], [`Scene::find_camera`] and friends,
-//! and a window. Saving worlds lives in `taos_storage`.
+//! re-exports it (`use taos_engine::prelude::*`) and adds the `Engine`, whose
+//! presenter reads the [`Scene`] through
+//! [`Scene::collect_mesh_renderers_into`], [`Scene::find_camera`] and friends
+//! into the renderer's (`taos_renderer`) frame, and a window. The loop never
+//! owns the renderer: the engine passes a
+//! [`FramePresenter`](game_loop::FramePresenter) to each frame's call. Saving
+//! worlds lives in `taos_storage`.
 //!
 //! ## Conventions
 //! Right-handed coordinates, +Y up, cameras look down their local -Z, clip-space

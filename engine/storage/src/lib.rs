@@ -22,6 +22,11 @@
 //! [`Record`] older than [`Record::VERSION`] is upgraded on load by your
 //! [`Record::upgrade`] steps; a newer one is refused, untouched.
 //!
+//! Where this layer stops: it stores bytes under keys. It depends on no ECS,
+//! no GPU and none of a command-line tool's crates (the `taos-db` tool is
+//! the separate `taos_db` crate), so a game that saves compiles only what
+//! saving needs.
+//!
 //! This module is **not** an ORM or a query engine: no indexes, no key
 //! ranges, no cursors beyond "all records in key order". Keys sort by bytes
 //! (UTF-8) natively and by UTF-16 code units in IndexedDB; the two orders agree
