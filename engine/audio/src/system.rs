@@ -11,6 +11,7 @@ use kira::{AudioManager, AudioManagerSettings, Decibels, Tween};
 use taos_core::{GameObject, Scene};
 
 use crate::backend::{OutputBackend, OutputChoice};
+use crate::queue::{QueuedSound, SoundQueue};
 use crate::{AudioBus, AudioClip, AudioListener, AudioSource, MixError};
 
 /// Where [`Audio`] sends its mix.
@@ -231,8 +232,9 @@ impl Audio {
     /// [`AudioListener`] (or the camera), each active [`AudioSource`] follows
     /// its object's world position with its distance gain, pending
     /// [`play`](AudioSource::play)/[`stop`](AudioSource::stop) requests run,
-    /// sources gone since the last update stop, and the game bus pauses while
-    /// the scene's time scale is 0.
+    /// sources gone since the last update stop, the game bus pauses while
+    /// the scene's time scale is 0, and the one-shots queued on the scene
+    /// ([`PlaySound`](crate::PlaySound)) play.
     pub fn update(&mut self, scene: &mut Scene) {
         self.stamp += 1;
         let tween = Tween::default();
@@ -318,6 +320,21 @@ impl Audio {
         // Sources despawned, removed or deactivated since the last update:
         // dropping the track stops their sounds.
         self.emitters.retain(|_, emitter| emitter.stamp == stamp);
+        self.play_queued(scene);
+    }
+
+    /// Plays the one-shots the simulation queued since the last update
+    /// ([`PlaySound`](crate::PlaySound)).
+    fn play_queued(&mut self, scene: &mut Scene) {
+        let Some(mut queue) = scene.world_mut().get_resource_mut::<SoundQueue>() else {
+            return;
+        };
+        for sound in queue.drain() {
+            match sound {
+                QueuedSound::At { source, position } => self.play_at(&source, position),
+                QueuedSound::Ui { clip, volume } => self.play_ui(&clip, volume),
+            }
+        }
     }
 
     /// Stops every source's sounds and forgets them (one-shots and UI sounds
