@@ -382,7 +382,7 @@ fn a_game_drives_the_player_with_commands_against_its_own_collision() {
         .unwrap()
         .set_position(Vec3::new(0.0, 1.62, 0.0));
     let mut controller = PlayerController::default();
-    controller.drive = PlayerDrive::Commands(scripted);
+    controller.drive = PlayerDrive::commands(scripted);
     controller.collision = level_collision;
     scene.add_behaviour(player, controller).unwrap();
     // A system sees the controller through the bare ECS world.
@@ -432,5 +432,50 @@ fn a_game_drives_the_player_with_commands_against_its_own_collision() {
         *seen.last().unwrap(),
         feet,
         "the system ran after the controller"
+    );
+}
+
+#[test]
+fn a_closure_with_its_own_state_drives_the_player() {
+    // A tiny AI: walk forward for 60 updates, then stand. Its counter lives
+    // in the closure, not in a resource of the scene.
+    let mut updates = 0u32;
+    let mut controller = PlayerController::default();
+    controller.drive = PlayerDrive::commands(move |_world| {
+        updates += 1;
+        PlayerCommand {
+            walk: if updates <= 60 { Vec2::Y } else { Vec2::ZERO },
+            ..PlayerCommand::default()
+        }
+    });
+    let mut scene = Scene::new();
+    scene
+        .world_mut()
+        .insert_resource(SceneCollision(Box::new(level())));
+    let player = scene.spawn("Player");
+    scene
+        .object_mut(player)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 1.62, 0.0));
+    scene.add_behaviour(player, controller).unwrap();
+    let feet = |scene: &Scene| {
+        scene
+            .behaviour::<PlayerController>(player)
+            .unwrap()
+            .motor
+            .position
+    };
+    for _ in 0..60 {
+        scene.tick(1.0 / 60.0);
+    }
+    let walked = feet(&scene);
+    assert!(walked.z < -1.0, "walked forward (-z): {walked}");
+    for _ in 0..60 {
+        scene.tick(1.0 / 60.0);
+    }
+    let stood = feet(&scene);
+    assert!(
+        (stood - walked).length() < 0.5 && stood.y.abs() < 0.01,
+        "stopped once the closure said so: {walked} -> {stood}"
     );
 }

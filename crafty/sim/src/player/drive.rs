@@ -81,7 +81,7 @@ fn voxel_collision(world: &Ecs) -> Option<&dyn CollisionQuery> {
 #[must_use]
 pub fn player_controller(player: &Player, tick_hz: u32) -> PlayerController {
     let mut controller = PlayerController::new(motor_settings());
-    controller.drive = PlayerDrive::Commands(command_from_actions);
+    controller.drive = PlayerDrive::commands(command_from_actions);
     controller.collision = voxel_collision;
     controller.touch = None;
     controller.mouse_look = false;

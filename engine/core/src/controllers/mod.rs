@@ -30,8 +30,8 @@ pub use camera::{CameraController, CameraMode, FlyKeys};
 pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
 pub use player::{
-    CollisionSource, PlayerCommand, PlayerController, PlayerDrive, PlayerKeys, PlayerPad,
-    scene_collision,
+    CollisionSource, CommandSource, PlayerCommand, PlayerController, PlayerDrive, PlayerKeys,
+    PlayerPad, scene_collision,
 };
 pub use swim::{SwimSettings, submersion};
 pub use touch::{TouchButton, TouchControls, TouchLayout, TouchState};

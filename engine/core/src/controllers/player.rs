@@ -32,16 +32,49 @@ pub struct PlayerCommand {
     pub toggle_fly: bool,
 }
 
+/// A game's source of [`PlayerCommand`]s: called once per update with the
+/// ECS world, before the controller steps.
+pub type CommandSource = Box<dyn FnMut(&World) -> PlayerCommand + Send + Sync>;
+
 /// Where a [`PlayerController`] gets its [`PlayerCommand`]s.
-#[derive(Debug, Clone, Copy)]
 pub enum PlayerDrive {
     /// Keys, mouse, gamepad and touch, read from the scene's [`Input`] (the
     /// default).
     Devices,
-    /// A function of the game's that reads the ECS world and returns this
-    /// update's command: its own action map and recorded actions, a script,
-    /// an AI. Called once per update, before the controller steps.
-    Commands(fn(&World) -> PlayerCommand),
+    /// The game's own source, reading the ECS world and returning this
+    /// update's command: its action map and recorded actions, a script, an
+    /// AI. A closure can keep its own state (a script's position, an AI's
+    /// memory) between updates; build it with [`PlayerDrive::commands`].
+    Commands(CommandSource),
+}
+
+impl PlayerDrive {
+    /// [`PlayerDrive::Commands`] from a function or closure.
+    ///
+    /// ```
+    /// use taos_core::controllers::{PlayerCommand, PlayerDrive};
+    ///
+    /// // Walks forward for 30 updates, then stops: the counter lives in the closure.
+    /// let mut updates = 0;
+    /// let drive = PlayerDrive::commands(move |_world| {
+    ///     updates += 1;
+    ///     let forward = if updates <= 30 { 1.0 } else { 0.0 };
+    ///     PlayerCommand { walk: glam::Vec2::new(0.0, forward), ..PlayerCommand::default() }
+    /// });
+    /// # drop(drive);
+    /// ```
+    pub fn commands(source: impl FnMut(&World) -> PlayerCommand + Send + Sync + 'static) -> Self {
+        Self::Commands(Box::new(source))
+    }
+}
+
+impl std::fmt::Debug for PlayerDrive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Devices => f.write_str("Devices"),
+            Self::Commands(_) => f.write_str("Commands(..)"),
+        }
+    }
 }
 
 /// Where a [`PlayerController`] finds the solid world: a function from the
@@ -152,7 +185,7 @@ const MAX_STEPS_PER_UPDATE: u32 = 32;
 /// let eye = scene.world_position(player).unwrap();
 /// assert!((eye.y - 1.62).abs() < 0.01, "standing on the floor: {eye}");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct PlayerController {
     /// The body: position, velocity, flying, crouching, size and speeds.
     pub motor: CharacterMotor,
@@ -369,9 +402,9 @@ impl Behaviour for PlayerController {
     }
 
     fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
-        let command = match self.drive {
+        let command = match &mut self.drive {
             PlayerDrive::Devices => self.device_command(cx.resource::<Input>(), dt),
-            PlayerDrive::Commands(command) => command(cx.world()),
+            PlayerDrive::Commands(source) => source(cx.world()),
         };
         let empty = BoxWorld::default();
         let world = (self.collision)(cx.world()).unwrap_or(&empty);
