@@ -363,6 +363,18 @@ impl Engine {
         self.stats
     }
 
+    /// Gives a headless engine a UI overlay: `context` is what
+    /// [`ui_context`](Self::ui_context) returns, and its frames are painted
+    /// over the offscreen output (in screenshots too).
+    pub(crate) fn attach_ui(&mut self, context: egui::Context) {
+        let format = match &self.render.output {
+            Output::Offscreen(target) => target.format(),
+            Output::Window(surface) => surface.format(),
+        };
+        self.render.ui = Some(UiPainter::new(self.render.renderer.gpu(), format));
+        self.ui_context = Some(context);
+    }
+
     pub(crate) fn set_ui_frame(&mut self, frame: crate::ui::UiFrame) {
         let render = &mut self.render;
         if let Some(ui) = &mut render.ui {

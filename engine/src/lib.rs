@@ -62,6 +62,8 @@ mod facade;
 pub mod gltf;
 mod graph_overlay;
 mod handles;
+mod headless_app;
+mod headless_ui;
 mod logging;
 mod presenter;
 pub mod touch_overlay;
@@ -84,6 +86,7 @@ pub use app::{App, AppError, Propagate, WindowEvent};
 pub use egui;
 pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
 pub use handles::AssetHandle;
+pub use headless_app::HeadlessApp;
 pub use logging::init_logging;
 /// The future [`Engine::capture_later`] returns.
 pub use taos_renderer::PendingReadback;
@@ -91,6 +94,7 @@ pub use taos_renderer::PendingReadback;
 pub use window::show_page_error;
 pub use window::{
     RunError, SetupError, input_from_window_event, run_windowed, text_from_window_event,
+    window_event_from_device,
 };
 
 /// The names a game needs: `use taos_engine::prelude::*;` (the core's

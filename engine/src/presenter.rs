@@ -173,12 +173,22 @@ impl RenderPresenter {
             }
         };
         match &mut self.output {
-            Output::Offscreen(_) if !self.show_scene => Ok(RenderStats::default()),
             Output::Offscreen(target) => {
                 self.data.size = target.size();
                 let texture = target.texture().clone();
-                self.renderer
-                    .render_with(&mut self.data, &texture, &mut before_render)
+                let stats = if self.show_scene {
+                    self.renderer
+                        .render_with(&mut self.data, &texture, &mut before_render)?
+                } else {
+                    RenderStats::default()
+                };
+                // A headless App's UI, painted as a window paints it.
+                if let Some(ui) = &mut self.ui {
+                    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+                    let clear = (!self.show_scene).then_some(self.backdrop);
+                    ui.paint(self.renderer.gpu(), &view, target.size(), clear);
+                }
+                Ok(stats)
             }
             Output::Window(surface) => {
                 let Ok(Some(frame)) = surface.acquire(self.renderer.gpu()) else {

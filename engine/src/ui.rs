@@ -60,11 +60,18 @@ impl UiInput {
     pub(crate) fn run(&mut self, window: &Window, build: impl FnMut(&mut egui::Ui)) -> UiFrame {
         let input = self.state.take_egui_input(window);
         let mut output = self.context.run_ui(input, build);
-        let viewport = output.viewport_output.remove(&egui::ViewportId::ROOT);
         self.state
             .handle_platform_output(window, std::mem::take(&mut output.platform_output));
+        UiFrame::tessellate(&self.context, output)
+    }
+}
+
+impl UiFrame {
+    /// The frame egui produced, tessellated for the painter.
+    pub(crate) fn tessellate(context: &egui::Context, mut output: egui::FullOutput) -> Self {
+        let viewport = output.viewport_output.remove(&egui::ViewportId::ROOT);
         let pixels_per_point = output.pixels_per_point;
-        let jobs = self.context.tessellate(output.shapes, pixels_per_point);
+        let jobs = context.tessellate(output.shapes, pixels_per_point);
         // egui says "much later" with Duration::MAX.
         let repaint_after = viewport
             .map(|v| v.repaint_delay)

@@ -117,3 +117,52 @@ fn tab_cycles_the_rigs_and_the_walker_stops_at_a_pillar() {
         "stopped against it: {eye}"
     );
 }
+
+/// The `controllers` sample as a game runs it in a window: an `App`.
+struct ControllersApp;
+
+impl taos_engine::App for ControllersApp {
+    fn start(&mut self, engine: &mut Engine) -> Result<(), taos_engine::AppError> {
+        controllers(engine).map_err(Into::into)
+    }
+}
+
+#[test]
+fn a_left_drag_in_the_window_turns_the_orbit_camera() {
+    use taos_engine::{HeadlessApp, WindowEvent};
+    let mut run = HeadlessApp::new(
+        EngineConfig::new(160, 120),
+        forward_preset(PresetOptions::default()),
+        ControllersApp,
+    )
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    run.frame().unwrap();
+    let before = run.engine_mut().read_pixels().unwrap();
+    let input = |event| WindowEvent::Input {
+        event,
+        ui_consumed: false,
+    };
+    // What the window driver makes of a press, a 200-pixel drag (winit's
+    // relative motion) and a release.
+    run.send(input(InputEvent::MouseDown(MouseButton::Left)))
+        .unwrap();
+    run.send(WindowEvent::MouseMotion {
+        delta: Vec2::new(200.0, 0.0),
+    })
+    .unwrap();
+    run.frame().unwrap();
+    run.send(input(InputEvent::MouseUp(MouseButton::Left)))
+        .unwrap();
+    run.frame().unwrap();
+    let after = run.engine_mut().read_pixels().unwrap();
+    let changed = before
+        .chunks_exact(4)
+        .zip(after.chunks_exact(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    assert!(
+        changed > 160 * 120 / 10,
+        "the view turned: {changed} of {} pixels changed",
+        160 * 120
+    );
+}

@@ -2,7 +2,8 @@
 //! the loop's [`InputEvent`]s (the only place that names winit's key codes).
 
 use winit::event::{
-    ElementState, Ime, MouseButton as WinitButton, MouseScrollDelta, Touch, TouchPhase, WindowEvent,
+    DeviceEvent, ElementState, Ime, MouseButton as WinitButton, MouseScrollDelta, Touch,
+    TouchPhase, WindowEvent,
 };
 use winit::keyboard::{KeyCode, PhysicalKey};
 
@@ -109,9 +110,44 @@ fn map_key(code: KeyCode) -> Option<Key> {
     })
 }
 
+/// The engine's window event for a winit device event: relative mouse
+/// motion (which keeps coming while the pointer is locked, and which the
+/// controllers read as [`Input::mouse_motion`](crate::game_loop::Input::mouse_motion));
+/// `None` for the rest.
+#[must_use]
+pub fn window_event_from_device(event: &DeviceEvent) -> Option<crate::WindowEvent> {
+    match event {
+        DeviceEvent::MouseMotion { delta: (x, y) } => Some(crate::WindowEvent::MouseMotion {
+            delta: glam::Vec2::new(*x as f32, *y as f32),
+        }),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_mouse_motion_becomes_the_engines_motion_event() {
+        let motion = DeviceEvent::MouseMotion {
+            delta: (200.0, -12.5),
+        };
+        assert_eq!(
+            window_event_from_device(&motion),
+            Some(crate::WindowEvent::MouseMotion {
+                delta: glam::Vec2::new(200.0, -12.5)
+            })
+        );
+        let wheel = DeviceEvent::MouseWheel {
+            delta: MouseScrollDelta::LineDelta(0.0, 1.0),
+        };
+        assert_eq!(
+            window_event_from_device(&wheel),
+            None,
+            "the window reports the wheel"
+        );
+    }
 
     #[test]
     fn an_input_methods_commit_types_its_characters_without_controls() {

@@ -5,6 +5,7 @@
 
 mod gamepad;
 mod input;
+pub(crate) mod route;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
@@ -18,12 +19,12 @@ use winit::event::{DeviceEvent, DeviceId, StartCause};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
-use crate::app::{App, AppError, Propagate, WindowEvent};
+use crate::app::{App, AppError, WindowEvent};
 use crate::facade::{Engine, EngineConfig, EngineError};
 use crate::game_loop::{Clock, Wake};
 use crate::ui::UiInput;
 
-pub use input::{input_from_window_event, text_from_window_event};
+pub use input::{input_from_window_event, text_from_window_event, window_event_from_device};
 #[cfg(target_arch = "wasm32")]
 pub use web::show_page_error;
 
@@ -367,43 +368,12 @@ impl<A: App> Driver<A> {
     }
 
     /// Hands `event` to the app, then does the engine's part unless the app
-    /// stopped it. Returns whether the window should close.
+    /// stopped it ([`route::route_event`]). Returns whether the window should close.
     fn dispatch(&mut self, event: WindowEvent) -> Result<bool, RunError> {
         let Some(engine) = &mut self.engine else {
             return Ok(false);
         };
-        let propagate = self
-            .app
-            .window_event(engine, &event)
-            .map_err(RunError::App)?;
-        if propagate == Propagate::Stop {
-            return Ok(engine.exit_requested());
-        }
-        match event {
-            WindowEvent::CloseRequested => return Ok(true),
-            WindowEvent::Resized { width, height } => {
-                engine.resize(width, height);
-                // A paused game gets no callback frames: paint it now.
-                if engine.game_loop().is_paused() && width > 0 && height > 0 {
-                    // A failed frame was logged; the next redraw tries again.
-                    let _rendered = engine.present();
-                }
-            }
-            WindowEvent::Occluded(hidden) => engine.game_loop().set_visible(!hidden),
-            WindowEvent::Focused(false) => {
-                engine.graph_overlay.on_focus_lost();
-                engine.game_loop().release_held_input();
-            }
-            WindowEvent::Input {
-                event,
-                ui_consumed: false,
-            } => {
-                engine.graph_overlay_input(&event);
-                engine.game_loop().push_input(event);
-            }
-            _ => {}
-        }
-        Ok(engine.exit_requested())
+        route::route_event(engine, &mut self.app, event)
     }
 }
 
@@ -491,13 +461,18 @@ impl<A: App> ApplicationHandler for Driver<A> {
     }
 
     fn device_event(&mut self, event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
-        if let DeviceEvent::MouseMotion { delta } = event {
-            let delta = glam::Vec2::new(delta.0 as f32, delta.1 as f32);
-            match self.dispatch(WindowEvent::MouseMotion { delta }) {
-                Ok(true) => event_loop.exit(),
-                Ok(false) => {}
-                Err(error) => self.fail(error, event_loop),
+        let Some(event) = window_event_from_device(&event) else {
+            return;
+        };
+        match self.dispatch(event) {
+            Ok(true) => event_loop.exit(),
+            Ok(false) => {
+                // The motion may wake a loop sleeping until input.
+                if let Some(window) = &self.window {
+                    window.request_redraw();
+                }
             }
+            Err(error) => self.fail(error, event_loop),
         }
     }
 }
