@@ -29,10 +29,13 @@ fn camera() -> Camera {
     Camera::perspective(60.0, 0.1, 100.0, 1.0).unwrap()
 }
 
-/// What `update_render` was given, frame by frame: its render context and
-/// the clock's delta.
+/// What one `update_render` call was given: its render context and the
+/// clock's delta.
+type RenderSeen = (Option<RenderContext>, f32);
+
+/// What `update_render` was given, frame by frame.
 #[derive(Clone, Default)]
-struct RenderLog(Arc<Mutex<Vec<(Option<RenderContext>, f32)>>>);
+struct RenderLog(Arc<Mutex<Vec<RenderSeen>>>);
 
 impl RenderLog {
     fn last(&self) -> Option<RenderContext> {
