@@ -9,9 +9,14 @@ use bevy_ecs::world::World;
 use glam::{Affine3A, Quat, Vec3};
 
 use crate::object::{GameObject, ObjectId, ObjectIds};
+use crate::render_context::RenderContext;
 use crate::scene::SceneCommands;
 use crate::time::Time;
 use crate::transform::{Transform, TransformStore};
+
+mod despawn;
+
+pub(crate) use despawn::DetachErrors;
 
 /// What a lifecycle method returns: `Ok(())`, or any error, which reaches
 /// the loop's error path as an [`UpdateError`](crate::UpdateError) naming the
@@ -60,7 +65,10 @@ pub trait Behaviour: Any + Send + Sync {
     fn update(&mut self, _cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
         Ok(())
     }
-    /// Called every presented frame after all updates, once world transforms are current.
+    /// Called every presented frame after all updates, once world transforms
+    /// are current. [`cx.render()`](BehaviourContext::render) gives the frame
+    /// (viewport, camera, frame time, interpolation alpha), and `cx.time()`'s
+    /// `delta` is the frame's, not the last tick's.
     fn update_render(&mut self, _cx: &mut BehaviourContext<'_>) -> BehaviourResult {
         Ok(())
     }
@@ -81,9 +89,27 @@ pub(crate) struct DetachedTransform(Transform);
 pub struct BehaviourContext<'w> {
     pub(crate) world: &'w mut World,
     pub(crate) object: GameObject,
+    /// The frame being drawn, during `update_render` only.
+    pub(crate) render: Option<RenderContext>,
 }
 
 impl<'w> BehaviourContext<'w> {
+    /// A context for `object`'s behaviours outside `update_render`.
+    pub(crate) fn new(world: &'w mut World, object: GameObject) -> Self {
+        Self {
+            world,
+            object,
+            render: None,
+        }
+    }
+
+    /// The frame being drawn: `Some` during `update_render`, `None` in the
+    /// other lifecycle methods (a tick is not a frame).
+    #[must_use]
+    pub fn render(&self) -> Option<RenderContext> {
+        self.render
+    }
+
     /// The object this behaviour is attached to.
     #[must_use]
     pub fn object(&self) -> GameObject {
@@ -91,13 +117,22 @@ impl<'w> BehaviourContext<'w> {
     }
 
     /// The scene clock (`delta`, `elapsed`, `frame_count`, `scale`, ...), by
-    /// value, so it never holds a borrow of the context.
+    /// value, so it never holds a borrow of the context. During
+    /// `update_render` its `delta` and `unscaled_delta` are the frame's
+    /// ([`Time::for_frame`]): a frame between two fixed ticks animates by
+    /// the time since the previous frame, not by the last tick's step.
     #[must_use]
     pub fn time(&self) -> Time {
-        self.world
+        let time = self
+            .world
             .get_resource::<Time>()
             .copied()
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if self.render.is_some() {
+            time.for_frame()
+        } else {
+            time
+        }
     }
 
     /// The scene clock, mutable: `cx.time_mut().set_scale(0.25)` for slow motion.
@@ -226,8 +261,10 @@ pub fn behaviour_in_mut<B: Behaviour>(world: &mut World, object: GameObject) -> 
         .first_mut::<B>()
 }
 
-/// The behaviours attached to one object, in attach order.
+/// The behaviours attached to one object, in attach order. Despawning the
+/// object however it happens detaches them (see the `despawn` module).
 #[derive(Component, Default)]
+#[component(on_despawn = despawn::detach_on_despawn)]
 pub(crate) struct Behaviours {
     pub(crate) list: Vec<Box<dyn Behaviour>>,
 }

@@ -61,6 +61,7 @@ pub mod game_loop;
 pub mod input;
 mod object;
 mod object_mut;
+mod render_context;
 mod scene;
 mod time;
 pub mod transform;
@@ -77,6 +78,7 @@ pub use components::{
 pub use error::{SceneError, UpdateError};
 pub use object::{GameObject, Inactive, ObjectId, ObjectInfo};
 pub use object_mut::ObjectMut;
+pub use render_context::RenderContext;
 pub use scene::{CommandQueue, MeshDraw, Scene, SceneCommands, SceneUpdate};
 pub use time::{InvalidTimeScale, MAX_FRAME_DELTA, Time};
 pub use transform::{Transform, TransformStats};

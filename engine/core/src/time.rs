@@ -27,6 +27,10 @@ pub struct Time {
     unscaled_elapsed: f64,
     frame_count: u64,
     fps: f32,
+    /// Unscaled seconds since the previous presented frame (see
+    /// [`Time::frame_delta`]); absent from snapshots written before it existed.
+    #[serde(default)]
+    unscaled_frame_delta: f32,
 }
 
 impl Default for Time {
@@ -39,6 +43,7 @@ impl Default for Time {
             unscaled_elapsed: 0.0,
             frame_count: 0,
             fps: 0.0,
+            unscaled_frame_delta: 0.0,
         }
     }
 }
@@ -91,11 +96,14 @@ impl Time {
     }
 
     /// Counts one presented frame: `unscaled_elapsed` becomes `real_elapsed`
-    /// (real seconds since start) and `fps` follows `real_frame_delta` (real
-    /// seconds since the previous presented frame).
+    /// (real seconds since start), `fps` follows `real_frame_delta` (real
+    /// seconds since the previous presented frame), and the
+    /// [frame delta](Self::frame_delta) becomes `real_frame_delta` clamped
+    /// to [`MAX_FRAME_DELTA`].
     pub fn present_frame(&mut self, real_elapsed: f64, real_frame_delta: f32) {
         self.set_unscaled_elapsed(real_elapsed);
         self.frame_count += 1;
+        self.set_frame_delta(real_frame_delta.min(MAX_FRAME_DELTA));
         if real_frame_delta > 0.0 && real_frame_delta.is_finite() {
             let instant = 1.0 / real_frame_delta;
             self.fps = if self.fps == 0.0 {
@@ -103,6 +111,46 @@ impl Time {
             } else {
                 self.fps + (instant - self.fps) * FPS_SMOOTHING
             };
+        }
+    }
+
+    /// Sets the unscaled seconds this frame shows (a negative or NaN value
+    /// counts as 0): the loop's own limit, which lets a frame that simulated
+    /// more than [`MAX_FRAME_DELTA`] in fixed ticks show all of it.
+    pub(crate) fn set_frame_delta(&mut self, unscaled: f32) {
+        self.unscaled_frame_delta = if unscaled.is_finite() {
+            unscaled.max(0.0)
+        } else {
+            0.0
+        };
+    }
+
+    /// Scaled seconds since the previous presented frame: what a per-frame
+    /// animation (in `update_render`) advances by. Under a fixed-tick loop it
+    /// differs from [`delta`](Self::delta), the tick's step: a 30 Hz game on a
+    /// 120 Hz display presents four frames of about 8 ms per 33 ms tick.
+    #[must_use]
+    pub fn frame_delta(&self) -> f32 {
+        self.unscaled_frame_delta * self.scale
+    }
+
+    /// Unscaled seconds since the previous presented frame (at most
+    /// [`MAX_FRAME_DELTA`], or the span the frame's ticks simulated if longer).
+    #[must_use]
+    pub fn unscaled_frame_delta(&self) -> f32 {
+        self.unscaled_frame_delta
+    }
+
+    /// This clock as a frame reader sees it: [`delta`](Self::delta) and
+    /// [`unscaled_delta`](Self::unscaled_delta) are the frame's
+    /// ([`frame_delta`](Self::frame_delta)), not the last tick's. What
+    /// `cx.time()` returns during `update_render`.
+    #[must_use]
+    pub fn for_frame(&self) -> Self {
+        Self {
+            delta: self.frame_delta(),
+            unscaled_delta: self.unscaled_frame_delta,
+            ..*self
         }
     }
 
@@ -212,5 +260,23 @@ mod tests {
         assert!((time.fps() - 60.0).abs() < 0.1, "fps {}", time.fps());
         time.advance(1.0 / 10.0);
         assert!(time.fps() > 50.0, "one slow frame must not dominate");
+    }
+
+    #[test]
+    fn a_frame_reader_sees_the_frames_delta_scaled() {
+        let mut time = Time::default();
+        time.set_scale(0.5).unwrap();
+        time.advance_step(1.0 / 30.0);
+        time.present_frame(0.008, 0.008);
+        let frame = time.for_frame();
+        assert!((frame.delta() - 0.004).abs() < 1e-7);
+        assert!((frame.unscaled_delta() - 0.008).abs() < 1e-7);
+        assert_eq!(frame.elapsed(), time.elapsed());
+        time.present_frame(5.0, 4.992);
+        assert_eq!(
+            time.unscaled_frame_delta(),
+            MAX_FRAME_DELTA,
+            "a stall is clamped"
+        );
     }
 }

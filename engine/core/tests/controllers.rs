@@ -479,3 +479,39 @@ fn a_closure_with_its_own_state_drives_the_player() {
         "stopped once the closure said so: {walked} -> {stood}"
     );
 }
+
+/// A camera tilted 0.4 rad down and turned 0.7 rad left.
+fn authored_rotation() -> Quat {
+    Quat::from_euler(taos_core::deps::glam::EulerRot::YXZ, 0.7, -0.4, 0.0)
+}
+
+fn assert_rotation_kept(behaviour: impl Behaviour) {
+    let mut scene = Scene::new();
+    let object = scene.spawn("Tilted");
+    scene
+        .object_mut(object)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 5.0, 0.0));
+    scene
+        .object_mut(object)
+        .unwrap()
+        .set_rotation(authored_rotation());
+    scene.add_behaviour(object, behaviour).unwrap();
+    scene.tick(1.0 / 60.0);
+    let rotation = scene.transform(object).unwrap().rotation;
+    assert!(
+        rotation.angle_between(authored_rotation()) < 1e-4,
+        "authored {:?}, now {rotation:?}",
+        authored_rotation()
+    );
+}
+
+#[test]
+fn a_fly_camera_keeps_its_authored_tilt() {
+    assert_rotation_kept(CameraController::fly());
+}
+
+#[test]
+fn a_player_keeps_its_authored_heading_and_pitch() {
+    assert_rotation_kept(PlayerController::default());
+}

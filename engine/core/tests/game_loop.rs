@@ -619,7 +619,11 @@ fn watchdog_warns_when_consecutive_inputs_change_nothing() {
     }
     assert_eq!(unresponsive, 1, "three ignored clicks raise one warning");
 
-    // The same clicks on a scene that reacts raise nothing.
+    // The same clicks on a scene that reacts raise nothing. The reaction is
+    // a spawn: by default the watchdog counts the scene's structure as
+    // progress, not transforms (ambient animation must not hide a hang); a
+    // game whose reactions only move things declares them with
+    // `set_progress_signal`.
     struct React;
     impl Behaviour for React {
         fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
@@ -628,7 +632,7 @@ fn watchdog_warns_when_consecutive_inputs_change_nothing() {
                 .resource::<Input>()
                 .mouse_just_pressed(MouseButton::Left)
             {
-                cx.position_mut().y += 1.0;
+                cx.commands().spawn("Reaction");
             }
             Ok(())
         }

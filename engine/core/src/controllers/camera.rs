@@ -107,6 +107,8 @@ pub struct CameraController {
     /// (the left stick flies, or zooms an orbit; the triggers fly down and up).
     pub pad_look_speed: f32,
     touches: BTreeMap<u64, Vec2>,
+    /// The look was settled: set, or taken from the object on the first update.
+    aimed: bool,
 }
 
 impl CameraController {
@@ -123,7 +125,10 @@ impl CameraController {
         })
     }
 
-    /// A fly camera; place it by setting the object's position first.
+    /// A fly camera; place it by setting the object's position first. It
+    /// keeps the object's rotation: on its first update, a fly camera whose
+    /// [`yaw`](Self::yaw) and [`pitch`](Self::pitch) are still 0 takes them
+    /// from the object (a tilted camera stays tilted; roll is dropped).
     #[must_use]
     pub fn fly() -> Self {
         Self::with_mode(CameraMode::Fly)
@@ -151,6 +156,7 @@ impl CameraController {
             keys: FlyKeys::default(),
             pad_look_speed: 2.5,
             touches: BTreeMap::new(),
+            aimed: false,
         }
     }
 
@@ -251,6 +257,12 @@ impl CameraController {
 impl Behaviour for CameraController {
     fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        if !self.aimed {
+            self.aimed = true;
+            if matches!(self.mode, CameraMode::Fly) && super::unaimed(self.yaw, self.pitch) {
+                (self.yaw, self.pitch) = super::look_angles(cx.transform().rotation);
+            }
+        }
         let current = cx.transform().position;
         let input = cx.resource::<Input>();
         self.turn_by(super::pad_look(input, self.pad_look_speed, dt));

@@ -57,6 +57,28 @@ fn view_rotation(yaw: f32, pitch: f32) -> Quat {
     Quat::from_euler(EulerRot::YXZ, yaw, pitch, 0.0)
 }
 
+/// The `(yaw, pitch)` of an authored rotation, as [`view_rotation`] builds
+/// them (roll, which a controller cannot hold, is dropped): yaw in 0..TAU,
+/// pitch within [`PITCH_LIMIT`]. A rotation that is not finite gives (0, 0).
+fn look_angles(rotation: Quat) -> (f32, f32) {
+    let (yaw, pitch, _roll) = rotation.normalize().to_euler(EulerRot::YXZ);
+    if yaw.is_finite() && pitch.is_finite() {
+        turned(0.0, 0.0, Vec2::new(yaw, pitch))
+    } else {
+        (0.0, 0.0)
+    }
+}
+
+/// `true` while `(yaw, pitch)` are still a constructor's `(0, 0)`: the
+/// controller was given no look, so it takes the object's.
+#[allow(
+    clippy::float_cmp,
+    reason = "exactly the constructor's value, never computed"
+)]
+fn unaimed(yaw: f32, pitch: f32) -> bool {
+    yaw == 0.0 && pitch == 0.0
+}
+
 /// The right stick's turn over `dt` seconds at `speed` radians per second:
 /// (yaw, pitch) in radians, stick right turns right, stick up looks up.
 fn pad_look(input: &Input, speed: f32, dt: f32) -> Vec2 {

@@ -233,7 +233,9 @@ impl Default for PlayerController {
 
 impl PlayerController {
     /// A controller with `settings`; its feet are placed from the object's
-    /// position (taken as the eye) when attached.
+    /// position (taken as the eye) when attached, and, while
+    /// [`yaw`](Self::yaw) and [`pitch`](Self::pitch) are still 0, its view
+    /// from the object's rotation (roll is dropped).
     #[must_use]
     pub fn new(settings: MotorSettings) -> Self {
         Self {
@@ -392,6 +394,9 @@ impl PlayerController {
 
 impl Behaviour for PlayerController {
     fn on_attach(&mut self, cx: &mut BehaviourContext<'_>) -> BehaviourResult {
+        if super::unaimed(self.yaw, self.pitch) {
+            (self.yaw, self.pitch) = super::look_angles(cx.transform().rotation);
+        }
         if !self.placed {
             let eye = cx.transform().position;
             self.teleport(eye - Vec3::Y * self.motor.eye_height());

@@ -5,7 +5,7 @@ use std::time::Duration;
 use super::stages::{StageTiming, StageTimings};
 
 /// Why the loop is not ticking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum PauseReason {
     /// [`GameLoop::pause`](super::GameLoop::pause) was called.

@@ -41,10 +41,12 @@ pub(crate) struct Pacer {
 
 impl Pacer {
     /// Decides what the callback at `now` does and consumes the time it covers.
-    /// `min_cap` raises the fixed policy's catch-up cap for this callback (the
-    /// loop uses it after sleeping until a timer, so the slept span is
-    /// simulated rather than dropped).
-    pub(crate) fn plan(&mut self, config: &LoopConfig, now: Duration, min_cap: u32) -> Plan {
+    /// `catch_up` simulates all the elapsed time, whatever the caps: the loop
+    /// asks for it after sleeping until a timer, so the slept span is
+    /// simulated rather than dropped or clamped (the fixed policy lifts its
+    /// batch cap; the variable policy splits the span into steps of at most
+    /// 100 ms).
+    pub(crate) fn plan(&mut self, config: &LoopConfig, now: Duration, catch_up: bool) -> Plan {
         let now = duration_to_nanos(now);
         if let (Some(cap), Some(last)) = (config.frame_cap, self.last_frame) {
             let due = last.saturating_add(cap.interval_nanos());
@@ -59,9 +61,16 @@ impl Pacer {
         match config.policy {
             LoopPolicy::Variable => {
                 self.last_frame = Some(now);
+                let (ticks, dt) = if catch_up && elapsed > MAX_VARIABLE_DT_NANOS {
+                    // Rounded up, so the steps cover the whole span.
+                    let steps = elapsed.div_ceil(MAX_VARIABLE_DT_NANOS);
+                    (steps, elapsed.div_ceil(steps))
+                } else {
+                    (1, elapsed.min(MAX_VARIABLE_DT_NANOS))
+                };
                 Plan::Run {
-                    ticks: 1,
-                    dt: Duration::from_nanos(elapsed.min(MAX_VARIABLE_DT_NANOS)),
+                    ticks: u32::try_from(ticks).unwrap_or(u32::MAX),
+                    dt: Duration::from_nanos(dt),
                     alpha: 1.0,
                 }
             }
@@ -70,8 +79,11 @@ impl Pacer {
                 let unit = u128::from(NANOS_PER_SECOND);
                 let available = self.carry + u128::from(elapsed) * hz;
                 let due = available / unit;
-                let cap = step.max_ticks_per_callback.max(min_cap);
-                let ticks = due.min(u128::from(cap));
+                let ticks = if catch_up {
+                    due.min(u128::from(u32::MAX))
+                } else {
+                    due.min(u128::from(step.max_ticks_per_callback))
+                };
                 let mut rest = available - ticks * unit;
                 if rest > unit {
                     // A stall longer than the batch cap: drop it rather than
@@ -127,11 +139,6 @@ impl Pacer {
         Duration::from_nanos(u64::try_from(base + nanos).unwrap_or(u64::MAX))
     }
 
-    /// The clock reading the next callback measures from (zero before the first).
-    pub(crate) fn base_time(&self) -> Duration {
-        Duration::from_nanos(self.base.unwrap_or(0))
-    }
-
     /// Counts `nanos` of clock time as simulated outside [`plan`](Self::plan)
     /// (a `step`): the next callback measures from after them, so mixing
     /// steps and callbacks never simulates the same time twice.
@@ -182,7 +189,7 @@ mod tests {
     fn variable_first_dt_is_zero_then_elapsed_clamped() {
         let config = LoopConfig::default();
         let mut pacer = Pacer::default();
-        let first = pacer.plan(&config, ms(500), 0);
+        let first = pacer.plan(&config, ms(500), false);
         assert_eq!(
             first,
             Plan::Run {
@@ -191,11 +198,11 @@ mod tests {
                 alpha: 1.0
             }
         );
-        let Plan::Run { dt, .. } = pacer.plan(&config, ms(516), 0) else {
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(516), false) else {
             panic!()
         };
         assert_eq!(dt, ms(16));
-        let Plan::Run { dt, .. } = pacer.plan(&config, ms(5_000), 0) else {
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(5_000), false) else {
             panic!()
         };
         assert_eq!(dt, ms(100));
@@ -210,10 +217,16 @@ mod tests {
             ..LoopConfig::default()
         };
         let mut pacer = Pacer::default();
-        assert_eq!(pacer.plan(&config, ms(0), 0), Plan::Wait { until: ms(20) });
-        assert_eq!(pacer.plan(&config, ms(15), 0), Plan::Wait { until: ms(20) });
-        assert_eq!(ticks(pacer.plan(&config, ms(20), 0)), 1);
-        assert_eq!(ticks(pacer.plan(&config, ms(85), 0)), 3);
+        assert_eq!(
+            pacer.plan(&config, ms(0), false),
+            Plan::Wait { until: ms(20) }
+        );
+        assert_eq!(
+            pacer.plan(&config, ms(15), false),
+            Plan::Wait { until: ms(20) }
+        );
+        assert_eq!(ticks(pacer.plan(&config, ms(20), false)), 1);
+        assert_eq!(ticks(pacer.plan(&config, ms(85), false)), 3);
         assert_eq!(pacer.carried(&config), ms(5));
     }
 
@@ -224,14 +237,26 @@ mod tests {
             ..LoopConfig::default()
         };
         let mut pacer = Pacer::default();
-        assert_eq!(ticks(pacer.plan(&config, ms(0), 0)), 1);
+        assert_eq!(ticks(pacer.plan(&config, ms(0), false)), 1);
         assert_eq!(
-            pacer.plan(&config, ms(40), 0),
+            pacer.plan(&config, ms(40), false),
             Plan::Wait { until: ms(100) }
         );
-        let Plan::Run { dt, .. } = pacer.plan(&config, ms(100), 0) else {
+        let Plan::Run { dt, .. } = pacer.plan(&config, ms(100), false) else {
             panic!()
         };
         assert_eq!(dt, ms(100), "dt spans the whole capped period");
+    }
+
+    #[test]
+    fn variable_catch_up_covers_the_whole_span_in_steps_of_at_most_100_ms() {
+        let config = LoopConfig::default();
+        let mut pacer = Pacer::default();
+        pacer.plan(&config, ms(0), false);
+        let Plan::Run { ticks, dt, .. } = pacer.plan(&config, ms(4_950), true) else {
+            panic!()
+        };
+        assert_eq!(ticks, 50);
+        assert_eq!(dt, ms(99));
     }
 }

@@ -56,10 +56,7 @@ impl Scene {
     ) -> Result<(), SceneError> {
         self.slot_of(object)?;
         let mut behaviour: Box<dyn Behaviour> = Box::new(behaviour);
-        let result = behaviour.on_attach(&mut BehaviourContext {
-            world: &mut self.world,
-            object,
-        });
+        let result = behaviour.on_attach(&mut BehaviourContext::new(&mut self.world, object));
         self.report_result(behaviour.as_ref(), object, "on_attach", result);
         // on_attach may have removed the object; then the behaviour goes with it.
         if let Some(mut attached) = self.world.get_mut::<Behaviours>(object.entity()) {
@@ -101,10 +98,7 @@ impl Scene {
         else {
             return false;
         };
-        let result = removed.on_detach(&mut BehaviourContext {
-            world: &mut self.world,
-            object,
-        });
+        let result = removed.on_detach(&mut BehaviourContext::new(&mut self.world, object));
         self.report_result(removed.as_ref(), object, "on_detach", result);
         true
     }

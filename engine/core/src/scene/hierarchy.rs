@@ -11,6 +11,7 @@ use bevy_ecs::system::{Commands, Query, ResMut};
 use bevy_ecs::world::World;
 
 use super::{Scene, with_behaviours};
+use crate::behaviour::Behaviours;
 use crate::error::SceneError;
 use crate::object::GameObject;
 use crate::transform::store::NO_SLOT;
@@ -77,21 +78,42 @@ impl Scene {
             .flat_map(|c| c.iter().copied().map(GameObject::from_entity))
     }
 
-    /// Root objects (those without a parent), in hierarchy order.
+    /// Root objects (those without a parent), in hierarchy order: the order
+    /// they were spawned in.
     #[must_use]
     pub fn roots(&self) -> Vec<GameObject> {
         let store = self.world.resource::<TransformStore>();
-        // Roots come in slot order in the hierarchy order (see `root_path`).
+        // Roots come in insertion order in the hierarchy order (see `root_path`).
         let Some(mut query) = self.world.try_query::<(Entity, &TransformSlot)>() else {
             return Vec::new();
         };
-        let mut roots: Vec<(u32, GameObject)> = query
+        let mut roots: Vec<(u64, GameObject)> = query
             .iter(&self.world)
             .filter(|(_, s)| store.is_live(s.slot) && store.parent(s.slot).is_none())
-            .map(|(e, s)| (s.slot, GameObject::from_entity(e)))
+            .map(|(e, s)| (store.sequence(s.slot), GameObject::from_entity(e)))
             .collect();
         roots.sort_unstable();
         roots.into_iter().map(|(_, o)| o).collect()
+    }
+
+    /// When `object` was inserted relative to the others (`None` for a stale
+    /// handle): hierarchy order puts earlier insertions first.
+    pub(crate) fn insertion(&self, object: GameObject) -> Option<u64> {
+        let slot = self.slot_of(object).ok()?;
+        Some(self.world.resource::<TransformStore>().sequence(slot))
+    }
+
+    /// Re-inserts `objects`, in the order given, after every other object:
+    /// how a restore puts back the saved order.
+    pub(crate) fn reinsert_in_order(&mut self, objects: impl IntoIterator<Item = GameObject>) {
+        for object in objects {
+            if let Ok(slot) = self.slot_of(object) {
+                self.world
+                    .resource_mut::<TransformStore>()
+                    .bypass_change_detection()
+                    .move_to_end(slot);
+            }
+        }
     }
 
     /// Removes `object` and its whole subtree from the scene (despawning them).
@@ -115,11 +137,18 @@ impl Scene {
                 &mut self.world,
                 entity,
                 "on_detach",
+                None,
                 &mut errors,
                 &mut |b, cx| b.on_detach(cx),
             );
         }
         self.errors = errors;
+        // Detached already: the despawn hook must find nothing left to detach.
+        for &entity in &subtree {
+            if let Some(mut attached) = self.world.get_mut::<Behaviours>(entity) {
+                attached.bypass_change_detection().list.clear();
+            }
+        }
         if let Ok(entity) = self.world.get_entity_mut(object.entity()) {
             entity.despawn();
         }

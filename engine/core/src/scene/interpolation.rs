@@ -5,7 +5,10 @@
 //! The loop turns it on for the fixed policy when it presents every callback
 //! (the only case where a frame falls between ticks). Cost: one world-matrix
 //! decomposition per rendered object per tick, and a lerp/slerp per object
-//! per frame. A teleport shows as one tick of motion.
+//! per frame. A teleport shows as one tick of motion. An object that moved
+//! outside a tick (an edit while paused, a restored snapshot, an
+//! `update_render` write) is drawn where it is: its world version no longer
+//! matches the one recorded, so both placements snap to the current one.
 
 use std::collections::HashMap;
 
@@ -45,11 +48,22 @@ impl Placement {
     }
 }
 
+/// Where one rendered object stood at the previous and the latest tick.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    previous: Placement,
+    latest: Placement,
+    /// Tick stamp of `latest`.
+    seen: u64,
+    /// World version `latest` was taken from: a different current version
+    /// means the object moved since, outside a tick.
+    version: u64,
+}
+
 /// Placements at the previous and the latest tick, per rendered entity.
 #[derive(Debug, Default)]
 pub(crate) struct TickHistory {
-    /// (previous, latest, tick stamp of the latest).
-    entries: HashMap<Entity, (Placement, Placement, u64)>,
+    entries: HashMap<Entity, Entry>,
     stamp: u64,
 }
 
@@ -80,18 +94,59 @@ impl Scene {
                 continue;
             }
             let now = Placement::of(store.world(slot));
+            let version = store.world_version(slot);
             history
                 .entries
                 .entry(entity)
-                .and_modify(|(previous, latest, seen)| {
-                    *previous = *latest;
-                    *latest = now;
-                    *seen = stamp;
+                .and_modify(|entry| {
+                    entry.previous = entry.latest;
+                    entry.latest = now;
+                    entry.seen = stamp;
+                    entry.version = version;
                 })
-                .or_insert((now, now, stamp));
+                .or_insert(Entry {
+                    previous: now,
+                    latest: now,
+                    seen: stamp,
+                    version,
+                });
         }
         // Objects gone (or no longer rendered) since the last tick.
-        history.entries.retain(|_, (_, _, seen)| *seen == stamp);
+        history.entries.retain(|_, entry| entry.seen == stamp);
+    }
+
+    /// Snaps every rendered object that moved since the last tick (outside
+    /// any tick) to where it is now, so frames draw it there instead of
+    /// between two placements it has left. Call after the frame's transform
+    /// refresh.
+    pub(crate) fn snap_moved_placements(&mut self) {
+        let Some(history) = &mut self.history else {
+            return;
+        };
+        let store = self.world.resource::<TransformStore>();
+        for (&entity, entry) in &mut history.entries {
+            let Some(&TransformSlot { slot, .. }) = self.world.get::<TransformSlot>(entity) else {
+                continue;
+            };
+            if !store.is_live(slot) || store.world_version(slot) == entry.version {
+                continue;
+            }
+            let now = Placement::of(store.world(slot));
+            *entry = Entry {
+                previous: now,
+                latest: now,
+                version: store.world_version(slot),
+                ..*entry
+            };
+        }
+    }
+
+    /// Forgets every recorded placement (after a restore): until the next
+    /// tick, objects are drawn where they are.
+    pub(crate) fn reset_tick_placements(&mut self) {
+        if let Some(history) = &mut self.history {
+            history.entries.clear();
+        }
     }
 
     /// Where `object` is drawn at `alpha` (0: the previous tick, 1: the
@@ -99,8 +154,8 @@ impl Scene {
     /// ticks; otherwise `None` (draw its current world matrix).
     #[must_use]
     pub fn interpolated_world_matrix(&self, object: GameObject, alpha: f32) -> Option<Affine3A> {
-        let (previous, latest, _) = self.history.as_ref()?.entries.get(&object.entity())?;
-        Some(previous.lerp(latest, alpha.clamp(0.0, 1.0)))
+        let entry = self.history.as_ref()?.entries.get(&object.entity())?;
+        Some(entry.previous.lerp(&entry.latest, alpha.clamp(0.0, 1.0)))
     }
 
     /// `true` while render interpolation is on.

@@ -7,6 +7,7 @@ mod components;
 mod hierarchy;
 mod interpolation;
 mod queries;
+mod render_view;
 
 use bevy_ecs::change_detection::DetectChangesMut as _;
 use bevy_ecs::entity::Entity;
@@ -16,12 +17,13 @@ use bevy_ecs::system::ScheduleSystem;
 use bevy_ecs::world::World;
 use glam::{Affine3A, Mat4};
 
-use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult, Behaviours};
+use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult, Behaviours, DetachErrors};
 use crate::components::{Camera, MeshRenderer};
 use crate::error::{SceneError, UpdateError};
 use crate::game_loop::{Clock, Stage, StageTimings};
 use crate::object::{GameObject, ObjectIds, ObjectInfo};
 use crate::object_mut::ObjectMut;
+use crate::render_context::{RenderContext, RenderView};
 use crate::time::Time;
 use crate::transform::sweep::TransformSweep;
 use crate::transform::{Transform, TransformSlot, TransformStats, TransformStore};
@@ -91,6 +93,7 @@ impl Scene {
         world.init_resource::<crate::game_loop::LoopControl>();
         world.insert_resource(crate::game_loop::GameRng::new(0));
         world.init_resource::<crate::behaviour::DetachedTransform>();
+        world.init_resource::<RenderView>();
         hierarchy::observe_hierarchy(&mut world);
         let sweep = TransformSweep::new(&mut world);
         let animation = animation::AnimationStep::new(&mut world);
@@ -208,13 +211,21 @@ impl Scene {
     /// Errors reported since the last call, oldest first: behaviours that
     /// returned `Err`, commands that were refused. Each is also logged.
     pub fn take_errors(&mut self) -> Vec<UpdateError> {
-        std::mem::take(&mut self.errors)
+        let mut errors = std::mem::take(&mut self.errors);
+        if let Some(mut detached) = self.world.get_resource_mut::<DetachErrors>() {
+            errors.append(&mut detached.bypass_change_detection().0);
+        }
+        errors
     }
 
     /// `true` when errors wait in [`take_errors`](Self::take_errors).
     #[must_use]
     pub fn has_errors(&self) -> bool {
         !self.errors.is_empty()
+            || self
+                .world
+                .get_resource::<DetachErrors>()
+                .is_some_and(|detached| !detached.0.is_empty())
     }
 
     pub(crate) fn report(&mut self, error: UpdateError) {
@@ -337,7 +348,7 @@ impl Scene {
     pub fn update(&mut self, dt: f32) {
         self.collect_run_order();
         self.animate(dt);
-        self.run_behaviours("update", |behaviour, cx| behaviour.update(cx, dt));
+        self.run_behaviours("update", None, |behaviour, cx| behaviour.update(cx, dt));
         self.apply_commands();
         let start = self.stage_start();
         self.systems.run(&mut self.world);
@@ -347,13 +358,24 @@ impl Scene {
     }
 
     /// Refreshes transforms, runs `update_render` on every behaviour of every active
-    /// object, and rebuilds camera view/projection matrices.
+    /// object, and rebuilds camera view/projection matrices. The behaviours'
+    /// [`RenderContext`] has alpha 1 (a frame on the latest tick).
     pub fn update_render(&mut self) {
+        self.update_render_at(1.0);
+    }
+
+    /// [`update_render`](Self::update_render) for a frame presented at
+    /// `alpha` between the last two fixed ticks.
+    pub(crate) fn update_render_at(&mut self, alpha: f32) {
         self.refresh_transforms();
         self.collect_run_order();
-        self.run_behaviours("update_render", |behaviour, cx| behaviour.update_render(cx));
+        let render = self.render_context(alpha);
+        self.run_behaviours("update_render", Some(render), |behaviour, cx| {
+            behaviour.update_render(cx)
+        });
         self.apply_commands();
         self.refresh_transforms();
+        self.snap_moved_placements();
         self.world.resource_scope(
             |world, mut store: bevy_ecs::change_detection::Mut<'_, TransformStore>| {
                 let store = store.bypass_change_detection();
@@ -402,13 +424,21 @@ impl Scene {
     fn run_behaviours(
         &mut self,
         stage: &'static str,
+        render: Option<RenderContext>,
         mut call: impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>) -> BehaviourResult,
     ) {
         let mut errors = std::mem::take(&mut self.errors);
         match &mut self.profiler {
             None => {
                 for &(_, entity) in &self.run_order {
-                    with_behaviours(&mut self.world, entity, stage, &mut errors, &mut call);
+                    with_behaviours(
+                        &mut self.world,
+                        entity,
+                        stage,
+                        render,
+                        &mut errors,
+                        &mut call,
+                    );
                 }
             }
             Some(profiler) => {
@@ -422,7 +452,14 @@ impl Scene {
                     result
                 };
                 for &(_, entity) in &self.run_order {
-                    with_behaviours(&mut self.world, entity, stage, &mut errors, &mut timed);
+                    with_behaviours(
+                        &mut self.world,
+                        entity,
+                        stage,
+                        render,
+                        &mut errors,
+                        &mut timed,
+                    );
                 }
             }
         }
@@ -431,7 +468,7 @@ impl Scene {
 }
 
 /// `source: source: ...` of an error, for the log line.
-fn error_chain(error: &dyn std::error::Error) -> String {
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     let mut parts = Vec::new();
     let mut next = error.source();
     while let Some(source) = next {
@@ -443,7 +480,8 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 
 /// Takes an object's behaviours out of the world, runs `call` on each with a
 /// context that can borrow the whole world, and puts them back (keeping any
-/// behaviour added meanwhile). Errors are collected into `errors`.
+/// behaviour added meanwhile). Errors are collected into `errors`; `render`
+/// is the frame's context during `update_render`.
 ///
 /// If a behaviour despawned the object through the raw world, the remaining
 /// behaviours of the list are skipped and every behaviour in it gets its
@@ -452,6 +490,7 @@ pub(crate) fn with_behaviours(
     world: &mut World,
     entity: Entity,
     stage: &'static str,
+    render: Option<RenderContext>,
     errors: &mut Vec<UpdateError>,
     call: &mut impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>) -> BehaviourResult,
 ) {
@@ -460,7 +499,8 @@ pub(crate) fn with_behaviours(
     };
     let mut list = std::mem::take(&mut attached.bypass_change_detection().list);
     let object = GameObject::from_entity(entity);
-    let mut cx = BehaviourContext { world, object };
+    let mut cx = BehaviourContext::new(world, object);
+    cx.render = render;
     let mut report = |behaviour: &dyn Behaviour, stage: &'static str, result: BehaviourResult| {
         if let Err(source) = result {
             let error = UpdateError::Behaviour {

@@ -105,12 +105,12 @@ impl Scene {
     }
 
     /// The active `C` carrier first in hierarchy order, read without touching
-    /// any cache: hierarchy order is the order of root-to-object slot paths.
+    /// any cache: hierarchy order is the order of root-to-object insertion paths.
     fn first_in_hierarchy<C: Component>(&self) -> Option<GameObject> {
         let world = &self.world;
         let store = world.resource::<TransformStore>();
         let mut query = world.try_query::<(Entity, &TransformSlot, &C)>()?;
-        let (mut best, mut path) = (None::<(Vec<u32>, GameObject)>, Vec::new());
+        let (mut best, mut path) = (None::<(Vec<u64>, GameObject)>, Vec::new());
         for (entity, &TransformSlot { slot, .. }, _) in query.iter(world) {
             if !store.is_live(slot) || read::is_active_now(world, entity) != Some(true) {
                 continue;

@@ -151,13 +151,14 @@ pub(crate) fn is_active_now(world: &World, entity: Entity) -> Option<bool> {
     Some(true)
 }
 
-/// The slots from the root down to `slot`: sorting by this path is the
-/// hierarchy order (parents before children, siblings by slot).
-pub(crate) fn root_path(store: &TransformStore, slot: u32, out: &mut Vec<u32>) {
+/// The insertion sequences from the root down to `slot`: sorting by this
+/// path is the hierarchy order (parents before children, roots and siblings
+/// in insertion order).
+pub(crate) fn root_path(store: &TransformStore, slot: u32, out: &mut Vec<u64>) {
     out.clear();
     let mut current = Some(slot);
     while let Some(s) = current {
-        out.push(s);
+        out.push(store.sequence(s));
         if out.len() > MAX_DEPTH {
             break;
         }

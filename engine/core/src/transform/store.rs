@@ -90,6 +90,12 @@ pub struct TransformStore {
     enabled: Vec<bool>,
     active: Vec<bool>,
     derived: Vec<Derived>,
+    /// Insertion sequence of each slot: hierarchy order is insertion order
+    /// (slots are reused, so slot order is not).
+    sequence: Vec<u64>,
+    next_sequence: u64,
+    /// A freed slot was reused: slot order no longer follows insertion order.
+    reused: bool,
     free: Vec<u32>,
     /// Slots whose world matrix may need work, or whose children may.
     pending: Vec<u32>,
@@ -101,6 +107,8 @@ pub struct TransformStore {
     last_version: u64,
     stats: TransformStats,
     scratch: Vec<(u32, bool)>,
+    /// Live slots in insertion order, rebuilt with the index.
+    by_sequence: Vec<u32>,
 }
 
 /// Children lists and a parents-first order, derived from `parent`.
@@ -127,6 +135,8 @@ impl TransformStore {
             self.enabled[i] = true;
             self.active[i] = true;
             self.derived[i] = Derived::EMPTY;
+            self.sequence[i] = self.next_sequence;
+            self.reused = true;
             slot
         } else {
             let slot = u32::try_from(self.entity.len()).expect("more than 4 billion transforms");
@@ -137,8 +147,10 @@ impl TransformStore {
             self.enabled.push(true);
             self.active.push(true);
             self.derived.push(Derived::EMPTY);
+            self.sequence.push(self.next_sequence);
             slot
         };
+        self.next_sequence += 1;
         self.index.stale = true;
         self.active_dirty = true;
         self.pending.push(slot);
@@ -168,6 +180,23 @@ impl TransformStore {
 
     pub(crate) fn entity(&self, slot: u32) -> Entity {
         self.entity[slot as usize]
+    }
+
+    /// When `slot` was inserted, relative to the others: hierarchy order
+    /// puts earlier insertions first, among roots and among siblings.
+    pub(crate) fn sequence(&self, slot: u32) -> u64 {
+        self.sequence[slot as usize]
+    }
+
+    /// Moves `slot` to the end of insertion order, as if inserted now.
+    pub(crate) fn move_to_end(&mut self, slot: u32) {
+        if !self.is_live(slot) {
+            return;
+        }
+        self.sequence[slot as usize] = self.next_sequence;
+        self.next_sequence += 1;
+        self.reused = true;
+        self.index.stale = true;
     }
 
     pub(crate) fn parent(&self, slot: u32) -> Option<u32> {
@@ -357,6 +386,7 @@ impl TransformStore {
             return;
         }
         let n = self.entity.len();
+        self.collect_by_sequence();
         let index = &mut self.index;
         index.child_start.clear();
         index.child_start.resize(n + 1, 0);
@@ -372,22 +402,25 @@ impl TransformStore {
         index
             .children
             .resize(index.child_start[n] as usize, NO_SLOT);
+        // Children lists and roots are filled in insertion order.
         let mut fill: Vec<u32> = index.child_start[..n].to_vec();
-        for (slot, p) in self.links.iter().map(|l| l.parent).enumerate() {
-            if p != NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
+        for &slot in &self.by_sequence {
+            let p = self.links[slot as usize].parent;
+            if p != NO_SLOT {
                 let at = &mut fill[p as usize];
-                index.children[*at as usize] = slot as u32;
+                index.children[*at as usize] = slot;
                 *at += 1;
             }
         }
         // Depth-first pre-order: every parent lands before its children, and a
-        // hierarchy spawned depth-first is walked in slot (memory) order.
+        // hierarchy spawned depth-first (with no slot reused) is walked in
+        // slot (memory) order.
         index.order.clear();
         let mut stack = std::mem::take(&mut self.scratch);
         stack.clear();
-        for (slot, p) in self.links.iter().map(|l| l.parent).enumerate().rev() {
-            if p == NO_SLOT && self.entity[slot] != Entity::PLACEHOLDER {
-                stack.push((slot as u32, false));
+        for &slot in self.by_sequence.iter().rev() {
+            if self.links[slot as usize].parent == NO_SLOT {
+                stack.push((slot, false));
             }
         }
         while let Some((slot, _)) = stack.pop() {
@@ -406,6 +439,23 @@ impl TransformStore {
             index.rank[slot as usize] = r as u32;
         }
         index.stale = false;
+    }
+
+    /// Fills `by_sequence` with the live slots in insertion order: slot
+    /// order until a freed slot is reused, sorted from then on.
+    fn collect_by_sequence(&mut self) {
+        let entity = &self.entity;
+        self.by_sequence.clear();
+        self.by_sequence.extend(
+            (0..entity.len())
+                .filter(|&slot| entity[slot] != Entity::PLACEHOLDER)
+                .map(|slot| slot as u32),
+        );
+        if self.reused {
+            let sequence = &self.sequence;
+            self.by_sequence
+                .sort_unstable_by_key(|&slot| sequence[slot as usize]);
+        }
     }
 
     /// Recomputes "enabled here and in every ancestor" if any flag or link changed.

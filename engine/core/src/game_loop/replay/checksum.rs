@@ -215,10 +215,22 @@ impl StateChecksum {
 
     /// Hash of every object: ids, names, enabled flags, parents, transforms and
     /// registered components. Excludes clocks and timers, so a scene where
-    /// nothing moves keeps the same value: the idle and progress fingerprint.
+    /// nothing moves keeps the same value: the idle fingerprint auto-pause
+    /// settles on (the watchdog judges progress by [`structure`](Self::structure)).
     pub fn objects(&mut self, scene: &Scene) -> u64 {
         let mut h = StateHasher::default();
-        self.hash_objects(scene, &mut h);
+        self.hash_objects(scene, &mut h, Coverage::Everything);
+        h.finish()
+    }
+
+    /// Hash of the scene's structure only: which objects exist (ids and
+    /// names), their enabled flags and parents. No transforms and no
+    /// components, so ambient animation (a waving flag, a spinning pickup)
+    /// leaves it unchanged while spawning, removing, enabling or
+    /// re-parenting changes it: the watchdog's default progress signal.
+    pub fn structure(&mut self, scene: &Scene) -> u64 {
+        let mut h = StateHasher::default();
+        self.hash_objects(scene, &mut h, Coverage::Structure);
         h.finish()
     }
 
@@ -226,7 +238,7 @@ impl StateChecksum {
     /// scene clock, pending timers, the RNG, action flags and registered resources.
     pub fn full(&mut self, scene: &Scene) -> u64 {
         let mut h = StateHasher::default();
-        self.hash_objects(scene, &mut h);
+        self.hash_objects(scene, &mut h, Coverage::Everything);
         let world = scene.world();
         if let Some(time) = world.get_resource::<Time>() {
             // Simulation time only: frame counts, fps and real seconds depend
@@ -251,7 +263,7 @@ impl StateChecksum {
         h.finish()
     }
 
-    fn hash_objects(&mut self, scene: &Scene, h: &mut StateHasher) {
+    fn hash_objects(&mut self, scene: &Scene, h: &mut StateHasher, coverage: Coverage) {
         let world = scene.world();
         self.order.clear();
         let Some(mut infos) = world.try_query::<(Entity, &ObjectInfo)>() else {
@@ -271,10 +283,22 @@ impl StateChecksum {
                 .and_then(|p| scene.id(p))
                 .map(|p| p.0)
                 .hash_state(h);
+            if coverage == Coverage::Structure {
+                continue;
+            }
             world.get::<Transform>(entity).hash_state(h);
             for hash in &self.components {
                 hash(world, entity, h);
             }
         }
     }
+}
+
+/// What of each object a hash covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Coverage {
+    /// Id, name, enabled flag and parent.
+    Structure,
+    /// The structure, the transform and the registered components.
+    Everything,
 }

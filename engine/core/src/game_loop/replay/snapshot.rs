@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::record::ENGINE_VERSION;
 use crate::behaviour::{Behaviour, Behaviours};
+use crate::game_loop::frame_info::PauseReason;
 use crate::object::{GameObject, ObjectId};
 use crate::time::Time;
 use crate::transform::Transform;
@@ -37,7 +38,8 @@ const FORMAT: u32 = 1;
 /// being put back, not a new attachment). Components that did not opt in stay
 /// as they are on surviving objects; that is how cameras, lights and other
 /// setup-time objects carry over. A loop that was playing when the snapshot
-/// was taken resumes playing; a paused one stays paused.
+/// was taken resumes playing; a paused one stays paused, and one that had
+/// auto-paused waiting for the player stays auto-paused (input resumes it).
 ///
 /// ```
 /// use taos_core::deps::serde::{Deserialize, Serialize};
@@ -64,6 +66,11 @@ pub struct Snapshot {
     engine_version: String,
     pub(crate) tick: u64,
     pub(crate) playing: bool,
+    /// Why a paused game paused, when input resumes from it (an auto-pause):
+    /// restored as that pause, not a hard one. Absent otherwise, and in
+    /// snapshots written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) resumable_pause: Option<PauseReason>,
     time: Time,
     rng: Option<super::GameRng>,
     timers: crate::game_loop::timers::TimersState,
@@ -335,12 +342,27 @@ impl Snapshot {
         self.playing
     }
 
+    /// How restoring pauses the loop: `None` for a game saved while playing,
+    /// the auto-pause it was in when input resumes from it, otherwise
+    /// [`PauseReason::Requested`].
+    #[must_use]
+    pub fn restored_pause(&self) -> Option<PauseReason> {
+        if self.playing {
+            return None;
+        }
+        Some(
+            self.resumable_pause
+                .filter(|reason| reason.resumes_on_input())
+                .unwrap_or(PauseReason::Requested),
+        )
+    }
+
     /// Takes the scene part of a snapshot; the loop adds its own state.
     pub(crate) fn capture(
         scene: &Scene,
         types: &SnapshotTypes,
         tick: u64,
-        playing: bool,
+        paused: Option<PauseReason>,
     ) -> Result<Self, SnapshotError> {
         let world = scene.world();
         let timers = world.resource::<crate::game_loop::Timers>();
@@ -353,7 +375,11 @@ impl Snapshot {
             .try_query::<(Entity, &crate::ObjectInfo)>()
             .map(|mut q| q.iter(world).map(|(e, info)| (info.id(), e)).collect())
             .unwrap_or_default();
-        ids.sort_unstable();
+        // In insertion order, which restore puts back (so behaviours update
+        // in the same order after a restore).
+        ids.sort_unstable_by_key(|&(id, entity)| {
+            (scene.insertion(GameObject::from_entity(entity)), id)
+        });
         for (id, entity) in ids {
             let object = GameObject::from_entity(entity);
             let Some(transform) = world.get::<Transform>(entity) else {
@@ -409,7 +435,8 @@ impl Snapshot {
             format: FORMAT,
             engine_version: ENGINE_VERSION.to_owned(),
             tick,
-            playing,
+            playing: paused.is_none(),
+            resumable_pause: paused.filter(|reason| reason.resumes_on_input()),
             time: *scene.time(),
             rng: world.get_resource::<super::GameRng>().cloned(),
             timers: timers.state(),

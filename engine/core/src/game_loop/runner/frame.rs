@@ -14,7 +14,7 @@ use crate::game_loop::stages::Stage;
 use crate::game_loop::timers::{FiredTimers, TimerAction, Timers};
 use crate::input::Input;
 use crate::input::{ActionFlags, Actions};
-use crate::time::Time;
+use crate::time::{MAX_FRAME_DELTA, Time};
 use std::time::Duration;
 
 impl GameLoop {
@@ -43,7 +43,7 @@ impl GameLoop {
             };
             return (outcome, None);
         }
-        let mut min_cap = 0;
+        let mut catch_up = false;
         if let Some(until) = self.sleep_until {
             if now < until {
                 let outcome = CallbackOutcome {
@@ -54,16 +54,12 @@ impl GameLoop {
                 return (outcome, None);
             }
             // The slept span is simulated (the scene had settled, so it is
-            // cheap), whatever the catch-up cap: the timer must not fire late.
+            // cheap), whatever the catch-up cap or the variable step's clamp:
+            // the timer must not fire late.
             self.sleep_until = None;
-            min_cap = u32::try_from(
-                duration_to_nanos(now.saturating_sub(self.pacer.base_time()))
-                    / self.config.tick_interval_nanos().max(1)
-                    + 1,
-            )
-            .unwrap_or(u32::MAX);
+            catch_up = true;
         }
-        match self.pacer.plan(&self.config, now, min_cap) {
+        match self.pacer.plan(&self.config, now, catch_up) {
             Plan::Wait { until } => {
                 let outcome = CallbackOutcome {
                     ticks: 0,
@@ -195,14 +191,19 @@ impl GameLoop {
             Duration::from_nanos(real.saturating_sub(last)).as_secs_f32()
         });
         self.last_present = Some(real);
-        self.scene
-            .time_mut()
-            .present_frame(Duration::from_nanos(real).as_secs_f64(), frame_delta);
+        // A frame shows the real time since the last one, clamped like a
+        // variable step unless it shows more simulated time: its ticks, plus
+        // up to one interval of interpolation (a slow fixed rate).
+        let shown_ticks = ran + u32::from(self.scene.interpolates());
+        let shown = dt.as_secs_f32() * shown_ticks as f32;
+        let time = self.scene.time_mut();
+        time.present_frame(Duration::from_nanos(real).as_secs_f64(), frame_delta);
+        time.set_frame_delta(frame_delta.min(MAX_FRAME_DELTA.max(shown)));
         if self.waiting_for_timer && self.paused.is_none() {
             self.sleep_until = self.timer_wake_time();
         }
         let start = self.scene.stage_start();
-        self.scene.update_render();
+        self.scene.update_render_at(alpha);
         self.errors.append(&mut self.scene.take_errors());
         let output = presenter.present(&mut self.scene, alpha);
         self.scene.stage_end(Stage::Render, start);
@@ -326,24 +327,29 @@ impl GameLoop {
         if self.config.auto_pause.is_none() && self.watchdog.is_none() {
             return;
         }
-        let progress = match &mut self.progress_signal {
-            Some(signal) => {
-                let mut h = StateHasher::default();
-                signal(&self.scene, &mut h);
-                h.finish()
+        // What the game declared as progress serves both checks; without
+        // it, the watchdog looks at progress only (the scene's structure:
+        // ambient animation must not hide a hang) and idle settling at
+        // everything that could be moving.
+        let declared = self.progress_signal.as_mut().map(|signal| {
+            let mut h = StateHasher::default();
+            signal(&self.scene, &mut h);
+            h.finish()
+        });
+        if self.watchdog.is_some() {
+            let progress = declared.unwrap_or_else(|| self.checksum.structure(&self.scene));
+            let before = self.progress.replace(progress).unwrap_or(progress);
+            if let Some(watchdog) = &mut self.watchdog
+                && let Some(warning) = watchdog.tick(self.ticks, had_input, before, progress)
+            {
+                log::warn!("{warning}");
+                self.info.diagnostics.warnings.push(warning);
             }
-            None => self.checksum.objects(&self.scene),
-        };
-        let before = self.progress.replace(progress).unwrap_or(progress);
-        if let Some(watchdog) = &mut self.watchdog
-            && let Some(warning) = watchdog.tick(self.ticks, had_input, before, progress)
-        {
-            log::warn!("{warning}");
-            self.info.diagnostics.warnings.push(warning);
         }
         let Some(auto) = self.config.auto_pause else {
             return;
         };
+        let progress = declared.unwrap_or_else(|| self.checksum.objects(&self.scene));
         let world = self.scene.world();
         let timers = world.resource::<Timers>();
         let next_timer = timers.until_next();

@@ -121,9 +121,11 @@ pub struct GameLoop {
     idle: IdleTracker,
     watchdog: Option<Watchdog>,
     checksum: StateChecksum,
-    /// The progress fingerprint after the last tick (`None` before the first).
+    /// The watchdog's progress fingerprint after the last tick (`None`
+    /// before the first).
     progress: Option<u64>,
-    /// What the game declared as progress; `None`: the built-in object hash.
+    /// What the game declared as progress; `None`: the built-in hashes (the
+    /// scene's structure for the watchdog, every object for idle settling).
     progress_signal: Option<ProgressSignal>,
     /// Settled with a timer pending: sleep until this clock reading.
     sleep_until: Option<Duration>,
@@ -289,7 +291,7 @@ impl GameLoop {
     }
 
     /// Sets the component types and resources the state checksum (and the
-    /// idle/progress fingerprint) covers beyond the built-ins.
+    /// idle fingerprint) covers beyond the built-ins.
     pub fn checksum_mut(&mut self) -> &mut StateChecksum {
         &mut self.checksum
     }
@@ -299,8 +301,9 @@ impl GameLoop {
         self.checksum.full(&self.scene)
     }
 
-    /// Sets the presentation size reported in [`FrameInfo::size`] and, as a
-    /// recorded [`InputEvent::Viewport`], in the next tick's
+    /// Sets the presentation size reported in [`FrameInfo::size`], in
+    /// `update_render`'s [`RenderContext::viewport`](crate::RenderContext::viewport)
+    /// and, as a recorded [`InputEvent::Viewport`], in the next tick's
     /// [`Input::viewport`].
     pub fn set_size(&mut self, width: u32, height: u32) {
         // The size is input too (touch controls lay out by it), recorded so
@@ -314,6 +317,7 @@ impl GameLoop {
             self.queue_input(InputEvent::Viewport { width, height });
         }
         self.info.size = (width, height);
+        self.scene.set_viewport(width, height);
     }
 
     /// Moves what watches frames to `next`: the before- and after-frame
@@ -341,8 +345,13 @@ impl GameLoop {
     /// Declares what counts as progress for auto-pause's idle settle and the
     /// watchdog: `signal` hashes the game's progress-only state (a score, a
     /// counter inside a behaviour, the level), leaving out ambient animation.
-    /// Without it the loop hashes every object (ids, names, flags, parents,
-    /// transforms, the components registered on [`checksum_mut`](Self::checksum_mut)).
+    ///
+    /// Without it, the watchdog judges inputs by the scene's structure
+    /// ([`StateChecksum::structure`]: objects spawned or removed, enabled,
+    /// re-parented), which ambient animation does not change; idle settling
+    /// hashes every object ([`StateChecksum::objects`]: also transforms and
+    /// the components registered on [`checksum_mut`](Self::checksum_mut)),
+    /// so anything still moving keeps the game awake.
     ///
     /// ```
     /// use taos_core::game_loop::{GameLoop, LoopConfig, ManualClock};

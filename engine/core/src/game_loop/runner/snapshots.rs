@@ -4,7 +4,6 @@
 use super::GameLoop;
 use crate::UpdateError;
 use crate::game_loop::control::LoopControl;
-use crate::game_loop::frame_info::PauseReason;
 use crate::game_loop::replay::snapshot::{Snapshot, SnapshotError, SnapshotTypes};
 
 impl GameLoop {
@@ -21,17 +20,16 @@ impl GameLoop {
     /// [`SnapshotError`] for an unregistered behaviour, a pending callback
     /// timer, or a value that does not serialise.
     pub fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
-        Snapshot::capture(
-            &self.scene,
-            &self.snapshot_types,
-            self.ticks,
-            self.paused.is_none(),
-        )
+        Snapshot::capture(&self.scene, &self.snapshot_types, self.ticks, self.paused)
     }
 
     /// Puts the game back to `snapshot`: a game that was playing resumes
-    /// playing, a paused one stays paused ([`PauseReason::Requested`]). The
-    /// time since the last callback is dropped, not simulated.
+    /// playing, an auto-paused one ([`Settled`](crate::game_loop::PauseReason::Settled),
+    /// [`NothingToRun`](crate::game_loop::PauseReason::NothingToRun)) stays auto-paused, so
+    /// input resumes it, and any other pause is restored as
+    /// [`PauseReason::Requested`](crate::game_loop::PauseReason::Requested) ([`Snapshot::restored_pause`]). The time
+    /// since the last callback is dropped, not simulated. Render
+    /// interpolation starts again from the restored placements.
     ///
     /// # Errors
     /// [`SnapshotError`] for another format or engine version, an unknown
@@ -40,12 +38,13 @@ impl GameLoop {
     /// the game is left exactly as it was.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
         snapshot.apply(&mut self.scene, &self.snapshot_types)?;
+        self.scene.reset_tick_placements();
         self.ticks = snapshot.tick;
         self.scene
             .world_mut()
             .resource_mut::<LoopControl>()
             .set_tick(snapshot.tick);
-        self.paused = (!snapshot.playing).then_some(PauseReason::Requested);
+        self.paused = snapshot.restored_pause();
         self.idle.reset();
         self.progress = None;
         self.sleep_until = None;

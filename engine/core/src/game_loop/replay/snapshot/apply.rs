@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use bevy_ecs::change_detection::DetectChangesMut as _;
 use bevy_ecs::entity::Entity;
 
 use super::{
@@ -49,6 +50,9 @@ impl Snapshot {
         let decoded = self.decode(types)?;
         // Nothing below depends on the snapshot's contents being valid.
         let by_id = self.place_objects(scene)?;
+        // The saved order (insertion order when captured) is the hierarchy
+        // order again, whichever objects had to be spawned.
+        scene.reinsert_in_order(self.objects.iter().map(|state| by_id[&state.id]));
         for (state, object) in self.objects.iter().zip(decoded.objects) {
             let entity = by_id[&state.id].entity();
             let target = by_id[&state.id];
@@ -203,6 +207,13 @@ impl Snapshot {
                     .collect()
             })
             .unwrap_or_default();
+        // Without lifecycle calls: the behaviours are dropped before the
+        // despawn, so its hook has no `on_detach` to run.
+        for &entity in &stale {
+            if let Some(mut attached) = scene.world_mut().get_mut::<Behaviours>(entity) {
+                attached.bypass_change_detection().list.clear();
+            }
+        }
         for entity in stale {
             if let Ok(entity) = scene.world_mut().get_entity_mut(entity) {
                 entity.despawn();
