@@ -261,6 +261,24 @@ impl Engine {
         previous
     }
 
+    /// Chooses the camera frames are drawn from: `Some(object)` (an object
+    /// with a [`Camera`](crate::Camera); while it is inactive or loses its
+    /// camera the first active camera draws instead), or `None` for the
+    /// first active camera (the default). The choice belongs to the scene
+    /// ([`Scene::set_render_camera`](crate::Scene::set_render_camera)): a
+    /// behaviour sees it as [`RenderContext::camera`](crate::RenderContext),
+    /// and a new game loop's scene starts with its own. The newly chosen
+    /// camera takes the output's aspect ratio on the next frame.
+    pub fn set_camera(&mut self, camera: Option<crate::GameObject>) {
+        self.game.scene_mut().set_render_camera(camera);
+    }
+
+    /// The camera frames are drawn from now (see [`set_camera`](Self::set_camera)).
+    #[must_use]
+    pub fn camera(&self) -> Option<crate::GameObject> {
+        self.game.scene().render_camera()
+    }
+
     /// Whether this engine draws into a window (`false`: headless).
     #[must_use]
     pub fn is_windowed(&self) -> bool {
@@ -602,7 +620,7 @@ impl Engine {
             return;
         }
         let scene = self.game.scene_mut();
-        if let Some(camera) = scene.find_camera()
+        if let Some(camera) = scene.render_camera()
             && let Some(mut camera) = scene.get_component_mut::<crate::Camera>(camera)
         {
             camera.set_aspect(width as f32 / height as f32);

@@ -77,14 +77,14 @@ impl RenderPresenter {
         }
     }
 
-    /// The camera in use: found on the first frame (and again if it goes
-    /// away). A newly found camera takes the output's aspect ratio, so a
-    /// headless engine's camera matches `EngineConfig`'s size as a window's does.
+    /// The camera frames are drawn from: the scene's
+    /// [`render_camera`](Scene::render_camera) (the one the game chose with
+    /// [`Engine::set_camera`](crate::Engine::set_camera), else the first
+    /// active camera). A camera that becomes the one in use takes the
+    /// output's aspect ratio, so a headless engine's camera matches
+    /// `EngineConfig`'s size as a window's does.
     fn camera(&mut self, scene: &mut Scene) -> Option<GameObject> {
-        let alive = self.camera.filter(|c| {
-            scene.get_component::<Camera>(*c).is_some() && scene.is_active(*c) == Some(true)
-        });
-        let found = alive.or_else(|| scene.find_camera());
+        let found = scene.render_camera();
         if found != self.camera
             && let Some(object) = found
         {
