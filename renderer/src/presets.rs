@@ -174,7 +174,8 @@ fn sky_feature(options: &PresetOptions) -> SkyFeature {
 pub struct DeferredOptions {
     /// Sky, shadow, exposure and tone curve, as in every preset.
     pub common: PresetOptions,
-    /// Screen-space ambient occlusion (`None`: off).
+    /// Screen-space ambient occlusion (`None`: off); its `method` picks SSAO
+    /// (the default) or GTAO.
     pub ao: Option<AoOptions>,
     /// Shade blended draws in a forward overlay after the deferred
     /// lighting (`false`: blended draws are not drawn).

@@ -35,6 +35,7 @@ pub fn deferred_showcase_options() -> DeferredOptions {
             radius: 0.6,
             intensity: 1.2,
             samples: 16,
+            ..AoOptions::default()
         }),
         ..DeferredOptions::default()
     }

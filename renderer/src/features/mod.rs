@@ -17,9 +17,10 @@ mod tonemap;
 pub use crate::frame::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT, HDR_USAGE};
 pub use atmosphere::Atmosphere;
 pub use deferred::{
-    AmbientOcclusion, AoFeature, AoOptions, DEFERRED_SAMPLED_TEXTURES, DeferredLightingFeature,
-    DeferredUnsupported, ForwardOverlayFeature, GBUFFER_BYTES_PER_PIXEL, GBuffer, GeometryFeature,
-    OverlayLighting, PointSpotLightFeature, PointSpotMethod, check_deferred_support,
+    AmbientOcclusion, AoFeature, AoMethod, AoOptions, DEFERRED_SAMPLED_TEXTURES,
+    DeferredLightingFeature, DeferredUnsupported, ForwardOverlayFeature, GBUFFER_BYTES_PER_PIXEL,
+    GBuffer, GeometryFeature, OverlayLighting, PointSpotLightFeature, PointSpotMethod,
+    check_deferred_support,
 };
 pub use forward_lit::ForwardLitFeature;
 pub use forward_plus::{

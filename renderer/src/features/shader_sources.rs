@@ -3,7 +3,7 @@
 //! (`tests/shaders.rs`).
 
 use super::atmosphere::AtmosphereShader;
-use super::deferred::{GBUFFER_WGSL, deferred_source};
+use super::deferred::{AoMethod, GBUFFER_WGSL, deferred_source};
 use super::gpu_util::FULLSCREEN_VS_WGSL;
 use super::lit::{LIGHT_WGSL, LightBinding, shader_source};
 
@@ -74,13 +74,6 @@ pub fn shader_sources() -> Vec<(String, String)> {
             ),
         ),
         (
-            "deferred/ssao.wgsl".into(),
-            format!(
-                "{FULLSCREEN_VS_WGSL}{GBUFFER_WGSL}{}",
-                include_str!("deferred/ssao.wgsl")
-            ),
-        ),
-        (
             "deferred/ssao_blur.wgsl".into(),
             fullscreen(include_str!("deferred/ssao_blur.wgsl")),
         ),
@@ -110,6 +103,9 @@ pub fn shader_sources() -> Vec<(String, String)> {
                 deferred_source(binding, include_str!("deferred/light_volume.wgsl")),
             ),
         ]);
+    }
+    for method in AoMethod::ALL {
+        sources.push((format!("deferred AO {method:?}"), method.sample_source()));
     }
     for shader in AtmosphereShader::ALL {
         sources.push((format!("atmosphere {shader:?}"), shader.source()));

@@ -1,7 +1,9 @@
-//! Screen-space ambient occlusion over the G-buffer: a sampling pass, then
-//! a depth-aware blur, published as [`AmbientOcclusion`] for the lighting.
+//! Screen-space ambient occlusion over the G-buffer: a sampling pass by the
+//! chosen [`AoMethod`], then a depth-aware blur, published as
+//! [`AmbientOcclusion`] for the lighting.
 
-use super::gbuffer::{GBUFFER_WGSL, GBuffer};
+use super::ao_method::AoMethod;
+use super::gbuffer::GBuffer;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
@@ -29,8 +31,11 @@ pub struct AoOptions {
     pub radius: f32,
     /// How strongly occlusion darkens: 0 none, 1 physical, above 1 stronger.
     pub intensity: f32,
-    /// Samples per pixel (1..=32).
+    /// Depth samples per pixel (1..=32).
     pub samples: u32,
+    /// How occlusion is estimated (SSAO by default); may change between
+    /// frames on the live feature.
+    pub method: AoMethod,
 }
 
 impl Default for AoOptions {
@@ -39,6 +44,7 @@ impl Default for AoOptions {
             radius: 0.5,
             intensity: 1.0,
             samples: 16,
+            method: AoMethod::Ssao,
         }
     }
 }
@@ -58,6 +64,7 @@ impl AoOptions {
                 default.intensity
             },
             samples: self.samples.clamp(1, MAX_SAMPLES as u32),
+            method: self.method,
         }
     }
 }
@@ -66,7 +73,8 @@ impl AoOptions {
 /// [`GBuffer`] slot (depth and normals); does nothing without one.
 #[derive(Debug)]
 pub struct AoFeature {
-    /// Radius, intensity, samples.
+    /// Radius, intensity, samples, method. A method changed on the live
+    /// feature is used from the next frame (its pipeline is built then).
     pub options: AoOptions,
     gpu: Option<Gpu>,
 }
@@ -74,7 +82,9 @@ pub struct AoFeature {
 #[derive(Debug)]
 struct Gpu {
     sample_layout: wgpu::BindGroupLayout,
-    sample_pipeline: wgpu::RenderPipeline,
+    /// Each [`AoMethod`]'s sampling pipeline, by [`AoMethod::index`],
+    /// built when the method is first used.
+    sample_pipelines: [Option<wgpu::RenderPipeline>; AoMethod::ALL.len()],
     sample_uniform: wgpu::Buffer,
     blur_layout: wgpu::BindGroupLayout,
     blur_pipeline: wgpu::RenderPipeline,
@@ -83,9 +93,10 @@ struct Gpu {
     depth_sampler: wgpu::Sampler,
 }
 
+/// `AoUniform` in `ao_sample.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct SsaoUniform {
+struct AoUniform {
     projection: [[f32; 4]; 4],
     inverse_projection: [[f32; 4]; 4],
     view: [[f32; 4]; 4],
@@ -98,6 +109,22 @@ impl AoFeature {
     #[must_use]
     pub fn new(options: AoOptions) -> Self {
         Self { options, gpu: None }
+    }
+}
+
+impl Gpu {
+    /// Builds `method`'s sampling pipeline unless it exists.
+    fn ensure_pipeline(&mut self, device: &wgpu::Device, method: AoMethod) {
+        let slot = &mut self.sample_pipelines[method.index()];
+        if slot.is_none() {
+            *slot = Some(fullscreen_pipeline(
+                device,
+                method.labels().sample,
+                &method.sample_source(),
+                &self.sample_layout,
+                AO_FORMAT,
+            ));
+        }
     }
 }
 
@@ -184,18 +211,8 @@ impl RenderFeature for AoFeature {
             "ssao blur",
             wgpu::TextureSampleType::Float { filterable: false },
         );
-        let sample_source = format!(
-            "{FULLSCREEN_VS_WGSL}{GBUFFER_WGSL}{}",
-            include_str!("ssao.wgsl")
-        );
-        self.gpu = Some(Gpu {
-            sample_pipeline: fullscreen_pipeline(
-                device,
-                "ssao",
-                &sample_source,
-                &sample_layout,
-                AO_FORMAT,
-            ),
+        let mut gpu = Gpu {
+            sample_pipelines: Default::default(),
             blur_pipeline: fullscreen_pipeline(
                 device,
                 "ssao blur",
@@ -206,22 +223,25 @@ impl RenderFeature for AoFeature {
             sample_uniform: uniform_buffer(
                 device,
                 "ssao uniform",
-                std::mem::size_of::<SsaoUniform>(),
+                std::mem::size_of::<AoUniform>(),
             ),
             blur_uniform: uniform_buffer(device, "ssao blur uniform", 64),
             sample_layout,
             blur_layout,
             depth_sampler: nearest_sampler(device, "ssao depth"),
-        });
+        };
+        gpu.ensure_pipeline(device, self.options.method);
+        self.gpu = Some(gpu);
     }
 
     fn update(&mut self, data: &FrameData, gpu: &GpuContext, _assets: &Assets) {
-        let Some(state) = &self.gpu else { return };
+        let Some(state) = &mut self.gpu else { return };
         let options = self.options.sanitized();
+        state.ensure_pipeline(gpu.device(), options.method);
         let camera = &data.camera;
         let projection = camera.depth_projection();
         let inverse_projection = projection.inverse();
-        let uniform = SsaoUniform {
+        let uniform = AoUniform {
             projection: projection.to_cols_array_2d(),
             inverse_projection: inverse_projection.to_cols_array_2d(),
             view: camera.view.to_cols_array_2d(),
@@ -246,11 +266,17 @@ impl RenderFeature for AoFeature {
         let (Some(gpu), Some(gbuffer)) = (&self.gpu, frame.slots.get::<GBuffer>().copied()) else {
             return;
         };
+        let method = self.options.method;
+        // Built by `update`, which runs first.
+        let Some(sample_pipeline) = &gpu.sample_pipelines[method.index()] else {
+            return;
+        };
+        let labels = method.labels();
         let (width, height) = frame.data.size;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let desc = TextureDesc::new_2d(width, height, AO_FORMAT, usage);
-        let raw = frame.graph.create_texture("ssao raw", desc);
-        let raw = frame.graph.add_render_pass("ssao", |pass| {
+        let raw = frame.graph.create_texture(labels.raw, desc);
+        let raw = frame.graph.add_render_pass(labels.sample, |pass| {
             let raw = pass.write_color(raw, wgpu::LoadOp::Clear(wgpu::Color::WHITE));
             pass.read_texture(gbuffer.surface);
             pass.read_texture(gbuffer.depth);
@@ -269,14 +295,14 @@ impl RenderFeature for AoFeature {
                     depth,
                     &gpu.depth_sampler,
                 );
-                rp.set_pipeline(&gpu.sample_pipeline);
+                rp.set_pipeline(sample_pipeline);
                 rp.set_bind_group(0, &group, &[]);
                 rp.draw(0..3, 0..1);
             });
             raw
         });
-        let blurred = frame.graph.create_texture("ssao", desc);
-        let blurred = frame.graph.add_render_pass("ssao blur", |pass| {
+        let blurred = frame.graph.create_texture(labels.blurred, desc);
+        let blurred = frame.graph.add_render_pass(labels.blur, |pass| {
             let blurred = pass.write_color(blurred, wgpu::LoadOp::Clear(wgpu::Color::WHITE));
             pass.read_texture(raw);
             pass.read_texture(gbuffer.depth);
@@ -324,6 +350,7 @@ mod tests {
             radius: f32::NAN,
             intensity: -2.0,
             samples: 500,
+            method: AoMethod::Gtao,
         }
         .sanitized();
         assert_eq!(
@@ -331,7 +358,8 @@ mod tests {
             AoOptions {
                 radius: 0.5,
                 intensity: 0.0,
-                samples: 32
+                samples: 32,
+                method: AoMethod::Gtao,
             }
         );
     }

@@ -1,5 +1,6 @@
 //! The deferred path's features: the [`GeometryFeature`] packs opaque
-//! surfaces into a [`GBuffer`], the [`AoFeature`] darkens its creases,
+//! surfaces into a [`GBuffer`], the [`AoFeature`] darkens its creases (by
+//! SSAO or GTAO, an [`AoMethod`]),
 //! the [`DeferredLightingFeature`] lights it with the sun and ambient, the
 //! [`PointSpotLightFeature`] adds point and spot lights (per tile or per
 //! light volume), and the [`ForwardOverlayFeature`] shades the blended
@@ -7,6 +8,7 @@
 //! registers them in that order.
 
 mod ao;
+mod ao_method;
 mod gbuffer;
 mod geometry;
 mod lighting;
@@ -14,6 +16,7 @@ mod overlay;
 mod point_spot;
 
 pub use ao::{AmbientOcclusion, AoFeature, AoOptions};
+pub use ao_method::AoMethod;
 pub use gbuffer::{GBUFFER_BYTES_PER_PIXEL, GBuffer};
 pub(crate) use gbuffer::{GBUFFER_WGSL, deferred_source};
 pub use geometry::GeometryFeature;

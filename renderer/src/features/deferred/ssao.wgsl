@@ -2,34 +2,8 @@
 // around its normal (radius `params.x` metres, view space) are projected
 // back onto the screen; each one found behind the depth buffer's surface,
 // within the radius, occludes. The hemisphere is rotated per pixel on a
-// 4 x 4 pattern, which the blur pass that follows averages away.
-
-struct Ssao {
-    projection: mat4x4<f32>,
-    inverse_projection: mat4x4<f32>,
-    view: mat4x4<f32>,
-    params: vec4<f32>,           // radius, intensity, bias, samples
-    kernel: array<vec4<f32>, 32>,
-};
-
-@group(0) @binding(0) var<uniform> ssao: Ssao;
-@group(0) @binding(1) var gbuffer: texture_2d<u32>;
-@group(0) @binding(2) var depth_buffer: texture_2d<f32>;
-// Nearest, for the depth (see `DEPTH_AS_FLOAT` in gpu_util.rs).
-@group(0) @binding(3) var depth_sampler: sampler;
-
-// The depth at `texel`, read through the nearest sampler.
-fn depth_at(texel: vec2<i32>) -> f32 {
-    let size = vec2<f32>(textureDimensions(depth_buffer));
-    return textureSampleLevel(depth_buffer, depth_sampler, (vec2<f32>(texel) + 0.5) / size, 0.0).r;
-}
-
-fn view_position(at: vec2<f32>, depth: f32) -> vec3<f32> {
-    let size = vec2<f32>(textureDimensions(depth_buffer));
-    let ndc = vec2(at.x / size.x * 2.0 - 1.0, 1.0 - at.y / size.y * 2.0);
-    let p = ssao.inverse_projection * vec4(ndc, depth, 1.0);
-    return p.xyz / p.w;
-}
+// 4 x 4 pattern, which the blur pass that follows averages away. Bindings
+// and helpers: ao_sample.wgsl.
 
 @fragment
 fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
@@ -40,22 +14,21 @@ fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
     }
     let size = vec2<i32>(textureDimensions(depth_buffer));
     let p = view_position(at.xy, depth);
-    let world_normal = unpack_gbuffer(textureLoad(gbuffer, pixel, 0)).normal;
-    let n = normalize((ssao.view * vec4(world_normal, 0.0)).xyz);
+    let n = view_normal(pixel);
     // A per-pixel rotation about the normal, from a 4 x 4 pattern.
     let cell = vec2<u32>(pixel) % vec2(4u);
     let angle = f32(cell.y * 4u + cell.x) * (6.2831853 / 16.0) + 0.37;
     let seed = vec3(cos(angle), sin(angle), 0.0);
     let t = normalize(seed - n * dot(seed, n) + select(vec3(0.0), vec3(0.0, 0.0, 1e-3), abs(dot(seed, n)) > 0.999));
     let b = cross(n, t);
-    let radius = ssao.params.x;
-    let bias = ssao.params.z;
-    let samples = u32(ssao.params.w);
+    let radius = ao.params.x;
+    let bias = ao.params.z;
+    let samples = u32(ao.params.w);
     var occlusion = 0.0;
     for (var i = 0u; i < samples; i++) {
-        let k = ssao.kernel[i].xyz;
+        let k = ao.kernel[i].xyz;
         let sample_point = p + (t * k.x + b * k.y + n * k.z) * radius;
-        let clip = ssao.projection * vec4(sample_point, 1.0);
+        let clip = ao.projection * vec4(sample_point, 1.0);
         if clip.w <= 0.0 {
             continue;
         }
@@ -73,5 +46,5 @@ fn fs_main(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
         }
     }
     let open = 1.0 - occlusion / f32(max(samples, 1u));
-    return vec4(clamp(1.0 - ssao.params.y * (1.0 - open), 0.0, 1.0));
+    return vec4(clamp(1.0 - ao.params.y * (1.0 - open), 0.0, 1.0));
 }
