@@ -11,6 +11,7 @@ use taos_engine::{
     AnimationPlayer, App, AppError, Engine, EngineConfig, GameObject, Propagate, WindowEvent, egui,
 };
 
+use super::cameras::CameraCycle;
 use super::{
     BackgroundLoad, Orbit, ShownModel, VIEWER_FOV, ViewerSettings, focus_on, model_name,
     place_camera, show_model, spawn_viewer_camera,
@@ -43,6 +44,7 @@ pub(super) fn run_window(
         size: args.size,
         panel: true,
         paused: false,
+        cameras: CameraCycle::default(),
     };
     Engine::run_app(
         "gltf_viewer",
@@ -73,6 +75,8 @@ struct Viewer {
     size: (u32, u32),
     panel: bool,
     paused: bool,
+    /// Which camera draws: the viewer's, or one of the model's (C).
+    cameras: CameraCycle,
 }
 
 impl Viewer {
@@ -109,8 +113,16 @@ impl Viewer {
             Key::F => self.orbit = self.shown.as_ref().map(|shown| shown.orbit),
             Key::H => self.panel = !self.panel,
             Key::Space => self.toggle_pause(engine),
+            Key::C => self.next_camera(engine),
             _ => {}
         }
+    }
+
+    fn next_camera(&mut self, engine: &mut Engine) {
+        let (Some(viewer), Some(shown)) = (self.camera, &self.shown) else {
+            return;
+        };
+        self.cameras.advance(engine, viewer, &shown.model.cameras);
     }
 
     fn toggle_pause(&mut self, engine: &mut Engine) {
@@ -151,6 +163,8 @@ impl Viewer {
         }
         self.orbit = Some(shown.orbit);
         self.shown = Some(shown);
+        self.cameras.reset();
+        engine.set_camera(self.camera);
         Ok(())
     }
 
@@ -250,9 +264,10 @@ impl App for Viewer {
             }
             self.settings_ui(engine, ui);
             ui.small(
-                "drag: orbit · right drag: pan · wheel: zoom · F: frame · Space: pause · H: hide",
+                "drag: orbit · right drag: pan · wheel: zoom · F: frame · Space: pause · C: camera · H: hide",
             );
             if let Some(shown) = &self.shown {
+                ui.small(self.cameras.label(shown.model.cameras.len()));
                 egui::CollapsingHeader::new("scene tree")
                     .default_open(true)
                     .show(ui, |ui| {

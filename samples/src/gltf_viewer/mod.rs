@@ -22,6 +22,7 @@
 //! message (the file and the element at fault), not a panic.
 
 mod app;
+mod cameras;
 mod load;
 mod markers;
 mod orbit;
