@@ -36,6 +36,8 @@ pub fn deferred_showcase_options() -> DeferredOptions {
             intensity: 1.2,
             samples: 16,
         }),
+        // The four point lights need the point/spot feature (off by default).
+        point_spot_lights: Some(None),
         ..DeferredOptions::default()
     }
 }
