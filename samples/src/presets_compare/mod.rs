@@ -6,11 +6,13 @@
 //!   offscreen at a small tile size for a few frames; the tiles make a
 //!   contact sheet (rows: presets, columns: effect sets) and their timings a
 //!   Markdown table (CPU build, compile and record, GPU per pass, averaged).
+//!   Each preset is built once with every effect's feature registered, and
+//!   the columns switch those features on and off
+//!   ([`EffectSet::switch`]); only MSAA, a setting of the lit pass's
+//!   pipelines, rebuilds the features.
 //! - **Windowed**: one preset and one effect set, picked on the command
-//!   line (`--preset`, `--effects`). The engine builds its renderer once,
-//!   from the preset, and cannot swap features at run time, so there are no
-//!   keys to cycle them; F3 shows the render-graph overlay with the
-//!   per-pass times.
+//!   line (`--preset`, `--effects`); F3 shows the render-graph overlay with
+//!   the per-pass times.
 
 mod effects;
 mod font;
@@ -27,7 +29,7 @@ use image::RgbaImage;
 use taos_engine::renderer::wgpu;
 use taos_engine::{Engine, EngineConfig, run_windowed};
 
-pub use effects::{EFFECTS, Effect, EffectSet, effect_sets};
+pub use effects::{EFFECTS, Effect, EffectSet, Switch, effect_sets};
 pub use scene::{ComparePreset, compare_preset, focus_distance, presets_compare_scene};
 pub use timings::TileTimings;
 
@@ -101,20 +103,38 @@ pub fn run_comparison(
     let mut tiles = Vec::new();
     let mut adapter = String::new();
     for preset in ComparePreset::ALL {
+        // This preset's engine, and the label of the build it has: the
+        // columns switch features; only another build rebuilds them.
+        let mut built: Option<(Engine, String)> = None;
         for set in &sets {
-            let config = EngineConfig::new(options.tile.0, options.tile.1);
-            let mut engine = Engine::headless(config, compare_preset(preset, set, false))
-                .with_context(|| format!("building the {} engine", preset.label()))?;
-            presets_compare_scene(&mut engine)?;
-            let info = engine.renderer().gpu().adapter().get_info();
-            adapter = format!("{} ({:?})", info.name, info.backend);
+            let build = set.build(EFFECTS);
+            let engine = match built.take() {
+                Some((mut engine, label)) => {
+                    if label != build.label() {
+                        engine.set_preset(compare_preset(preset, &build, false));
+                    }
+                    engine
+                }
+                None => {
+                    let config = EngineConfig::new(options.tile.0, options.tile.1);
+                    let mut engine =
+                        Engine::headless(config, compare_preset(preset, &build, false))
+                            .with_context(|| format!("building the {} engine", preset.label()))?;
+                    presets_compare_scene(&mut engine)?;
+                    let info = engine.renderer().gpu().adapter().get_info();
+                    adapter = format!("{} ({:?})", info.name, info.backend);
+                    engine
+                }
+            };
+            let engine = &mut built.insert((engine, build.label())).0;
+            set.switch(engine.renderer(), EFFECTS)?;
             for _ in 0..options.warmup_frames {
-                frame_waited(&mut engine)?;
+                frame_waited(engine)?;
             }
             let mut sum = TimingSum::default();
             for _ in 0..options.frames.max(1) {
                 let start = Instant::now();
-                frame_waited(&mut engine)?;
+                frame_waited(engine)?;
                 let elapsed = start.elapsed();
                 let renderer = engine.renderer();
                 renderer.collect_gpu_timings();
