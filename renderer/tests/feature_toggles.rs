@@ -10,7 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::Vec3;
 use support::*;
-use taos_renderer::features::{BloomFeature, ShadowFeature, SkyFeature, TaaFeature};
+use taos_renderer::features::{
+    AoFeature, BloomFeature, DeferredLightingFeature, DofFeature, ForwardOverlayFeature,
+    ForwardPlusFeature, GeometryFeature, PointSpotLightFeature, PointSpotMethod, ShadowFeature,
+    SkyFeature, TaaFeature, TonemapFeature,
+};
 use taos_renderer::frame::SunLight;
 use taos_renderer::presets::{
     DeferredOptions, PresetOptions, deferred_preset, forward_plus_preset, forward_preset,
@@ -198,6 +202,56 @@ fn without_the_sky_the_lit_pass_starts_the_hdr_chain() {
         pixels.chunks(4).any(|pixel| pixel[0] > 40),
         "the scene is lit"
     );
+}
+
+/// Switches one feature: `Renderer::set_enabled::<F>`.
+type Switch = fn(&mut Renderer, bool) -> Result<(), FeatureMissing>;
+
+#[test]
+fn every_built_in_feature_can_be_switched_off_and_on_again() {
+    let everything = PresetOptions {
+        taa: Some(Default::default()),
+        dof: Some(Default::default()),
+        bloom: Some(Default::default()),
+        ..PresetOptions::default()
+    };
+    let deferred: [Switch; 11] = [
+        Renderer::set_enabled::<ShadowFeature>,
+        Renderer::set_enabled::<GeometryFeature>,
+        Renderer::set_enabled::<AoFeature>,
+        Renderer::set_enabled::<SkyFeature>,
+        Renderer::set_enabled::<DeferredLightingFeature>,
+        Renderer::set_enabled::<PointSpotLightFeature>,
+        Renderer::set_enabled::<ForwardOverlayFeature>,
+        Renderer::set_enabled::<TaaFeature>,
+        Renderer::set_enabled::<DofFeature>,
+        Renderer::set_enabled::<BloomFeature>,
+        Renderer::set_enabled::<TonemapFeature>,
+    ];
+    let forward_plus: [Switch; 1] = [Renderer::set_enabled::<ForwardPlusFeature>];
+    let mut renderers = [
+        (Renderer::new(gpu(), FORMAT), &deferred[..]),
+        (Renderer::new(gpu(), FORMAT), &forward_plus[..]),
+    ];
+    deferred_preset(DeferredOptions {
+        common: everything.clone(),
+        point_spot_lights: Some(Some(PointSpotMethod::Tiled)),
+        ..DeferredOptions::default()
+    })(&mut renderers[0].0);
+    forward_plus_preset(everything)(&mut renderers[1].0);
+    for (renderer, switches) in &mut renderers {
+        let mut data = sunlit_data(renderer);
+        let (_, all_on) = frame(renderer, &mut data);
+        for (i, switch) in switches.iter().enumerate() {
+            switch(renderer, false).unwrap();
+            let (_, passes) = frame(renderer, &mut data);
+            assert!(passes.len() < all_on.len(), "switch {i}: {passes:?}");
+            switch(renderer, true).unwrap();
+        }
+        assert!(renderer.feature_states().all(|(_, on)| on));
+        let (_, again) = frame(renderer, &mut data);
+        assert_eq!(again, all_on, "the same graph once all are back on");
+    }
 }
 
 #[test]
