@@ -138,6 +138,22 @@ impl EffectSet {
         self.effects.iter().any(|effect| effect.label == label)
     }
 
+    /// This set with the effect labelled `label` of `table` turned on if
+    /// it was off and off if it was on, in table order (`all` when every
+    /// effect of a table of two or more is on).
+    #[must_use]
+    pub fn toggled(&self, label: &str, table: &[Effect]) -> Self {
+        let effects: Vec<Effect> = table
+            .iter()
+            .filter(|effect| (effect.label == label) != self.contains(effect.label))
+            .copied()
+            .collect();
+        Self {
+            everything: table.len() > 1 && effects.len() == table.len(),
+            effects,
+        }
+    }
+
     /// What a preset must be built with to show this set by switching
     /// features: every effect of `table` that has a feature switch, and
     /// this set's effects that are settings (MSAA). Sets with the same
@@ -289,6 +305,17 @@ mod tests {
         let msaa = EffectSet::parse("msaa", EFFECTS).unwrap().build(EFFECTS);
         assert_eq!(msaa.label(), "dof+bloom+taa+msaa");
         assert_eq!(EffectSet::all(EFFECTS).build(EFFECTS).label(), msaa.label());
+    }
+
+    #[test]
+    fn toggling_adds_or_removes_one_effect_in_table_order() {
+        let set = EffectSet::parse("taa", EFFECTS).unwrap();
+        let set = set.toggled("dof", EFFECTS);
+        assert_eq!(set.label(), "dof+taa");
+        assert_eq!(set.toggled("taa", EFFECTS).label(), "dof");
+        let every = set.toggled("bloom", EFFECTS).toggled("msaa", EFFECTS);
+        assert_eq!(every.label(), "all");
+        assert_eq!(every.toggled("msaa", EFFECTS).label(), "dof+bloom+taa");
     }
 
     #[test]

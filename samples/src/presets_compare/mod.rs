@@ -10,15 +10,17 @@
 //!   the columns switch those features on and off
 //!   ([`EffectSet::switch`]); only MSAA, a setting of the lit pass's
 //!   pipelines, rebuilds the features.
-//! - **Windowed**: one preset and one effect set, picked on the command
-//!   line (`--preset`, `--effects`); F3 shows the render-graph overlay with
-//!   the per-pass times.
+//! - **Windowed**: one preset, starting with the effect set of the command
+//!   line (`--preset`, `--effects`); the keys `1` to `4` switch the effects
+//!   the same way; F3 shows the render-graph overlay with the per-pass
+//!   times.
 
 mod effects;
 mod font;
 mod scene;
 mod sheet;
 mod timings;
+mod window;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -27,7 +29,7 @@ use anyhow::Context as _;
 use clap::Parser;
 use image::RgbaImage;
 use taos_engine::renderer::wgpu;
-use taos_engine::{Engine, EngineConfig, run_windowed};
+use taos_engine::{Engine, EngineConfig};
 
 pub use effects::{EFFECTS, Effect, EffectSet, Switch, effect_sets};
 pub use scene::{ComparePreset, compare_preset, focus_distance, presets_compare_scene};
@@ -297,8 +299,8 @@ pub struct CompareCli {
     /// The preset of the window.
     #[arg(long, value_enum, default_value_t = ComparePreset::Deferred)]
     pub preset: ComparePreset,
-    /// The effects on in the window: off, all, or labels joined with '+'
-    /// (dof, bloom).
+    /// The effects on when the window opens: off, all, or labels joined
+    /// with '+' (dof, bloom); the keys 1 to 4 switch them.
     #[arg(long, default_value = "all", value_name = "EFFECTS")]
     pub effects: String,
     /// Window size in pixels.
@@ -350,18 +352,16 @@ pub fn presets_compare(cli: &CompareCli) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let effects = EffectSet::parse(&cli.effects, EFFECTS).map_err(anyhow::Error::msg)?;
-    let title = format!(
-        "presets_compare: {}, {}",
-        cli.preset.label(),
-        effects.label()
-    );
-    let preset = compare_preset(cli.preset, &effects, cli.hdr);
-    run_windowed(
-        &title,
+    let window = window::CompareWindow {
+        preset: cli.preset,
+        effects: EffectSet::parse(&cli.effects, EFFECTS).map_err(anyhow::Error::msg)?,
+        hdr: cli.hdr,
+    };
+    Engine::run_app(
+        &window.title(),
         EngineConfig::new(cli.size.0, cli.size.1),
-        preset,
-        |engine| presets_compare_scene(engine).map_err(Into::into),
+        window.preset_closure(),
+        window,
     )?;
     Ok(())
 }
