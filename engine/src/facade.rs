@@ -437,10 +437,14 @@ impl Engine {
     }
 
     /// Replaces the renderer's features with those `preset` registers
-    /// (another preset, or the same one with other effects), between frames.
-    /// Meshes, materials and textures stay uploaded, the scene is untouched;
-    /// the new features compile their pipelines on the next frame. The output
-    /// format stays what the first preset chose (HDR output is not switched).
+    /// (another preset, or the same one with other settings), between
+    /// frames: the old features are destroyed
+    /// ([`Renderer::clear_features`]). Meshes, materials and textures stay
+    /// uploaded, the scene is untouched; the new features compile their
+    /// pipelines (and bake the sky) on the next frame. The output format
+    /// stays what the first preset chose (HDR output is not switched). To
+    /// switch one effect off and on, register it and use
+    /// [`Renderer::set_enabled`]: nothing is rebuilt.
     pub fn set_preset(&mut self, preset: impl FnOnce(&mut Renderer)) {
         let renderer = self.renderer();
         renderer.clear_features();

@@ -1,8 +1,9 @@
 //! Render features: self-contained units of rendering work, chained through a
 //! [`Frame`].
 //!
-//! Each frame the [`Renderer`](crate::Renderer) calls, over every enabled
-//! feature in registration order: [`early_update`](RenderFeature::early_update)
+//! Each frame the [`Renderer`](crate::Renderer) calls, over every feature
+//! that is on ([`Renderer::set_enabled`](crate::Renderer::set_enabled)) in
+//! registration order: [`early_update`](RenderFeature::early_update)
 //! (mutate the camera or shared state before anyone samples it), then
 //! [`update`](RenderFeature::update) (upload per-frame uniforms), then, on a
 //! fresh graph, [`add_passes`](RenderFeature::add_passes). A feature reads the
@@ -54,11 +55,6 @@ pub trait RenderFeature: std::any::Any + Send {
     /// A name for dumps, timings and errors.
     fn name(&self) -> &'static str;
 
-    /// Disabled features are skipped entirely (kept, not removed).
-    fn enabled(&self) -> bool {
-        true
-    }
-
     /// Called once when the feature is added: build pipelines, persistent buffers.
     fn setup(&mut self, _setup: FeatureSetup<'_>) {}
 
@@ -78,6 +74,8 @@ pub trait RenderFeature: std::any::Any + Send {
     /// calls, overflowing light tiles).
     fn after_frame(&mut self, _gpu: &GpuContext, _stats: &mut RenderStats) {}
 
-    /// Called when the renderer drops the feature: release long-lived GPU objects.
+    /// Called once when the renderer lets the feature go (dropped, or
+    /// [`clear_features`](crate::Renderer::clear_features), as
+    /// `Engine::set_preset` does): release long-lived GPU objects.
     fn destroy(&mut self) {}
 }

@@ -34,7 +34,7 @@ pub use context::{
 
 pub use feature::{FeatureSetup, Frame, RenderFeature};
 pub use frame::{FrameData, FrameSlots};
-pub use renderer::{RenderError, RenderStats, Renderer};
+pub use renderer::{FeatureMissing, RenderError, RenderStats, Renderer};
 
 /// Re-export of wgpu, whose types appear in this API.
 pub use wgpu;

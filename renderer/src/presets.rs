@@ -170,6 +170,13 @@ fn sky_feature(options: &PresetOptions) -> SkyFeature {
 
 /// Options of the [deferred preset](deferred_preset): the shared vocabulary
 /// plus the deferred path's own knobs.
+///
+/// The defaults follow the design: TAA on (`common.taa`; the G-buffer is
+/// one sample per pixel, so TAA is this path's anti-aliasing), point and
+/// spot lights off until asked for (`point_spot_lights`). A `common` built
+/// from [`PresetOptions::default()`] has TAA off, as the forward presets
+/// do: `DeferredOptions { common: PresetOptions { .. }, ..Default::default() }`
+/// sets `taa` with the rest of `common`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeferredOptions {
     /// Sky, shadow, exposure and tone curve, as in every preset.
@@ -180,8 +187,8 @@ pub struct DeferredOptions {
     /// Shade blended draws in a forward overlay after the deferred
     /// lighting (`false`: blended draws are not drawn).
     pub transparent: bool,
-    /// Shade point and spot lights (`None`: only the sun and ambient);
-    /// `Some(None)` takes the default method (light volumes).
+    /// Shade point and spot lights (`None`, the default: only the sun and
+    /// ambient); `Some(None)` takes the default method (light volumes).
     pub point_spot_lights: Option<Option<PointSpotMethod>>,
     /// The deferred lighting's settings.
     pub lighting: LightingOptions,
@@ -192,10 +199,13 @@ pub struct DeferredOptions {
 impl Default for DeferredOptions {
     fn default() -> Self {
         Self {
-            common: PresetOptions::default(),
+            common: PresetOptions {
+                taa: Some(TaaOptions::default()),
+                ..PresetOptions::default()
+            },
             ao: Some(AoOptions::default()),
             transparent: true,
-            point_spot_lights: Some(None),
+            point_spot_lights: None,
             lighting: LightingOptions::default(),
             overlay_lighting: OverlayLighting::Forward,
         }
@@ -268,5 +278,23 @@ pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
             renderer.add_feature(overlay);
         }
         add_post_and_tonemap(renderer, common);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deferred_defaults_follow_the_design() {
+        let options = DeferredOptions::default();
+        assert_eq!(options.common.taa, Some(TaaOptions::default()), "TAA on");
+        assert_eq!(options.point_spot_lights, None, "point and spot lights off");
+        assert!(options.ao.is_some() && options.transparent);
+        assert_eq!(
+            PresetOptions::default().taa,
+            None,
+            "the forward presets' TAA is off"
+        );
     }
 }

@@ -1,6 +1,9 @@
 //! [`Renderer`]: features, the per-frame graph, compile and execute.
 
+mod features;
 mod output;
+
+pub use features::FeatureMissing;
 
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
@@ -11,6 +14,7 @@ use crate::graph::{
 };
 use crate::resources::Assets;
 use crate::timings::{FrameProfiler, FrameTimings, GpuTimings};
+use features::FeatureList;
 
 /// Rendering a frame failed.
 #[derive(Debug, thiserror::Error)]
@@ -60,9 +64,10 @@ pub struct RenderStats {
 /// Owns the GPU context, the assets and the registered features, and renders
 /// a [`FrameData`] into an output texture through a fresh render graph.
 pub struct Renderer {
+    /// First, so that the features are destroyed before the GPU goes.
+    features: FeatureList,
     gpu: GpuContext,
     assets: Assets,
-    features: Vec<Box<dyn RenderFeature>>,
     compiler: GraphCompiler,
     pool: ResourcePool,
     output_format: wgpu::TextureFormat,
@@ -77,7 +82,7 @@ pub struct Renderer {
 
 impl std::fmt::Debug for Renderer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<_> = self.features.iter().map(|feature| feature.name()).collect();
+        let names: Vec<_> = self.features.states().collect();
         f.debug_struct("Renderer")
             .field("features", &names)
             .field("output_format", &self.output_format)
@@ -93,7 +98,7 @@ impl Renderer {
             profiler: FrameProfiler::new(&gpu),
             gpu,
             assets: Assets::new(),
-            features: Vec::new(),
+            features: FeatureList::default(),
             compiler: GraphCompiler::new(),
             pool: ResourcePool::new(),
             hdr_offer: output::own_hdr_offer(output_format),
@@ -112,36 +117,78 @@ impl Renderer {
         self
     }
 
-    /// Drops every feature (their GPU objects and history with them) so that
-    /// a preset can register a new set: switching presets or effects at run
-    /// time. Assets, the output format, the transient-resource pool and the
-    /// profiler stay; the next frame builds its graph from the new features
-    /// alone.
+    /// Destroys every feature (its `destroy` runs; its GPU objects and
+    /// history go with it) so that a preset can register a new set:
+    /// switching presets at run time. Assets, the output format, the
+    /// transient-resource pool and the profiler stay; the next frame builds
+    /// its graph from the new features alone. To switch one effect, prefer
+    /// [`set_enabled`](Self::set_enabled): it keeps everything built.
     pub fn clear_features(&mut self) {
         self.features.clear();
         self.graph_slots.clear();
     }
 
+    /// Switches the first registered feature of type `T` off (`false`) or
+    /// back on, between frames, without removing it. A feature that is off
+    /// gets no `early_update`, `update`, `add_passes` or `after_frame`: the
+    /// frame's HDR handle passes it by unchanged and the slots it would
+    /// fill stay empty (features that read them do without: no shadows
+    /// without [`ShadowFeature`](crate::features::ShadowFeature), no ambient
+    /// occlusion without [`AoFeature`](crate::features::AoFeature)). It
+    /// keeps its pipelines, buffers and settings, so switching it back on
+    /// compiles nothing; history that went stale meanwhile (TAA's) starts
+    /// over. Every feature is on when added.
+    ///
+    /// ```no_run
+    /// # use taos_renderer::{GpuContext, Renderer, wgpu};
+    /// # use taos_renderer::features::BloomFeature;
+    /// # use taos_renderer::presets::{PresetOptions, forward_preset};
+    /// # let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    /// # let mut renderer = Renderer::new(GpuContext::headless()?, format);
+    /// forward_preset(PresetOptions {
+    ///     bloom: Some(Default::default()),
+    ///     ..PresetOptions::default()
+    /// })(&mut renderer);
+    /// renderer.set_enabled::<BloomFeature>(false)?;
+    /// assert_eq!(renderer.feature_enabled::<BloomFeature>(), Some(false));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`FeatureMissing`] when no feature of type `T` is registered.
+    pub fn set_enabled<T: RenderFeature>(&mut self, enabled: bool) -> Result<(), FeatureMissing> {
+        self.features.set_enabled::<T>(enabled)
+    }
+
+    /// Whether the first registered feature of type `T` is on; `None` when
+    /// there is none.
+    #[must_use]
+    pub fn feature_enabled<T: RenderFeature>(&self) -> Option<bool> {
+        self.features.is_enabled::<T>()
+    }
+
     /// The first registered feature of type `T`, to read its state
-    /// (`renderer.feature::<SkyFeature>()`).
+    /// (`renderer.feature::<SkyFeature>()`), on or off.
     #[must_use]
     pub fn feature<T: RenderFeature>(&self) -> Option<&T> {
-        self.features
-            .iter()
-            .find_map(|feature| (feature.as_ref() as &dyn std::any::Any).downcast_ref::<T>())
+        self.features.get::<T>()
     }
 
-    /// The first registered feature of type `T`, to change its settings
-    /// between frames (a feature's GPU objects stay as `setup` made them).
+    /// The first registered feature of type `T`, on or off, to change its
+    /// settings between frames (see each feature for which settings take
+    /// effect at the next frame).
     pub fn feature_mut<T: RenderFeature>(&mut self) -> Option<&mut T> {
-        self.features
-            .iter_mut()
-            .find_map(|feature| (feature.as_mut() as &mut dyn std::any::Any).downcast_mut::<T>())
+        self.features.get_mut::<T>()
     }
 
-    /// Names of the registered features, in order.
+    /// Names of the registered features, in order, on or off.
     pub fn feature_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.features.iter().map(|f| f.name())
+        self.features.states().map(|(name, _)| name)
+    }
+
+    /// Each registered feature's name and whether it is on, in order.
+    pub fn feature_states(&self) -> impl Iterator<Item = (&'static str, bool)> + '_ {
+        self.features.states()
     }
 
     /// The GPU context.
@@ -207,7 +254,7 @@ impl Renderer {
             },
         )?
         .map(|mut stats| {
-            for feature in self.features.iter_mut().filter(|f| f.enabled()) {
+            for feature in self.features.enabled_mut() {
                 feature.after_frame(&self.gpu, &mut stats);
             }
             stats
@@ -324,10 +371,10 @@ impl Renderer {
             profiler.start_build();
             data.slots.clear();
             graph_slots.clear();
-            for feature in features.iter_mut().filter(|f| f.enabled()) {
+            for feature in features.enabled_mut() {
                 feature.early_update(data);
             }
-            for feature in features.iter_mut().filter(|f| f.enabled()) {
+            for feature in features.enabled_mut() {
                 feature.update(data, gpu, assets);
             }
             let mut graph = pool.new_graph();
@@ -342,7 +389,7 @@ impl Renderer {
                 depth: None,
                 slots: graph_slots,
             };
-            for feature in features.iter().filter(|f| f.enabled()) {
+            for feature in features.enabled() {
                 feature.add_passes(&mut frame);
             }
             before_render(&mut frame);
@@ -357,13 +404,5 @@ impl Renderer {
         };
         data.camera = camera;
         result
-    }
-}
-
-impl Drop for Renderer {
-    fn drop(&mut self) {
-        for feature in &mut self.features {
-            feature.destroy();
-        }
     }
 }

@@ -60,8 +60,11 @@ fn render_scene(
     (target.read_rgba8(renderer.gpu()).unwrap(), stats)
 }
 
+/// No SSAO and no TAA (the deferred default; the forward images these are
+/// compared with have none), point and spot lights by `method`.
 fn plain_deferred(method: PointSpotMethod) -> DeferredOptions {
     DeferredOptions {
+        common: PresetOptions::default(),
         ao: None,
         point_spot_lights: Some(Some(method)),
         ..DeferredOptions::default()

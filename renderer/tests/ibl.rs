@@ -285,3 +285,60 @@ fn the_atmosphere_bakes_when_the_sun_moves_and_lights_from_the_sky() {
     );
     assert!(max_difference(&noon, &low).0 > 20);
 }
+
+#[test]
+fn the_sky_and_its_light_follow_changes_on_the_live_feature() {
+    let mut renderer = Renderer::new(gpu(), FORMAT);
+    lit_features(
+        &mut renderer,
+        SkyFeature::new(SkyOption::Color(Vec3::ZERO)),
+        false,
+    );
+    let items = white_rough_sphere(&mut renderer);
+    let eye = Vec3::new(0.0, 0.0, 7.0);
+    let pixel = |pixels: &[u8], x: u32, y: u32| {
+        let i = ((y * SIZE + x) * 4) as usize;
+        [pixels[i], pixels[i + 1], pixels[i + 2]]
+    };
+    let centre = |pixels: &[u8]| pixel(pixels, SIZE / 2, SIZE / 2);
+    let black = render(&mut renderer, &items, eye, 1);
+    assert_eq!(pixel(&black, 2, 2), [0, 0, 0]);
+    assert_eq!(centre(&black), [0, 0, 0], "no light at all");
+
+    // A panorama set after setup is uploaded for the next frame.
+    fn live_sky(renderer: &mut Renderer) -> &mut SkyFeature {
+        renderer.feature_mut::<SkyFeature>().unwrap()
+    }
+    live_sky(&mut renderer).sky = SkyOption::Texture {
+        image: panorama(),
+        intensity: 1.0,
+    };
+    let shown = render(&mut renderer, &items, eye, 1);
+    let corner = pixel(&shown, 2, 2);
+    assert!(
+        corner[2] > 60 && corner[2] > corner[0],
+        "the blue sky: {corner:?}"
+    );
+    assert_eq!(centre(&shown), [0, 0, 0], "no image-based light yet");
+
+    // Image-based light turned on: baked once, and it lights the sphere.
+    live_sky(&mut renderer).ibl = Some(IblOptions::default());
+    let lit = render(&mut renderer, &items, eye, 2);
+    let bakes = |renderer: &Renderer| {
+        renderer
+            .feature::<SkyFeature>()
+            .unwrap()
+            .environment_bakes()
+    };
+    assert_eq!(bakes(&renderer), 1);
+    assert!(centre(&lit)[2] > 40, "lit by the sky: {:?}", centre(&lit));
+
+    // A new intensity brightens without a bake; off goes back to black.
+    live_sky(&mut renderer).ibl = Some(IblOptions { intensity: 2.0 });
+    let brighter = render(&mut renderer, &items, eye, 1);
+    assert_eq!(bakes(&renderer), 1);
+    assert!(centre(&brighter)[2] > centre(&lit)[2] + 10);
+    live_sky(&mut renderer).ibl = None;
+    let unlit = render(&mut renderer, &items, eye, 1);
+    assert_eq!(centre(&unlit), [0, 0, 0]);
+}

@@ -37,6 +37,8 @@ pub fn deferred_showcase_options() -> DeferredOptions {
             samples: 16,
             ..AoOptions::default()
         }),
+        // The four point lights need the point/spot feature (off by default).
+        point_spot_lights: Some(None),
         ..DeferredOptions::default()
     }
 }

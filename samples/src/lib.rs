@@ -51,8 +51,8 @@ pub use gltf_viewer::{
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
 pub use presets_compare::{
     CompareCli, CompareOptions, ComparePreset, Comparison, EFFECTS, Effect, EffectSet, SHEET_FILE,
-    TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance, presets_compare,
-    presets_compare_scene, run_comparison,
+    Switch, TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance,
+    presets_compare, presets_compare_scene, run_comparison,
 };
 pub use shooter::{
     Faller, Play, SHOOTER_HZ, Score, Ship, Shot, Spawner, Target, shooter, shooter_bindings,

@@ -1,6 +1,6 @@
 //! `gltf_viewer` headless: every test model renders and prints its tree, a
-//! bad file ends with the importer's message (not a panic), and the
-//! textured box is an image test.
+//! bad file ends with the importer's message (not a panic), the textured
+//! box is an image test, and effects switch without a rebuild.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -8,6 +8,8 @@ use std::process::Command;
 use image::RgbaImage;
 use taos_engine::gltf::GltfSpawnOptions;
 use taos_engine::gltf::test_models;
+use taos_engine::renderer::features::{DofFeature, SkyFeature};
+use taos_engine::{Engine, EngineConfig};
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_samples::{ComparePreset, SampleArgs, ViewerSettings, view_headless};
 
@@ -238,4 +240,56 @@ fn shots_of_every_test_model_when_asked() {
             .replace('.', "_");
         view.image.save(out.join(format!("{stem}.png"))).unwrap();
     }
+}
+
+#[test]
+fn the_viewer_switches_effects_without_rebuilding_the_features() {
+    let settings = ViewerSettings::default();
+    let mut engine = Engine::headless(EngineConfig::new(64, 48), settings.preset(5.0))
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let states = |engine: &mut Engine| engine.renderer().feature_states().collect::<Vec<_>>();
+    assert_eq!(
+        states(&mut engine),
+        [
+            ("Shadow", true),
+            ("Sky", true),
+            ("ForwardLit", true),
+            ("Taa", false),
+            ("DepthOfField", false),
+            ("Bloom", false),
+            ("Tonemap", true),
+        ]
+    );
+    engine.frame().unwrap();
+    let sky = |engine: &mut Engine| {
+        let sky = engine.renderer().feature::<SkyFeature>().unwrap();
+        (std::ptr::from_ref(sky) as usize, sky.environment_bakes())
+    };
+    let before = sky(&mut engine);
+
+    let mut switched = settings;
+    switched.shadows = false;
+    switched.bloom = true;
+    switched.dof = true;
+    assert!(!switched.needs_rebuild(&settings));
+    switched.switch_effects(engine.renderer(), 7.0).unwrap();
+    engine.frame().unwrap();
+    let on: Vec<_> = states(&mut engine)
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect();
+    assert_eq!(
+        on,
+        ["Sky", "ForwardLit", "DepthOfField", "Bloom", "Tonemap"]
+    );
+    let dof = engine.renderer().feature::<DofFeature>().unwrap();
+    assert!((dof.options.focus_distance - 7.0).abs() < 1e-6);
+    assert_eq!(sky(&mut engine), before, "the same sky, not baked again");
+
+    let mut msaa = switched;
+    msaa.msaa = true;
+    assert!(msaa.needs_rebuild(&switched), "MSAA is a pipeline setting");
+    msaa.preset = ComparePreset::Deferred;
+    msaa.msaa = false;
+    assert!(msaa.needs_rebuild(&switched), "another preset");
 }

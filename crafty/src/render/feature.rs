@@ -129,11 +129,7 @@ impl CraftyPipelineFeature {
     }
 
     fn add_stage_passes<'a>(&'a self, at: StagePoint, frame: &mut Frame<'a>) {
-        for (_, stage) in self
-            .stages
-            .iter()
-            .filter(|(point, stage)| *point == at && stage.enabled())
-        {
+        for (_, stage) in self.stages.iter().filter(|(point, _)| *point == at) {
             stage.add_passes(frame);
         }
     }
@@ -263,7 +259,7 @@ impl RenderFeature for CraftyPipelineFeature {
     }
 
     fn early_update(&mut self, data: &mut FrameData) {
-        for (_, stage) in self.stages.iter_mut().filter(|(_, s)| s.enabled()) {
+        for (_, stage) in &mut self.stages {
             stage.early_update(data);
         }
     }
@@ -290,7 +286,7 @@ impl RenderFeature for CraftyPipelineFeature {
         self.handle.lock().stats = stats;
 
         self.tonemap.update(data, gpu_ctx, assets);
-        for (_, stage) in self.stages.iter_mut().filter(|(_, s)| s.enabled()) {
+        for (_, stage) in &mut self.stages {
             stage.update(data, gpu_ctx, assets);
         }
     }

@@ -25,7 +25,8 @@ pub enum SkyOption {
     /// A flat linear colour (HDR: values above 1 are allowed).
     Color(Vec3),
     /// An equirectangular panorama (longitude across, latitude down, sRGB),
-    /// times an intensity. Uploaded once, when the feature is set up.
+    /// times an intensity. Uploaded once per image (`Arc`): at setup, and
+    /// at the next frame after [`SkyFeature::sky`] gets another one.
     Texture {
         /// The panorama.
         image: std::sync::Arc<image::RgbaImage>,
@@ -48,17 +49,31 @@ pub enum SkyOption {
 /// from this feature).
 #[derive(Debug)]
 pub struct SkyFeature {
-    /// The sky. A panorama is uploaded at setup; an atmosphere's tables
-    /// follow changes to its settings at the next frame.
+    /// The sky. A change shows at the next frame: a new panorama is
+    /// uploaded, an atmosphere's tables follow its settings, and the
+    /// image-based lighting is baked again once.
     pub sky: SkyOption,
-    /// Image-based lighting from this sky (`None`: off). Read at setup.
+    /// Image-based lighting from this sky (`None`: off). A change takes
+    /// effect at the next frame: turning it on bakes the sky once, a new
+    /// intensity only rewrites a uniform, turning it off frees the maps.
     pub ibl: Option<IblOptions>,
+    /// What the GPU objects were made for: the panorama uploaded and the
+    /// image-based lighting's options.
+    made_for: MadeFor,
     gpu: Option<Gpu>,
     atmosphere: Option<AtmosphereGpu>,
     /// Tables rendered since the last `after_frame`.
     lut_renders: LutRenders,
     baker: Option<IblBaker>,
     baked: Option<BakedSky>,
+}
+
+/// The settings the sky's GPU objects follow.
+#[derive(Debug, Default)]
+struct MadeFor {
+    /// The panorama uploaded (kept, so its address names it).
+    panorama: Option<std::sync::Arc<image::RgbaImage>>,
+    ibl: Option<IblOptions>,
 }
 
 /// What the environment was last baked from.
@@ -106,6 +121,7 @@ impl SkyFeature {
         Self {
             sky,
             ibl: None,
+            made_for: MadeFor::default(),
             gpu: None,
             atmosphere: None,
             lut_renders: LutRenders::default(),
@@ -124,10 +140,50 @@ impl SkyFeature {
     }
 
     /// How many times the sky was baked into image-based lighting (once
-    /// per sky, never per frame).
+    /// per sky, never per frame) since the image-based lighting was last
+    /// turned on.
     #[must_use]
     pub fn environment_bakes(&self) -> u64 {
         self.baker.as_ref().map_or(0, IblBaker::bakes)
+    }
+
+    /// Brings the GPU objects up to the settings: uploads a new panorama
+    /// (or frees one no longer shown), and makes, updates or frees the
+    /// image-based lighting's maps.
+    fn follow_settings(&mut self, gpu: &GpuContext) {
+        let Some(state) = &mut self.gpu else { return };
+        let panorama = match &self.sky {
+            SkyOption::Texture { image, .. } => Some(image),
+            _ => None,
+        };
+        let same_panorama = match (panorama, &self.made_for.panorama) {
+            (Some(wanted), Some(made)) => std::sync::Arc::ptr_eq(wanted, made),
+            (wanted, made) => wanted.is_none() && made.is_none(),
+        };
+        if !same_panorama {
+            state.panorama = panorama.and_then(|image| {
+                Texture::from_rgba8(gpu, "sky panorama", image, ColorSpace::Srgb)
+                    .map_err(|error| {
+                        log::error!("sky texture not loaded, sky stays black: {error}")
+                    })
+                    .ok()
+            });
+            self.made_for.panorama = panorama.cloned();
+        }
+        if self.ibl != self.made_for.ibl {
+            match (self.ibl, &self.baker) {
+                (Some(options), Some(baker)) => baker.set_options(gpu, options),
+                (Some(options), None) => {
+                    self.baker = Some(IblBaker::new(gpu, options));
+                    self.baked = None;
+                }
+                (None, _) => {
+                    self.baker = None;
+                    self.baked = None;
+                }
+            }
+            self.made_for.ibl = self.ibl;
+        }
     }
 
     /// Bakes the environment when the sky differs from the last bake.
@@ -235,30 +291,21 @@ impl RenderFeature for SkyFeature {
         let pipeline =
             fullscreen_pipeline(device, "sky", include_str!("sky.wgsl"), &layout, HDR_FORMAT);
         let uniform = uniform_buffer(device, "sky uniform", std::mem::size_of::<SkyUniform>());
-        let panorama = match &self.sky {
-            SkyOption::Texture { image, .. } => {
-                Texture::from_rgba8(setup.gpu, "sky panorama", image, ColorSpace::Srgb)
-                    .map_err(|error| {
-                        log::error!("sky texture not loaded, sky stays black: {error}")
-                    })
-                    .ok()
-            }
-            _ => None,
-        };
         self.gpu = Some(Gpu {
             pipeline,
             layout,
             uniform,
             sampler: SamplerKind::LinearRepeat.create(device),
-            panorama,
+            panorama: None,
         });
         if matches!(self.sky, SkyOption::Atmosphere(_)) {
             self.atmosphere = Some(AtmosphereGpu::new(device));
         }
-        self.baker = self.ibl.map(|options| IblBaker::new(setup.gpu, options));
+        self.follow_settings(setup.gpu);
     }
 
     fn update(&mut self, data: &FrameData, gpu: &GpuContext, _assets: &Assets) {
+        self.follow_settings(gpu);
         match &self.sky {
             SkyOption::Texture { intensity, .. } => self.update_panorama(*intensity, data, gpu),
             SkyOption::Atmosphere(settings) => self.update_atmosphere(*settings, data, gpu),

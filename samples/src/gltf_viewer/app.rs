@@ -1,6 +1,6 @@
 //! The windowed viewer: an [`App`] that loads the model on a worker
-//! thread, orbits it with the mouse, and rebuilds the renderer's features
-//! when a preset or an effect is switched.
+//! thread, orbits it with the mouse, switches effects by turning their
+//! features on and off, and rebuilds the features for another preset or MSAA.
 
 use std::path::PathBuf;
 
@@ -80,10 +80,16 @@ struct Viewer {
 }
 
 impl Viewer {
-    /// Rebuilds the renderer's features for the current settings.
-    fn apply_settings(&self, engine: &mut Engine) {
+    /// Brings the renderer to the current settings (they were `before`):
+    /// switches effects on or off, or rebuilds the features for another
+    /// preset or MSAA.
+    fn apply_settings(&self, engine: &mut Engine, before: ViewerSettings) {
         let focus = self.orbit.map_or(5.0, |orbit| orbit.distance);
-        engine.set_preset(self.settings.preset(focus));
+        if self.settings.needs_rebuild(&before) {
+            engine.set_preset(self.settings.preset(focus));
+        } else if let Err(error) = self.settings.switch_effects(engine.renderer(), focus) {
+            eprintln!("gltf_viewer: {error}");
+        }
         engine.set_title(&format!("{} ({})", self.title, self.settings.label()));
     }
 
@@ -102,12 +108,13 @@ impl Viewer {
             Key::M => Some("msaa"),
             _ => None,
         };
+        let before = self.settings;
         if let Some(preset) = preset {
             self.settings.preset = preset;
-            self.apply_settings(engine);
+            self.apply_settings(engine, before);
         } else if let Some(flag) = effect.and_then(|label| self.settings.effect_mut(label)) {
             *flag = !*flag;
-            self.apply_settings(engine);
+            self.apply_settings(engine, before);
         }
         match key {
             Key::F => self.orbit = self.shown.as_ref().map(|shown| shown.orbit),
@@ -181,7 +188,7 @@ impl Viewer {
             }
         });
         if self.settings != before {
-            self.apply_settings(engine);
+            self.apply_settings(engine, before);
         }
     }
 }

@@ -1,10 +1,15 @@
-//! What the viewer renders with: a preset and the effects on it, switched
-//! at run time by rebuilding the renderer's features
+//! What the viewer renders with: a preset and the effects on it. Shadows,
+//! bloom, depth of field and TAA are features the preset always registers
+//! and [`ViewerSettings::switch_effects`] turns on or off
+//! ([`Renderer::set_enabled`]); the preset and MSAA (a setting of the lit
+//! pass's pipelines) rebuild the features
 //! ([`Engine::set_preset`](taos_engine::Engine::set_preset)).
 
-use taos_engine::renderer::Renderer;
-use taos_engine::renderer::features::{BloomOptions, DofOptions, TaaOptions};
+use taos_engine::renderer::features::{
+    BloomFeature, BloomOptions, DofFeature, DofOptions, ShadowFeature, TaaFeature, TaaOptions,
+};
 use taos_engine::renderer::presets::{deferred_preset, forward_plus_preset, forward_preset};
+use taos_engine::renderer::{FeatureMissing, Renderer};
 
 use crate::{ComparePreset, deferred_showcase_options};
 
@@ -113,39 +118,67 @@ impl ViewerSettings {
     }
 
     /// The preset with these settings: the deferred showcase's sky, image
-    /// based light and exposure, and depth of field (when on) focused
-    /// `focus_distance` metres ahead.
+    /// based light and exposure, shadows, bloom, depth of field (focused
+    /// `focus_distance` metres ahead) and TAA registered and switched as
+    /// the settings say.
     pub fn preset(&self, focus_distance: f32) -> impl FnOnce(&mut Renderer) + 'static {
         let mut options = deferred_showcase_options();
         let common = &mut options.common;
-        if !self.shadows {
-            common.shadow = None;
-        }
-        if self.bloom {
-            common.bloom = Some(BloomOptions {
-                intensity: 0.3,
-                ..BloomOptions::default()
-            });
-        }
-        if self.dof {
-            common.dof = Some(DofOptions {
-                focus_distance,
-                aperture_f_stops: DOF_F_STOPS,
-                ..DofOptions::default()
-            });
-        }
-        if self.taa {
-            common.taa = Some(TaaOptions::default());
-        }
+        common.shadow.get_or_insert_default();
+        common.bloom = Some(BloomOptions {
+            intensity: 0.3,
+            ..BloomOptions::default()
+        });
+        common.dof = Some(DofOptions {
+            focus_distance,
+            aperture_f_stops: DOF_F_STOPS,
+            ..DofOptions::default()
+        });
+        common.taa = Some(TaaOptions::default());
         if self.msaa {
             common.msaa = 4;
         }
-        let preset = self.preset;
-        move |renderer: &mut Renderer| match preset {
-            ComparePreset::Forward => forward_preset(options.common)(renderer),
-            ComparePreset::ForwardPlus => forward_plus_preset(options.common)(renderer),
-            ComparePreset::Deferred => deferred_preset(options)(renderer),
+        let settings = *self;
+        move |renderer: &mut Renderer| {
+            match settings.preset {
+                ComparePreset::Forward => forward_preset(options.common)(renderer),
+                ComparePreset::ForwardPlus => forward_plus_preset(options.common)(renderer),
+                ComparePreset::Deferred => deferred_preset(options)(renderer),
+            }
+            if let Err(error) = settings.switch_effects(renderer, focus_distance) {
+                eprintln!("gltf_viewer: {error}");
+            }
         }
+    }
+
+    /// Whether going from `before` to these settings needs the features
+    /// rebuilt ([`preset`](Self::preset)): another preset or MSAA. The
+    /// other effects are switched ([`switch_effects`](Self::switch_effects)).
+    #[must_use]
+    pub fn needs_rebuild(&self, before: &Self) -> bool {
+        self.preset != before.preset || self.msaa != before.msaa
+    }
+
+    /// Switches the shadow, bloom, depth-of-field and TAA features of a
+    /// renderer built by [`preset`](Self::preset) on or off as these
+    /// settings say, and focuses the depth of field `focus_distance`
+    /// metres ahead. Nothing is rebuilt.
+    ///
+    /// # Errors
+    /// [`FeatureMissing`] when the renderer lacks one of those features.
+    pub fn switch_effects(
+        &self,
+        renderer: &mut Renderer,
+        focus_distance: f32,
+    ) -> Result<(), FeatureMissing> {
+        renderer.set_enabled::<ShadowFeature>(self.shadows)?;
+        renderer.set_enabled::<BloomFeature>(self.bloom)?;
+        renderer.set_enabled::<DofFeature>(self.dof)?;
+        renderer.set_enabled::<TaaFeature>(self.taa)?;
+        if let Some(dof) = renderer.feature_mut::<DofFeature>() {
+            dof.options.focus_distance = focus_distance;
+        }
+        Ok(())
     }
 }
 

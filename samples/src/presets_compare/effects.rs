@@ -1,9 +1,12 @@
 //! The effects the comparison turns on and off, as a small table: one row
-//! per effect, a label and what it changes in the preset options. A new
-//! effect is one more row in [`EFFECTS`].
+//! per effect, a label, what it changes in the preset options, and how a
+//! built renderer switches it. A new effect is one more row in [`EFFECTS`].
 
-use taos_engine::renderer::features::{BloomOptions, DofOptions, TaaOptions};
+use taos_engine::renderer::features::{
+    BloomFeature, BloomOptions, DofFeature, DofOptions, TaaFeature, TaaOptions,
+};
 use taos_engine::renderer::presets::PresetOptions;
+use taos_engine::renderer::{FeatureMissing, Renderer};
 
 use super::scene::focus_distance;
 
@@ -13,15 +16,23 @@ use super::scene::focus_distance;
 pub struct Effect {
     /// Shown in the contact sheet, the table and `--effects`.
     pub label: &'static str,
-    /// Turns the effect on.
+    /// Turns the effect on in the options: the preset then registers it.
     pub apply: fn(&mut PresetOptions),
+    /// Switches the effect's feature on or off in a renderer built with it
+    /// ([`Renderer::set_enabled`]); `None` for an effect that is a setting
+    /// of the preset's passes (MSAA), which needs the features rebuilt.
+    pub switch: Option<Switch>,
 }
+
+/// Switches one feature on or off: `Renderer::set_enabled::<F>`.
+pub type Switch = fn(&mut Renderer, bool) -> Result<(), FeatureMissing>;
 
 /// The effects compared, in the order of their columns.
 pub const EFFECTS: &[Effect] = &[
     Effect {
         label: "dof",
         apply: |options| options.dof = Some(scene_dof()),
+        switch: Some(Renderer::set_enabled::<DofFeature>),
     },
     Effect {
         label: "bloom",
@@ -31,16 +42,19 @@ pub const EFFECTS: &[Effect] = &[
                 ..BloomOptions::default()
             })
         },
+        switch: Some(Renderer::set_enabled::<BloomFeature>),
     },
     Effect {
         label: "taa",
         apply: |options| options.taa = Some(TaaOptions::default()),
+        switch: Some(Renderer::set_enabled::<TaaFeature>),
     },
     Effect {
         label: "msaa",
         // Deferred ignores it (its G-buffer is single-sampled): that column
         // shows the deferred preset unchanged, which is the point.
         apply: |options| options.msaa = 4,
+        switch: None,
     },
 ];
 
@@ -118,6 +132,60 @@ impl EffectSet {
         }
     }
 
+    /// Whether the set has the effect labelled `label`.
+    #[must_use]
+    pub fn contains(&self, label: &str) -> bool {
+        self.effects.iter().any(|effect| effect.label == label)
+    }
+
+    /// This set with the effect labelled `label` of `table` turned on if
+    /// it was off and off if it was on, in table order (`all` when every
+    /// effect of a table of two or more is on).
+    #[must_use]
+    pub fn toggled(&self, label: &str, table: &[Effect]) -> Self {
+        let effects: Vec<Effect> = table
+            .iter()
+            .filter(|effect| (effect.label == label) != self.contains(effect.label))
+            .copied()
+            .collect();
+        Self {
+            everything: table.len() > 1 && effects.len() == table.len(),
+            effects,
+        }
+    }
+
+    /// What a preset must be built with to show this set by switching
+    /// features: every effect of `table` that has a feature switch, and
+    /// this set's effects that are settings (MSAA). Sets with the same
+    /// build share a renderer.
+    #[must_use]
+    pub fn build(&self, table: &[Effect]) -> Self {
+        let effects = table
+            .iter()
+            .filter(|effect| effect.switch.is_some() || self.contains(effect.label))
+            .copied()
+            .collect();
+        Self {
+            effects,
+            everything: false,
+        }
+    }
+
+    /// Switches the features of a renderer built with
+    /// [`build`](Self::build): on for this set's effects, off for the
+    /// other effects of `table`. Nothing is rebuilt.
+    ///
+    /// # Errors
+    /// [`FeatureMissing`] when the renderer lacks one of the features.
+    pub fn switch(&self, renderer: &mut Renderer, table: &[Effect]) -> Result<(), FeatureMissing> {
+        for effect in table {
+            if let Some(switch) = effect.switch {
+                switch(renderer, self.contains(effect.label))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Parses `off`, `all`, or labels joined with `+` or `,` (`dof+bloom`),
     /// against `effects`.
     ///
@@ -180,14 +248,17 @@ mod tests {
             Effect {
                 label: "a",
                 apply: |_| {},
+                switch: None,
             },
             Effect {
                 label: "b",
                 apply: |_| {},
+                switch: None,
             },
             Effect {
                 label: "c",
                 apply: |_| {},
+                switch: None,
             },
         ];
         assert_eq!(labels(&effect_sets(&table)), ["off", "a", "b", "c", "all"]);
@@ -223,6 +294,28 @@ mod tests {
             .unwrap()
             .apply(&mut options);
         assert_eq!(options, PresetOptions::default());
+    }
+
+    #[test]
+    fn a_build_registers_every_switchable_effect_and_the_settings_asked_for() {
+        let off = EffectSet::none().build(EFFECTS);
+        assert_eq!(off.label(), "dof+bloom+taa");
+        let bloom = EffectSet::parse("bloom", EFFECTS).unwrap();
+        assert_eq!(bloom.build(EFFECTS).label(), off.label(), "one renderer");
+        let msaa = EffectSet::parse("msaa", EFFECTS).unwrap().build(EFFECTS);
+        assert_eq!(msaa.label(), "dof+bloom+taa+msaa");
+        assert_eq!(EffectSet::all(EFFECTS).build(EFFECTS).label(), msaa.label());
+    }
+
+    #[test]
+    fn toggling_adds_or_removes_one_effect_in_table_order() {
+        let set = EffectSet::parse("taa", EFFECTS).unwrap();
+        let set = set.toggled("dof", EFFECTS);
+        assert_eq!(set.label(), "dof+taa");
+        assert_eq!(set.toggled("taa", EFFECTS).label(), "dof");
+        let every = set.toggled("bloom", EFFECTS).toggled("msaa", EFFECTS);
+        assert_eq!(every.label(), "all");
+        assert_eq!(every.toggled("msaa", EFFECTS).label(), "dof+bloom+taa");
     }
 
     #[test]

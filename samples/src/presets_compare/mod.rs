@@ -6,17 +6,21 @@
 //!   offscreen at a small tile size for a few frames; the tiles make a
 //!   contact sheet (rows: presets, columns: effect sets) and their timings a
 //!   Markdown table (CPU build, compile and record, GPU per pass, averaged).
-//! - **Windowed**: one preset and one effect set, picked on the command
-//!   line (`--preset`, `--effects`). The engine builds its renderer once,
-//!   from the preset, and cannot swap features at run time, so there are no
-//!   keys to cycle them; F3 shows the render-graph overlay with the
-//!   per-pass times.
+//!   Each preset is built once with every effect's feature registered, and
+//!   the columns switch those features on and off
+//!   ([`EffectSet::switch`]); only MSAA, a setting of the lit pass's
+//!   pipelines, rebuilds the features.
+//! - **Windowed**: one preset, starting with the effect set of the command
+//!   line (`--preset`, `--effects`); the keys `1` to `4` switch the effects
+//!   the same way; F3 shows the render-graph overlay with the per-pass
+//!   times.
 
 mod effects;
 mod font;
 mod scene;
 mod sheet;
 mod timings;
+mod window;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -25,9 +29,9 @@ use anyhow::Context as _;
 use clap::Parser;
 use image::RgbaImage;
 use taos_engine::renderer::wgpu;
-use taos_engine::{Engine, EngineConfig, run_windowed};
+use taos_engine::{Engine, EngineConfig};
 
-pub use effects::{EFFECTS, Effect, EffectSet, effect_sets};
+pub use effects::{EFFECTS, Effect, EffectSet, Switch, effect_sets};
 pub use scene::{ComparePreset, compare_preset, focus_distance, presets_compare_scene};
 pub use timings::TileTimings;
 
@@ -101,20 +105,38 @@ pub fn run_comparison(
     let mut tiles = Vec::new();
     let mut adapter = String::new();
     for preset in ComparePreset::ALL {
+        // This preset's engine, and the label of the build it has: the
+        // columns switch features; only another build rebuilds them.
+        let mut built: Option<(Engine, String)> = None;
         for set in &sets {
-            let config = EngineConfig::new(options.tile.0, options.tile.1);
-            let mut engine = Engine::headless(config, compare_preset(preset, set, false))
-                .with_context(|| format!("building the {} engine", preset.label()))?;
-            presets_compare_scene(&mut engine)?;
-            let info = engine.renderer().gpu().adapter().get_info();
-            adapter = format!("{} ({:?})", info.name, info.backend);
+            let build = set.build(EFFECTS);
+            let engine = match built.take() {
+                Some((mut engine, label)) => {
+                    if label != build.label() {
+                        engine.set_preset(compare_preset(preset, &build, false));
+                    }
+                    engine
+                }
+                None => {
+                    let config = EngineConfig::new(options.tile.0, options.tile.1);
+                    let mut engine =
+                        Engine::headless(config, compare_preset(preset, &build, false))
+                            .with_context(|| format!("building the {} engine", preset.label()))?;
+                    presets_compare_scene(&mut engine)?;
+                    let info = engine.renderer().gpu().adapter().get_info();
+                    adapter = format!("{} ({:?})", info.name, info.backend);
+                    engine
+                }
+            };
+            let engine = &mut built.insert((engine, build.label())).0;
+            set.switch(engine.renderer(), EFFECTS)?;
             for _ in 0..options.warmup_frames {
-                frame_waited(&mut engine)?;
+                frame_waited(engine)?;
             }
             let mut sum = TimingSum::default();
             for _ in 0..options.frames.max(1) {
                 let start = Instant::now();
-                frame_waited(&mut engine)?;
+                frame_waited(engine)?;
                 let elapsed = start.elapsed();
                 let renderer = engine.renderer();
                 renderer.collect_gpu_timings();
@@ -277,8 +299,8 @@ pub struct CompareCli {
     /// The preset of the window.
     #[arg(long, value_enum, default_value_t = ComparePreset::Deferred)]
     pub preset: ComparePreset,
-    /// The effects on in the window: off, all, or labels joined with '+'
-    /// (dof, bloom).
+    /// The effects on when the window opens: off, all, or labels joined
+    /// with '+' (dof, bloom); the keys 1 to 4 switch them.
     #[arg(long, default_value = "all", value_name = "EFFECTS")]
     pub effects: String,
     /// Window size in pixels.
@@ -330,18 +352,16 @@ pub fn presets_compare(cli: &CompareCli) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let effects = EffectSet::parse(&cli.effects, EFFECTS).map_err(anyhow::Error::msg)?;
-    let title = format!(
-        "presets_compare: {}, {}",
-        cli.preset.label(),
-        effects.label()
-    );
-    let preset = compare_preset(cli.preset, &effects, cli.hdr);
-    run_windowed(
-        &title,
+    let window = window::CompareWindow {
+        preset: cli.preset,
+        effects: EffectSet::parse(&cli.effects, EFFECTS).map_err(anyhow::Error::msg)?,
+        hdr: cli.hdr,
+    };
+    Engine::run_app(
+        &window.title(),
         EngineConfig::new(cli.size.0, cli.size.1),
-        preset,
-        |engine| presets_compare_scene(engine).map_err(Into::into),
+        window.preset_closure(),
+        window,
     )?;
     Ok(())
 }

@@ -62,7 +62,7 @@ pub fn compare_preset(
     preset: ComparePreset,
     effects: &EffectSet,
     hdr_output: bool,
-) -> impl FnOnce(&mut Renderer) + 'static {
+) -> impl FnOnce(&mut Renderer) + use<> {
     let mut options = deferred_showcase_options();
     effects.apply(&mut options.common);
     options.common.hdr_output = hdr_output;

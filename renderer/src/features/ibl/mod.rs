@@ -222,17 +222,6 @@ impl IblBaker {
         )
         .create_view(&wgpu::TextureViewDescriptor::default());
         let params = uniform_buffer(device, "environment params", 16);
-        let intensity = if options.intensity.is_finite() && options.intensity >= 0.0 {
-            options.intensity
-        } else {
-            1.0
-        };
-        let last_mip = (SPECULAR_MIPS - 1) as f32;
-        gpu.queue().write_buffer(
-            &params,
-            0,
-            bytemuck::cast_slice(&[intensity, last_mip, 1.0, 0.0]),
-        );
         let baker = Self {
             panorama: pipeline(device, &pipeline_layout, &module, "fs_panorama", HDR_FORMAT),
             irradiance: pipeline(
@@ -280,7 +269,24 @@ impl IblBaker {
             None,
         );
         gpu.queue().submit([encoder.finish()]);
+        baker.set_options(gpu, options);
         baker
+    }
+
+    /// Writes `options` into the uniform the lit passes read with the maps:
+    /// no re-bake.
+    pub(crate) fn set_options(&self, gpu: &GpuContext, options: IblOptions) {
+        let intensity = if options.intensity.is_finite() && options.intensity >= 0.0 {
+            options.intensity
+        } else {
+            1.0
+        };
+        let last_mip = (SPECULAR_MIPS - 1) as f32;
+        gpu.queue().write_buffer(
+            &self.maps.params,
+            0,
+            bytemuck::cast_slice(&[intensity, last_mip, 1.0, 0.0]),
+        );
     }
 
     /// The maps, for the lit passes.
