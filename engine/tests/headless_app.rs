@@ -139,3 +139,31 @@ fn a_failing_hook_ends_the_frame_with_its_error_and_the_app_hears_of_it() {
     assert!(matches!(error, RunError::App(_)), "{error}");
     assert!(run.app().stopped_with.is_some());
 }
+
+#[test]
+fn winits_relative_motion_is_recorded_as_the_loops_input() {
+    use taos_engine::game_loop::LoopConfig;
+    use winit::event::DeviceEvent;
+    let mut run = HeadlessApp::new(
+        EngineConfig {
+            loop_config: LoopConfig::fixed(60).unwrap(),
+            ..EngineConfig::new(160, 120)
+        },
+        forward_preset(PresetOptions::default()),
+        Probe::default(),
+    )
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    run.engine_mut().game_loop().start_recording(7).unwrap();
+    let motion = taos_engine::window_event_from_device(&DeviceEvent::MouseMotion {
+        delta: (200.0, -40.0),
+    })
+    .expect("relative motion is a window event");
+    run.send(motion).unwrap();
+    run.frame().unwrap();
+    let recording = run.engine_mut().game_loop().take_recording().unwrap();
+    let recorded: Vec<_> = recording.inputs.iter().map(|input| input.event).collect();
+    assert!(
+        recorded.contains(&InputEvent::MouseMotion(Vec2::new(200.0, -40.0))),
+        "winit's motion reached the tick and its recording: {recorded:?}"
+    );
+}
