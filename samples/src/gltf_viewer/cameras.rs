@@ -61,7 +61,10 @@ mod tests {
     fn c_goes_through_the_models_cameras_and_back_to_the_viewers() {
         let mut scene = Scene::new();
         let viewer = scene.spawn("Viewer");
-        let model: Vec<_> = ["A", "B"].into_iter().map(|name| scene.spawn(name)).collect();
+        let model: Vec<_> = ["A", "B"]
+            .into_iter()
+            .map(|name| scene.spawn(name))
+            .collect();
         let mut cycle = CameraCycle::default();
         assert_eq!(cycle.chosen(viewer, &model), viewer);
         assert_eq!(cycle.next(viewer, &model), model[0]);
