@@ -93,32 +93,38 @@ mod error;
 mod files;
 mod images;
 mod index;
+mod influences;
 mod material;
 mod mesh;
 mod model;
+mod morph;
 mod nodes;
 mod options;
+mod skin;
 mod source;
 mod tangents;
 pub mod test_models;
 mod texture;
 
-pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track};
+pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track, WeightsChannel};
 pub use budget::MAX_DECODED_BYTES;
 pub use camera_light::{Camera, Light, LightKind, Projection};
 pub use error::{
     AccessorProblem, AnimationProblem, ElementKind, ElementName, GlbProblem, GltfError,
-    NodeProblem, PrimitiveProblem, SourceProblem,
+    NodeProblem, PrimitiveProblem, SkinProblem, SourceProblem,
 };
 pub use images::{Image, MAX_IMAGE_SIZE};
 pub use index::{
     AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex,
-    SceneIndex,
+    SceneIndex, SkinIndex,
 };
+pub use influences::JointInfluences;
 pub use material::{AlphaMode, Material};
 pub use mesh::{Aabb, Mesh, Primitive};
 pub use model::{GltfModel, LoadProgress, LoadStage, SUPPORTED_EXTENSIONS};
+pub use morph::MorphTarget;
 pub use nodes::{LocalTransform, Node, Scene};
 pub use options::LoadOptions;
+pub use skin::Skin;
 pub use tangents::generate_tangents;
 pub use texture::{MagFilter, MinFilter, Sampler, TextureRef, TextureTransform, WrapMode};
