@@ -289,7 +289,7 @@ impl GltfModel {
             file: file.to_owned(),
             source,
         };
-        let root: gltf::json::Root = gltf::json::deserialize::from_slice(container.json)
+        let mut root: gltf::json::Root = gltf::json::deserialize::from_slice(container.json)
             .map_err(|e| json_error(gltf::Error::Deserialize(e)))?;
         if let Some(extension) = root
             .extensions_required
@@ -317,6 +317,19 @@ impl GltfModel {
         }
         check_primitive_accessor_indices(&root, file)?;
         check_skin_nodes(&root, file)?;
+        // `gltf-json` refuses required extensions it does not know, KHR_mesh_quantization
+        // among them; this importer implements it (checked above), so it is moved to
+        // `extensionsUsed`, where the mesh import looks for it.
+        if root
+            .extensions_required
+            .iter()
+            .any(|e| e == MESH_QUANTIZATION)
+        {
+            root.extensions_required.retain(|e| e != MESH_QUANTIZATION);
+            if !root.extensions_used.iter().any(|e| e == MESH_QUANTIZATION) {
+                root.extensions_used.push(MESH_QUANTIZATION.to_owned());
+            }
+        }
         let doc = gltf::Document::from_json(root).map_err(json_error)?;
         report(progress, LoadStage::Parsing, 1, 1);
 
