@@ -64,7 +64,7 @@ pub fn morph_targets(dir: &Path) -> io::Result<PathBuf> {
 }
 
 /// `KHR_mesh_quantization` (required), embedded `.gltf` `quantized_mesh.gltf`: node 0
-/// `"Quantized"` with scale (2, 2, 2) draws the unit quad of [`quad`](super::builder) whose
+/// `"Quantized"` with scale (2, 2, 2) draws a unit quad in XY (corners at ±0.5) whose
 /// POSITION is normalized i16 (each coordinate `round(c * 32767)`, dequantised to within
 /// 1/32767), NORMAL normalized i16 (0, 0, 32767), TEXCOORD_0 normalized u16; the VEC3
 /// attributes sit in views with byteStride 8.
