@@ -220,18 +220,43 @@ fn read_packed(acc: &gltf::Accessor<'_>, buffers: &Buffers<'_>) -> Result<Packed
     })
 }
 
-/// Reads a float accessor of `N` components per element, dequantising normalized integers
-/// when `allow_normalized`; every value must be finite.
+/// Which integer encodings a float attribute accepts besides f32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// f32 only.
+    Float,
+    /// f32, or normalized i8/u8/i16/u16 mapped to [-1, 1] or [0, 1].
+    Normalized,
+    /// `KHR_mesh_quantization`: f32, or i8/u8/i16/u16, normalized (as above) or not (the
+    /// integer's value; the node transform carries the dequantization).
+    Quantized,
+}
+
+impl Encoding {
+    fn accepts(self, t: DataType, normalized: bool) -> bool {
+        match self {
+            _ if t == DataType::F32 => true,
+            _ if t == DataType::U32 => false,
+            Self::Float => false,
+            Self::Normalized => normalized,
+            Self::Quantized => true,
+        }
+    }
+}
+
+/// Reads a float accessor of `N` components per element (`N = 16` for MAT4), converting the
+/// integer types `encoding` accepts; every value must be finite.
 pub(crate) fn read_floats<const N: usize>(
     acc: &gltf::Accessor<'_>,
     buffers: &Buffers<'_>,
     expected: &'static str,
-    allow_normalized: bool,
+    encoding: Encoding,
 ) -> Result<Vec<[f32; N]>, AccessorProblem> {
     let (dims, t, norm) = (acc.dimensions(), acc.data_type(), acc.normalized());
+    // MAT2 and MAT3 have column padding for small types; no caller reads them.
     let type_ok = dims.multiplicity() == N
-        && !matches!(dims, Dimensions::Mat2)
-        && (t == DataType::F32 || (allow_normalized && norm && t != DataType::U32));
+        && !matches!(dims, Dimensions::Mat2 | Dimensions::Mat3)
+        && encoding.accepts(t, norm);
     if !type_ok {
         return Err(AccessorProblem::WrongType {
             found: type_name(dims, t, norm).into(),
@@ -246,22 +271,53 @@ pub(crate) fn read_floats<const N: usize>(
         let mut value = [0.0; N];
         for (c, v) in value.iter_mut().enumerate() {
             let b = &chunk[c * size..(c + 1) * size];
-            *v = match packed.data_type {
-                DataType::F32 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-                DataType::U8 => f32::from(b[0]) / 255.0,
-                DataType::I8 => (f32::from(b[0] as i8) / 127.0).max(-1.0),
-                DataType::U16 => f32::from(u16::from_le_bytes([b[0], b[1]])) / 65535.0,
-                DataType::I16 => (f32::from(i16::from_le_bytes([b[0], b[1]])) / 32767.0).max(-1.0),
-                DataType::U32 => unreachable!("rejected above"),
+            *v = match (packed.data_type, packed.normalized) {
+                (DataType::F32, _) => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                (DataType::U8, true) => f32::from(b[0]) / 255.0,
+                (DataType::I8, true) => (f32::from(b[0] as i8) / 127.0).max(-1.0),
+                (DataType::U16, true) => f32::from(u16::from_le_bytes([b[0], b[1]])) / 65535.0,
+                (DataType::I16, true) => {
+                    (f32::from(i16::from_le_bytes([b[0], b[1]])) / 32767.0).max(-1.0)
+                }
+                (DataType::U8, false) => f32::from(b[0]),
+                (DataType::I8, false) => f32::from(b[0] as i8),
+                (DataType::U16, false) => f32::from(u16::from_le_bytes([b[0], b[1]])),
+                (DataType::I16, false) => f32::from(i16::from_le_bytes([b[0], b[1]])),
+                (DataType::U32, _) => unreachable!("rejected above"),
             };
         }
         if value.iter().any(|v| !v.is_finite()) {
             return Err(AccessorProblem::NotFinite { element });
         }
-        debug_assert!(packed.normalized || packed.data_type == DataType::F32);
         out.push(value);
     }
     Ok(out)
+}
+
+/// Reads a JOINTS_n accessor: VEC4 of u8 or u16 (not normalized), widened to u16.
+pub(crate) fn read_joints(
+    acc: &gltf::Accessor<'_>,
+    buffers: &Buffers<'_>,
+) -> Result<Vec<[u16; 4]>, AccessorProblem> {
+    let (dims, t, norm) = (acc.dimensions(), acc.data_type(), acc.normalized());
+    if dims != Dimensions::Vec4 || norm || !matches!(t, DataType::U8 | DataType::U16) {
+        return Err(AccessorProblem::WrongType {
+            found: type_name(dims, t, norm).into(),
+            expected: "VEC4 of u8 or u16",
+        });
+    }
+    let packed = read_packed(acc, buffers)?;
+    let size = component_size(t);
+    Ok(packed
+        .bytes
+        .chunks_exact(size * 4)
+        .map(|chunk| {
+            std::array::from_fn(|c| match size {
+                1 => u16::from(chunk[c]),
+                _ => u16::from_le_bytes([chunk[2 * c], chunk[2 * c + 1]]),
+            })
+        })
+        .collect())
 }
 
 /// Reads an index accessor: SCALAR of u8, u16 or u32, widened to u32.

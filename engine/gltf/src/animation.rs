@@ -1,11 +1,14 @@
-//! Node animations: keyframed translation, rotation and scale, and sampling them.
+//! Node animations: keyframed translation, rotation, scale and morph target weights, and
+//! sampling them.
 
 use glam::{Quat, Vec3, Vec4};
 use gltf::animation::{Interpolation as GltfInterpolation, Property};
 
-use crate::accessor::{Buffers, read_floats};
+use crate::accessor::{Buffers, Encoding, read_floats};
 use crate::error::{AccessorProblem, AnimationProblem, ElementName, GltfError};
 use crate::index::NodeIndex;
+use crate::mesh::Mesh;
+use crate::nodes::Node;
 
 /// A keyframe of a cubic spline: the value with its incoming and outgoing tangents.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -79,22 +82,67 @@ pub struct Channel {
     pub track: Track,
 }
 
+/// An animation channel of a node's morph target weights (glTF path `weights`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeightsChannel {
+    /// The animated node; its mesh has [`targets`](WeightsChannel::targets) morph targets.
+    pub target: NodeIndex,
+    /// Key times in seconds: finite, non-negative, strictly increasing, at least one.
+    pub times: Vec<f32>,
+    /// How many weights each key holds (the mesh's morph target count, at least 1).
+    pub targets: usize,
+    /// One list of `targets` weights per key (tangents too, for cubic splines).
+    pub weights: Keyframes<Vec<f32>>,
+}
+
+impl WeightsChannel {
+    /// The weights at time `t` seconds, clamped to the first and last keys: Step holds, Linear
+    /// lerps, CubicSpline evaluates the glTF Hermite spline, each weight on its own.
+    #[must_use]
+    pub fn sample(&self, t: f32) -> Vec<f32> {
+        let (k, s, dt) = segment(&self.times, t);
+        match &self.weights {
+            Keyframes::Step(v) => v[k].clone(),
+            Keyframes::Linear(v) if s == 0.0 => v[k].clone(),
+            Keyframes::Linear(v) => (v[k].iter().zip(&v[k + 1]))
+                .map(|(a, b)| a + (b - a) * s)
+                .collect(),
+            Keyframes::CubicSpline(v) if s == 0.0 => v[k].value.clone(),
+            Keyframes::CubicSpline(v) => (0..self.targets)
+                .map(|i| {
+                    let scalar = |key: &CubicKey<Vec<f32>>| CubicKey {
+                        in_tangent: key.in_tangent[i],
+                        value: key.value[i],
+                        out_tangent: key.out_tangent[i],
+                    };
+                    hermite(&scalar(&v[k]), &scalar(&v[k + 1]), s, dt)
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A glTF animation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Animation {
     /// The animation's `name`.
     pub name: Option<String>,
-    /// Its node channels (morph-target weight channels are skipped with a warning).
+    /// Its translation, rotation and scale channels.
     pub channels: Vec<Channel>,
+    /// Its morph target weight channels (a `weights` channel whose node has no mesh with
+    /// morph targets is skipped with a warning).
+    pub weight_channels: Vec<WeightsChannel>,
 }
 
 impl Animation {
     /// The last key time of any channel, in seconds (0 without channels).
     #[must_use]
     pub fn duration(&self) -> f32 {
-        self.channels
-            .iter()
-            .filter_map(|c| c.times.last().copied())
+        let node_times = self.channels.iter().map(|c| &c.times);
+        let weight_times = self.weight_channels.iter().map(|c| &c.times);
+        node_times
+            .chain(weight_times)
+            .filter_map(|times| times.last().copied())
             .fold(0.0, f32::max)
     }
 }
@@ -192,10 +240,13 @@ fn slerp(a: Quat, b: Quat, s: f32) -> Quat {
     q.normalize()
 }
 
-/// Reads every animation; `warnings` collects skipped weight channels.
+/// Reads every animation; `warnings` collects skipped weight channels. `nodes` and `meshes`
+/// give each weight channel's morph target count.
 pub(crate) fn import_animations(
     doc: &gltf::Document,
     buffers: &Buffers<'_>,
+    nodes: &[Node],
+    meshes: &[Mesh],
     file: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Animation>, GltfError> {
@@ -203,6 +254,7 @@ pub(crate) fn import_animations(
     for anim in doc.animations() {
         let name = ElementName::new(crate::ElementKind::Animation, anim.index(), anim.name());
         let mut channels = Vec::new();
+        let mut weight_channels = Vec::new();
         // Channel targets come from the JSON: `gltf-json` 1.4.1 does not validate them, and
         // `gltf::animation::Target::{node, property}` unwrap.
         let json = &doc.as_json().animations[anim.index()];
@@ -224,11 +276,25 @@ pub(crate) fn import_animations(
                 return Err(channel_error(AnimationProblem::InvalidPath));
             };
             if property == Property::MorphTargetWeights {
-                let message = format!(
-                    "{file}: {name} channel {c}: morph target weights are not supported; skipped"
-                );
-                log::warn!("{message}");
-                warnings.push(message);
+                let targets = nodes[node]
+                    .mesh
+                    .map_or(0, |m| meshes[m.0].morph_target_count());
+                if targets == 0 {
+                    let message = format!(
+                        "{file}: {name} channel {c}: animates the weights of node {node}, which has no mesh with morph targets; skipped"
+                    );
+                    log::warn!("{message}");
+                    warnings.push(message);
+                    continue;
+                }
+                let context = ChannelContext {
+                    channel: &channel,
+                    animation: &name,
+                    c,
+                    buffers,
+                    file,
+                };
+                weight_channels.push(import_weights_channel(&context, NodeIndex(node), targets)?);
                 continue;
             }
             channels.push(import_channel(
@@ -244,6 +310,7 @@ pub(crate) fn import_animations(
         out.push(Animation {
             name: anim.name().map(str::to_owned),
             channels,
+            weight_channels,
         });
     }
     Ok(out)
@@ -273,27 +340,13 @@ fn import_channel(
         problem,
     };
     let sampler = channel.sampler();
-    let input = sampler.input();
-    let times: Vec<f32> = read_floats::<1>(&input, buffers, "SCALAR of f32", false)
-        .map_err(|p| accessor_error("input", input.index(), p))?
-        .into_iter()
-        .map(|[t]| t)
-        .collect();
-    if times.is_empty() {
-        return Err(channel_error(AnimationProblem::Empty));
-    }
-    for (key, &time) in times.iter().enumerate() {
-        if !(time.is_finite() && time >= 0.0) {
-            return Err(channel_error(AnimationProblem::BadTime { key, time }));
-        }
-        if key > 0 && time <= times[key - 1] {
-            return Err(channel_error(AnimationProblem::TimesNotIncreasing {
-                key,
-                time,
-                previous: times[key - 1],
-            }));
-        }
-    }
+    let times = read_times(&ChannelContext {
+        channel,
+        animation,
+        c,
+        buffers,
+        file,
+    })?;
     let interpolation = sampler.interpolation();
     let per_key = if interpolation == GltfInterpolation::CubicSpline {
         3
@@ -315,9 +368,13 @@ fn import_channel(
     };
     let track = match property {
         Property::Rotation => {
-            let values =
-                read_floats::<4>(&output, buffers, "VEC4 of f32 or normalized integers", true)
-                    .map_err(|p| accessor_error("output", output.index(), p))?;
+            let values = read_floats::<4>(
+                &output,
+                buffers,
+                "VEC4 of f32 or normalized integers",
+                Encoding::Normalized,
+            )
+            .map_err(|p| accessor_error("output", output.index(), p))?;
             check_count(values.len())?;
             let mut quats = Vec::with_capacity(values.len());
             for (element, v) in values.into_iter().enumerate() {
@@ -332,11 +389,12 @@ fn import_channel(
             Track::Rotation(keyframes(interpolation, quats))
         }
         _ => {
-            let values: Vec<Vec3> = read_floats::<3>(&output, buffers, "VEC3 of f32", false)
-                .map_err(|p| accessor_error("output", output.index(), p))?
-                .into_iter()
-                .map(Vec3::from_array)
-                .collect();
+            let values: Vec<Vec3> =
+                read_floats::<3>(&output, buffers, "VEC3 of f32", Encoding::Float)
+                    .map_err(|p| accessor_error("output", output.index(), p))?
+                    .into_iter()
+                    .map(Vec3::from_array)
+                    .collect();
             check_count(values.len())?;
             let keys = keyframes(interpolation, values);
             if property == Property::Translation {
@@ -353,7 +411,121 @@ fn import_channel(
     })
 }
 
-fn keyframes<T: Copy>(interpolation: GltfInterpolation, values: Vec<T>) -> Keyframes<T> {
+/// What reading one channel needs, for messages and data.
+struct ChannelContext<'a, 'b> {
+    channel: &'a gltf::animation::Channel<'a>,
+    animation: &'a ElementName,
+    c: usize,
+    buffers: &'a Buffers<'b>,
+    file: &'a str,
+}
+
+impl ChannelContext<'_, '_> {
+    fn channel_error(&self, problem: AnimationProblem) -> GltfError {
+        GltfError::Animation {
+            file: self.file.to_owned(),
+            animation: self.animation.clone(),
+            channel: self.c,
+            problem,
+        }
+    }
+
+    fn accessor_error(&self, usage: &str, accessor: usize, problem: AccessorProblem) -> GltfError {
+        GltfError::Accessor {
+            file: self.file.to_owned(),
+            element: format!("{} channel {}", self.animation, self.c),
+            usage: usage.to_owned(),
+            accessor,
+            problem,
+        }
+    }
+}
+
+/// Reads a channel's input times: at least one, finite, non-negative, strictly increasing.
+fn read_times(context: &ChannelContext<'_, '_>) -> Result<Vec<f32>, GltfError> {
+    let input = context.channel.sampler().input();
+    let times: Vec<f32> =
+        read_floats::<1>(&input, context.buffers, "SCALAR of f32", Encoding::Float)
+            .map_err(|p| context.accessor_error("input", input.index(), p))?
+            .into_iter()
+            .map(|[t]| t)
+            .collect();
+    if times.is_empty() {
+        return Err(context.channel_error(AnimationProblem::Empty));
+    }
+    for (key, &time) in times.iter().enumerate() {
+        if !(time.is_finite() && time >= 0.0) {
+            return Err(context.channel_error(AnimationProblem::BadTime { key, time }));
+        }
+        if key > 0 && time <= times[key - 1] {
+            return Err(context.channel_error(AnimationProblem::TimesNotIncreasing {
+                key,
+                time,
+                previous: times[key - 1],
+            }));
+        }
+    }
+    Ok(times)
+}
+
+/// Reads a `weights` channel of a node whose mesh has `targets` morph targets.
+fn import_weights_channel(
+    context: &ChannelContext<'_, '_>,
+    target: NodeIndex,
+    targets: usize,
+) -> Result<WeightsChannel, GltfError> {
+    let times = read_times(context)?;
+    let sampler = context.channel.sampler();
+    let interpolation = sampler.interpolation();
+    let per_key = if interpolation == GltfInterpolation::CubicSpline {
+        3
+    } else {
+        1
+    };
+    let output = sampler.output();
+    let values = read_floats::<1>(
+        &output,
+        context.buffers,
+        "SCALAR of f32 or normalized integers",
+        Encoding::Normalized,
+    )
+    .map_err(|p| context.accessor_error("output", output.index(), p))?;
+    let expected = times.len().saturating_mul(targets).saturating_mul(per_key);
+    if values.len() != expected {
+        return Err(
+            context.channel_error(AnimationProblem::WeightsCountMismatch {
+                inputs: times.len(),
+                targets,
+                outputs: values.len(),
+                expected,
+            }),
+        );
+    }
+    // One Vec per key and tangent: charge its header before allocating them.
+    let lists = (values.len() / targets) as u64;
+    context
+        .buffers
+        .charge(lists.saturating_mul(std::mem::size_of::<Vec<f32>>() as u64))
+        .map_err(|(needed, remaining)| {
+            context.accessor_error(
+                "output",
+                output.index(),
+                AccessorProblem::TooLarge { needed, remaining },
+            )
+        })?;
+    let per_key_lists: Vec<Vec<f32>> = values
+        .chunks_exact(targets)
+        .map(|key| key.iter().map(|[w]| *w).collect())
+        .collect();
+    Ok(WeightsChannel {
+        target,
+        times,
+        targets,
+        weights: keyframes(interpolation, per_key_lists),
+    })
+}
+
+fn keyframes<T: Clone>(interpolation: GltfInterpolation, values: Vec<T>) -> Keyframes<T> {
     match interpolation {
         GltfInterpolation::Step => Keyframes::Step(values),
         GltfInterpolation::Linear => Keyframes::Linear(values),
@@ -361,9 +533,9 @@ fn keyframes<T: Copy>(interpolation: GltfInterpolation, values: Vec<T>) -> Keyfr
             values
                 .chunks_exact(3)
                 .map(|k| CubicKey {
-                    in_tangent: k[0],
-                    value: k[1],
-                    out_tangent: k[2],
+                    in_tangent: k[0].clone(),
+                    value: k[1].clone(),
+                    out_tangent: k[2].clone(),
                 })
                 .collect(),
         ),

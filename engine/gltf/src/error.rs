@@ -21,6 +21,8 @@ pub enum ElementKind {
     Camera,
     /// `animations[i]`.
     Animation,
+    /// `skins[i]`.
+    Skin,
 }
 
 impl fmt::Display for ElementKind {
@@ -33,6 +35,7 @@ impl fmt::Display for ElementKind {
             Self::Node => "node",
             Self::Camera => "camera",
             Self::Animation => "animation",
+            Self::Skin => "skin",
         })
     }
 }
@@ -205,6 +208,16 @@ pub enum GltfError {
         channel: usize,
         /// What is wrong.
         problem: AnimationProblem,
+    },
+    /// A skin, or its use by a node, is invalid.
+    #[error("{file}: {skin}: {problem}")]
+    Skin {
+        /// The file name used in messages.
+        file: String,
+        /// The skin.
+        skin: ElementName,
+        /// What is wrong.
+        problem: SkinProblem,
     },
 }
 
@@ -488,6 +501,14 @@ pub enum PrimitiveProblem {
         /// How many accessors the file has.
         accessors: usize,
     },
+    /// Its morph target count differs from the mesh's (its other primitives or its `weights`).
+    #[error("has {found} morph targets, but the mesh has {expected}")]
+    MorphTargetCount {
+        /// Targets of this primitive.
+        found: usize,
+        /// Targets of the mesh.
+        expected: usize,
+    },
 }
 
 /// What is wrong with a node.
@@ -581,4 +602,68 @@ pub enum AnimationProblem {
     /// No keyframes at all.
     #[error("has no keyframes")]
     Empty,
+    /// A `weights` channel's output count is not keys x morph targets (x3 for CUBICSPLINE).
+    #[error(
+        "has {outputs} weight outputs for {inputs} keys and {targets} morph targets (expected {expected})"
+    )]
+    WeightsCountMismatch {
+        /// Input keys.
+        inputs: usize,
+        /// Morph targets of the target node's mesh.
+        targets: usize,
+        /// Output elements.
+        outputs: usize,
+        /// Expected output elements.
+        expected: usize,
+    },
+}
+
+/// What is wrong with a skin or its use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SkinProblem {
+    /// A joint is not a node of the document.
+    #[error("joint {joint} is not a node (there are {nodes})")]
+    JointNotANode {
+        /// The joint's node index in the file.
+        joint: usize,
+        /// How many nodes the file has.
+        nodes: usize,
+    },
+    /// The `skeleton` is not a node of the document.
+    #[error("skeleton {node} is not a node (there are {nodes})")]
+    SkeletonNotANode {
+        /// The node index in the file.
+        node: usize,
+        /// How many nodes the file has.
+        nodes: usize,
+    },
+    /// More joints than a u16 `JOINTS_n` index can name.
+    #[error("has {joints} joints, more than the 65536 a JOINTS attribute can index")]
+    TooManyJoints {
+        /// The joint count.
+        joints: usize,
+    },
+    /// `inverseBindMatrices` has not one matrix per joint.
+    #[error("has {matrices} inverse bind matrices for {joints} joints")]
+    InverseBindMatrixCount {
+        /// Matrices in the accessor.
+        matrices: usize,
+        /// Joints in the skin.
+        joints: usize,
+    },
+    /// A node draws a primitive whose JOINTS name a joint the skin does not have.
+    #[error(
+        "node {node} draws primitive {primitive} with joint index {joint}, but the skin has {joints} joints"
+    )]
+    JointIndexOutOfRange {
+        /// The node using the skin.
+        node: usize,
+        /// The primitive's index in its glTF mesh.
+        primitive: usize,
+        /// The largest joint index the primitive uses.
+        joint: u16,
+        /// The skin's joint count.
+        joints: usize,
+    },
 }

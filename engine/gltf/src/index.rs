@@ -32,4 +32,6 @@ typed_index! {
     LightIndex => "lights";
     /// An animation.
     AnimationIndex => "animations";
+    /// A skin.
+    SkinIndex => "skins";
 }

@@ -57,14 +57,16 @@
 //! | Primitives: triangles, triangle strips and fans (converted to lists) | yes |
 //! | Primitives: points, lines, line loops and strips | skipped with a warning |
 //! | POSITION, NORMAL, TANGENT, TEXCOORD_0/1, COLOR_0; u8/u16/u32 indices | yes (flat normals and MikkTSpace tangents generated when absent) |
+//! | JOINTS_0/1 (u8/u16), WEIGHTS_0/1 (f32, normalized u8/u16) | yes, as [`Primitive::influences`]: four per vertex, renormalised (see [`JointInfluences`]); JOINTS_2+ ignored with a warning |
 //! | TEXCOORD_2+, COLOR_1+ | ignored with a warning |
 //! | Sparse accessors | yes |
 //! | Metallic-roughness materials, every texture slot, alpha modes, double-sided | yes |
 //! | Samplers (wrap, mag/min filters) | yes |
 //! | Cameras (perspective, orthographic) | yes |
 //! | Animations of translation, rotation, scale (STEP, LINEAR, CUBICSPLINE) + sampling | yes |
-//! | Morph-target weight animations | skipped with a warning |
-//! | Skins (JOINTS/WEIGHTS), morph targets | ignored with a warning |
+//! | Skins: joints, inverse bind matrices (identity when absent), skeleton | yes, as [`Skin`] in [`GltfModel::skins`] and [`Node::skin`] |
+//! | Morph targets (POSITION/NORMAL/TANGENT displacements), mesh default `weights` | yes, as [`Primitive::morph_targets`] and [`Mesh::weights`] |
+//! | Animations of morph target `weights` (STEP, LINEAR, CUBICSPLINE) + sampling | yes, as [`Animation::weight_channels`] ([`WeightsChannel`]); a channel whose node has no morph targets is skipped with a warning |
 //!
 //! | Extension | Support |
 //! | --- | --- |
@@ -72,6 +74,7 @@
 //! | `KHR_texture_transform` | yes, on every texture slot, including its `texCoord` override |
 //! | `KHR_materials_unlit` | yes |
 //! | `KHR_materials_emissive_strength` | yes |
+//! | `KHR_mesh_quantization` | yes: 8/16-bit POSITION, NORMAL, TANGENT, TEXCOORD and morph displacements are dequantised to f32 (normalized values to [-1, 1] or [0, 1], others to their integer value; the node transform carries the rest) |
 //! | anything else | if in `extensionsRequired`: error; if only in `extensionsUsed`: a warning |
 //!
 //! Besides the data, [`GltfModel::world_matrices`] composes the hierarchy, [`GltfModel::material`]
@@ -79,6 +82,12 @@
 //! animation channel at a time, and [`GltfModel::load_with_progress`] reports [`LoadProgress`]
 //! for a loading screen. Loading the 10,000-node [`test_models::many_nodes`] scene takes about
 //! 15 ms in release on a 2-core machine (`cargo run --release -p taos_gltf --example load_time`).
+//!
+//! Skins and morph targets are imported and validated (joint indices in range of every skin
+//! the mesh is drawn with, one inverse bind matrix per joint, joints that are nodes, morph
+//! attribute and weight counts), but nothing here deforms vertices: that is the renderer's
+//! job, and so is its limit on joints per skin ([`Skin::joint_count`] is what to check it
+//! against).
 //!
 //! Tangents: when a primitive has no TANGENT and its material has a normal texture, tangents
 //! are generated with MikkTSpace (`bevy_mikktspace`) from the normal texture's UV set; otherwise
@@ -93,32 +102,38 @@ mod error;
 mod files;
 mod images;
 mod index;
+mod influences;
 mod material;
 mod mesh;
 mod model;
+mod morph;
 mod nodes;
 mod options;
+mod skin;
 mod source;
 mod tangents;
 pub mod test_models;
 mod texture;
 
-pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track};
+pub use animation::{Animation, Channel, ChannelValue, CubicKey, Keyframes, Track, WeightsChannel};
 pub use budget::MAX_DECODED_BYTES;
 pub use camera_light::{Camera, Light, LightKind, Projection};
 pub use error::{
     AccessorProblem, AnimationProblem, ElementKind, ElementName, GlbProblem, GltfError,
-    NodeProblem, PrimitiveProblem, SourceProblem,
+    NodeProblem, PrimitiveProblem, SkinProblem, SourceProblem,
 };
 pub use images::{Image, MAX_IMAGE_SIZE};
 pub use index::{
     AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex,
-    SceneIndex,
+    SceneIndex, SkinIndex,
 };
+pub use influences::JointInfluences;
 pub use material::{AlphaMode, Material};
 pub use mesh::{Aabb, Mesh, Primitive};
 pub use model::{GltfModel, LoadProgress, LoadStage, SUPPORTED_EXTENSIONS};
+pub use morph::MorphTarget;
 pub use nodes::{LocalTransform, Node, Scene};
 pub use options::LoadOptions;
+pub use skin::Skin;
 pub use tangents::generate_tangents;
 pub use texture::{MagFilter, MinFilter, Sampler, TextureRef, TextureTransform, WrapMode};

@@ -3,10 +3,12 @@
 use glam::{Vec2, Vec3, Vec4};
 use gltf::mesh::{Mode, Semantic};
 
-use crate::accessor::{Buffers, read_floats, read_indices};
+use crate::accessor::{Buffers, Encoding, read_floats, read_indices};
 use crate::error::{AccessorProblem, ElementName, GltfError, PrimitiveProblem};
 use crate::index::MaterialIndex;
+use crate::influences::{JointInfluences, read_influences};
 use crate::material::Material;
+use crate::morph::{MorphTarget, read_morph_targets};
 use crate::tangents::generate_tangents;
 
 /// A glTF mesh: a list of triangle primitives drawn with the same node transform.
@@ -17,6 +19,18 @@ pub struct Mesh {
     /// Its triangle primitives. Point and line primitives are skipped (with a warning), so
     /// [`Primitive::source_index`] may differ from the position in this list.
     pub primitives: Vec<Primitive>,
+    /// Default morph target weights, one per morph target (every primitive has the same
+    /// number of targets): the file's `weights` (a value too large for f32 reads as 0), or
+    /// zeros when it has none. Empty without morph targets.
+    pub weights: Vec<f32>,
+}
+
+impl Mesh {
+    /// How many morph targets each of its primitives has.
+    #[must_use]
+    pub fn morph_target_count(&self) -> usize {
+        self.weights.len()
+    }
 }
 
 /// An axis-aligned box.
@@ -81,8 +95,12 @@ pub struct Primitive {
     pub normals_generated: bool,
     /// The tangents were generated (the file had none).
     pub tangents_generated: bool,
-    /// Bounds of `positions`.
+    /// Bounds of `positions` (of the base shape, before morphing and skinning).
     pub bounds: Aabb,
+    /// Joint influences from JOINTS_0/1 and WEIGHTS_0/1, for a node with a skin.
+    pub influences: Option<JointInfluences>,
+    /// Morph targets, in file order (as many as the mesh's [`Mesh::weights`]).
+    pub morph_targets: Vec<MorphTarget>,
 }
 
 impl Primitive {
@@ -106,14 +124,23 @@ pub(crate) fn import_meshes(
     warnings: &mut Vec<String>,
     mut progress: impl FnMut(usize),
 ) -> Result<Vec<Mesh>, GltfError> {
+    let quantized = doc
+        .extensions_used()
+        .any(|e| e == crate::model::MESH_QUANTIZATION);
+    let context = PrimitiveContext {
+        buffers,
+        materials,
+        file,
+        quantized,
+    };
     doc.meshes()
         .enumerate()
         .map(|(i, mesh)| {
             let name = ElementName::new(crate::ElementKind::Mesh, mesh.index(), mesh.name());
+            let weights = default_weights(&mesh, &name, file)?;
             let mut primitives = Vec::new();
             for prim in mesh.primitives() {
-                if let Some(p) = import_primitive(&prim, &name, buffers, materials, file, warnings)?
-                {
+                if let Some(p) = import_primitive(&prim, &name, &context, warnings)? {
                     primitives.push(p);
                 }
             }
@@ -121,19 +148,68 @@ pub(crate) fn import_meshes(
             Ok(Mesh {
                 name: mesh.name().map(str::to_owned),
                 primitives,
+                weights,
             })
         })
         .collect()
 }
 
+/// The mesh's default morph weights, after checking that every primitive has as many targets
+/// as the first (and as the file's `weights`, when given).
+fn default_weights(
+    mesh: &gltf::Mesh<'_>,
+    name: &ElementName,
+    file: &str,
+) -> Result<Vec<f32>, GltfError> {
+    let targets = mesh
+        .primitives()
+        .next()
+        .map_or(0, |p| p.morph_targets().len());
+    let weights = mesh.weights().map(<[f32]>::to_vec);
+    let expected = weights.as_ref().map_or(targets, Vec::len);
+    for prim in mesh.primitives() {
+        let found = prim.morph_targets().len();
+        if found != expected {
+            return Err(GltfError::Primitive {
+                file: file.to_owned(),
+                mesh: name.clone(),
+                primitive: prim.index(),
+                problem: PrimitiveProblem::MorphTargetCount { found, expected },
+            });
+        }
+    }
+    // A weight too large for f32 reads as 0 rather than failing the load.
+    Ok(weights.map_or_else(
+        || vec![0.0; targets],
+        |w| {
+            w.into_iter()
+                .map(|w| if w.is_finite() { w } else { 0.0 })
+                .collect()
+        },
+    ))
+}
+
+/// What every primitive of a load shares.
+struct PrimitiveContext<'a, 'b> {
+    buffers: &'a Buffers<'b>,
+    materials: &'a [Material],
+    file: &'a str,
+    /// The file uses `KHR_mesh_quantization`: 8- and 16-bit integer attributes are allowed.
+    quantized: bool,
+}
+
 fn import_primitive(
     prim: &gltf::Primitive<'_>,
     mesh: &ElementName,
-    buffers: &Buffers<'_>,
-    materials: &[Material],
-    file: &str,
+    context: &PrimitiveContext<'_, '_>,
     warnings: &mut Vec<String>,
 ) -> Result<Option<Primitive>, GltfError> {
+    let PrimitiveContext {
+        buffers,
+        materials,
+        file,
+        quantized,
+    } = *context;
     let here = format!("{mesh} primitive {}", prim.index());
     let mode = prim.mode();
     if !matches!(
@@ -162,11 +238,29 @@ fn import_primitive(
             problem: PrimitiveProblem::MissingPositions,
         });
     };
-    let positions: Vec<Vec3> = read_floats::<3>(&pos_acc, buffers, "VEC3 of f32", false)
-        .map_err(|p| accessor_error("attribute POSITION".into(), pos_acc.index(), p))?
-        .into_iter()
-        .map(Vec3::from_array)
-        .collect();
+    // KHR_mesh_quantization: positions and texture coordinates may be (normalized) 8/16-bit
+    // integers, normals and tangents normalized i8/i16.
+    let (position_encoding, position_types, direction_encoding, uv_encoding) = if quantized {
+        (
+            Encoding::Quantized,
+            "VEC3 of f32, i8, u8, i16 or u16 (KHR_mesh_quantization)",
+            Encoding::Normalized,
+            Encoding::Quantized,
+        )
+    } else {
+        (
+            Encoding::Float,
+            "VEC3 of f32",
+            Encoding::Float,
+            Encoding::Normalized,
+        )
+    };
+    let positions: Vec<Vec3> =
+        read_floats::<3>(&pos_acc, buffers, position_types, position_encoding)
+            .map_err(|p| accessor_error("attribute POSITION".into(), pos_acc.index(), p))?
+            .into_iter()
+            .map(Vec3::from_array)
+            .collect();
     let n = positions.len();
 
     // Reads an optional attribute, checking its count against POSITION.
@@ -193,25 +287,29 @@ fn import_primitive(
         Semantic::Normals,
         "NORMAL",
         3,
-        "VEC3 of f32",
-        false,
-        Vec3::from_array
+        "VEC3 of f32 (or normalized i8/i16 with KHR_mesh_quantization)",
+        direction_encoding,
+        |n: [f32; 3]| if quantized {
+            Vec3::from_array(n).normalize_or(Vec3::Z)
+        } else {
+            Vec3::from_array(n)
+        }
     );
     let tangents = attribute!(
         Semantic::Tangents,
         "TANGENT",
         4,
-        "VEC4 of f32",
-        false,
+        "VEC4 of f32 (or normalized i8/i16 with KHR_mesh_quantization)",
+        direction_encoding,
         Vec4::from_array
     );
-    const UV_TYPES: &str = "VEC2 of f32, normalized u8 or normalized u16";
+    const UV_TYPES: &str = "VEC2 of f32, normalized u8 or normalized u16 (any 8/16-bit integer with KHR_mesh_quantization)";
     let mut tex_coords_0 = attribute!(
         Semantic::TexCoords(0),
         "TEXCOORD_0",
         2,
         UV_TYPES,
-        true,
+        uv_encoding,
         Vec2::from_array
     );
     let mut tex_coords_1 = attribute!(
@@ -219,7 +317,7 @@ fn import_primitive(
         "TEXCOORD_1",
         2,
         UV_TYPES,
-        true,
+        uv_encoding,
         Vec2::from_array
     );
     let colors = match prim.get(&Semantic::Colors(0)) {
@@ -229,7 +327,7 @@ fn import_primitive(
                 "COLOR_0",
                 3,
                 "VEC3/VEC4 of f32, normalized u8 or normalized u16",
-                true,
+                Encoding::Normalized,
                 |c: [f32; 3]| Vec3::from_array(c).extend(1.0)
             )
         }
@@ -238,10 +336,16 @@ fn import_primitive(
             "COLOR_0",
             4,
             "VEC3/VEC4 of f32, normalized u8 or normalized u16",
-            true,
+            Encoding::Normalized,
             Vec4::from_array
         ),
     };
+    let mut influences = read_influences(prim, buffers, n, &mut |message| {
+        warn(warnings, format!("{file}: {here}: {message}"));
+    })
+    .map_err(|(usage, accessor, problem)| accessor_error(usage, accessor, problem))?;
+    let mut morph_targets = read_morph_targets(prim, buffers, n, quantized)
+        .map_err(|(usage, accessor, problem)| accessor_error(usage, accessor, problem))?;
     for (semantic, _) in prim.attributes() {
         if matches!(semantic, Semantic::TexCoords(2..) | Semantic::Colors(1..)) {
             warn(
@@ -302,15 +406,19 @@ fn import_primitive(
         Some(normals) => normals,
         None => {
             // Flat normals: every triangle gets its own three vertices (at most 64 bytes each:
-            // position, normal, two UV sets, colour, tangent).
+            // position, normal, two UV sets, colour, tangent; 24 more for joint influences
+            // and 36 per morph target).
+            let per_vertex = 64 + 24 + 36 * morph_targets.len() as u64;
             buffers
-                .charge(indices.len() as u64 * 64)
+                .charge((indices.len() as u64).saturating_mul(per_vertex))
                 .map_err(too_large)?;
             positions = unweld(&positions, &indices);
             tex_coords_0 = tex_coords_0.map(|v| unweld(&v, &indices));
             tex_coords_1 = tex_coords_1.map(|v| unweld(&v, &indices));
             colors = colors.map(|v| unweld(&v, &indices));
             tangents = tangents.map(|v| unweld(&v, &indices));
+            influences = influences.map(|v| v.unweld(&indices));
+            morph_targets = morph_targets.iter().map(|t| t.unweld(&indices)).collect();
             indices = (0..u32::try_from(positions.len()).unwrap_or(u32::MAX)).collect();
             flat_normals(&positions)
         }
@@ -355,6 +463,8 @@ fn import_primitive(
         material,
         normals_generated,
         tangents_generated,
+        influences,
+        morph_targets,
     }))
 }
 

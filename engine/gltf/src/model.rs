@@ -15,6 +15,7 @@ use crate::material::{ImageUsage, Material, import_materials};
 use crate::mesh::{Mesh, import_meshes};
 use crate::nodes::{Node, Scene, import_nodes_and_scenes};
 use crate::options::LoadOptions;
+use crate::skin::{Skin, check_skin_nodes, check_skin_usage, import_skins};
 use crate::source::{load_buffers, split_container};
 
 /// Extensions this importer implements; a file *requiring* any other is refused.
@@ -22,8 +23,12 @@ pub const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_lights_punctual",
     "KHR_materials_emissive_strength",
     "KHR_materials_unlit",
+    MESH_QUANTIZATION,
     "KHR_texture_transform",
 ];
+
+/// `KHR_mesh_quantization`: 8- and 16-bit integer vertex attributes.
+pub(crate) const MESH_QUANTIZATION: &str = "KHR_mesh_quantization";
 
 /// A stage of loading, reported through [`LoadProgress`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,8 +133,10 @@ pub struct GltfModel {
     pub lights: Vec<Light>,
     /// Every animation.
     pub animations: Vec<Animation>,
+    /// Every skin ([`Node::skin`] indexes it).
+    pub skins: Vec<Skin>,
     /// What was ignored or approximated: unsupported optional extensions, skipped primitives
-    /// and channels, skins and morph targets. Each is also logged with `log::warn!`.
+    /// and channels, ignored joint sets. Each is also logged with `log::warn!`.
     pub warnings: Vec<String>,
 }
 
@@ -147,8 +154,26 @@ fn check_primitive_accessor_indices(root: &gltf::json::Root, file: &str) -> Resu
                 (format!("attribute {name}"), index.value())
             });
             let indices = prim.indices.map(|i| ("indices".to_owned(), i.value()));
-            if let Some((usage, accessor)) =
-                attributes.chain(indices).find(|(_, i)| *i >= accessors)
+            let targets = prim
+                .targets
+                .iter()
+                .flatten()
+                .enumerate()
+                .flat_map(|(t, target)| {
+                    [
+                        ("POSITION", target.positions),
+                        ("NORMAL", target.normals),
+                        ("TANGENT", target.tangents),
+                    ]
+                    .into_iter()
+                    .filter_map(move |(name, i)| {
+                        i.map(|i| (format!("target {t} {name}"), i.value()))
+                    })
+                });
+            if let Some((usage, accessor)) = attributes
+                .chain(indices)
+                .chain(targets)
+                .find(|(_, i)| *i >= accessors)
             {
                 return Err(GltfError::Primitive {
                     file: file.to_owned(),
@@ -264,7 +289,7 @@ impl GltfModel {
             file: file.to_owned(),
             source,
         };
-        let root: gltf::json::Root = gltf::json::deserialize::from_slice(container.json)
+        let mut root: gltf::json::Root = gltf::json::deserialize::from_slice(container.json)
             .map_err(|e| json_error(gltf::Error::Deserialize(e)))?;
         if let Some(extension) = root
             .extensions_required
@@ -290,20 +315,21 @@ impl GltfModel {
                 "{file}: optional extension {extension} is not supported; ignored"
             ));
         }
-        if !root.skins.is_empty() {
-            warn(format!(
-                "{file}: {} skins are not supported; ignored",
-                root.skins.len()
-            ));
-        }
-        if root
-            .meshes
-            .iter()
-            .any(|m| m.primitives.iter().any(|p| p.targets.is_some()))
-        {
-            warn(format!("{file}: morph targets are not supported; ignored"));
-        }
         check_primitive_accessor_indices(&root, file)?;
+        check_skin_nodes(&root, file)?;
+        // `gltf-json` refuses required extensions it does not know, KHR_mesh_quantization
+        // among them; this importer implements it (checked above), so it is moved to
+        // `extensionsUsed`, where the mesh import looks for it.
+        if root
+            .extensions_required
+            .iter()
+            .any(|e| e == MESH_QUANTIZATION)
+        {
+            root.extensions_required.retain(|e| e != MESH_QUANTIZATION);
+            if !root.extensions_used.iter().any(|e| e == MESH_QUANTIZATION) {
+                root.extensions_used.push(MESH_QUANTIZATION.to_owned());
+            }
+        }
         let doc = gltf::Document::from_json(root).map_err(json_error)?;
         report(progress, LoadStage::Parsing, 1, 1);
 
@@ -332,13 +358,18 @@ impl GltfModel {
         let node_count = doc.nodes().len();
         report(progress, LoadStage::Nodes, 0, node_count);
         let (nodes, scenes, default_scene) = import_nodes_and_scenes(&doc, file)?;
+        let skins = import_skins(&doc, &buffers, file)?;
+        check_skin_usage(&doc, &nodes, &meshes, &skins, file, &mut |message| {
+            log::warn!("{message}");
+            warnings.push(message);
+        })?;
         let cameras = import_cameras(&doc, file)?;
         let lights = import_lights(&doc);
         report(progress, LoadStage::Nodes, node_count, node_count);
 
         let animation_count = doc.animations().len();
         report(progress, LoadStage::Animations, 0, animation_count);
-        let animations = import_animations(&doc, &buffers, file, &mut warnings)?;
+        let animations = import_animations(&doc, &buffers, &nodes, &meshes, file, &mut warnings)?;
         report(
             progress,
             LoadStage::Animations,
@@ -356,6 +387,7 @@ impl GltfModel {
             cameras,
             lights,
             animations,
+            skins,
             warnings,
         })
     }

@@ -3,7 +3,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use crate::error::{ElementName, GltfError, NodeProblem};
-use crate::index::{CameraIndex, LightIndex, MeshIndex, NodeIndex, SceneIndex};
+use crate::index::{CameraIndex, LightIndex, MeshIndex, NodeIndex, SceneIndex, SkinIndex};
 
 /// A node's transform relative to its parent: `translation * rotation * scale`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -76,6 +76,9 @@ pub struct Node {
     pub camera: Option<CameraIndex>,
     /// The KHR_lights_punctual light attached to this node (points down its local -Z).
     pub light: Option<LightIndex>,
+    /// The skin deforming this node's mesh (the node's own transform then does not move the
+    /// mesh; its joints do).
+    pub skin: Option<SkinIndex>,
 }
 
 /// A scene: a set of root nodes.
@@ -158,6 +161,7 @@ pub(crate) fn import_nodes_and_scenes(
             mesh: n.mesh().map(|m| MeshIndex(m.index())),
             camera: n.camera().map(|c| CameraIndex(c.index())),
             light: n.light().map(|l| LightIndex(l.index())),
+            skin: n.skin().map(|s| SkinIndex(s.index())),
         });
     }
 

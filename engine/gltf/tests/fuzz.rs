@@ -29,6 +29,10 @@ fn inputs() -> &'static [Input] {
                 test_models::texture_transforms(d).unwrap(),
                 test_models::animated(d).unwrap(),
                 test_models::cameras_and_lights(d).unwrap(),
+                test_models::two_bone_skin(d).unwrap(),
+                test_models::many_joints_skin(d).unwrap(),
+                test_models::morph_targets(d).unwrap(),
+                test_models::quantized_mesh(d).unwrap(),
             ];
             let inputs = paths
                 .iter()

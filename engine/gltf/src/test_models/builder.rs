@@ -28,6 +28,20 @@ pub(crate) enum ImageStorage {
     BufferView,
 }
 
+/// An integer accessor for [`Builder::integers`].
+pub(crate) struct Integers<'a> {
+    /// "SCALAR", "VEC2", "VEC3" or "VEC4".
+    pub(crate) ty: &'a str,
+    /// glTF componentType: 5120 i8, 5121 u8, 5122 i16, 5123 u16.
+    pub(crate) component_type: u32,
+    pub(crate) normalized: bool,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) count: usize,
+    pub(crate) stride: Option<usize>,
+    /// Per-component min and max (required for POSITION).
+    pub(crate) min_max: Option<(Vec<f32>, Vec<f32>)>,
+}
+
 pub(crate) struct Builder {
     bin: Vec<u8>,
     views: Vec<Value>,
@@ -80,12 +94,14 @@ impl Builder {
         self.views.len() - 1
     }
 
-    /// A float accessor of `ty` ("SCALAR", "VEC2", "VEC3", "VEC4") with min/max; returns its index.
+    /// A float accessor of `ty` ("SCALAR", "VEC2", "VEC3", "VEC4", "MAT4") with min/max; returns
+    /// its index.
     pub(crate) fn floats(&mut self, ty: &str, data: &[f32]) -> usize {
         let n = match ty {
             "SCALAR" => 1,
             "VEC2" => 2,
             "VEC3" => 3,
+            "MAT4" => 16,
             _ => 4,
         };
         let bytes: Vec<u8> = data.iter().flat_map(|f| f.to_le_bytes()).collect();
@@ -120,6 +136,25 @@ impl Builder {
             "bufferView": view, "componentType": component_type, "normalized": true,
             "count": data.len() / n, "type": ty,
         }));
+        self.accessors.len() - 1
+    }
+
+    /// An integer accessor of `count` elements of `ty` from little-endian `bytes`, in a view
+    /// with `stride` when given (glTF wants 4-byte aligned vertex elements); returns its index.
+    pub(crate) fn integers(&mut self, accessor: Integers<'_>) -> usize {
+        let view = self.view(accessor.bytes);
+        if let Some(stride) = accessor.stride {
+            self.views[view]["byteStride"] = json!(stride);
+        }
+        let mut value = json!({
+            "bufferView": view, "componentType": accessor.component_type,
+            "normalized": accessor.normalized, "count": accessor.count, "type": accessor.ty,
+        });
+        if let Some((min, max)) = accessor.min_max {
+            value["min"] = json!(min);
+            value["max"] = json!(max);
+        }
+        self.accessors.push(value);
         self.accessors.len() - 1
     }
 

@@ -7,14 +7,22 @@
 
 mod builder;
 mod materials;
+mod morphs;
 mod scenes;
+mod skins;
 
 pub use builder::Storage;
 pub use materials::{
     alpha_modes, many_textures, texture_transforms, textured_box, textured_box_with, two_uv_sets,
 };
+pub use morphs::{morph_targets, quantized_mesh};
 pub use scenes::{
     MANY_NODES_DEFAULT, animated, cameras_and_lights, hierarchy, hierarchy_child_matrix, many_nodes,
+};
+
+pub use skins::{
+    MANY_JOINTS, TWO_BONE_WEIGHTS_U8, many_joints_skin, mirrored_skin,
+    two_bone_inverse_bind_matrices, two_bone_skin,
 };
 
 use std::io;

@@ -66,7 +66,7 @@ pub fn hierarchy(dir: &Path) -> io::Result<PathBuf> {
 /// | 1 | 0 | rotation | LINEAR | 0, 2 | identity, 90° about +Y |
 /// | 2 | 0 | scale | STEP | 0, 1 | (1,1,1), (2,2,2) |
 /// | 3 | 1 | translation | CUBICSPLINE | 0, 2 | key 0: value 0, out-tangent (1,0,0); key 1: value (1,0,0), tangents 0 |
-/// | 4 | 0 | weights | LINEAR | 0, 2 | 0, 1 (skipped by the importer with a warning) |
+/// | 4 | 0 | weights | LINEAR | 0, 2 | 0, 1 (skipped by the importer with a warning: the cube has no morph targets) |
 ///
 /// Channel 3 at t = 1 is (0.75, 0, 0) (Hermite, see the glTF spec appendix).
 pub fn animated(dir: &Path) -> io::Result<PathBuf> {
