@@ -14,7 +14,8 @@ pub const SHOW_AFTER: Duration = Duration::from_millis(500);
 
 enum Message {
     Progress(LoadProgress),
-    Done(Result<GltfModel, GltfError>),
+    /// Boxed: a model is large beside a progress report.
+    Done(Box<Result<GltfModel, GltfError>>),
 }
 
 /// A model loading on a worker thread.
@@ -54,7 +55,7 @@ impl BackgroundLoad {
                 let _ = progress_sender.send(Message::Progress(progress));
             });
             // The viewer may have closed meanwhile: nobody to tell.
-            let _ = sender.send(Message::Done(result));
+            let _ = sender.send(Message::Done(Box::new(result)));
         });
         Self {
             path,
@@ -75,7 +76,7 @@ impl BackgroundLoad {
         loop {
             match self.messages.try_recv() {
                 Ok(Message::Progress(progress)) => self.latest = Some(progress),
-                Ok(Message::Done(result)) => return Some(result),
+                Ok(Message::Done(result)) => return Some(*result),
                 Err(TryRecvError::Empty) => return None,
                 Err(TryRecvError::Disconnected) => return Some(Err(self.stopped())),
             }
@@ -90,7 +91,7 @@ impl BackgroundLoad {
         loop {
             match self.messages.recv() {
                 Ok(Message::Progress(progress)) => self.latest = Some(progress),
-                Ok(Message::Done(result)) => return result,
+                Ok(Message::Done(result)) => return *result,
                 Err(_) => return Err(self.stopped()),
             }
         }
