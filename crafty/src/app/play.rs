@@ -708,19 +708,11 @@ fn storage_full(error: &SaveError) -> bool {
     matches!(error, SaveError::Storage(storage) if storage.is_full())
 }
 
+/// Keys 1 to 9 pick hotbar slots 0 to 8.
 fn hotbar_key(key: Key) -> Option<usize> {
-    const DIGITS: [Key; 9] = [
-        Key::Digit1,
-        Key::Digit2,
-        Key::Digit3,
-        Key::Digit4,
-        Key::Digit5,
-        Key::Digit6,
-        Key::Digit7,
-        Key::Digit8,
-        Key::Digit9,
-    ];
-    DIGITS.iter().position(|&d| d == key)
+    key.digit()
+        .and_then(|digit| digit.checked_sub(1))
+        .map(usize::from)
 }
 
 /// Frames per second, averaged over each second.

@@ -4,7 +4,7 @@
 #![allow(dead_code, reason = "each test binary uses a subset")]
 
 use taos_core::deps::glam::Affine3A;
-use taos_core::game_loop::{FixedStep, LoopPolicy, ManualClock, PresentOn, Rate};
+use taos_core::game_loop::{FixedStep, LoopPolicy, LoopWarning, ManualClock, PresentOn, Rate};
 use taos_core::prelude::*;
 
 /// World matrix recomputed from scratch by walking the parent chain, with no caches.
@@ -47,4 +47,26 @@ pub(crate) fn started(scene: Scene, config: LoopConfig) -> (GameLoop, ManualCloc
     let mut game = GameLoop::new(scene, config, clock.clone()).unwrap();
     game.on_clock();
     (game, clock)
+}
+
+/// Taps `down` then `up` four times, stepping 14 ticks after each, and says
+/// whether the watchdog called the game unresponsive on any of those ticks.
+pub(crate) fn unresponsive_after_taps(
+    game: &mut GameLoop,
+    down: InputEvent,
+    up: InputEvent,
+) -> bool {
+    let mut hang = false;
+    for _ in 0..4 {
+        game.push_input(down);
+        game.push_input(up);
+        for _ in 0..14 {
+            game.step();
+            hang |= game
+                .warnings()
+                .iter()
+                .any(|w| matches!(w, LoopWarning::Unresponsive { .. }));
+        }
+    }
+    hang
 }

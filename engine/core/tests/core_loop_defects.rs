@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use taos_core::RenderContext;
 use taos_core::game_loop::{
-    AutoPauseConfig, Clock, InputEvent, LoopConfig, LoopPolicy, LoopWarning, PauseReason,
-    PresentOn, Snapshot, Wake, WatchdogConfig,
+    AutoPauseConfig, Clock, InputEvent, LoopConfig, LoopPolicy, PauseReason, PresentOn, Snapshot,
+    Wake, WatchdogConfig,
 };
 use taos_core::prelude::*;
 
@@ -380,17 +380,10 @@ fn the_watchdog_sees_a_hang_through_ambient_animation_by_default() {
         ..WatchdogConfig::default()
     });
     let (mut game, _clock) = started(scene, config);
-    let mut hang = false;
-    for _ in 0..4 {
-        game.push_input(InputEvent::KeyDown(Key::Space));
-        game.push_input(InputEvent::KeyUp(Key::Space));
-        for _ in 0..14 {
-            game.step();
-            hang |= game
-                .warnings()
-                .iter()
-                .any(|w| matches!(w, LoopWarning::Unresponsive { .. }));
-        }
-    }
+    let hang = common::unresponsive_after_taps(
+        &mut game,
+        InputEvent::KeyDown(Key::Space),
+        InputEvent::KeyUp(Key::Space),
+    );
     assert!(hang, "a waving flag is not progress");
 }

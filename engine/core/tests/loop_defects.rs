@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use taos_core::game_loop::{
-    Clock, InputEvent, LoopConfig, LoopPolicy, LoopWarning, MouseButton, PauseReason, PresentOn,
-    Rate, Recording, Wake, WatchdogConfig,
+    Clock, InputEvent, LoopConfig, LoopPolicy, MouseButton, PauseReason, PresentOn, Rate,
+    Recording, Wake, WatchdogConfig,
 };
 use taos_core::prelude::*;
 
@@ -191,18 +191,11 @@ fn ambient_animation_does_not_hide_a_hang_once_progress_is_declared() {
     });
     let (mut game, _clock) = started(scene, config);
     game.set_progress_signal(|scene, h| h.write_u32(scene.world().resource::<Score>().0));
-    let mut hang = false;
-    for _ in 0..4 {
-        game.push_input(InputEvent::MouseDown(MouseButton::Left));
-        game.push_input(InputEvent::MouseUp(MouseButton::Left));
-        for _ in 0..14 {
-            game.step();
-            hang |= game
-                .warnings()
-                .iter()
-                .any(|w| matches!(w, LoopWarning::Unresponsive { .. }));
-        }
-    }
+    let hang = common::unresponsive_after_taps(
+        &mut game,
+        InputEvent::MouseDown(MouseButton::Left),
+        InputEvent::MouseUp(MouseButton::Left),
+    );
     assert!(hang, "clicks that change no score are a hang");
 }
 

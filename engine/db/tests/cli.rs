@@ -2,10 +2,13 @@
 //! and into a new database), whole-database backup and restore (binary
 //! records included), and its errors.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde::{Deserialize, Serialize};
+use support::{ok, taos_db};
 use taos_storage::{Database, Record, RedbBackend, RedbDatabase, StorageBackend, block_on};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,24 +25,6 @@ fn world(n: u64) -> World {
         name: format!("World {n}"),
         seed: n * 1000,
     }
-}
-
-fn taos_db(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taos-db"))
-        .arg("--dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(output: Output) -> String {
-    assert!(
-        output.status.success(),
-        "taos-db failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 fn open(dir: &Path, name: &str) -> RedbDatabase {

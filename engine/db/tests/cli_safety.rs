@@ -3,32 +3,17 @@
 //! overwrites a file it should not (an existing export, a database file), and
 //! a restore killed at any moment leaves no half-restored database.
 
+mod support;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use support::{ok, taos_db};
 use taos_storage::{
     Database, RedbBackend, RedbDatabase, StorageBackend, StorageError, Transaction,
     TransactionMode, block_on,
 };
-
-fn taos_db(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taos-db"))
-        .arg("--dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(output: Output) -> String {
-    assert!(
-        output.status.success(),
-        "taos-db failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 /// Fails, with stderr containing every one of `words`.
 fn refused(output: &Output, words: &[&str]) {

@@ -3,7 +3,7 @@
 //! switched on the live renderer; MSAA, a setting of the lit pass's
 //! pipelines, rebuilds the preset. The title says what is on.
 
-use taos_engine::game_loop::{InputEvent, Key};
+use taos_engine::game_loop::InputEvent;
 use taos_engine::{App, AppError, Engine, Propagate, WindowEvent};
 
 use super::effects::{EFFECTS, EffectSet};
@@ -73,19 +73,9 @@ impl App for CompareWindow {
             ui_consumed: false,
         } = *event
         {
-            const DIGITS: [Key; 9] = [
-                Key::Digit1,
-                Key::Digit2,
-                Key::Digit3,
-                Key::Digit4,
-                Key::Digit5,
-                Key::Digit6,
-                Key::Digit7,
-                Key::Digit8,
-                Key::Digit9,
-            ];
-            if let Some(index) = DIGITS.iter().position(|digit| *digit == key) {
-                self.toggle(engine, index)?;
+            // Keys 1 to 9 switch effect columns 0 to 8.
+            if let Some(index) = key.digit().and_then(|digit| digit.checked_sub(1)) {
+                self.toggle(engine, usize::from(index))?;
             }
         }
         Ok(Propagate::Continue)

@@ -48,6 +48,25 @@ indexed_by_all!(Key);
 indexed_by_all!(MouseButton);
 
 impl Key {
+    /// The number a key of the number row stands for (`Digit0` is 0,
+    /// `Digit9` 9); `None` for the other keys. Hotbars and menus pick slot
+    /// `digit - 1` with it.
+    ///
+    /// ```
+    /// use taos_core::game_loop::Key;
+    /// assert_eq!(Key::Digit3.digit(), Some(3));
+    /// assert_eq!(Key::A.digit(), None);
+    /// ```
+    #[must_use]
+    pub const fn digit(self) -> Option<u8> {
+        let (first, this) = (Key::Digit0 as u8, self as u8);
+        if this >= first && this <= Key::Digit9 as u8 {
+            Some(this - first)
+        } else {
+            None
+        }
+    }
+
     /// Every key, in declaration order: `Key::ALL[k as usize] == k`.
     #[rustfmt::skip]
     pub const ALL: [Key; 63] = [

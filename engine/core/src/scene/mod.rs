@@ -428,21 +428,15 @@ impl Scene {
         mut call: impl FnMut(&mut dyn Behaviour, &mut BehaviourContext<'_>) -> BehaviourResult,
     ) {
         let mut errors = std::mem::take(&mut self.errors);
-        match &mut self.profiler {
-            None => {
-                for &(_, entity) in &self.run_order {
-                    with_behaviours(
-                        &mut self.world,
-                        entity,
-                        stage,
-                        render,
-                        &mut errors,
-                        &mut call,
-                    );
-                }
-            }
+        // With a profiler, each call is timed under its behaviour's name.
+        let mut timed;
+        let mut call: &mut dyn FnMut(
+            &mut dyn Behaviour,
+            &mut BehaviourContext<'_>,
+        ) -> BehaviourResult = match &mut self.profiler {
+            None => &mut call,
             Some(profiler) => {
-                let mut timed = |behaviour: &mut dyn Behaviour, cx: &mut BehaviourContext<'_>| {
+                timed = |behaviour: &mut dyn Behaviour, cx: &mut BehaviourContext<'_>| {
                     let start = profiler.clock.now();
                     let result = call(behaviour, cx);
                     let spent = profiler.clock.now().saturating_sub(start);
@@ -451,17 +445,18 @@ impl Scene {
                         .add(Stage::Behaviour(behaviour.name()), spent);
                     result
                 };
-                for &(_, entity) in &self.run_order {
-                    with_behaviours(
-                        &mut self.world,
-                        entity,
-                        stage,
-                        render,
-                        &mut errors,
-                        &mut timed,
-                    );
-                }
+                &mut timed
             }
+        };
+        for &(_, entity) in &self.run_order {
+            with_behaviours(
+                &mut self.world,
+                entity,
+                stage,
+                render,
+                &mut errors,
+                &mut call,
+            );
         }
         self.errors = errors;
     }
