@@ -72,14 +72,16 @@ pub use animation::{
 };
 pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult, behaviour_in, behaviour_in_mut};
 pub use components::{
-    Camera, CameraError, Cascades, DirectionalLight, MaterialHandle, MeshHandle, MeshRenderer,
-    PointLight, Projection, SpotLight,
+    Camera, CameraError, Cascades, DeformError, DirectionalLight, MaterialHandle, MeshHandle,
+    MeshRenderer, MorphWeights, PointLight, Projection, SkinnedMesh, SpotLight,
 };
 pub use error::{SceneError, UpdateError};
 pub use object::{GameObject, Inactive, ObjectId, ObjectInfo};
 pub use object_mut::ObjectMut;
 pub use render_context::RenderContext;
-pub use scene::{CommandQueue, MeshDraw, Scene, SceneCommands, SceneUpdate};
+pub use scene::{
+    CommandQueue, Deformations, DeformedDraw, MeshDraw, Scene, SceneCommands, SceneUpdate,
+};
 pub use time::{InvalidTimeScale, MAX_FRAME_DELTA, Time};
 pub use transform::{Transform, TransformStats};
 
@@ -105,8 +107,9 @@ pub mod prelude {
     pub use crate::{
         AnimationChannel, AnimationClip, AnimationPlayer, Behaviour, BehaviourContext,
         BehaviourResult, Camera, DirectionalLight, GameObject, Inactive, Interpolation,
-        MaterialHandle, MeshHandle, MeshRenderer, ObjectId, ObjectMut, PointLight, Projection,
-        Scene, SceneCommands, SceneError, SpotLight, Time, Transform, UpdateError,
+        MaterialHandle, MeshHandle, MeshRenderer, MorphWeights, ObjectId, ObjectMut, PointLight,
+        Projection, Scene, SceneCommands, SceneError, SkinnedMesh, SpotLight, Time, Transform,
+        UpdateError,
     };
     /// `bevy_ecs` by name, so `#[derive(Component)]` and `#[derive(Resource)]`
     /// (whose expansions name `bevy_ecs::`) compile in a game that depends

@@ -3,7 +3,9 @@
 mod camera;
 mod light;
 mod mesh_renderer;
+mod skinning;
 
 pub use camera::{Camera, CameraError, Projection};
 pub use light::{Cascades, DirectionalLight, PointLight, SpotLight};
 pub use mesh_renderer::{MaterialHandle, MeshHandle, MeshRenderer};
+pub use skinning::{DeformError, MorphWeights, SkinnedMesh};

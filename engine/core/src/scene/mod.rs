@@ -4,6 +4,7 @@
 mod animation;
 mod commands;
 mod components;
+mod deformations;
 mod hierarchy;
 mod interpolation;
 mod queries;
@@ -29,6 +30,7 @@ use crate::transform::sweep::TransformSweep;
 use crate::transform::{Transform, TransformSlot, TransformStats, TransformStore};
 
 pub use commands::{CommandQueue, SceneCommands};
+pub use deformations::{Deformations, DeformedDraw};
 pub use queries::MeshDraw;
 
 /// Label of the schedule that holds a scene's plain bevy_ecs systems; it runs in
