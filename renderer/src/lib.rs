@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 mod context;
+pub mod deform;
 mod feature;
 pub mod features;
 pub mod frame;

@@ -6,6 +6,7 @@ mod output;
 pub use features::FeatureMissing;
 
 use crate::GpuContext;
+use crate::deform::{DeformStats, Deformer, MeshDeformations};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::frame::{FrameData, FrameSlots};
 use crate::graph::{
@@ -78,6 +79,7 @@ pub struct Renderer {
     graph_slots: FrameSlots,
     /// CPU and GPU timings, and the last frame's graph.
     profiler: FrameProfiler,
+    deformer: Deformer,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -104,7 +106,26 @@ impl Renderer {
             hdr_offer: output::own_hdr_offer(output_format),
             output_format,
             graph_slots: FrameSlots::default(),
+            deformer: Deformer::default(),
         }
+    }
+
+    /// Poses this frame's skinned and morphing instances (see
+    /// [`deform`](crate::deform)): places their culling bounds around the
+    /// pose, uploads every joint matrix and morph weight once, and deforms
+    /// each instance's vertices (a compute dispatch each, or on the CPU
+    /// where the backend has no compute). Call it before bucketing the
+    /// frame's draws, so culling sees the posed bounds; an instance not
+    /// posed keeps its last pose.
+    pub fn deform(&mut self, deformations: &MeshDeformations) -> DeformStats {
+        self.deformer.run(&self.gpu, &mut self.assets, deformations)
+    }
+
+    /// Deforms every instance on the CPU even where compute shaders exist
+    /// (`false`, the default: each mesh's own path). For comparing the two
+    /// paths; the CPU path is what WebGL2 runs.
+    pub fn set_deform_on_cpu(&mut self, on_cpu: bool) {
+        self.deformer.force_cpu = on_cpu;
     }
 
     /// Adds a feature at the end of the chain and runs its `setup`.

@@ -5,6 +5,7 @@ use super::mesh::GpuMesh;
 use super::mesh_data::MeshData;
 use super::texture::Texture;
 use crate::GpuContext;
+use crate::deform::{DeformDataError, DeformSource, DeformableMeshData, MeshDeformations};
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -26,6 +27,11 @@ id_type!(
     /// A texture in an [`Assets`] store.
     TextureId
 );
+id_type!(
+    /// A deformable (skinned or morphing) mesh in an [`Assets`] store: the
+    /// shared source of its instances.
+    DeformableMeshId
+);
 
 /// Owns GPU meshes, materials and textures; hands out typed ids.
 #[derive(Debug, Default)]
@@ -33,6 +39,7 @@ pub struct Assets {
     meshes: Vec<GpuMesh>,
     materials: Vec<PbrMaterial>,
     textures: Vec<Texture>,
+    deformables: Vec<DeformSource>,
 }
 
 impl Assets {
@@ -46,6 +53,75 @@ impl Assets {
     pub fn add_mesh(&mut self, ctx: &GpuContext, label: &str, data: &MeshData) -> MeshId {
         self.meshes.push(GpuMesh::upload(ctx, label, data));
         MeshId(self.meshes.len() as u32 - 1)
+    }
+
+    /// Uploads a skinned and/or morphing mesh: the shared source of the
+    /// instances [`add_deformed_instance`](Self::add_deformed_instance) makes.
+    ///
+    /// # Errors
+    /// [`DeformDataError::NothingToDeform`] when `data` has neither joint
+    /// influences nor morph targets (upload it with [`add_mesh`](Self::add_mesh)).
+    pub fn add_deformable_mesh(
+        &mut self,
+        ctx: &GpuContext,
+        label: &str,
+        data: DeformableMeshData,
+    ) -> Result<DeformableMeshId, DeformDataError> {
+        data.check_deforms()?;
+        self.deformables
+            .push(DeformSource::upload(ctx, label, data));
+        Ok(DeformableMeshId(self.deformables.len() as u32 - 1))
+    }
+
+    /// A new drawable instance of a deformable mesh, in its bind pose until
+    /// [`Renderer::deform`](crate::Renderer::deform) poses it. Each object
+    /// drawing the mesh needs its own. `None` for an id from another store.
+    pub fn add_deformed_instance(
+        &mut self,
+        ctx: &GpuContext,
+        source: DeformableMeshId,
+    ) -> Option<MeshId> {
+        let mesh = self
+            .deformables
+            .get(source.0 as usize)?
+            .instance(ctx, source);
+        self.meshes.push(mesh);
+        Some(MeshId(self.meshes.len() as u32 - 1))
+    }
+
+    /// The deformable mesh's CPU data, or `None` for an id from another store.
+    #[must_use]
+    pub fn deformable(&self, id: DeformableMeshId) -> Option<&DeformableMeshData> {
+        self.deformables.get(id.0 as usize).map(|s| &s.data)
+    }
+
+    pub(crate) fn deform_source(&self, id: DeformableMeshId) -> Option<&DeformSource> {
+        self.deformables.get(id.0 as usize)
+    }
+
+    pub(crate) fn mesh_mut(&mut self, id: MeshId) -> Option<&mut GpuMesh> {
+        self.meshes.get_mut(id.0 as usize)
+    }
+
+    /// Places each posed instance's bounds around its posed skeleton (and
+    /// morph targets), so frustum and shadow culling see where it is now.
+    pub fn pose_bounds(&mut self, deformations: &MeshDeformations) {
+        for pose in &deformations.poses {
+            let Some(source) = self
+                .meshes
+                .get(pose.mesh.0 as usize)
+                .and_then(GpuMesh::deformed_from)
+                .and_then(|(source, _)| self.deformables.get(source.0 as usize))
+            else {
+                continue;
+            };
+            let bounds = source
+                .bounds
+                .posed(deformations.joints_of(pose), deformations.weights_of(pose));
+            if let Some(mesh) = self.meshes.get_mut(pose.mesh.0 as usize) {
+                mesh.set_bounds(bounds);
+            }
+        }
     }
 
     /// Adds a material.

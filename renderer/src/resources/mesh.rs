@@ -5,14 +5,21 @@ use wgpu::util::DeviceExt as _;
 
 use super::mesh_data::MeshData;
 use crate::GpuContext;
+use crate::deform::{DeformPath, DeformState};
+use crate::resources::DeformableMeshId;
 
 /// Vertex and index buffers of one mesh, with its bounds.
+///
+/// A deformed instance ([`Assets::add_deformed_instance`](super::Assets::add_deformed_instance))
+/// also keeps the vertices of the frame before (for motion vectors), and
+/// its bounds follow its pose.
 #[derive(Debug)]
 pub struct GpuMesh {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     index_count: u32,
     bounds: (Vec3, Vec3),
+    deform: Option<DeformState>,
 }
 
 impl GpuMesh {
@@ -38,7 +45,60 @@ impl GpuMesh {
             indices,
             index_count: data.indices().len() as u32,
             bounds: data.bounds(),
+            deform: None,
         }
+    }
+
+    /// A deformed instance: its own two vertex buffers (this frame's and
+    /// the last), the source's index buffer.
+    pub(crate) fn deformed(
+        vertices: wgpu::Buffer,
+        indices: wgpu::Buffer,
+        index_count: u32,
+        bounds: (Vec3, Vec3),
+        deform: DeformState,
+    ) -> Self {
+        Self {
+            vertices,
+            indices,
+            index_count,
+            bounds,
+            deform: Some(deform),
+        }
+    }
+
+    /// The deformable mesh this instance deforms, and how (`None`: a rigid mesh).
+    #[must_use]
+    pub fn deformed_from(&self) -> Option<(DeformableMeshId, DeformPath)> {
+        self.deform.as_ref().map(|d| (d.source, d.path))
+    }
+
+    pub(crate) fn deform_state_mut(&mut self) -> Option<&mut DeformState> {
+        self.deform.as_mut()
+    }
+
+    /// Makes last frame's vertices this frame's target and this frame's the
+    /// previous: the deformer then writes the new pose over the older one.
+    pub(crate) fn swap_deformed_buffers(&mut self) {
+        if let Some(deform) = &mut self.deform {
+            std::mem::swap(&mut self.vertices, &mut deform.previous);
+            deform.flipped = !deform.flipped;
+        }
+    }
+
+    pub(crate) fn set_bounds(&mut self, bounds: (Vec3, Vec3)) {
+        self.bounds = bounds;
+    }
+
+    /// This frame's vertices.
+    pub(crate) fn vertex_buffer(&self) -> &wgpu::Buffer {
+        &self.vertices
+    }
+
+    /// The vertices drawn the frame before: a deformed instance's previous
+    /// pose, a rigid mesh's only vertices.
+    pub(crate) fn previous_vertex_buffer(&self) -> &wgpu::Buffer {
+        self.deform.as_ref().map_or(&self.vertices, |d| &d.previous)
     }
 
     /// Binds the buffers and draws `instances`.

@@ -9,7 +9,7 @@ mod texture;
 mod texture_slot;
 mod uniform_slab;
 
-pub use assets::{Assets, MaterialId, MeshId, TextureId};
+pub use assets::{Assets, DeformableMeshId, MaterialId, MeshId, TextureId};
 pub use material::{
     AlphaMode, MATERIAL_TEXTURE_SLOTS, MaterialUniform, PbrMaterial, TextureSlotUniform,
 };

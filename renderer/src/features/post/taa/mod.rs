@@ -251,7 +251,7 @@ impl RenderFeature for TaaFeature {
         });
     }
 
-    fn update(&mut self, data: &FrameData, gpu: &GpuContext, _assets: &Assets) {
+    fn update(&mut self, data: &FrameData, gpu: &GpuContext, assets: &Assets) {
         let Some(state) = &mut self.gpu else { return };
         let Some(current) = self.current else { return };
         let options = self.options.sanitized();
@@ -278,6 +278,7 @@ impl RenderFeature for TaaFeature {
             && state.motion.update(
                 gpu,
                 &data.buckets,
+                assets,
                 MotionCameras {
                     rasterised: data.camera.depth_view_proj(),
                     current: current.view_proj,

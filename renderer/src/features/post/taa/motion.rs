@@ -3,13 +3,18 @@
 //! target the resolve reads. Static surfaces need no draw: the resolve
 //! reprojects them from depth and the camera's motion. A frame in which
 //! nothing moved records no motion pass at all.
+//!
+//! Deformed instances (skinned or morphing) are drawn every frame they were
+//! posed, with their previous frame's vertices as the previous positions:
+//! a waving arm leaves no trail even when its object stands still. Rigid
+//! meshes bind their own vertices there.
 
 use glam::Mat4;
 
 use crate::GpuContext;
 use crate::features::gpu_util::{uniform_buffer, uniform_entry};
 use crate::frame::{DEPTH_FORMAT, DEPTH_NEARER_OR_EQUAL, DrawBuckets};
-use crate::resources::{MeshId, Vertex};
+use crate::resources::{Assets, MeshId, Vertex};
 
 /// Format of the motion target: uv velocity in `rg`, `a` = 1 where a moved
 /// item is now, `b` = 1 where one was the frame before.
@@ -30,6 +35,13 @@ const MOTION_INSTANCE_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBu
         3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4,
         7 => Float32x4, 8 => Float32x4, 9 => Float32x4, 10 => Float32x4
     ],
+};
+
+/// The previous frame's positions, read from the same 72-byte vertices at location 11.
+const PREVIOUS_POSITION_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: std::mem::size_of::<Vertex>() as wgpu::BufferAddress,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![11 => Float32x3],
 };
 
 #[repr(C)]
@@ -106,11 +118,21 @@ impl MotionVectors {
         &mut self,
         gpu: &GpuContext,
         buckets: &DrawBuckets,
+        assets: &Assets,
         cameras: MotionCameras,
     ) -> bool {
         self.draws.clear();
         self.staging.clear();
-        for draw in buckets.opaque.iter().filter(|draw| draw.moved()) {
+        let deformed = |mesh: MeshId| {
+            assets
+                .mesh(mesh)
+                .is_some_and(|m| m.deformed_from().is_some())
+        };
+        for draw in buckets
+            .opaque
+            .iter()
+            .filter(|draw| draw.moved() || deformed(draw.item.mesh))
+        {
             self.draws.push(draw.item.mesh);
             self.staging.push(MotionInstance {
                 model: Mat4::from(draw.item.world).to_cols_array_2d(),
@@ -162,6 +184,7 @@ impl MotionVectors {
             rp.set_pipeline(pipeline);
             for (index, mesh) in (0_u32..).zip(&self.draws) {
                 if let Some(mesh) = assets.mesh(*mesh) {
+                    rp.set_vertex_buffer(2, mesh.previous_vertex_buffer().slice(..));
                     mesh.draw(rp, index..index + 1);
                 }
             }
@@ -207,7 +230,11 @@ fn motion_pipeline(
             module,
             entry_point: Some(vertex),
             compilation_options: Default::default(),
-            buffers: &[Some(Vertex::LAYOUT), Some(MOTION_INSTANCE_LAYOUT)],
+            buffers: &[
+                Some(Vertex::LAYOUT),
+                Some(MOTION_INSTANCE_LAYOUT),
+                Some(PREVIOUS_POSITION_LAYOUT),
+            ],
         },
         fragment: Some(wgpu::FragmentState {
             module,

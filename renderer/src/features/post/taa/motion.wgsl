@@ -27,6 +27,9 @@ struct VertexIn {
     @location(8) previous_1: vec4<f32>,
     @location(9) previous_2: vec4<f32>,
     @location(10) previous_3: vec4<f32>,
+    // The position the frame before: a deformed mesh's last pose, a rigid
+    // mesh's own position.
+    @location(11) previous_position: vec3<f32>,
 };
 
 struct VertexOut {
@@ -43,7 +46,7 @@ fn vs_main(in: VertexIn) -> VertexOut {
     var out: VertexOut;
     out.clip = motion.view_proj * world;
     out.current = motion.current * world;
-    out.previous = motion.previous * (previous * vec4(in.position, 1.0));
+    out.previous = motion.previous * (previous * vec4(in.previous_position, 1.0));
     return out;
 }
 
@@ -66,7 +69,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
 @vertex
 fn vs_previous(in: VertexIn) -> @builtin(position) vec4<f32> {
     let previous = mat4x4(in.previous_0, in.previous_1, in.previous_2, in.previous_3);
-    return motion.view_proj * (previous * vec4(in.position, 1.0));
+    return motion.view_proj * (previous * vec4(in.previous_position, 1.0));
 }
 
 @fragment
