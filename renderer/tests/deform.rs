@@ -200,23 +200,16 @@ fn deferred_without_taa() -> DeferredOptions {
 
 #[test]
 fn a_cube_moved_by_its_joints_draws_as_the_rigid_cube_in_every_preset() {
-    let presets: [(&str, Box<dyn Fn() -> Box<dyn FnOnce(&mut Renderer)>>); 3] = [
-        (
-            "forward",
-            Box::new(|| Box::new(forward_preset(PresetOptions::default()))),
-        ),
-        (
-            "forward-plus",
-            Box::new(|| Box::new(forward_plus_preset(PresetOptions::default()))),
-        ),
-        (
-            "deferred",
-            Box::new(|| Box::new(deferred_preset(deferred_without_taa()))),
-        ),
-    ];
-    for (name, preset) in presets {
-        let (rigid, _) = render(preset(), Cube::Rigid, 1, false);
-        let (skinned, culled) = render(preset(), Cube::Skinned, 1, false);
+    let preset = |name: &str| -> Box<dyn FnOnce(&mut Renderer)> {
+        match name {
+            "forward" => Box::new(forward_preset(PresetOptions::default())),
+            "forward-plus" => Box::new(forward_plus_preset(PresetOptions::default())),
+            _ => Box::new(deferred_preset(deferred_without_taa())),
+        }
+    };
+    for name in ["forward", "forward-plus", "deferred"] {
+        let (rigid, _) = render(preset(name), Cube::Rigid, 1, false);
+        let (skinned, culled) = render(preset(name), Cube::Skinned, 1, false);
         assert_eq!(
             culled, 0,
             "{name}: the posed cube was culled at its bind pose"

@@ -22,8 +22,9 @@ pub(crate) struct DeformBounds {
 impl DeformBounds {
     pub(crate) fn new(data: &DeformableMeshData) -> Self {
         let mut joint_boxes: Vec<Option<(Vec3, Vec3)>> = vec![None; data.joints_needed()];
-        if let Some((joints, weights)) = data.influences() {
-            for ((vertex, j), w) in data.mesh().vertices().iter().zip(joints).zip(weights) {
+        if let Some(influences) = data.influences() {
+            let pairs = influences.joints.iter().zip(influences.weights);
+            for (vertex, (j, w)) in data.mesh().vertices().iter().zip(pairs) {
                 let p = Vec3::from(vertex.position);
                 for k in 0..4 {
                     if w[k] > 0.0

@@ -350,11 +350,11 @@ fn instance_group<'a>(
     dispatch: &Dispatch,
 ) -> Option<&'a wgpu::BindGroup> {
     let key = (dispatch.mesh, dispatch.flipped);
-    if !cache.contains_key(&key) {
+    if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(key) {
         let mesh = assets.mesh(dispatch.mesh)?;
         let (source, _) = mesh.deformed_from()?;
         let buffers = assets.deform_source(source)?.gpu.as_ref()?;
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        slot.insert(device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("deform instance"),
             layout,
             entries: &[
@@ -371,8 +371,7 @@ fn instance_group<'a>(
                     resource: mesh.vertex_buffer().as_entire_binding(),
                 },
             ],
-        });
-        cache.insert(key, group);
+        }));
     }
     cache.get(&key)
 }

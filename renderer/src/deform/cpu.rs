@@ -50,8 +50,8 @@ pub fn deform_vertices(
     for (v, vertex) in out.iter_mut().enumerate() {
         let mut normal = Vec3::from(vertex.normal);
         let mut tangent = Vec4::from(vertex.tangent);
-        if let Some((indices, weights)) = influences {
-            let (j, w) = (indices[v], weights[v]);
+        if let Some(influences) = influences {
+            let (j, w) = (influences.joints[v], influences.weights[v]);
             let m =
                 joint(j[0]) * w[0] + joint(j[1]) * w[1] + joint(j[2]) * w[2] + joint(j[3]) * w[3];
             let linear = Mat3::from_mat4(m);

@@ -104,6 +104,17 @@ pub enum DeformDataError {
     NothingToDeform,
 }
 
+/// Each vertex's four joint indices and their weights.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Influences<'a> {
+    /// Joint indices, one `[u16; 4]` per vertex.
+    pub joints: &'a [[u16; 4]],
+    /// Weights matching `joints`.
+    pub weights: &'a [[f32; 4]],
+}
+
+type InfluenceLists = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 /// A mesh that a skeleton and/or morph weights deform each frame.
 ///
 /// ```
@@ -121,7 +132,7 @@ pub enum DeformDataError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeformableMeshData {
     mesh: MeshData,
-    influences: Option<(Vec<[u16; 4]>, Vec<[f32; 4]>)>,
+    influences: Option<InfluenceLists>,
     targets: Vec<MorphTargetData>,
 }
 
@@ -209,10 +220,10 @@ impl DeformableMeshData {
 
     /// Joint indices and weights per vertex, if skinned.
     #[must_use]
-    pub fn influences(&self) -> Option<(&[[u16; 4]], &[[f32; 4]])> {
+    pub fn influences(&self) -> Option<Influences<'_>> {
         self.influences
             .as_ref()
-            .map(|(j, w)| (j.as_slice(), w.as_slice()))
+            .map(|(joints, weights)| Influences { joints, weights })
     }
 
     /// The morph targets.

@@ -47,7 +47,8 @@ pub(crate) use bounds::DeformBounds;
 pub(crate) use compute::Deformer;
 pub use cpu::deform_vertices;
 pub use data::{
-    DeformDataError, DeformableMeshData, MAX_MORPH_TARGETS, MorphAttribute, MorphTargetData,
+    DeformDataError, DeformableMeshData, Influences, MAX_MORPH_TARGETS, MorphAttribute,
+    MorphTargetData,
 };
 pub(crate) use source::{DeformSource, DeformState};
 

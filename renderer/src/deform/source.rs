@@ -35,7 +35,7 @@ pub(crate) fn compute_can_deform(ctx: &GpuContext, largest: u64) -> bool {
     let limits = ctx.device().limits();
     flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
         && limits.max_storage_buffers_per_shader_stage >= STORAGE_BUFFERS_NEEDED
-        && largest <= u64::from(limits.max_storage_buffer_binding_size)
+        && largest <= limits.max_storage_buffer_binding_size
 }
 
 impl DeformSource {
