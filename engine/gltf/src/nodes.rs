@@ -79,6 +79,9 @@ pub struct Node {
     /// The skin deforming this node's mesh (the node's own transform then does not move the
     /// mesh; its joints do).
     pub skin: Option<SkinIndex>,
+    /// The node's own morph weights, overriding its mesh's
+    /// [`weights`](crate::Mesh::weights) (non-finite values read as 0).
+    pub weights: Option<Vec<f32>>,
 }
 
 /// A scene: a set of root nodes.
@@ -162,6 +165,11 @@ pub(crate) fn import_nodes_and_scenes(
             camera: n.camera().map(|c| CameraIndex(c.index())),
             light: n.light().map(|l| LightIndex(l.index())),
             skin: n.skin().map(|s| SkinIndex(s.index())),
+            weights: n.weights().map(|w| {
+                w.iter()
+                    .map(|&x| if x.is_finite() { x } else { 0.0 })
+                    .collect()
+            }),
         });
     }
 

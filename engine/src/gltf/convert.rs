@@ -4,6 +4,7 @@
 
 use glam::{Quat, Vec2, Vec3};
 use taos_gltf as gltf;
+use taos_renderer::deform::{DeformDataError, DeformableMeshData, MorphTargetData};
 use taos_renderer::resources::{
     AlphaMode, Filter, MeshData, MeshDataError, PbrMaterial, TextureId, TextureSampler,
     TextureSlot, UvTransform, Vertex, Wrap,
@@ -341,4 +342,64 @@ mod tests {
         };
         assert_eq!(light_range(&dim), 1.0);
     }
+}
+
+/// `primitive`'s mesh as [`mesh_data`] makes it, with every triangle's
+/// winding reversed and tangent handedness negated: what a mirrored node
+/// (negative determinant) draws, so its front faces stay front faces.
+pub(crate) fn mirrored_mesh_data(primitive: &gltf::Primitive) -> Result<MeshData, MeshDataError> {
+    let data = mesh_data(primitive)?;
+    let vertices = data
+        .vertices()
+        .iter()
+        .map(|v| Vertex {
+            tangent: [v.tangent[0], v.tangent[1], v.tangent[2], -v.tangent[3]],
+            ..*v
+        })
+        .collect();
+    let indices = data
+        .indices()
+        .chunks_exact(3)
+        .flat_map(|t| [t[0], t[2], t[1]])
+        .collect();
+    MeshData::new(vertices, indices)
+}
+
+/// Why a primitive could not become a deformable mesh.
+#[derive(Debug)]
+pub(crate) enum DeformableError {
+    Mesh(MeshDataError),
+    Deform(DeformDataError),
+}
+
+/// A skinned (`skinned`: its node has a skin and it has influences) and/or
+/// morphing primitive as deformable data; `mirrored` as [`mirrored_mesh_data`].
+pub(crate) fn deformable_data(
+    primitive: &gltf::Primitive,
+    skinned: bool,
+    mirrored: bool,
+) -> Result<DeformableMeshData, DeformableError> {
+    let mesh = if mirrored {
+        mirrored_mesh_data(primitive)
+    } else {
+        mesh_data(primitive)
+    }
+    .map_err(DeformableError::Mesh)?;
+    let mut data = DeformableMeshData::new(mesh);
+    if skinned && let Some(influences) = &primitive.influences {
+        let weights = influences.weights.iter().map(|w| w.to_array()).collect();
+        data = data
+            .with_skin(influences.joints.clone(), weights)
+            .map_err(DeformableError::Deform)?;
+    }
+    for target in &primitive.morph_targets {
+        data = data
+            .with_morph_target(MorphTargetData {
+                positions: target.positions.clone().unwrap_or_default(),
+                normals: target.normals.clone().unwrap_or_default(),
+                tangents: target.tangents.clone().unwrap_or_default(),
+            })
+            .map_err(DeformableError::Deform)?;
+    }
+    Ok(data)
 }

@@ -38,25 +38,25 @@
 //! # }
 //! ```
 
+mod assets;
 mod convert;
+mod skins;
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use glam::Vec3;
-use taos_gltf::{self as gltf, ImageIndex};
+use taos_gltf as gltf;
 pub use taos_gltf::{GltfError, GltfModel, LoadOptions, LoadProgress, LoadStage, test_models};
 use taos_renderer::Renderer;
-use taos_renderer::resources::{
-    ColorSpace, MaterialId, MeshDataError, MeshId, Texture, TextureError, TextureId,
-};
+use taos_renderer::deform::DeformDataError;
+use taos_renderer::resources::{MeshDataError, TextureError};
 
 use crate::{
     AnimationClip, AnimationClipError, AnimationPlayer, AssetHandle, CameraError, ClipId,
-    DirectionalLight, Engine, GameObject, MeshRenderer, PointLight, Scene, SceneError, SpotLight,
-    Transform,
+    DeformError, DirectionalLight, Engine, GameObject, MeshRenderer, MorphWeights, PointLight,
+    Scene, SceneError, SpotLight, Transform,
 };
-use convert::TextureFor;
+use assets::{ModelAssets, PrimitiveAsset, upload_assets};
 
 /// How a model is spawned.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -89,6 +89,12 @@ pub struct SpawnedGltf {
     pub lights: Vec<GameObject>,
     /// Objects carrying a [`MeshRenderer`].
     pub mesh_objects: Vec<GameObject>,
+    /// Objects carrying a [`SkinnedMesh`](crate::SkinnedMesh) (each also in
+    /// `mesh_objects`): the skinned primitives, deformed by joints that are
+    /// the model's node objects.
+    pub skinned: Vec<GameObject>,
+    /// Objects carrying [`MorphWeights`] (each also in `mesh_objects`).
+    pub morphing: Vec<GameObject>,
     /// The clips in the root's [`AnimationPlayer`] (glTF animation order).
     pub clips: Vec<ClipId>,
     /// The world-space box around every mesh as spawned, if any.
@@ -126,6 +132,29 @@ pub enum GltfSpawnError {
         primitive: usize,
         /// Why.
         source: MeshDataError,
+    },
+    /// A skinned or morphing primitive the renderer cannot deform.
+    #[error("{file}: mesh {mesh} primitive {primitive}: {source}")]
+    Deform {
+        /// The file.
+        file: String,
+        /// The glTF mesh.
+        mesh: usize,
+        /// The primitive.
+        primitive: usize,
+        /// Why.
+        source: DeformDataError,
+    },
+    /// A skin whose joint is a node outside the spawned scene, or a skin
+    /// the engine refuses.
+    #[error("{file}: skin {skin}: {problem}")]
+    Skin {
+        /// The file.
+        file: String,
+        /// The glTF skin.
+        skin: usize,
+        /// Why.
+        problem: SkinSpawnProblem,
     },
     /// An image the GPU cannot hold (too large for this device).
     #[error("{file}: image {image}: {source}")]
@@ -165,6 +194,23 @@ pub enum GltfSpawnError {
         /// Why.
         source: SceneError,
     },
+}
+
+/// Why a skin could not be spawned.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SkinSpawnProblem {
+    /// A joint is a node that is not part of the spawned scene.
+    #[error("joint {joint} (node {node}) is not in the spawned scene")]
+    JointOutsideScene {
+        /// Its position in the skin's joint list.
+        joint: usize,
+        /// The glTF node.
+        node: usize,
+    },
+    /// The engine refused the skin (a non-finite inverse bind matrix...).
+    #[error(transparent)]
+    Refused(#[from] DeformError),
 }
 
 impl From<GltfError> for GltfSpawnError {
@@ -222,8 +268,8 @@ impl Engine {
         name: &str,
         options: &GltfSpawnOptions,
     ) -> Result<SpawnedGltf, GltfSpawnError> {
-        check_scene(model, name, options)?;
-        let assets = upload_assets(self.renderer(), model, name)?;
+        let roots = &check_scene(model, name, options)?.roots;
+        let assets = upload_assets(self.renderer(), model, roots, name)?;
         spawn_uploaded(self.scene_mut(), model, &assets, name, options)
     }
 }
@@ -243,91 +289,9 @@ pub fn spawn_gltf(
     name: &str,
     options: &GltfSpawnOptions,
 ) -> Result<SpawnedGltf, GltfSpawnError> {
-    check_scene(model, name, options)?;
-    let assets = upload_assets(renderer, model, name)?;
+    let roots = &check_scene(model, name, options)?.roots;
+    let assets = upload_assets(renderer, model, roots, name)?;
     spawn_uploaded(scene, model, &assets, name, options)
-}
-
-/// The GPU side of a model: textures per image and colour space, a
-/// material per glTF material (plus the default one), a mesh per primitive.
-struct ModelAssets {
-    /// Per mesh, per primitive: the mesh, its material and its local box.
-    primitives: Vec<Vec<(MeshId, MaterialId, gltf::Aabb)>>,
-}
-
-struct Uploaded(HashMap<(usize, bool), TextureId>);
-
-impl TextureFor for Uploaded {
-    fn texture(&self, image: ImageIndex, color: bool) -> Option<TextureId> {
-        self.0.get(&(image.0, color)).copied()
-    }
-}
-
-fn upload_assets(
-    renderer: &mut Renderer,
-    model: &GltfModel,
-    file: &str,
-) -> Result<ModelAssets, GltfSpawnError> {
-    let (assets, gpu) = renderer.assets_mut();
-    let mut textures = HashMap::new();
-    for (index, image) in model.images.iter().enumerate() {
-        let label = image
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("{file} image {index}"));
-        for (used, color, space) in [
-            (image.used_as_color, true, ColorSpace::Srgb),
-            (image.used_as_data, false, ColorSpace::Linear),
-        ] {
-            if !used {
-                continue;
-            }
-            let texture =
-                Texture::from_rgba8(gpu, &label, &image.pixels, space).map_err(|source| {
-                    GltfSpawnError::Texture {
-                        file: file.to_owned(),
-                        image: index,
-                        source,
-                    }
-                })?;
-            textures.insert((index, color), assets.add_texture(texture));
-        }
-    }
-    let uploaded = Uploaded(textures);
-    let materials: Vec<MaterialId> = model
-        .materials
-        .iter()
-        .map(|m| assets.add_material(convert::material(m, &uploaded)))
-        .collect();
-    let default_material =
-        assets.add_material(convert::material(&gltf::Material::DEFAULT, &uploaded));
-    let mut primitives = Vec::with_capacity(model.meshes.len());
-    for (mesh_index, mesh) in model.meshes.iter().enumerate() {
-        let mut ids = Vec::with_capacity(mesh.primitives.len());
-        for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-            let data = convert::mesh_data(primitive).map_err(|source| GltfSpawnError::Mesh {
-                file: file.to_owned(),
-                mesh: mesh_index,
-                primitive: primitive.source_index,
-                source,
-            })?;
-            let label = format!(
-                "{file} {} {primitive_index}",
-                mesh.name.as_deref().unwrap_or("mesh")
-            );
-            let material = primitive
-                .material
-                .and_then(|m| materials.get(m.0).copied())
-                .unwrap_or(default_material);
-            ids.push((
-                assets.add_mesh(gpu, &label, &data),
-                material,
-                primitive.bounds,
-            ));
-        }
-        primitives.push(ids);
-    }
-    Ok(ModelAssets { primitives })
 }
 
 /// The scene `options` picks, checked before anything is uploaded.
@@ -373,12 +337,15 @@ fn spawn_uploaded(
         model,
         assets,
         file,
+        pending_skins: Vec::new(),
         spawned: SpawnedGltf {
             root,
             nodes: vec![None; model.nodes.len()],
             cameras: Vec::new(),
             lights: Vec::new(),
             mesh_objects: Vec::new(),
+            skinned: Vec::new(),
+            morphing: Vec::new(),
             clips: Vec::new(),
             bounds: None,
             warnings: model.warnings.clone(),
@@ -400,6 +367,9 @@ struct Spawner<'a> {
     model: &'a GltfModel,
     assets: &'a ModelAssets,
     file: &'a str,
+    /// Skinned primitives' objects and their skin, joined to their joints
+    /// once every node exists.
+    pending_skins: Vec<(GameObject, gltf::SkinIndex, gltf::Aabb)>,
     spawned: SpawnedGltf,
 }
 
@@ -416,6 +386,7 @@ impl Spawner<'_> {
             let node = &self.model.nodes[index.0];
             stack.extend(node.children.iter().rev().map(|&child| (child, object)));
         }
+        self.spawn_skins()?;
         self.spawn_animations(autoplay)
     }
 
@@ -437,15 +408,14 @@ impl Spawner<'_> {
         let object = self.scene.spawn_with(name, transform);
         self.attach(parent, object)?;
         self.spawned.nodes[index.0] = Some(object);
-        if let Some(mesh) = node.mesh {
-            let primitives = &self.assets.primitives[mesh.0];
+        if let Some(primitives) = self.assets.nodes.get(&index.0) {
             if let [primitive] = primitives.as_slice() {
-                self.add_mesh(object, primitive)?;
+                self.add_mesh(object, node, primitive)?;
             } else {
                 for (i, primitive) in primitives.iter().enumerate() {
                     let child = self.scene.spawn(format!("primitive {i}"));
                     self.attach(object, child)?;
-                    self.add_mesh(child, primitive)?;
+                    self.add_mesh(child, node, primitive)?;
                 }
             }
         }
@@ -493,11 +463,41 @@ impl Spawner<'_> {
     fn add_mesh(
         &mut self,
         object: GameObject,
-        &(mesh, material, local): &(MeshId, MaterialId, gltf::Aabb),
+        node: &gltf::Node,
+        primitive: &PrimitiveAsset,
     ) -> Result<(), GltfSpawnError> {
-        self.add(object, MeshRenderer::new(mesh.handle(), material.handle()))?;
+        self.add(
+            object,
+            MeshRenderer::new(primitive.mesh.handle(), primitive.material.handle()),
+        )?;
         self.spawned.mesh_objects.push(object);
+        if primitive.morph_targets > 0 {
+            let mesh = node.mesh.map(|m| &self.model.meshes[m.0]);
+            let mut weights = node
+                .weights
+                .clone()
+                .or_else(|| mesh.map(|m| m.weights.clone()))
+                .unwrap_or_default();
+            weights.resize(primitive.morph_targets, 0.0);
+            // The importer only keeps finite weights.
+            let weights = MorphWeights::new(weights).unwrap_or_default();
+            self.add(object, weights)?;
+            self.spawned.morphing.push(object);
+        }
+        if primitive.skinned
+            && let Some(skin) = node.skin
+        {
+            // Placed by its joints: its bounds wait for them.
+            self.pending_skins.push((object, skin, primitive.bounds));
+            return Ok(());
+        }
         let world = self.scene.world_matrix(object).unwrap_or_default();
+        self.grow_bounds(glam::Mat4::from(world), primitive.bounds);
+        Ok(())
+    }
+
+    /// Grows the model's bounds by `local` placed by `world`.
+    fn grow_bounds(&mut self, world: glam::Mat4, local: gltf::Aabb) {
         for corner in 0..8 {
             let pick = |bit: u32, min: f32, max: f32| if corner & bit == 0 { min } else { max };
             let point = world.transform_point3(Vec3::new(
@@ -510,7 +510,6 @@ impl Spawner<'_> {
                 None => (point, point),
             });
         }
-        Ok(())
     }
 
     fn add_light(&mut self, object: GameObject, light: &gltf::Light) -> Result<(), GltfSpawnError> {
