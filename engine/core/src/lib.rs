@@ -67,8 +67,9 @@ mod time;
 pub mod transform;
 
 pub use animation::{
-    AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationPlayer,
-    AnimationPlayerError, ChannelProblem, ClipId, Interpolation,
+    AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationEvent,
+    AnimationEventError, AnimationLayer, AnimationMask, AnimationPlayer, AnimationPlayerError,
+    ChannelProblem, ClipEvent, ClipId, Interpolation, LayerSettings, MaskId,
 };
 pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult, behaviour_in, behaviour_in_mut};
 pub use components::{

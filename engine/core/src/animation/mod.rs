@@ -71,12 +71,20 @@
 //! nothing writes them per frame to fight the interpolation. The cost is that
 //! an animation is sampled at the tick rate; interpolation hides that.
 
+mod blend;
 mod clip;
+mod mask;
 mod player;
 mod sample;
 
+pub(crate) use blend::PoseValue;
 pub use clip::{
-    AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, ChannelProblem,
-    Interpolation,
+    AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationEventError,
+    ChannelProblem, ClipEvent, Interpolation,
 };
-pub use player::{AnimationPlayer, AnimationPlayerError, ClipId};
+pub use mask::AnimationMask;
+pub(crate) use player::PlayState;
+pub use player::{
+    AnimationEvent, AnimationLayer, AnimationPlayer, AnimationPlayerError, ClipId, LayerSettings,
+    MaskId,
+};
