@@ -10,8 +10,7 @@ use common::{fixed, started};
 use taos_core::game_loop::{PresentOn, Recording, Snapshot};
 use taos_core::prelude::*;
 use taos_core::{
-    AnimationEventError, AnimationMask, AnimationPlayerError, ChannelProblem, ClipId,
-    LayerSettings,
+    AnimationEventError, AnimationMask, AnimationPlayerError, ChannelProblem, ClipId, LayerSettings,
 };
 
 const EPS: f32 = 1e-4;
@@ -99,7 +98,10 @@ fn two_layers_at_equal_weight_give_the_midpoint() {
     );
     assert!((t.rotation.length() - 1.0).abs() < EPS);
     let weights = scene.get_component::<MorphWeights>(node).unwrap().weights();
-    assert!(near(weights[0], 0.5) && near(weights[1], 0.5), "{weights:?}");
+    assert!(
+        near(weights[0], 0.5) && near(weights[1], 0.5),
+        "{weights:?}"
+    );
 
     // 3 : 1 is a quarter of the way to b.
     player(&mut scene, root).set_weight(a, 3.0).unwrap();
@@ -141,7 +143,11 @@ fn a_cross_fade_moves_linearly_and_then_only_the_new_clip_plays() {
         assert_eq!(p.layer(idle).unwrap().weight(), 0.75);
         assert!(p.layer(idle).unwrap().is_fading_out());
         assert_eq!(p.layer(run).unwrap().weight(), 0.25);
-        assert_eq!(p.layer(run).unwrap().time(), 0.25, "run starts from its start");
+        assert_eq!(
+            p.layer(run).unwrap().time(),
+            0.25,
+            "run starts from its start"
+        );
     }
     assert!(near(position(&scene, node).x, 2.5));
 
@@ -201,7 +207,10 @@ fn a_mask_keeps_the_legs_on_one_clip_while_the_upper_body_follows_another() {
     ));
     let wave = p.add_clip(clip(
         "wave",
-        vec![hold(leg, Vec3::X * -5.0, 1.0), hold(arm, Vec3::X * 7.0, 1.0)],
+        vec![
+            hold(leg, Vec3::X * -5.0, 1.0),
+            hold(arm, Vec3::X * 7.0, 1.0),
+        ],
     ));
     let lower = p.add_mask(upper.clone().inverted());
     let upper = p.add_mask(upper);
@@ -220,7 +229,11 @@ fn a_mask_keeps_the_legs_on_one_clip_while_the_upper_body_follows_another() {
         .unwrap();
     player(&mut scene, root).set_weight(wave, 3.0).unwrap();
     run_frames(&mut scene, 1);
-    assert_eq!(position(&scene, leg).x, 1.0, "the wave leaves the legs alone");
+    assert_eq!(
+        position(&scene, leg).x,
+        1.0,
+        "the wave leaves the legs alone"
+    );
     assert!(near(position(&scene, arm).x, (1.0 + 3.0 * 7.0) / 4.0));
 }
 
@@ -255,7 +268,12 @@ fn an_additive_layer_adds_its_change_on_top_of_the_blend() {
                 Interpolation::Linear,
             ),
             // No blended layer animates scale: the additive layer leaves it.
-            AnimationChannel::scale(node, vec![0.0, 1.0], vec![Vec3::ONE, Vec3::splat(3.0)], Interpolation::Linear),
+            AnimationChannel::scale(
+                node,
+                vec![0.0, 1.0],
+                vec![Vec3::ONE, Vec3::splat(3.0)],
+                Interpolation::Linear,
+            ),
         ],
     ));
     p.play(base).unwrap();
@@ -299,7 +317,11 @@ fn events_over(scene: &mut Scene, root: GameObject, frames: u32) -> Vec<String> 
     let mut names = Vec::new();
     for _ in 0..frames {
         scene.tick(FRAME);
-        names.extend(player(scene, root).drain_events().map(|e| e.name().to_owned()));
+        names.extend(
+            player(scene, root)
+                .drain_events()
+                .map(|e| e.name().to_owned()),
+        );
     }
     names
 }
@@ -345,11 +367,7 @@ fn events_fire_once_per_crossing_across_loop_wraps_and_backwards() {
 fn root_motion_moves_the_object_and_not_the_bone() {
     let mut scene = Scene::new();
     let root = scene.spawn("Character");
-    scene
-        .object_mut(root)
-        .unwrap()
-        .transform_mut()
-        .rotation = Quat::from_rotation_y(FRAC_PI_2);
+    scene.object_mut(root).unwrap().transform_mut().rotation = Quat::from_rotation_y(FRAC_PI_2);
     let hips = scene.spawn_child(root, "Hips").unwrap();
     let mut p = AnimationPlayer::new();
     // 2 units forward (+Z) per 1 s lap, bobbing in Y.
@@ -358,7 +376,11 @@ fn root_motion_moves_the_object_and_not_the_bone() {
         vec![AnimationChannel::translation(
             hips,
             vec![0.0, 0.5, 1.0],
-            vec![Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 1.2, 1.0), Vec3::new(0.0, 1.0, 2.0)],
+            vec![
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(0.0, 1.2, 1.0),
+                Vec3::new(0.0, 1.0, 2.0),
+            ],
             Interpolation::Linear,
         )],
     ));
@@ -371,7 +393,11 @@ fn root_motion_moves_the_object_and_not_the_bone() {
     for frame in 1..=24 {
         run_frames(&mut scene, 1);
         let hips_at = position(&scene, hips);
-        assert_eq!((hips_at.x, hips_at.z), (0.0, 0.0), "the bone stays, frame {frame}");
+        assert_eq!(
+            (hips_at.x, hips_at.z),
+            (0.0, 0.0),
+            "the bone stays, frame {frame}"
+        );
         let x = position(&scene, root).x;
         assert!(x > last_x, "no jump back at the wrap, frame {frame}");
         last_x = x;
@@ -380,8 +406,14 @@ fn root_motion_moves_the_object_and_not_the_bone() {
     let at = position(&scene, root);
     assert!(near(at.x, 3.0) && near(at.z, 0.0) && at.y == 0.0, "{at:?}");
     let p = player(&mut scene, root);
-    assert!(p.root_motion_total().abs_diff_eq(Vec3::new(0.0, 0.0, 3.0), EPS));
-    assert!(p.root_motion_delta().abs_diff_eq(Vec3::new(0.0, 0.0, 2.0 * FRAME), EPS));
+    assert!(
+        p.root_motion_total()
+            .abs_diff_eq(Vec3::new(0.0, 0.0, 3.0), EPS)
+    );
+    assert!(
+        p.root_motion_delta()
+            .abs_diff_eq(Vec3::new(0.0, 0.0, 2.0 * FRAME), EPS)
+    );
     drop(p);
     // The bone's Y still bobs: at 0.5 s into a lap it is at the top.
     assert!(near(position(&scene, hips).y, 1.2));
@@ -407,20 +439,41 @@ fn weight_channels_write_morph_weights_step_linear_and_cubic() {
     let faces_clip = p.add_clip(clip(
         "faces",
         vec![
-            AnimationChannel::weights(faces[0], times.clone(), vec![0.0, 1.0, 1.0, 0.0], 2, Interpolation::Step),
-            AnimationChannel::weights(faces[1], times.clone(), vec![0.0, 1.0, 1.0, 0.0], 2, Interpolation::Linear),
+            AnimationChannel::weights(
+                faces[0],
+                times.clone(),
+                vec![0.0, 1.0, 1.0, 0.0],
+                2,
+                Interpolation::Step,
+            ),
+            AnimationChannel::weights(
+                faces[1],
+                times.clone(),
+                vec![0.0, 1.0, 1.0, 0.0],
+                2,
+                Interpolation::Linear,
+            ),
             AnimationChannel::weights(faces[2], times, cubic, 2, Interpolation::CubicSpline),
         ],
     ));
     p.play(faces_clip).unwrap();
     scene.add_component(root, p).unwrap();
     run_frames(&mut scene, 4); // 0.25 s
-    let weights = |scene: &Scene, face| scene.get_component::<MorphWeights>(face).unwrap().weights().to_vec();
+    let weights = |scene: &Scene, face| {
+        scene
+            .get_component::<MorphWeights>(face)
+            .unwrap()
+            .weights()
+            .to_vec()
+    };
     assert_eq!(weights(&scene, faces[0]), [0.0, 1.0]);
     assert_eq!(weights(&scene, faces[1]), [0.25, 0.75]);
     // Zero tangents: smoothstep(0.25) = 0.15625.
     let cubic = weights(&scene, faces[2]);
-    assert!(near(cubic[0], 0.15625) && near(cubic[1], 0.84375), "{cubic:?}");
+    assert!(
+        near(cubic[0], 0.15625) && near(cubic[1], 0.84375),
+        "{cubic:?}"
+    );
     run_frames(&mut scene, 12);
     assert_eq!(weights(&scene, faces[0]), [1.0, 0.0]);
     assert_eq!(weights(&scene, faces[2]), [1.0, 0.0]);
@@ -432,24 +485,62 @@ fn bad_weight_channels_are_named() {
     let face = scene.spawn("Face");
     let problem = |channel| AnimationClip::new("f", vec![channel]).unwrap_err().problem;
     assert_eq!(
-        problem(AnimationChannel::weights(face, vec![0.0, 1.0], vec![0.0; 3], 2, Interpolation::Linear)),
-        ChannelProblem::ValueCountMismatch { times: 2, values: 3, expected: 4 }
+        problem(AnimationChannel::weights(
+            face,
+            vec![0.0, 1.0],
+            vec![0.0; 3],
+            2,
+            Interpolation::Linear
+        )),
+        ChannelProblem::ValueCountMismatch {
+            times: 2,
+            values: 3,
+            expected: 4
+        }
     );
     assert_eq!(
-        problem(AnimationChannel::weights(face, vec![0.0, 1.0], vec![0.0; 4], 2, Interpolation::CubicSpline)),
-        ChannelProblem::ValueCountMismatch { times: 2, values: 4, expected: 12 }
+        problem(AnimationChannel::weights(
+            face,
+            vec![0.0, 1.0],
+            vec![0.0; 4],
+            2,
+            Interpolation::CubicSpline
+        )),
+        ChannelProblem::ValueCountMismatch {
+            times: 2,
+            values: 4,
+            expected: 12
+        }
     );
     assert_eq!(
-        problem(AnimationChannel::weights(face, vec![0.0], vec![], 0, Interpolation::Step)),
+        problem(AnimationChannel::weights(
+            face,
+            vec![0.0],
+            vec![],
+            0,
+            Interpolation::Step
+        )),
         ChannelProblem::NoMorphTargets
     );
     assert_eq!(
-        problem(AnimationChannel::weights(face, vec![0.0], vec![0.0, f32::NAN], 2, Interpolation::Step)),
+        problem(AnimationChannel::weights(
+            face,
+            vec![0.0],
+            vec![0.0, f32::NAN],
+            2,
+            Interpolation::Step
+        )),
         ChannelProblem::NonFiniteValue { index: 1 }
     );
     let e = AnimationClip::new(
         "f",
-        vec![AnimationChannel::weights(face, vec![0.0], vec![], 0, Interpolation::Step)],
+        vec![AnimationChannel::weights(
+            face,
+            vec![0.0],
+            vec![],
+            0,
+            Interpolation::Step,
+        )],
     )
     .unwrap_err();
     assert!(e.to_string().contains("weights"), "{e}");
@@ -465,7 +556,10 @@ fn bad_input_is_refused_with_typed_errors_and_changes_nothing() {
     let before = p.clone();
     // The sixth clip of another player: no clip of this one.
     let mut other = AnimationPlayer::new();
-    let unknown = (0..6).map(|_| other.add_clip(clip("x", vec![]))).last().unwrap();
+    let unknown = (0..6)
+        .map(|_| other.add_clip(clip("x", vec![])))
+        .last()
+        .unwrap();
     assert!(matches!(
         p.set_weight(idle, f32::NAN),
         Err(AnimationPlayerError::InvalidWeight { weight }) if weight.is_nan()
@@ -484,7 +578,10 @@ fn bad_input_is_refused_with_typed_errors_and_changes_nothing() {
     ));
     assert_eq!(
         p.cross_fade(unknown, 1.0),
-        Err(AnimationPlayerError::UnknownClip { clip: unknown, clips: 2 })
+        Err(AnimationPlayerError::UnknownClip {
+            clip: unknown,
+            clips: 2
+        })
     );
     assert!(matches!(
         p.play_layer(unknown, LayerSettings::default()),
@@ -553,11 +650,14 @@ fn character() -> (Scene, [GameObject; 4]) {
             Interpolation::Linear,
         )
     };
-    let walk = clip("walk", vec![stride(1.5, 1.0), swing(leg, 0.4), swing(arm, 0.3)])
-        .with_event(0.25, "left")
-        .unwrap()
-        .with_event(0.75, "right")
-        .unwrap();
+    let walk = clip(
+        "walk",
+        vec![stride(1.5, 1.0), swing(leg, 0.4), swing(arm, 0.3)],
+    )
+    .with_event(0.25, "left")
+    .unwrap()
+    .with_event(0.75, "right")
+    .unwrap();
     let run = clip("run", vec![stride(2.0, 0.6), swing(leg, 0.9)])
         .with_event(0.1, "left")
         .unwrap()
@@ -580,8 +680,14 @@ fn character() -> (Scene, [GameObject; 4]) {
     p.set_looping(true);
     p.set_root_motion(Some(hips));
     p.play(walk).unwrap();
-    p.play_layer(wave, LayerSettings::default().looping(true).weight(0.7).mask(upper))
-        .unwrap();
+    p.play_layer(
+        wave,
+        LayerSettings::default()
+            .looping(true)
+            .weight(0.7)
+            .mask(upper),
+    )
+    .unwrap();
     scene.add_component(root, p).unwrap();
     (scene, [root, hips, leg, arm])
 }
@@ -618,7 +724,10 @@ fn a_restore_in_the_middle_of_a_cross_fade_carries_on_bit_for_bit() {
         game.step();
     }
     let run = {
-        let mut p = game.scene_mut().get_component_mut::<AnimationPlayer>(objects[0]).unwrap();
+        let mut p = game
+            .scene_mut()
+            .get_component_mut::<AnimationPlayer>(objects[0])
+            .unwrap();
         let run = p.find_clip("run").unwrap();
         p.cross_fade(run, 0.5).unwrap();
         run
@@ -646,12 +755,23 @@ fn a_restore_in_the_middle_of_a_cross_fade_carries_on_bit_for_bit() {
         "footsteps fired"
     );
     {
-        let p = game.scene().get_component::<AnimationPlayer>(objects[0]).unwrap();
-        assert_eq!((p.current(), p.layers().len()), (Some(run), 1), "only run is left");
+        let p = game
+            .scene()
+            .get_component::<AnimationPlayer>(objects[0])
+            .unwrap();
+        assert_eq!(
+            (p.current(), p.layers().len()),
+            (Some(run), 1),
+            "only run is left"
+        );
     }
 
     game.restore(&saved).unwrap();
-    assert_eq!(progress(&mut game), Some(mid), "the fade is back where it was");
+    assert_eq!(
+        progress(&mut game),
+        Some(mid),
+        "the fade is back where it was"
+    );
     let mut second = Vec::new();
     for _ in 0..90 {
         game.step();
@@ -690,7 +810,9 @@ impl Behaviour for Director {
 fn a_recorded_game_with_blended_clips_replays_to_the_same_checksum() {
     let build = || {
         let (mut scene, objects) = character();
-        scene.add_behaviour(objects[0], Director { steps: 0 }).unwrap();
+        scene
+            .add_behaviour(objects[0], Director { steps: 0 })
+            .unwrap();
         let (mut game, _clock) = started(scene, fixed(60, PresentOn::Tick));
         game.checksum_mut().component::<AnimationPlayer>();
         (game, objects)

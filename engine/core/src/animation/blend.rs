@@ -297,7 +297,13 @@ impl Pose {
 
     /// Adds one additive layer's change since its clip's first frame, times
     /// `weight`, to a property the blended layers animate.
-    fn add(&mut self, channel: &AnimationChannel, time: f32, weight: f32, root: Option<GameObject>) {
+    fn add(
+        &mut self,
+        channel: &AnimationChannel,
+        time: f32,
+        weight: f32,
+        root: Option<GameObject>,
+    ) {
         let target = channel.target();
         let Some(&slot) = self.index.get(&(target, channel.property())) else {
             return; // nothing blended to add to
@@ -366,7 +372,10 @@ mod tests {
         assert_eq!(path(2.0, 1.0, 2.0, false), (2.0, vec![]));
         assert_eq!(
             path(1.5, 1.0, 2.0, true),
-            (0.5, vec![Leg::Span(1.5, 2.0), Leg::Wrap, Leg::Span(0.0, 0.5)])
+            (
+                0.5,
+                vec![Leg::Span(1.5, 2.0), Leg::Wrap, Leg::Span(0.0, 0.5)]
+            )
         );
         assert_eq!(
             path(1.5, 5.0, 2.0, true),
@@ -382,7 +391,10 @@ mod tests {
         );
         assert_eq!(
             path(0.5, -1.0, 2.0, true),
-            (1.5, vec![Leg::Span(0.5, 0.0), Leg::Wrap, Leg::Span(2.0, 1.5)])
+            (
+                1.5,
+                vec![Leg::Span(0.5, 0.0), Leg::Wrap, Leg::Span(2.0, 1.5)]
+            )
         );
         assert_eq!(path(0.5, -0.5, 2.0, true), (0.0, vec![Leg::Span(0.5, 0.0)]));
         assert_eq!(path(0.5, 3.0, 0.0, true), (0.0, vec![]));

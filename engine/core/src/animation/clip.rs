@@ -79,7 +79,10 @@ enum Keys {
     Rotation(Vec<Quat>),
     Scale(Vec<Vec3>),
     /// `targets` weights per value, flattened.
-    Weights { values: Vec<f32>, targets: usize },
+    Weights {
+        values: Vec<f32>,
+        targets: usize,
+    },
 }
 
 impl Keys {
@@ -269,7 +272,9 @@ impl AnimationChannel {
         }
         let (times, mode) = (&self.times[..], self.interpolation);
         Some(match &self.keys {
-            Keys::Translation(values) => Sample::Translation(sample_vec3(times, values, mode, time)),
+            Keys::Translation(values) => {
+                Sample::Translation(sample_vec3(times, values, mode, time))
+            }
             Keys::Rotation(values) => Sample::Rotation(sample_quat(times, values, mode, time)),
             Keys::Scale(values) => Sample::Scale(sample_vec3(times, values, mode, time)),
             Keys::Weights { .. } => return None,

@@ -653,7 +653,10 @@ impl AnimationPlayer {
     }
 
     fn layer_index(&self, clip: ClipId) -> Option<usize> {
-        self.state.layers.iter().position(|layer| layer.clip == clip)
+        self.state
+            .layers
+            .iter()
+            .position(|layer| layer.clip == clip)
     }
 
     fn current_layer(&self) -> Option<&AnimationLayer> {
@@ -662,7 +665,10 @@ impl AnimationPlayer {
 
     fn current_layer_mut(&mut self) -> Option<&mut AnimationLayer> {
         let clip = self.state.current?;
-        self.state.layers.iter_mut().find(|layer| layer.clip == clip)
+        self.state
+            .layers
+            .iter_mut()
+            .find(|layer| layer.clip == clip)
     }
 
     /// Stops advancing; the targets keep their pose.
@@ -786,7 +792,8 @@ impl AnimationPlayer {
     pub fn is_playing(&self) -> bool {
         !self.state.paused
             && self.state.layers.iter().any(|layer| {
-                layer.fade.is_some() || !layer.is_finished(self.duration(layer), self.speed_of(layer))
+                layer.fade.is_some()
+                    || !layer.is_finished(self.duration(layer), self.speed_of(layer))
             })
     }
 
@@ -861,9 +868,14 @@ impl AnimationPlayer {
         let (clips, masks) = (&self.clips, &self.masks);
         state.layers.retain(|layer| {
             clips.get(layer.clip.index()).is_some()
-                && layer.mask.is_none_or(|mask| masks.get(mask.index()).is_some())
+                && layer
+                    .mask
+                    .is_none_or(|mask| masks.get(mask.index()).is_some())
         });
-        if state.current.is_some_and(|clip| clips.get(clip.index()).is_none()) {
+        if state
+            .current
+            .is_some_and(|clip| clips.get(clip.index()).is_none())
+        {
             state.current = None;
         }
         state.events.retain_mut(|event| {
@@ -984,9 +996,11 @@ impl AnimationPlayer {
             }
         }
         let before = state.layers.len();
-        state
-            .layers
-            .retain(|layer| !layer.fade.is_some_and(|f| f.remove && f.elapsed >= f.duration));
+        state.layers.retain(|layer| {
+            !layer
+                .fade
+                .is_some_and(|f| f.remove && f.elapsed >= f.duration)
+        });
         if state.layers.len() != before {
             state.pose_pending = true;
         }

@@ -62,7 +62,9 @@ impl AnimationStep {
                             Ok(mut morph) => {
                                 // Same-value writes would only mark it changed.
                                 if morph.weights() != weights && morph.set_all(weights).is_err() {
-                                    log::warn!("animation: non-finite morph weights for {target:?}");
+                                    log::warn!(
+                                        "animation: non-finite morph weights for {target:?}"
+                                    );
                                 }
                             }
                             Err(_) if transforms.contains(entity) => {
