@@ -872,6 +872,30 @@ impl AnimationPlayer {
                     .mask
                     .is_none_or(|mask| masks.get(mask.index()).is_some())
         });
+        // Values no game reaches (a negative weight, a time past the clip)
+        // are brought back into range rather than trusted.
+        let finite_or = |v: f32, default: f32| if v.is_finite() { v } else { default };
+        for layer in &mut state.layers {
+            let duration = clips
+                .get(layer.clip.index())
+                .map_or(0.0, AnimationClip::duration);
+            layer.time = finite_or(layer.time, 0.0).clamp(0.0, duration);
+            layer.speed = finite_or(layer.speed, 1.0);
+            layer.weight = finite_or(layer.weight, 0.0).max(0.0);
+            if let Some(fade) = &mut layer.fade {
+                if fade.duration.is_finite() && fade.duration > 0.0 {
+                    fade.from = finite_or(fade.from, 0.0).max(0.0);
+                    fade.to = finite_or(fade.to, 0.0).max(0.0);
+                    fade.elapsed = finite_or(fade.elapsed, 0.0).clamp(0.0, fade.duration);
+                } else {
+                    layer.fade = None;
+                }
+            }
+        }
+        state.speed = finite_or(state.speed, 1.0);
+        for v in state.root_delta.iter_mut().chain(&mut state.root_total) {
+            *v = finite_or(*v, 0.0);
+        }
         if state
             .current
             .is_some_and(|clip| clips.get(clip.index()).is_none())
@@ -1245,5 +1269,97 @@ mod tests {
         assert_eq!(player.time(), 0.0);
         player.set_looping(false);
         assert!(player.is_finished());
+    }
+
+    fn names(player: &mut AnimationPlayer) -> Vec<String> {
+        player
+            .drain_events()
+            .map(|event| event.name().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn one_long_step_reports_every_lap_it_crossed_in_order() {
+        let (mut player, id) = player(1.0);
+        player.clips[0].add_event(0.25, "left").unwrap();
+        player.clips[0].add_event(0.75, "right").unwrap();
+        player.clips[0].add_event(1.0, "end").unwrap();
+        player.set_looping(true);
+        player.play(id).unwrap();
+        player.advance(2.5);
+        assert_eq!(player.time(), 0.5);
+        assert_eq!(
+            names(&mut player),
+            ["left", "right", "end", "left", "right", "end", "left"]
+        );
+        // Backwards from 0.5 over a whole lap and a half: the end is met at each wrap.
+        player.set_speed(-1.0).unwrap();
+        player.advance(1.5);
+        assert_eq!(player.time(), 0.0);
+        assert_eq!(names(&mut player), ["left", "end", "right", "left"]);
+        // Paused, or no time: nothing.
+        player.advance(0.0);
+        assert!(player.events().is_empty());
+    }
+
+    #[test]
+    fn a_huge_step_reports_a_bounded_number_of_laps() {
+        let (mut player, id) = player(1.0);
+        player.clips[0].add_event(0.5, "tick").unwrap();
+        player.set_looping(true);
+        player.play(id).unwrap();
+        player.advance(1.0e6);
+        let fired = player.events().len();
+        assert!(
+            fired >= 2 && fired <= 2 + MAX_EVENT_LAPS as usize,
+            "{fired}"
+        );
+    }
+
+    #[test]
+    fn weights_fade_linearly_and_finished_fades_take_the_layer_off() {
+        let (mut player, id) = player(4.0);
+        player.play(id).unwrap();
+        player.fade_weight(id, 0.0, 2.0).unwrap();
+        player.advance(0.5);
+        assert_eq!(player.layer(id).unwrap().weight(), 0.75);
+        assert_eq!(player.layer(id).unwrap().fade_progress(), Some(0.25));
+        player.advance(2.0);
+        let layer = player.layer(id).unwrap();
+        assert_eq!((layer.weight(), layer.fade_progress()), (0.0, None));
+        assert!(player.is_playing(), "a plain fade to 0 keeps the layer");
+    }
+
+    #[test]
+    fn a_restored_play_state_is_brought_into_range() {
+        let (mut player, id) = player(2.0);
+        player.clips[0].add_event(1.0, "mid").unwrap();
+        player.play(id).unwrap();
+        player.advance(1.5);
+        assert_eq!(player.events().len(), 1);
+        let mut state = player.play_state().clone();
+        state.layers[0].time = 40.0;
+        state.layers[0].weight = -3.0;
+        state
+            .layers
+            .push(AnimationLayer::new(ClipId(9), LayerSettings::default()));
+        state.events.push(AnimationEvent {
+            clip: id,
+            index: 7,
+            time: 0.0,
+            name: Arc::from(""),
+        });
+        let json = serde_json::to_value(&state).unwrap();
+        let mut restored = player.clone();
+        restored.restore_play_state(serde_json::from_value(json).unwrap());
+        let layer = restored.layers();
+        assert_eq!(layer.len(), 1, "the layer of an unknown clip is dropped");
+        assert_eq!((layer[0].time(), layer[0].weight()), (2.0, 0.0));
+        assert_eq!(restored.events().len(), 1);
+        assert_eq!(
+            restored.events()[0].name(),
+            "mid",
+            "names come back from the clip"
+        );
     }
 }
