@@ -525,7 +525,10 @@ impl AnimationClip {
 
     /// Adds a named event at `time` seconds into the clip (within
     /// `0..=duration`). Events at the same time are reported in the order
-    /// added.
+    /// added. A player reports an event when a layer's time crosses it: not
+    /// at the time a clip starts from, but at each loop wrap onto it (on a
+    /// loop, time 0 and the duration are the same moment, so events at
+    /// either are reported there).
     ///
     /// # Errors
     /// [`AnimationEventError::InvalidTime`] for a time that is not finite or

@@ -62,6 +62,16 @@ impl AnimationMask {
         self
     }
 
+    /// Maps every object of the mask to another (for a second copy of a
+    /// model, as [`AnimationClip::retarget`](crate::AnimationClip::retarget)).
+    pub fn retarget(&mut self, mut map: impl FnMut(GameObject) -> GameObject) {
+        for object in &mut self.objects {
+            *object = map(*object);
+        }
+        self.objects.sort_unstable();
+        self.objects.dedup();
+    }
+
     /// Whether a layer with this mask may move `object`.
     #[must_use]
     pub fn contains(&self, object: GameObject) -> bool {
