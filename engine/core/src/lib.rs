@@ -45,7 +45,8 @@
 //! - [`ObjectMut`]: one object's local and world transform.
 //! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
 //! - [`transform`]: how world matrices are cached and what a read costs.
-//! - [`animation`]: keyframed node animation ([`AnimationClip`], [`AnimationPlayer`]) on scene time.
+//! - [`animation`]: keyframed node animation ([`AnimationClip`], [`AnimationPlayer`]) on scene
+//!   time, in blended layers with cross-fades, masks, events and root motion.
 //! - [`game_loop`]: the clock seam, fixed ticks, timers, auto-pause, and
 //!   ([`game_loop::replay`]) recordings, checksums and snapshots.
 //! - [`input`]: keys, mouse, touch and gamepads per tick, bindings, action flags.
@@ -67,8 +68,9 @@ mod time;
 pub mod transform;
 
 pub use animation::{
-    AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationPlayer,
-    AnimationPlayerError, ChannelProblem, ClipId, Interpolation,
+    AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationEvent,
+    AnimationEventError, AnimationLayer, AnimationMask, AnimationPlayer, AnimationPlayerError,
+    ChannelProblem, ClipEvent, ClipId, Interpolation, LayerSettings, MaskId,
 };
 pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult, behaviour_in, behaviour_in_mut};
 pub use components::{

@@ -1,11 +1,13 @@
 //! Animation clips: named sets of keyframed channels, each driving one
-//! GameObject's translation, rotation or scale. Validated once, at construction.
+//! GameObject's translation, rotation, scale or morph weights, and named
+//! events at clip times. Validated once, at construction.
 
 use std::fmt;
+use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 
-use super::sample::{sample_quat, sample_vec3};
+use super::sample::{sample_quat, sample_vec3, sample_weights};
 use crate::object::GameObject;
 use crate::transform::Transform;
 
@@ -36,7 +38,8 @@ impl Interpolation {
     }
 }
 
-/// The part of a [`Transform`] a channel writes.
+/// The part of a [`Transform`] a channel writes, or the target's
+/// [`MorphWeights`](crate::MorphWeights).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AnimatedProperty {
     /// [`Transform::position`] (glTF's `translation`).
@@ -45,6 +48,9 @@ pub enum AnimatedProperty {
     Rotation,
     /// [`Transform::scale`].
     Scale,
+    /// The [`MorphWeights`](crate::MorphWeights) component (glTF's `weights`),
+    /// added to the target when missing.
+    Weights,
 }
 
 impl fmt::Display for AnimatedProperty {
@@ -53,8 +59,17 @@ impl fmt::Display for AnimatedProperty {
             Self::Translation => "translation",
             Self::Rotation => "rotation",
             Self::Scale => "scale",
+            Self::Weights => "weights",
         })
     }
+}
+
+/// A transform value sampled from a channel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Sample {
+    Translation(Vec3),
+    Rotation(Quat),
+    Scale(Vec3),
 }
 
 /// Keyframe values, typed by the property they drive.
@@ -63,13 +78,20 @@ enum Keys {
     Translation(Vec<Vec3>),
     Rotation(Vec<Quat>),
     Scale(Vec<Vec3>),
+    /// `targets` weights per value, flattened.
+    Weights {
+        values: Vec<f32>,
+        targets: usize,
+    },
 }
 
 impl Keys {
+    /// Values stored, counted in whole values (a weights value is `targets` floats).
     fn len(&self) -> usize {
         match self {
             Self::Translation(v) | Self::Scale(v) => v.len(),
             Self::Rotation(v) => v.len(),
+            Self::Weights { values, .. } => values.len(),
         }
     }
 }
@@ -77,8 +99,8 @@ impl Keys {
 /// One animated property of one GameObject: keyframe times, values and how
 /// to interpolate between them.
 ///
-/// Build it with [`translation`](Self::translation), [`rotation`](Self::rotation)
-/// or [`scale`](Self::scale); nothing is checked until the channels go into
+/// Build it with [`translation`](Self::translation), [`rotation`](Self::rotation),
+/// [`scale`](Self::scale) or [`weights`](Self::weights); nothing is checked until the channels go into
 /// [`AnimationClip::new`], which reports any problem with the channel's index.
 ///
 /// Times are in seconds from the start of the clip, strictly increasing,
@@ -142,6 +164,39 @@ impl AnimationChannel {
         }
     }
 
+    /// A channel driving `target`'s [`MorphWeights`](crate::MorphWeights):
+    /// `targets` weights per value, flattened, so `values` holds
+    /// `times.len() * targets` floats, or `3 * times.len() * targets` for
+    /// [`Interpolation::CubicSpline`], where each key holds all its
+    /// in-tangents, then all its values, then all its out-tangents (glTF's
+    /// layout). The player adds a [`MorphWeights`](crate::MorphWeights) to
+    /// the target when it has none.
+    #[must_use]
+    pub fn weights(
+        target: GameObject,
+        times: Vec<f32>,
+        values: Vec<f32>,
+        targets: usize,
+        interpolation: Interpolation,
+    ) -> Self {
+        Self {
+            target,
+            times,
+            keys: Keys::Weights { values, targets },
+            interpolation,
+        }
+    }
+
+    /// Number of morph targets a [`Weights`](AnimatedProperty::Weights)
+    /// channel drives; 0 for the other properties.
+    #[must_use]
+    pub fn morph_targets(&self) -> usize {
+        match self.keys {
+            Keys::Weights { targets, .. } => targets,
+            _ => 0,
+        }
+    }
+
     /// The GameObject this channel writes.
     #[must_use]
     pub fn target(&self) -> GameObject {
@@ -160,6 +215,7 @@ impl AnimationChannel {
             Keys::Translation(_) => AnimatedProperty::Translation,
             Keys::Rotation(_) => AnimatedProperty::Rotation,
             Keys::Scale(_) => AnimatedProperty::Scale,
+            Keys::Weights { .. } => AnimatedProperty::Weights,
         }
     }
 
@@ -183,19 +239,46 @@ impl AnimationChannel {
 
     /// Writes this channel's value at `time` (seconds, clamped to the first
     /// and last keys) into the matching field of `transform`, leaving the
-    /// other fields alone.
+    /// other fields alone. A [`Weights`](AnimatedProperty::Weights) channel
+    /// writes nothing here (see [`sample_weights`](Self::sample_weights)).
     pub fn apply(&self, time: f32, transform: &mut Transform) {
+        match self.sample(time) {
+            Some(Sample::Translation(v)) => transform.position = v,
+            Some(Sample::Rotation(q)) => transform.rotation = q,
+            Some(Sample::Scale(v)) => transform.scale = v,
+            None => {}
+        }
+    }
+
+    /// Writes a [`Weights`](AnimatedProperty::Weights) channel's weights at
+    /// `time` into `out`: `out.len()` of them, at most
+    /// [`morph_targets`](Self::morph_targets). Returns `false` (writing
+    /// nothing) for the other properties.
+    pub fn sample_weights(&self, time: f32, out: &mut [f32]) -> bool {
+        let Keys::Weights { values, targets } = &self.keys else {
+            return false;
+        };
+        if self.times.is_empty() || values.len() < self.times.len() * targets {
+            return false; // only reachable before validation
+        }
+        sample_weights(&self.times, values, *targets, self.interpolation, time, out);
+        true
+    }
+
+    /// The transform value at `time`; `None` for weights (and before validation).
+    pub(crate) fn sample(&self, time: f32) -> Option<Sample> {
         if self.times.is_empty() {
-            return; // only reachable before validation
+            return None; // only reachable before validation
         }
         let (times, mode) = (&self.times[..], self.interpolation);
-        match &self.keys {
+        Some(match &self.keys {
             Keys::Translation(values) => {
-                transform.position = sample_vec3(times, values, mode, time)
+                Sample::Translation(sample_vec3(times, values, mode, time))
             }
-            Keys::Rotation(values) => transform.rotation = sample_quat(times, values, mode, time),
-            Keys::Scale(values) => transform.scale = sample_vec3(times, values, mode, time),
-        }
+            Keys::Rotation(values) => Sample::Rotation(sample_quat(times, values, mode, time)),
+            Keys::Scale(values) => Sample::Scale(sample_vec3(times, values, mode, time)),
+            Keys::Weights { .. } => return None,
+        })
     }
 
     /// Checks the channel and normalises rotation values.
@@ -220,7 +303,16 @@ impl AnimationChannel {
             previous = Some(time);
         }
         let per_key = self.interpolation.values_per_key();
-        let expected = self.times.len() * per_key;
+        let floats_per_value = match self.keys {
+            Keys::Weights { targets: 0, .. } => return Err(ChannelProblem::NoMorphTargets),
+            Keys::Weights { targets, .. } => targets,
+            _ => 1,
+        };
+        let expected = self
+            .times
+            .len()
+            .saturating_mul(per_key)
+            .saturating_mul(floats_per_value);
         if self.keys.len() != expected {
             return Err(ChannelProblem::ValueCountMismatch {
                 times: self.times.len(),
@@ -229,6 +321,11 @@ impl AnimationChannel {
             });
         }
         match &mut self.keys {
+            Keys::Weights { values, .. } => {
+                if let Some(index) = values.iter().position(|w| !w.is_finite()) {
+                    return Err(ChannelProblem::NonFiniteValue { index });
+                }
+            }
             Keys::Translation(values) | Keys::Scale(values) => {
                 if let Some(index) = values.iter().position(|v| !v.is_finite()) {
                     return Err(ChannelProblem::NonFiniteValue { index });
@@ -283,14 +380,20 @@ pub enum ChannelProblem {
         /// Its time.
         time: f32,
     },
-    /// The number of values does not fit the number of times and the interpolation.
+    /// A weights channel for zero morph targets.
+    #[error("a weights channel needs at least one morph target")]
+    NoMorphTargets,
+    /// The number of values does not fit the number of times and the
+    /// interpolation (and, for weights, the number of morph targets: values
+    /// are then counted in floats).
     #[error("{times} keyframe times need {expected} values, got {values}")]
     ValueCountMismatch {
         /// Number of keyframe times.
         times: usize,
         /// Number of values given.
         values: usize,
-        /// Number expected: `times`, or `3 * times` for cubic splines.
+        /// Number expected: `times`, or `3 * times` for cubic splines (times
+        /// the morph target count for weights).
         expected: usize,
     },
     /// A value (or cubic-spline tangent) holds NaN or infinity.
@@ -325,8 +428,53 @@ pub struct AnimationClipError {
     pub problem: ChannelProblem,
 }
 
+/// A named moment of an [`AnimationClip`] (a footstep, a sword hit): an
+/// [`AnimationPlayer`](crate::AnimationPlayer) reports it as an
+/// [`AnimationEvent`](crate::AnimationEvent) each time a playing clip's time
+/// crosses it. Added with [`AnimationClip::add_event`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipEvent {
+    time: f32,
+    name: Arc<str>,
+}
+
+impl ClipEvent {
+    /// Seconds from the start of the clip.
+    #[must_use]
+    pub fn time(&self) -> f32 {
+        self.time
+    }
+
+    /// The event's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub(crate) fn shared_name(&self) -> &Arc<str> {
+        &self.name
+    }
+}
+
+/// Returned by [`AnimationClip::add_event`]: the event was not added.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnimationEventError {
+    /// The time is NaN, infinite, negative or past the clip's duration.
+    #[error("event {name:?} at {time} s lies outside the clip's 0..={duration} s")]
+    InvalidTime {
+        /// The event's name.
+        name: String,
+        /// The rejected time.
+        time: f32,
+        /// The clip's duration.
+        duration: f32,
+    },
+}
+
 /// A named animation: channels that each drive one property of one
-/// GameObject, over [`duration`](Self::duration) seconds.
+/// GameObject, over [`duration`](Self::duration) seconds, and optional
+/// [`ClipEvent`]s at clip times.
 ///
 /// The duration is the time of the latest key of any channel; a channel that
 /// ends earlier holds its last value from then on, and one that starts later
@@ -336,6 +484,8 @@ pub struct AnimationClip {
     name: String,
     duration: f32,
     channels: Vec<AnimationChannel>,
+    /// Sorted by time; equal times keep the order added.
+    events: Vec<ClipEvent>,
 }
 
 impl AnimationClip {
@@ -369,7 +519,55 @@ impl AnimationClip {
             name,
             duration,
             channels,
+            events: Vec::new(),
         })
+    }
+
+    /// Adds a named event at `time` seconds into the clip (within
+    /// `0..=duration`). Events at the same time are reported in the order
+    /// added. A player reports an event when a layer's time crosses it: not
+    /// at the time a clip starts from, but at each loop wrap onto it (on a
+    /// loop, time 0 and the duration are the same moment, so events at
+    /// either are reported there).
+    ///
+    /// # Errors
+    /// [`AnimationEventError::InvalidTime`] for a time that is not finite or
+    /// lies outside the clip; nothing is added.
+    pub fn add_event(
+        &mut self,
+        time: f32,
+        name: impl Into<Arc<str>>,
+    ) -> Result<(), AnimationEventError> {
+        let name = name.into();
+        if !time.is_finite() || !(0.0..=self.duration).contains(&time) {
+            return Err(AnimationEventError::InvalidTime {
+                name: name.to_string(),
+                time,
+                duration: self.duration,
+            });
+        }
+        let at = self.events.partition_point(|event| event.time <= time);
+        self.events.insert(at, ClipEvent { time, name });
+        Ok(())
+    }
+
+    /// [`add_event`](Self::add_event), for building a clip in one expression.
+    ///
+    /// # Errors
+    /// As [`add_event`](Self::add_event).
+    pub fn with_event(
+        mut self,
+        time: f32,
+        name: impl Into<Arc<str>>,
+    ) -> Result<Self, AnimationEventError> {
+        self.add_event(time, name)?;
+        Ok(self)
+    }
+
+    /// The events, sorted by time.
+    #[must_use]
+    pub fn events(&self) -> &[ClipEvent] {
+        &self.events
     }
 
     /// The clip's name (glTF animations may be unnamed: then it is whatever the importer chose).

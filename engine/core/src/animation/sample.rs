@@ -115,6 +115,47 @@ pub(crate) fn sample_quat(
     }
 }
 
+/// Samples a morph-weights curve of `targets` weights per key at `time`
+/// into `out` (`out.len()` weights are written, at most `targets`).
+///
+/// Step and linear keys hold `targets` floats each; cubic-spline keys hold
+/// `3 * targets`: every in-tangent, then every value, then every out-tangent
+/// (glTF 2.0's layout for `weights`).
+pub(crate) fn sample_weights(
+    times: &[f32],
+    values: &[f32],
+    targets: usize,
+    interpolation: Interpolation,
+    time: f32,
+    out: &mut [f32],
+) {
+    let n = out.len().min(targets);
+    let per_key = interpolation.values_per_key() * targets;
+    // The start of key `k`'s values (past its in-tangents for splines).
+    let value_at = |k: usize| per_key * k + targets * (interpolation.values_per_key() / 2);
+    match (interpolation, locate(times, time)) {
+        (_, Segment::Key(k)) | (Interpolation::Step, Segment::Between { index: k, .. }) => {
+            out[..n].copy_from_slice(&values[value_at(k)..value_at(k) + n]);
+        }
+        (Interpolation::Linear, Segment::Between { index, u, .. }) => {
+            let (a, b) = (value_at(index), value_at(index + 1));
+            for (i, w) in out[..n].iter_mut().enumerate() {
+                *w = values[a + i] + (values[b + i] - values[a + i]) * u;
+            }
+        }
+        (Interpolation::CubicSpline, Segment::Between { index, u, interval }) => {
+            let (a, b) = (value_at(index), value_at(index + 1));
+            for (i, w) in out[..n].iter_mut().enumerate() {
+                let p0 = values[a + i];
+                let out_tangent = values[a + targets + i] * interval;
+                let p1 = values[b + i];
+                let in_tangent = values[b - targets + i] * interval;
+                *w = hermite(p0, out_tangent, p1, in_tangent, u);
+            }
+        }
+    }
+}
+
 /// The value, scaled out-tangent, next value and scaled in-tangent of the
 /// cubic-spline segment starting at key `index` (three entries per key).
 fn spline_segment<T>(values: &[T], index: usize, interval: f32) -> (T, T, T, T)

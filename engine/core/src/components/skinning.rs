@@ -131,7 +131,8 @@ impl SkinnedMesh {
 /// its normal and tangent. Animation `weights` channels write them; a game
 /// may write them too. Weights past the mesh's target count are ignored,
 /// missing ones count as 0.
-#[derive(Component, Debug, Clone, PartialEq, Default)]
+#[derive(Component, Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "Vec<f32>", into = "Vec<f32>")]
 pub struct MorphWeights {
     weights: Vec<f32>,
 }
@@ -176,6 +177,26 @@ impl MorphWeights {
         self.weights.clear();
         self.weights.extend_from_slice(weights);
         Ok(())
+    }
+}
+
+impl TryFrom<Vec<f32>> for MorphWeights {
+    type Error = DeformError;
+
+    fn try_from(weights: Vec<f32>) -> Result<Self, DeformError> {
+        Self::new(weights)
+    }
+}
+
+impl From<MorphWeights> for Vec<f32> {
+    fn from(weights: MorphWeights) -> Self {
+        weights.weights
+    }
+}
+
+impl crate::game_loop::StateHash for MorphWeights {
+    fn hash_state(&self, h: &mut crate::game_loop::StateHasher) {
+        self.weights.hash_state(h);
     }
 }
 

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::record::ENGINE_VERSION;
+use crate::animation::{AnimationPlayer, PlayState};
 use crate::behaviour::{Behaviour, Behaviours};
 use crate::game_loop::frame_info::PauseReason;
 use crate::object::{GameObject, ObjectId};
@@ -200,8 +201,17 @@ struct ResourceEntry {
 
 /// The component, behaviour and resource types a game's snapshots carry,
 /// each under a stable name (the name is what the snapshot stores, so
-/// renaming a Rust type does not break saves). [`MeshRenderer`] is
-/// registered from the start.
+/// renaming a Rust type does not break saves). [`MeshRenderer`],
+/// [`MorphWeights`](crate::MorphWeights) and the play state of
+/// [`AnimationPlayer`](crate::AnimationPlayer)s are registered from the
+/// start.
+///
+/// A player's play state is its layers (clips, times, speeds, weights,
+/// fade progress), pause and loop flags, the events of its last step and
+/// its root-motion totals: restoring in the middle of a cross-fade carries
+/// on exactly. Its clips, masks and root-motion bone are setup, not state:
+/// restore puts the state into the player the object has (an object
+/// without one gets none).
 pub struct SnapshotTypes {
     components: Vec<ComponentEntry>,
     behaviours: Vec<BehaviourEntry>,
@@ -236,6 +246,8 @@ impl Default for SnapshotTypes {
             resources: Vec::new(),
         };
         types.component::<MeshRenderer>("taos.MeshRenderer");
+        types.component::<crate::MorphWeights>("taos.MorphWeights");
+        types.animation_players();
         types
     }
 }
@@ -266,6 +278,31 @@ impl SnapshotTypes {
             }),
         });
         self
+    }
+
+    /// Carries the play state of [`AnimationPlayer`]s, restored into the
+    /// player already on the object (clips are not saved).
+    fn animation_players(&mut self) {
+        const NAME: &str = "taos.AnimationPlayer";
+        self.components.retain(|e| e.name != NAME);
+        self.components.push(ComponentEntry {
+            name: NAME,
+            save: Box::new(|world, entity| {
+                world
+                    .get::<AnimationPlayer>(entity)
+                    .map(|player| serde_json::to_value(player.play_state()))
+            }),
+            load: Box::new(|value| {
+                let state = value.map(PlayState::deserialize).transpose()?;
+                Ok(Box::new(move |world: &mut World, entity: Entity| {
+                    if let Some(state) = state
+                        && let Some(mut player) = world.get_mut::<AnimationPlayer>(entity)
+                    {
+                        player.restore_play_state(state);
+                    }
+                }))
+            }),
+        });
     }
 
     /// Snapshots carry behaviour `B` under `name`. Every behaviour type a
