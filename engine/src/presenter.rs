@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use glam::{Affine3A, Mat4, Vec3};
+use taos_renderer::deform::{DeformPose, MeshDeformations};
 use taos_renderer::frame::{
     CameraView, CascadeSettings, DrawItem, MovingDraw, PointLightData, SpotLightData, SunLight,
 };
@@ -13,10 +14,10 @@ use taos_renderer::{Frame, FrameData, RenderError, RenderStats, Renderer};
 
 use taos_audio::Audio;
 
-use crate::MeshDraw;
 use crate::game_loop::FramePresenter;
 use crate::ui::UiPainter;
 use crate::{Camera, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight};
+use crate::{Deformations, MeshDraw};
 
 /// Where frames go.
 pub(crate) enum Output {
@@ -37,6 +38,10 @@ pub(crate) struct RenderPresenter {
     pub(crate) output: Output,
     pub(crate) data: FrameData,
     draws: Vec<MeshDraw>,
+    /// Skinned and morphing meshes, as the scene gathers them and as the
+    /// renderer takes them (their lists swap back and forth, no copy).
+    deformations: Deformations,
+    poses: MeshDeformations,
     /// Each drawn object's world matrix last frame (for motion vectors),
     /// and this frame's, swapped every frame.
     previous_worlds: HashMap<GameObject, Affine3A>,
@@ -67,6 +72,8 @@ impl RenderPresenter {
             output,
             data: FrameData::default(),
             draws: Vec::new(),
+            deformations: Deformations::default(),
+            poses: MeshDeformations::default(),
             previous_worlds: HashMap::new(),
             current_worlds: HashMap::new(),
             camera: None,
@@ -142,6 +149,28 @@ impl RenderPresenter {
             }
         }
         gather_lights(scene, data);
+        // Before bucketing: culling reads the posed bounds.
+        scene.collect_deformations_into(alpha, &mut self.deformations);
+        if !self.deformations.draws.is_empty() {
+            let poses = &mut self.poses;
+            poses.poses.clear();
+            std::mem::swap(
+                &mut poses.joint_matrices,
+                &mut self.deformations.joint_matrices,
+            );
+            std::mem::swap(
+                &mut poses.morph_weights,
+                &mut self.deformations.morph_weights,
+            );
+            poses
+                .poses
+                .extend(self.deformations.draws.iter().map(|draw| DeformPose {
+                    mesh: MeshId(draw.mesh.0),
+                    joints: draw.joints.clone(),
+                    weights: draw.weights.clone(),
+                }));
+            self.renderer.deform(poses);
+        }
         self.current_worlds.clear();
         self.current_worlds
             .extend(self.draws.iter().map(|d| (d.object, d.world)));

@@ -109,10 +109,7 @@ pub(super) fn upload_assets(
             // A skinned mesh ignores its node's transform (glTF 2.0 3.7.3).
             let mirrored = !skinned && world.determinant() < 0.0;
             let morph_targets = primitive.morph_targets.len();
-            let label = format!(
-                "{file} {} {p}",
-                mesh.name.as_deref().unwrap_or("mesh")
-            );
+            let label = format!("{file} {} {p}", mesh.name.as_deref().unwrap_or("mesh"));
             let mesh_error = |source| GltfSpawnError::Mesh {
                 file: file.to_owned(),
                 mesh: mesh_index.0,
@@ -121,31 +118,32 @@ pub(super) fn upload_assets(
             };
             let id = if skinned || morph_targets > 0 {
                 let key = (mesh_index.0, p, skinned, mirrored);
-                let source = match deformable.get(&key) {
-                    Some(&source) => source,
-                    None => {
-                        let data = convert::deformable_data(primitive, skinned, mirrored)
-                            .map_err(|error| match error {
-                                DeformableError::Mesh(source) => mesh_error(source),
-                                DeformableError::Deform(source) => GltfSpawnError::Deform {
+                let source =
+                    match deformable.get(&key) {
+                        Some(&source) => source,
+                        None => {
+                            let data = convert::deformable_data(primitive, skinned, mirrored)
+                                .map_err(|error| match error {
+                                    DeformableError::Mesh(source) => mesh_error(source),
+                                    DeformableError::Deform(source) => GltfSpawnError::Deform {
+                                        file: file.to_owned(),
+                                        mesh: mesh_index.0,
+                                        primitive: primitive.source_index,
+                                        source,
+                                    },
+                                })?;
+                            let source = assets.add_deformable_mesh(gpu, &label, data).map_err(
+                                |source| GltfSpawnError::Deform {
                                     file: file.to_owned(),
                                     mesh: mesh_index.0,
                                     primitive: primitive.source_index,
                                     source,
                                 },
-                            })?;
-                        let source = assets.add_deformable_mesh(gpu, &label, data).map_err(
-                            |source| GltfSpawnError::Deform {
-                                file: file.to_owned(),
-                                mesh: mesh_index.0,
-                                primitive: primitive.source_index,
-                                source,
-                            },
-                        )?;
-                        deformable.insert(key, source);
-                        source
-                    }
-                };
+                            )?;
+                            deformable.insert(key, source);
+                            source
+                        }
+                    };
                 // The source was just added to this store.
                 assets
                     .add_deformed_instance(gpu, source)

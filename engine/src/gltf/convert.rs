@@ -403,3 +403,34 @@ pub(crate) fn deformable_data(
     }
     Ok(data)
 }
+
+/// A glTF `weights` channel as a core channel driving `target`'s
+/// [`MorphWeights`](crate::MorphWeights).
+pub(crate) fn weights_channel(
+    channel: &gltf::WeightsChannel,
+    target: GameObject,
+) -> AnimationChannel {
+    let (values, interpolation) = match &channel.weights {
+        gltf::Keyframes::Step(keys) => (keys.concat(), Interpolation::Step),
+        gltf::Keyframes::Linear(keys) => (keys.concat(), Interpolation::Linear),
+        gltf::Keyframes::CubicSpline(keys) => (
+            keys.iter()
+                .flat_map(|key| {
+                    key.in_tangent
+                        .iter()
+                        .chain(&key.value)
+                        .chain(&key.out_tangent)
+                        .copied()
+                })
+                .collect(),
+            Interpolation::CubicSpline,
+        ),
+    };
+    AnimationChannel::weights(
+        target,
+        channel.times.clone(),
+        values,
+        channel.targets,
+        interpolation,
+    )
+}

@@ -338,6 +338,7 @@ fn spawn_uploaded(
         assets,
         file,
         pending_skins: Vec::new(),
+        morph_objects: Vec::new(),
         spawned: SpawnedGltf {
             root,
             nodes: vec![None; model.nodes.len()],
@@ -370,6 +371,9 @@ struct Spawner<'a> {
     /// Skinned primitives' objects and their skin, joined to their joints
     /// once every node exists.
     pending_skins: Vec<(GameObject, gltf::SkinIndex, gltf::Aabb)>,
+    /// Morphing primitives' objects by glTF node (a node's primitives may
+    /// sit on its children).
+    morph_objects: Vec<(usize, GameObject)>,
     spawned: SpawnedGltf,
 }
 
@@ -410,12 +414,12 @@ impl Spawner<'_> {
         self.spawned.nodes[index.0] = Some(object);
         if let Some(primitives) = self.assets.nodes.get(&index.0) {
             if let [primitive] = primitives.as_slice() {
-                self.add_mesh(object, node, primitive)?;
+                self.add_mesh(object, index, primitive)?;
             } else {
                 for (i, primitive) in primitives.iter().enumerate() {
                     let child = self.scene.spawn(format!("primitive {i}"));
                     self.attach(object, child)?;
-                    self.add_mesh(child, node, primitive)?;
+                    self.add_mesh(child, index, primitive)?;
                 }
             }
         }
@@ -463,9 +467,10 @@ impl Spawner<'_> {
     fn add_mesh(
         &mut self,
         object: GameObject,
-        node: &gltf::Node,
+        index: gltf::NodeIndex,
         primitive: &PrimitiveAsset,
     ) -> Result<(), GltfSpawnError> {
+        let node = &self.model.nodes[index.0];
         self.add(
             object,
             MeshRenderer::new(primitive.mesh.handle(), primitive.material.handle()),
@@ -483,6 +488,7 @@ impl Spawner<'_> {
             let weights = MorphWeights::new(weights).unwrap_or_default();
             self.add(object, weights)?;
             self.spawned.morphing.push(object);
+            self.morph_objects.push((index.0, object));
         }
         if primitive.skinned
             && let Some(skin) = node.skin
@@ -548,7 +554,7 @@ impl Spawner<'_> {
         let mut player = AnimationPlayer::new();
         for (index, animation) in self.model.animations.iter().enumerate() {
             // Channels on nodes outside the spawned scene have no target.
-            let channels = animation
+            let mut channels: Vec<_> = animation
                 .channels
                 .iter()
                 .filter_map(|channel| {
@@ -556,6 +562,16 @@ impl Spawner<'_> {
                     Some(convert::channel(channel, target))
                 })
                 .collect();
+            // A node's weights drive each of its morphing primitives.
+            for channel in &animation.weight_channels {
+                for &(_, object) in self
+                    .morph_objects
+                    .iter()
+                    .filter(|(node, _)| *node == channel.target.0)
+                {
+                    channels.push(convert::weights_channel(channel, object));
+                }
+            }
             let name = animation
                 .name
                 .clone()

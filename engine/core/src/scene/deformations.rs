@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use bevy_ecs::change_detection::DetectChangesMut as _;
 use bevy_ecs::entity::Entity;
-use bevy_ecs::query::{Or, With};
+use bevy_ecs::query::{Or, QueryState, With};
 use glam::{Affine3A, Mat4};
 
 use super::Scene;
@@ -67,6 +67,18 @@ impl Deformations {
     }
 }
 
+/// Active-or-not objects with a mesh renderer and a skin or morph weights.
+pub(super) type DeformingQuery = QueryState<
+    (
+        Entity,
+        &'static TransformSlot,
+        &'static MeshRenderer,
+        Option<&'static SkinnedMesh>,
+        Option<&'static MorphWeights>,
+    ),
+    Or<(With<SkinnedMesh>, With<MorphWeights>)>,
+>;
+
 fn index(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
 }
@@ -84,18 +96,11 @@ impl Scene {
             .resource_mut::<TransformStore>()
             .bypass_change_detection()
             .prepare();
+        self.deforming.update_archetypes(&self.world);
         let interpolates = self.interpolates();
         let world = &self.world;
         let store = world.resource::<TransformStore>();
-        let Some(mut query) = world.try_query_filtered::<(
-            Entity,
-            &TransformSlot,
-            &MeshRenderer,
-            Option<&SkinnedMesh>,
-            Option<&MorphWeights>,
-        ), Or<(With<SkinnedMesh>, With<MorphWeights>)>>() else {
-            return;
-        };
+        let query = &self.deforming;
         let placed = |entity: Entity| -> Option<Affine3A> {
             if interpolates
                 && let Some(world) =
@@ -106,7 +111,8 @@ impl Scene {
             let slot = world.get::<TransformSlot>(entity)?.slot;
             store.is_live(slot).then(|| *store.world(slot))
         };
-        for (entity, &TransformSlot { slot, .. }, renderer, skin, morph) in query.iter(world) {
+        for (entity, &TransformSlot { slot, .. }, renderer, skin, morph) in query.iter_manual(world)
+        {
             if !store.is_active(slot) {
                 continue;
             }

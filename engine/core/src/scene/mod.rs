@@ -51,6 +51,7 @@ pub struct Scene {
     with_behaviours: QueryState<(Entity, &'static TransformSlot), With<Behaviours>>,
     cameras: QueryState<(&'static TransformSlot, &'static mut Camera)>,
     mesh_renderers: QueryState<(Entity, &'static TransformSlot, &'static MeshRenderer)>,
+    deforming: deformations::DeformingQuery,
     /// (rank, entity) of objects to run, reused every frame.
     run_order: Vec<(u32, Entity)>,
     /// Scratch for [`sync_activity`](Self::sync_activity).
@@ -104,6 +105,7 @@ impl Scene {
             with_behaviours: world.query_filtered(),
             cameras: world.query(),
             mesh_renderers: world.query(),
+            deforming: world.query_filtered(),
             sweep,
             systems: Schedule::new(SceneUpdate),
             world,

@@ -17,7 +17,8 @@ pub use materials::{
 };
 pub use morphs::{morph_targets, quantized_mesh};
 pub use scenes::{
-    MANY_NODES_DEFAULT, animated, cameras_and_lights, hierarchy, hierarchy_child_matrix, many_nodes,
+    MANY_NODES_DEFAULT, animated, cameras_and_lights, hierarchy, hierarchy_child_matrix,
+    many_nodes, mirrored_nodes,
 };
 
 pub use skins::{

@@ -187,3 +187,27 @@ pub fn many_nodes(dir: &Path, count: usize) -> io::Result<PathBuf> {
         Storage::ExternalBin,
     )
 }
+
+/// Two cubes side by side, embedded `.gltf` `mirrored_nodes.gltf` (one mesh, `"Cube"`):
+///
+/// | node | name | transform | mesh |
+/// | --- | --- | --- | --- |
+/// | 0 | `Left` | translation (-1.5, 0, 0), scale (-1, 1, 1): a mirror | 0 |
+/// | 1 | `Right` | translation (1.5, 0, 0) | 0 |
+///
+/// A cube is symmetric under the mirror, so a viewer that keeps the
+/// mirrored node's faces facing out draws `Left` as it draws an unmirrored
+/// cube at (-1.5, 0, 0); one that does not draws it inside out.
+pub fn mirrored_nodes(dir: &Path) -> io::Result<PathBuf> {
+    let mut b = Builder::new();
+    let mesh = cube_mesh(&mut b, "Cube");
+    let doc = json!({
+        "scenes": [{"nodes": [0, 1]}],
+        "nodes": [
+            {"name": "Left", "translation": [-1.5, 0.0, 0.0], "scale": [-1.0, 1.0, 1.0], "mesh": 0},
+            {"name": "Right", "translation": [1.5, 0.0, 0.0], "mesh": 0},
+        ],
+        "meshes": [mesh],
+    });
+    b.write(dir, "mirrored_nodes", doc, Storage::Embedded)
+}
