@@ -320,3 +320,39 @@ fn a_posed_character_matches_its_reference_in_every_preset() {
         );
     }
 }
+
+#[test]
+fn a_skin_of_300_joints_deforms_and_its_last_joint_moves_its_vertex() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine = engine();
+    let model = load(
+        &mut engine,
+        &test_models::many_joints_skin(dir.path()).unwrap(),
+    );
+    let skinned = model.skinned[0];
+    let skin = engine
+        .scene()
+        .get_component::<SkinnedMesh>(skinned)
+        .unwrap();
+    assert_eq!(skin.joints().len(), test_models::MANY_JOINTS);
+    // Joint i sits at (i, 0, 0) and, with identity inverse bind matrices,
+    // carries vertex i to (i / 100 + i, i % 3, 0): the last vertex at x = 301.99.
+    look_at(&mut engine, Vec3::new(150.0, 1.0, 0.0), 160.0);
+    engine.frame().unwrap();
+    let mesh = mesh_of(&engine, skinned);
+    let (_, max) = engine.renderer().assets().mesh(mesh).unwrap().bounds();
+    assert!((max.x - 301.99).abs() < 1e-3, "bounds reach {max}");
+    // Lift the last joint: only its vertex follows.
+    let last = model.nodes[test_models::MANY_JOINTS].unwrap();
+    engine
+        .scene_mut()
+        .object_mut(last)
+        .unwrap()
+        .set_position(Vec3::new(299.0, 50.0, 0.0));
+    engine.frame().unwrap();
+    let (_, max) = engine.renderer().assets().mesh(mesh).unwrap().bounds();
+    assert!(
+        (max.y - 50.0).abs() < 2.5,
+        "the lifted joint's vertex: {max}"
+    );
+}

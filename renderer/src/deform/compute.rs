@@ -60,6 +60,8 @@ pub(crate) struct Deformer {
     frame: u64,
     /// Deform every instance on the CPU (tests and benches compare the paths).
     pub(crate) force_cpu: bool,
+    /// The frame-too-large warning was logged.
+    warned_too_large: bool,
     weights: Vec<f32>,
     params: Vec<u8>,
     dispatches: Vec<Dispatch>,
@@ -153,6 +155,20 @@ impl Deformer {
         self.params.clear();
         self.weights.clear();
         let joint_vec4s = deformations.joint_matrices.len() as u64 * 4;
+        // All skins share one storage buffer: a frame with more joints than
+        // one binding may hold deforms on the CPU instead (nothing is lost).
+        let pose_bytes = (joint_vec4s + deformations.morph_weights.len() as u64) * 16
+            + deformations.poses.len() as u64 * 16;
+        let fits = pose_bytes <= gpu.device().limits().max_storage_buffer_binding_size;
+        if !fits && !self.warned_too_large {
+            log::warn!(
+                "{} joint matrices this frame exceed the device's storage binding \
+                 ({} bytes): deforming on the CPU",
+                deformations.joint_matrices.len(),
+                gpu.device().limits().max_storage_buffer_binding_size
+            );
+            self.warned_too_large = true;
+        }
         for pose in &deformations.poses {
             let Some(mesh) = assets.mesh_mut(pose.mesh) else {
                 stats.skipped += 1;
@@ -183,7 +199,7 @@ impl Deformer {
             };
             let joints = deformations.joints_of(pose);
             let weights = deformations.weights_of(pose);
-            if path == DeformPath::Cpu || self.force_cpu {
+            if path == DeformPath::Cpu || self.force_cpu || !fits {
                 deform_vertices(&source.data, joints, weights, &mut self.scratch);
                 let bytes: &[u8] = bytemuck::cast_slice(&self.scratch);
                 gpu.queue().write_buffer(mesh.vertex_buffer(), 0, bytes);
