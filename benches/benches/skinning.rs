@@ -135,7 +135,7 @@ fn scene(count: usize, skinned: bool) -> (Engine, Vec<Vec<GameObject>>) {
             parent = joint;
         }
         let body = scene.spawn_child(root, "Body").expect("the root exists");
-        let mesh = if skinned { instances[i] } else { rigid };
+        let mesh = instances.get(i).copied().unwrap_or(rigid);
         scene
             .add_component(body, MeshRenderer::new(mesh.handle(), material.handle()))
             .expect("spawned");
