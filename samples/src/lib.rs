@@ -44,9 +44,10 @@ pub use deferred_showcase::{
 };
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
 pub use gltf_viewer::{
-    BackgroundLoad, EFFECT_LABELS, HeadlessView, Orbit, ProgressPrinter, SHOW_AFTER, ShownModel,
-    VIEWER_FOV, ViewerCli, ViewerSettings, focus_on, gltf_viewer, place_camera, scene_tree,
-    show_model, spawn_viewer_camera, view_headless,
+    BackgroundLoad, ClipAction, EFFECT_LABELS, HeadlessView, Orbit, ProgressPrinter, SHOW_AFTER,
+    SOLO_FADE, ShownModel, Skeleton, VIEWER_FOV, ViewerCli, ViewerSettings, apply_clip_action,
+    clip_panel, focus_on, gltf_viewer, place_camera, scene_tree, show_model, spawn_viewer_camera,
+    view_headless,
 };
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
 pub use presets_compare::{

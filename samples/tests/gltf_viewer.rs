@@ -11,7 +11,7 @@ use taos_engine::gltf::test_models;
 use taos_engine::renderer::features::{DofFeature, SkyFeature};
 use taos_engine::{Engine, EngineConfig};
 use taos_image_compare::{Tolerance, assert_matches_reference};
-use taos_samples::{ComparePreset, SampleArgs, ViewerSettings, view_headless};
+use taos_samples::{ComparePreset, SampleArgs, Skeleton, ViewerSettings, view_headless};
 
 const SIZE: (u32, u32) = (128, 96);
 
@@ -292,4 +292,59 @@ fn the_viewer_switches_effects_without_rebuilding_the_features() {
     msaa.preset = ComparePreset::Deferred;
     msaa.msaa = false;
     assert!(msaa.needs_rebuild(&switched), "another preset");
+}
+
+/// Pixels of the skeleton's joint colour (unlit yellow-orange).
+fn joint_pixels(image: &RgbaImage) -> usize {
+    image
+        .pixels()
+        .filter(|p| p[0] > 200 && p[1] > 150 && p[2] < 90)
+        .count()
+}
+
+#[test]
+fn the_skeleton_shows_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = test_models::two_bone_skin(dir.path()).unwrap();
+    let view = |skeleton: bool| {
+        let settings = ViewerSettings {
+            skeleton,
+            ..ViewerSettings::default()
+        };
+        view_headless(&path, settings, &GltfSpawnOptions::default(), &args(1))
+            .unwrap()
+            .image
+    };
+    let hidden = view(false);
+    let shown = view(true);
+    assert_eq!(joint_pixels(&hidden), 0, "no skeleton unless asked");
+    assert!(joint_pixels(&shown) > 10, "two joint markers show");
+}
+
+#[test]
+fn the_skeleton_marks_each_joint_and_each_bone_as_children_of_the_joints() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = test_models::two_bone_skin(dir.path()).unwrap();
+    let mut engine = Engine::headless(
+        EngineConfig::new(SIZE.0, SIZE.1),
+        taos_engine::renderer::presets::forward_preset(Default::default()),
+    )
+    .unwrap();
+    let model = engine
+        .load_gltf(&path, &GltfSpawnOptions::default())
+        .unwrap();
+    let mut skeleton = Skeleton::build(&mut engine, &model, 0.1).unwrap();
+    let (root, bone) = (model.nodes[1].unwrap(), model.nodes[2].unwrap());
+    assert_eq!(skeleton.joints, [root, bone]);
+    // A sphere on each joint, and one box from Root to Bone (under Root).
+    assert_eq!(skeleton.markers.len(), 3);
+    let parents: Vec<_> = skeleton
+        .markers
+        .iter()
+        .map(|&m| engine.scene().parent(m).unwrap())
+        .collect();
+    assert_eq!(parents, [root, bone, root]);
+    assert!(!skeleton.is_shown());
+    skeleton.show(engine.scene_mut(), true).unwrap();
+    assert!(skeleton.is_shown());
 }

@@ -12,6 +12,8 @@ use taos_engine::{
 };
 
 use super::cameras::CameraCycle;
+use super::clips::{apply_clip_action, clip_panel};
+use super::skeleton::Skeleton;
 use super::{
     BackgroundLoad, Orbit, ShownModel, VIEWER_FOV, ViewerSettings, focus_on, model_name,
     place_camera, show_model, spawn_viewer_camera,
@@ -45,6 +47,7 @@ pub(super) fn run_window(
         panel: true,
         paused: false,
         cameras: CameraCycle::default(),
+        skeleton: Skeleton::default(),
     };
     Engine::run_app(
         "gltf_viewer",
@@ -77,6 +80,8 @@ struct Viewer {
     paused: bool,
     /// Which camera draws: the viewer's, or one of the model's (C).
     cameras: CameraCycle,
+    /// The joints and bones of the model's skins, shown on K.
+    skeleton: Skeleton,
 }
 
 impl Viewer {
@@ -121,7 +126,44 @@ impl Viewer {
             Key::H => self.panel = !self.panel,
             Key::Space => self.toggle_pause(engine),
             Key::C => self.next_camera(engine),
+            Key::K => self.toggle_skeleton(engine),
             _ => {}
+        }
+    }
+
+    fn toggle_skeleton(&mut self, engine: &mut Engine) {
+        let shown = !self.skeleton.is_shown();
+        self.settings.skeleton = shown;
+        if let Err(error) = self.skeleton.show(engine.scene_mut(), shown) {
+            eprintln!("gltf_viewer: skeleton: {error}");
+        }
+    }
+
+    /// The clip panel of the shown model's player, and what it asked for.
+    fn clips_ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui) {
+        let Some(shown) = &self.shown else { return };
+        if shown.model.clips.is_empty() {
+            return;
+        }
+        let root = shown.model.root;
+        let Some(player) = engine.scene().get_component::<AnimationPlayer>(root) else {
+            return;
+        };
+        let actions = egui::CollapsingHeader::new("clips")
+            .default_open(true)
+            .show(ui, |ui| clip_panel(ui, player, &shown.model.clips))
+            .body_returned
+            .unwrap_or_default();
+        if let Some(mut player) = engine
+            .scene_mut()
+            .get_component_mut::<AnimationPlayer>(root)
+        {
+            for action in actions {
+                if let Err(error) = apply_clip_action(&mut player, action) {
+                    eprintln!("gltf_viewer: {error}");
+                }
+            }
+            self.paused = player.is_paused();
         }
     }
 
@@ -169,6 +211,11 @@ impl Viewer {
             eprintln!("warning: {warning}");
         }
         self.orbit = Some(shown.orbit);
+        self.skeleton = Skeleton::build(engine, &shown.model, shown.orbit.radius * 0.1)
+            .map_err(|e| context(&e))?;
+        self.skeleton
+            .show(engine.scene_mut(), self.settings.skeleton)
+            .map_err(|e| context(&e))?;
         self.shown = Some(shown);
         self.cameras.reset();
         engine.set_camera(self.camera);
@@ -270,8 +317,16 @@ impl App for Viewer {
                 }
             }
             self.settings_ui(engine, ui);
+            self.clips_ui(engine, ui);
+            if !self.skeleton.joints.is_empty() {
+                let mut on = self.skeleton.is_shown();
+                let label = format!("skeleton: {} joints (K)", self.skeleton.joints.len());
+                if ui.checkbox(&mut on, label).changed() {
+                    self.toggle_skeleton(engine);
+                }
+            }
             ui.small(
-                "drag: orbit · right drag: pan · wheel: zoom · F: frame · Space: pause · C: camera · H: hide",
+                "drag: orbit · right drag: pan · wheel: zoom · F: frame · Space: pause · C: camera · K: skeleton · H: hide",
             );
             if let Some(shown) = &self.shown {
                 ui.small(self.cameras.label(shown.model.cameras.len()));

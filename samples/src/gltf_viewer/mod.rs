@@ -7,11 +7,16 @@
 //!   button to pan, the wheel to zoom. Keys `1` `2` `3` pick the forward,
 //!   forward-plus and deferred presets; `S` `B` `D` `T` `M` toggle shadows,
 //!   bloom, depth of field, TAA and MSAA; `F` frames the model again;
-//!   `Space` pauses and resumes its animation; `H` hides the panel. The
-//!   panel shows the same switches and the scene tree. The model loads on
+//!   `Space` pauses and resumes its animation; `K` shows the skeleton of
+//!   its skins (a sphere per joint, a box per bone); `H` hides the panel.
+//!   The panel shows the same switches, the scene tree and the model's
+//!   clips: click one to play it alone (a 0.3 s cross-fade), tick "blend"
+//!   to add it as a layer and set its weight, drag the time slider to scrub
+//!   the current clip (it pauses), and set the speed. The model loads on
 //!   a worker thread: a load longer than half a second shows a progress bar.
 //! - **Headless** (`--headless --frames N --screenshot out.png`): renders N
-//!   frames (the animation advancing 1/60 s per frame) and saves the last.
+//!   frames (the animation advancing 1/60 s per frame) and saves the last;
+//!   `--skeleton` shows the skeleton in it.
 //!   A load longer than half a second prints its progress to stderr.
 //!
 //! External files must lie in the model's folder unless `--allow-dir DIR`
@@ -23,10 +28,12 @@
 
 mod app;
 mod cameras;
+mod clips;
 mod load;
 mod markers;
 mod orbit;
 mod settings;
+mod skeleton;
 mod tree;
 
 use std::path::{Path, PathBuf};
@@ -41,9 +48,11 @@ use taos_engine::prelude::*;
 use taos_engine::renderer::features::DofFeature;
 use taos_engine::{DirectionalLight, Engine, EngineConfig};
 
+pub use clips::{ClipAction, SOLO_FADE, apply_clip_action, clip_panel};
 pub use load::{BackgroundLoad, ProgressPrinter, SHOW_AFTER};
 pub use orbit::Orbit;
 pub use settings::{EFFECT_LABELS, ViewerSettings};
+pub use skeleton::Skeleton;
 pub use tree::scene_tree;
 
 use crate::{CommonCli, ComparePreset, SampleArgs};
@@ -73,6 +82,9 @@ pub struct ViewerCli {
     /// Do not play the first animation.
     #[arg(long)]
     pub still: bool,
+    /// Show the joints and bones of the model's skins.
+    #[arg(long)]
+    pub skeleton: bool,
     /// Let the model's external files (buffers, images) come from DIR too,
     /// not only from the model's folder; `..` in their URIs is then
     /// allowed. Repeat for several folders.
@@ -92,6 +104,7 @@ impl ViewerCli {
         let mut settings = ViewerSettings {
             preset: self.preset,
             shadows: !self.no_shadows,
+            skeleton: self.skeleton,
             ..ViewerSettings::default()
         };
         settings
@@ -174,6 +187,8 @@ pub fn view_headless(
     let shown = show_model(&mut engine, camera, &model, &model_name(path), spawn)
         .with_context(|| format!("gltf_viewer cannot show {}", path.display()))?;
     focus_on(&mut engine, &shown.orbit);
+    let mut skeleton = Skeleton::build(&mut engine, &shown.model, shown.orbit.radius * 0.1)?;
+    skeleton.show(engine.scene_mut(), settings.skeleton)?;
     for _ in 0..args.frames.max(1) {
         engine.frame()?;
     }

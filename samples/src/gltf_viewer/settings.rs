@@ -32,6 +32,8 @@ pub struct ViewerSettings {
     pub taa: bool,
     /// 4x MSAA (forward and forward-plus; deferred ignores it).
     pub msaa: bool,
+    /// Show the joints and bones of the model's skins (K in the window).
+    pub skeleton: bool,
 }
 
 impl Default for ViewerSettings {
@@ -44,6 +46,7 @@ impl Default for ViewerSettings {
             dof: false,
             taa: false,
             msaa: false,
+            skeleton: false,
         }
     }
 }
