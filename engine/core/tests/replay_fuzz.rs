@@ -114,6 +114,18 @@ fn tick_count_at(rec: &Recording) -> usize {
 }
 
 #[test]
+fn bytes_after_the_checksum_are_refused() {
+    let mut bytes = sample().to_bytes();
+    bytes.extend_from_slice(&[7; 9]);
+    assert!(matches!(
+        Recording::from_bytes(&bytes),
+        Err(RecordingError::Invalid {
+            field: "bytes after the checksum"
+        })
+    ));
+}
+
+#[test]
 fn the_sample_round_trips() {
     let rec = sample();
     let bytes = rec.to_bytes();

@@ -259,6 +259,13 @@ impl Recording {
                 actual: h.finish(),
             });
         }
+        // The checksum ends a recording: anything after it is damage (an
+        // appended or half-overwritten file), not data to ignore.
+        if r.at != bytes.len() {
+            return Err(RecordingError::Invalid {
+                field: "bytes after the checksum",
+            });
+        }
         Ok(Self {
             seed,
             tick_rate,
