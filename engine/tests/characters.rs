@@ -179,6 +179,35 @@ fn the_skinned_node_transform_is_ignored_as_the_specification_says() {
 }
 
 #[test]
+fn joints_outside_the_scene_are_spawned_and_drawn_as_in_the_scene() {
+    // The glTF tutorial's SimpleSkin lists only the skinned node in its
+    // scene; its joints hang in no scene. They are spawned all the same.
+    let dir = tempfile::tempdir().unwrap();
+    let render = |path: PathBuf| {
+        let mut engine = engine();
+        let model = load(&mut engine, &path);
+        look_at(&mut engine, Vec3::new(0.0, 1.0, 0.0), 1.5);
+        engine.frame().unwrap();
+        (model, engine.read_pixels().unwrap())
+    };
+    let (detached, pixels) = render(test_models::detached_joints_skin(dir.path()).unwrap());
+    assert!(
+        detached.nodes.iter().all(Option::is_some),
+        "every node spawned"
+    );
+    assert!(
+        detached
+            .warnings
+            .iter()
+            .any(|w| w.contains("outside the scene")),
+        "{:?}",
+        detached.warnings
+    );
+    let (_, plain) = render(test_models::two_bone_skin(dir.path()).unwrap());
+    assert_eq!(pixels, plain);
+}
+
+#[test]
 fn a_mirrored_node_is_drawn_with_its_faces_outward() {
     let dir = tempfile::tempdir().unwrap();
     let path = test_models::mirrored_nodes(dir.path()).unwrap();

@@ -268,8 +268,8 @@ impl Engine {
         name: &str,
         options: &GltfSpawnOptions,
     ) -> Result<SpawnedGltf, GltfSpawnError> {
-        let roots = &check_scene(model, name, options)?.roots;
-        let assets = upload_assets(self.renderer(), model, roots, name)?;
+        let roots = skins::spawn_roots(model, check_scene(model, name, options)?);
+        let assets = upload_assets(self.renderer(), model, &roots, name)?;
         spawn_uploaded(self.scene_mut(), model, &assets, name, options)
     }
 }
@@ -289,8 +289,8 @@ pub fn spawn_gltf(
     name: &str,
     options: &GltfSpawnOptions,
 ) -> Result<SpawnedGltf, GltfSpawnError> {
-    let roots = &check_scene(model, name, options)?.roots;
-    let assets = upload_assets(renderer, model, roots, name)?;
+    let roots = skins::spawn_roots(model, check_scene(model, name, options)?);
+    let assets = upload_assets(renderer, model, &roots, name)?;
     spawn_uploaded(scene, model, &assets, name, options)
 }
 
@@ -352,7 +352,13 @@ fn spawn_uploaded(
             warnings: model.warnings.clone(),
         },
     };
-    let result = spawner.spawn(&gltf_scene.roots, options.autoplay);
+    let roots = skins::spawn_roots(model, gltf_scene);
+    if roots.len() > gltf_scene.roots.len() {
+        spawner.spawned.warnings.push(format!(
+            "{file}: skin joints outside the scene's hierarchy: spawned their trees under the model's root too"
+        ));
+    }
+    let result = spawner.spawn(&roots, options.autoplay);
     match result {
         Ok(()) => Ok(spawner.spawned),
         Err(error) => {

@@ -22,7 +22,7 @@ pub use scenes::{
 };
 
 pub use skins::{
-    MANY_JOINTS, TWO_BONE_WEIGHTS_U8, many_joints_skin, mirrored_skin,
+    MANY_JOINTS, TWO_BONE_WEIGHTS_U8, detached_joints_skin, many_joints_skin, mirrored_skin,
     two_bone_inverse_bind_matrices, two_bone_skin,
 };
 

@@ -40,16 +40,23 @@ pub fn two_bone_inverse_bind_matrices() -> [Mat4; 2] {
 /// y = 0, 1, 2 (vertex `2k` left, `2k + 1` right), normals +Z, four triangles, u8 `JOINTS_0` all
 /// `[0, 1, 0, 0]`, normalized u8 `WEIGHTS_0` [`TWO_BONE_WEIGHTS_U8`].
 pub fn two_bone_skin(dir: &Path) -> io::Result<PathBuf> {
-    write_two_bone(dir, "two_bone_skin", Vec3::ONE)
+    write_two_bone(dir, "two_bone_skin", Vec3::ONE, &[0, 1])
+}
+
+/// [`two_bone_skin`] whose scene lists only node 0 `"Skinned"`: its joints
+/// (nodes 1 and 2) are in no scene's hierarchy, as in the glTF tutorial's
+/// `SimpleSkin`. In `detached_joints_skin.gltf`.
+pub fn detached_joints_skin(dir: &Path) -> io::Result<PathBuf> {
+    write_two_bone(dir, "detached_joints_skin", Vec3::ONE, &[0])
 }
 
 /// [`two_bone_skin`] with node 0 `"Skinned"` scaled by (-1, 1, 1) (a mirror), in
 /// `mirrored_skin.gltf`.
 pub fn mirrored_skin(dir: &Path) -> io::Result<PathBuf> {
-    write_two_bone(dir, "mirrored_skin", Vec3::new(-1.0, 1.0, 1.0))
+    write_two_bone(dir, "mirrored_skin", Vec3::new(-1.0, 1.0, 1.0), &[0, 1])
 }
 
-fn write_two_bone(dir: &Path, name: &str, scale: Vec3) -> io::Result<PathBuf> {
+fn write_two_bone(dir: &Path, name: &str, scale: Vec3, roots: &[usize]) -> io::Result<PathBuf> {
     let mut b = Builder::new();
     let positions: Vec<f32> = (0..6)
         .flat_map(|v| [if v % 2 == 0 { -0.5 } else { 0.5 }, (v / 2) as f32, 0.0])
@@ -83,7 +90,7 @@ fn write_two_bone(dir: &Path, name: &str, scale: Vec3) -> io::Result<PathBuf> {
         .collect();
     let ibms = b.floats("MAT4", &ibms);
     let doc = json!({
-        "scenes": [{"nodes": [0, 1]}],
+        "scenes": [{"nodes": roots}],
         "nodes": [
             {"name": "Skinned", "mesh": 0, "skin": 0, "scale": scale.to_array()},
             {"name": "Root", "children": [2]},
