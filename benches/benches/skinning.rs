@@ -172,6 +172,30 @@ fn sway(engine: &mut Engine, characters: &[Vec<GameObject>], step: &mut f32) {
     scene.refresh_transforms();
 }
 
+/// Waits for the GPU to finish what was submitted (outside the timings):
+/// as a frame does, so uploads do not pile up between iterations.
+fn settle(engine: &mut Engine) {
+    engine
+        .renderer()
+        .gpu()
+        .device()
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("the GPU finishes");
+}
+
+/// What the presenter does between gathering and deforming: the lists
+/// change hands (swapped, not copied) and the poses name the instances.
+fn hand_over(gathered: &mut Deformations, poses: &mut MeshDeformations) {
+    poses.poses.clear();
+    std::mem::swap(&mut poses.joint_matrices, &mut gathered.joint_matrices);
+    std::mem::swap(&mut poses.morph_weights, &mut gathered.morph_weights);
+    poses.poses.extend(gathered.draws.iter().map(|draw| DeformPose {
+        mesh: MeshId(draw.mesh.0),
+        joints: draw.joints.clone(),
+        weights: draw.weights.clone(),
+    }));
+}
+
 /// `iterations` whole frames, each after a new sway (not timed).
 fn timed_frames(
     engine: &mut Engine,
@@ -218,6 +242,40 @@ fn skinning(c: &mut Criterion) {
                         }));
                     black_box(engine.renderer().deform(&poses));
                     total += start.elapsed();
+                    settle(&mut engine);
+                }
+                total
+            });
+        });
+        // The two halves apart: gathering the matrices from the scene, and
+        // the renderer's work on them (bounds, upload, dispatches).
+        group.bench_function(BenchmarkId::new("gather", count), |b| {
+            b.iter_custom(|iterations| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iterations {
+                    sway(&mut engine, &characters, &mut step);
+                    let start = Instant::now();
+                    engine
+                        .scene_mut()
+                        .collect_deformations_into(1.0, &mut gathered);
+                    total += start.elapsed();
+                }
+                black_box(gathered.joint_matrices.len());
+                total
+            });
+        });
+        engine
+            .scene_mut()
+            .collect_deformations_into(1.0, &mut gathered);
+        hand_over(&mut gathered, &mut poses);
+        group.bench_function(BenchmarkId::new("deform", count), |b| {
+            b.iter_custom(|iterations| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iterations {
+                    let start = Instant::now();
+                    black_box(engine.renderer().deform(&poses));
+                    total += start.elapsed();
+                    settle(&mut engine);
                 }
                 total
             });
