@@ -116,9 +116,19 @@ impl Renderer {
     /// each instance's vertices (a compute dispatch each, or on the CPU
     /// where the backend has no compute). Call it before bucketing the
     /// frame's draws, so culling sees the posed bounds; an instance not
-    /// posed keeps its last pose.
+    /// posed keeps its last pose. While TAA is on, each instance's previous
+    /// pose is kept too (one GPU copy per pool of instances), for motion
+    /// vectors. While TAA is on, each instance's previous
+    /// pose is kept too (one GPU copy per pool of instances), for motion
+    /// vectors.
     pub fn deform(&mut self, deformations: &MeshDeformations) -> DeformStats {
-        self.deformer.run(&self.gpu, &mut self.assets, deformations)
+        // Only TAA's motion vectors read the previous frame's vertices.
+        let keep_previous = self
+            .features
+            .is_enabled::<crate::features::TaaFeature>()
+            .unwrap_or(false);
+        self.deformer
+            .run(&self.gpu, &mut self.assets, deformations, keep_previous)
     }
 
     /// Deforms every instance on the CPU even where compute shaders exist

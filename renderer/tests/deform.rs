@@ -355,3 +355,72 @@ fn a_pose_for_a_rigid_mesh_or_an_unknown_id_is_skipped() {
     assert_eq!((stats.gpu, stats.cpu, stats.skipped), (0, 0, 3));
     let _ = wgpu::PollType::Poll;
 }
+
+/// Six cubes in a row: several instances share a pool (which grows past
+/// its first four slots) and are deformed by one dispatch; an instance not
+/// posed in a frame keeps its last pose.
+#[test]
+fn instances_share_a_pool_and_one_left_unposed_keeps_its_pose() {
+    const COUNT: usize = 6;
+    let row = |i: usize| {
+        Affine3A::from_rotation_translation(
+            Quat::from_rotation_y(0.3 * i as f32),
+            Vec3::new(-3.75 + 1.5 * i as f32, 0.6, 0.0),
+        ) * Affine3A::from_scale(Vec3::splat(0.5))
+    };
+    let draw = |skinned: bool, frames: usize| {
+        let gpu = support::gpu();
+        let target = OffscreenTarget::new(&gpu, WIDTH, HEIGHT, FORMAT).unwrap();
+        let mut renderer = Renderer::new(gpu, FORMAT);
+        forward_preset(PresetOptions::default())(&mut renderer);
+        let (assets, gpu) = renderer.assets_mut();
+        let material = assets.add_material(PbrMaterial::default());
+        let rigid = assets.add_mesh(gpu, "cube", &MeshData::cube(2.0));
+        let source = assets
+            .add_deformable_mesh(gpu, "cube", bound_cube())
+            .unwrap();
+        let instances: Vec<MeshId> = (0..COUNT)
+            .map(|_| assets.add_deformed_instance(gpu, source).unwrap())
+            .collect();
+        let mut data = FrameData {
+            camera: support::camera((WIDTH, HEIGHT)),
+            size: (WIDTH, HEIGHT),
+            ..FrameData::default()
+        };
+        sun(&mut data);
+        for frame in 0..frames {
+            let mut deformations = MeshDeformations::default();
+            // After the first frame, only the first half is posed again.
+            let posed = if frame == 0 { COUNT } else { COUNT / 2 };
+            for (i, &mesh) in instances.iter().enumerate().take(posed) {
+                let joint = Mat4::from(row(i)) * Mat4::from_translation(-BIND_OFFSET);
+                let start = deformations.joint_matrices.len() as u32;
+                deformations.joint_matrices.extend([joint, joint]);
+                deformations.poses.push(DeformPose {
+                    mesh,
+                    joints: start..start + 2,
+                    weights: 0..0,
+                });
+            }
+            if skinned {
+                let stats = renderer.deform(&deformations);
+                assert_eq!(stats.gpu + stats.cpu, posed as u32);
+            }
+            let items: Vec<DrawItem> = (0..COUNT)
+                .map(|i| DrawItem {
+                    mesh: if skinned { instances[i] } else { rigid },
+                    material,
+                    world: if skinned { Affine3A::IDENTITY } else { row(i) },
+                    cast_shadows: true,
+                })
+                .collect();
+            data.time.frame += 1;
+            data.buckets.fill(items, renderer.assets(), &data.camera);
+            renderer.render(&mut data, target.texture()).unwrap();
+        }
+        target.read_rgba8(renderer.gpu()).unwrap()
+    };
+    let rigid = draw(false, 1);
+    assert_same(&rigid, &draw(true, 1), 2, "six instances in one pool");
+    assert_same(&rigid, &draw(true, 3), 2, "half of them left unposed");
+}

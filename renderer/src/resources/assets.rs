@@ -81,12 +81,18 @@ impl Assets {
         ctx: &GpuContext,
         source: DeformableMeshId,
     ) -> Option<MeshId> {
-        let mesh = self
-            .deformables
-            .get(source.0 as usize)?
-            .instance(ctx, source);
+        let id = MeshId(self.meshes.len() as u32);
+        let deformable = self.deformables.get_mut(source.0 as usize)?;
+        let (mesh, regrown) = deformable.add_instance(ctx, source, id);
         self.meshes.push(mesh);
-        Some(MeshId(self.meshes.len() as u32 - 1))
+        if let Some(pool) = regrown.and_then(|index| deformable.pools.get(index)) {
+            for member in &pool.members {
+                if let Some(mesh) = self.meshes.get_mut(member.0 as usize) {
+                    mesh.set_pool_buffers(&pool.current, &pool.previous);
+                }
+            }
+        }
+        Some(id)
     }
 
     /// The deformable mesh's CPU data, or `None` for an id from another store.

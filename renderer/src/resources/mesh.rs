@@ -49,8 +49,8 @@ impl GpuMesh {
         }
     }
 
-    /// A deformed instance: its own two vertex buffers (this frame's and
-    /// the last), the source's index buffer.
+    /// A deformed instance: its part of its pool's two vertex buffers
+    /// (this frame's and the last), the source's index buffer.
     pub(crate) fn deformed(
         vertices: wgpu::Buffer,
         indices: wgpu::Buffer,
@@ -77,12 +77,12 @@ impl GpuMesh {
         self.deform.as_mut()
     }
 
-    /// Makes last frame's vertices this frame's target and this frame's the
-    /// previous: the deformer then writes the new pose over the older one.
-    pub(crate) fn swap_deformed_buffers(&mut self) {
+    /// Points a deformed instance at its pool's new buffers (after the
+    /// pool grew); its place in them is unchanged.
+    pub(crate) fn set_pool_buffers(&mut self, current: &wgpu::Buffer, previous: &wgpu::Buffer) {
         if let Some(deform) = &mut self.deform {
-            std::mem::swap(&mut self.vertices, &mut deform.previous);
-            deform.flipped = !deform.flipped;
+            self.vertices = current.clone();
+            deform.previous = previous.clone();
         }
     }
 
@@ -90,20 +90,26 @@ impl GpuMesh {
         self.bounds = bounds;
     }
 
-    /// This frame's vertices.
-    pub(crate) fn vertex_buffer(&self) -> &wgpu::Buffer {
-        &self.vertices
+    /// This frame's vertices (a deformed instance's part of its pool).
+    pub(crate) fn vertex_slice(&self) -> wgpu::BufferSlice<'_> {
+        match &self.deform {
+            Some(deform) => self.vertices.slice(deform.range.clone()),
+            None => self.vertices.slice(..),
+        }
     }
 
     /// The vertices drawn the frame before: a deformed instance's previous
     /// pose, a rigid mesh's only vertices.
-    pub(crate) fn previous_vertex_buffer(&self) -> &wgpu::Buffer {
-        self.deform.as_ref().map_or(&self.vertices, |d| &d.previous)
+    pub(crate) fn previous_vertex_slice(&self) -> wgpu::BufferSlice<'_> {
+        match &self.deform {
+            Some(deform) => deform.previous.slice(deform.range.clone()),
+            None => self.vertices.slice(..),
+        }
     }
 
     /// Binds the buffers and draws `instances`.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, instances: std::ops::Range<u32>) {
-        pass.set_vertex_buffer(0, self.vertices.slice(..));
+        pass.set_vertex_buffer(0, self.vertex_slice());
         pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
         pass.draw_indexed(0..self.index_count, 0, instances);
     }

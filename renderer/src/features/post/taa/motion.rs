@@ -184,7 +184,7 @@ impl MotionVectors {
             rp.set_pipeline(pipeline);
             for (index, mesh) in (0_u32..).zip(&self.draws) {
                 if let Some(mesh) = assets.mesh(*mesh) {
-                    rp.set_vertex_buffer(2, mesh.previous_vertex_buffer().slice(..));
+                    rp.set_vertex_buffer(2, mesh.previous_vertex_slice());
                     mesh.draw(rp, index..index + 1);
                 }
             }
