@@ -1,0 +1,19 @@
+//! `cargo run -p taos_samples --bin character [-- --headless --frames N --screenshot out.png]`
+//!
+//! WASD walks, Control runs, Space jumps; drag to orbit the
+//! camera, the wheel zooms.
+
+use taos_engine::game_loop::LoopConfig;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
+use taos_samples::{SampleArgs, character, run_sample};
+
+fn main() -> anyhow::Result<()> {
+    let args = SampleArgs::from_env();
+    run_sample(
+        "character",
+        &args,
+        LoopConfig::default(),
+        forward_preset(PresetOptions::default()),
+        character,
+    )
+}
