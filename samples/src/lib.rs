@@ -35,7 +35,7 @@ mod shooter;
 
 pub use args::{CommonCli, SampleArgs, run_sample};
 pub use audio::{AudioArgs, audio_scene, mix_to_wav};
-pub use character::{CharacterScene, character, spawn_character_scene};
+pub use character::{CharacterScene, character, character_preset, spawn_character_scene};
 pub use controllers::{Rig, RigSwitcher, controllers};
 
 /// The API guide (`docs/api-guide.md`), included so its snippets compile as doctests.

@@ -4,8 +4,7 @@
 //! camera, the wheel zooms.
 
 use taos_engine::game_loop::LoopConfig;
-use taos_engine::renderer::presets::{PresetOptions, forward_preset};
-use taos_samples::{SampleArgs, character, run_sample};
+use taos_samples::{SampleArgs, character, character_preset, run_sample};
 
 fn main() -> anyhow::Result<()> {
     let args = SampleArgs::from_env();
@@ -13,7 +12,7 @@ fn main() -> anyhow::Result<()> {
         "character",
         &args,
         LoopConfig::default(),
-        forward_preset(PresetOptions::default()),
+        character_preset(),
         character,
     )
 }

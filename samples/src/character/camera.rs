@@ -42,7 +42,8 @@ impl FollowCamera {
         if input.mouse_pressed(MouseButton::Left) || input.mouse_pressed(MouseButton::Right) {
             let motion = input.mouse_motion();
             if motion.is_finite() {
-                self.yaw = (self.yaw - motion.x * self.sensitivity).rem_euclid(std::f32::consts::TAU);
+                self.yaw =
+                    (self.yaw - motion.x * self.sensitivity).rem_euclid(std::f32::consts::TAU);
                 self.pitch = (self.pitch - motion.y * self.sensitivity).clamp(-1.3, 0.3);
             }
         }

@@ -122,7 +122,8 @@ fn stride(gait: &Gait, phase: f32) -> Pose {
         .turn(Bone::Spine, -gait.lean, 0.0)
         .turn(Bone::Head, gait.lean * 0.6, 0.0);
     // The hips turn with the forward leg, the chest against them.
-    pose.twist(Bone::Hips, 0.12 * cos).twist(Bone::Chest, -0.2 * cos);
+    pose.twist(Bone::Hips, 0.12 * cos)
+        .twist(Bone::Chest, -0.2 * cos);
     // Lowest when the legs are apart (at each contact), highest between.
     pose.hips.y -= gait.crouch + gait.bob * cos * cos;
     pose
@@ -139,11 +140,11 @@ fn walk(joints: &[GameObject]) -> anyhow::Result<AnimationClip> {
         bob: 0.04,
         crouch: 0.0,
     };
-    Ok(
-        cycle("walk", joints, WALK_PERIOD, 12, |phase| stride(&gait, phase))?
-            .with_event(0.0, FOOTSTEP)?
-            .with_event(WALK_PERIOD * 0.5, FOOTSTEP)?,
-    )
+    Ok(cycle("walk", joints, WALK_PERIOD, 12, |phase| {
+        stride(&gait, phase)
+    })?
+    .with_event(0.0, FOOTSTEP)?
+    .with_event(WALK_PERIOD * 0.5, FOOTSTEP)?)
 }
 
 /// `run`: a 0.6 s cycle, longer swings, leaning forward, elbows bent.

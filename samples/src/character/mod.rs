@@ -21,6 +21,9 @@ pub mod walker;
 use glam::{Quat, Vec3};
 use taos_engine::controllers::{Aabb, BoxWorld, SceneCollision};
 use taos_engine::prelude::*;
+use taos_engine::renderer::Renderer;
+use taos_engine::renderer::features::SkyOption;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 use taos_engine::{Engine, LayerSettings};
 
@@ -43,11 +46,19 @@ pub struct CharacterScene {
 const CRATES: [(Vec3, Vec3); 6] = [
     (Vec3::new(2.5, 0.0, -5.0), Vec3::new(1.2, 1.2, 1.2)),
     (Vec3::new(-3.0, 0.0, -7.0), Vec3::new(2.0, 0.8, 1.5)),
-    (Vec3::new(0.5, 0.0, -12.0), Vec3::new(1.0, 3.0, 1.0)),
+    (Vec3::new(3.0, 0.0, -11.0), Vec3::new(1.0, 3.0, 1.0)),
     (Vec3::new(-5.0, 0.0, 1.0), Vec3::new(1.5, 1.5, 1.5)),
     (Vec3::new(5.5, 0.0, 2.0), Vec3::new(1.0, 2.0, 3.0)),
     (Vec3::new(-1.5, 0.0, -3.0), Vec3::new(0.6, 0.6, 0.6)),
 ];
+
+/// The sample's preset: forward, under a flat blue sky.
+pub fn character_preset() -> impl FnOnce(&mut Renderer) {
+    forward_preset(PresetOptions {
+        sky: SkyOption::Color(Vec3::new(0.35, 0.55, 0.9)),
+        ..PresetOptions::default()
+    })
+}
 
 /// Fills `engine` with the character sample (see the module docs).
 ///
@@ -132,7 +143,10 @@ pub fn spawn_character_scene(engine: &mut Engine) -> anyhow::Result<CharacterSce
         player.play_layer(clip, LayerSettings::default().weight(weight).looping(true))?;
     }
     scene.add_component(root, player)?;
-    scene.add_behaviour(root, Walker::new(Vec3::ZERO, camera, ids, sound::footstep()?))?;
+    scene.add_behaviour(
+        root,
+        Walker::new(Vec3::ZERO, camera, ids, sound::footstep()?),
+    )?;
     Ok(CharacterScene {
         character: root,
         hips: joints[rig::Bone::Hips.index()],

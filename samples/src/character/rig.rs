@@ -343,9 +343,7 @@ pub fn spawn_skeleton(scene: &mut Scene, root: GameObject) -> anyhow::Result<Vec
     for bone in Bone::ALL {
         let parent = bone.parent().map_or(root, |p| joints[p.index()]);
         let joint = scene.spawn_child(parent, bone.name())?;
-        scene
-            .object_mut(joint)?
-            .set_position(bone.local_offset());
+        scene.object_mut(joint)?.set_position(bone.local_offset());
         joints.push(joint);
     }
     Ok(joints)

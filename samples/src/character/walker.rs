@@ -42,7 +42,11 @@ pub fn character_motor() -> MotorSettings {
 /// They sum to 1.
 #[must_use]
 pub fn locomotion_weights(speed: f32, walk: f32, run: f32) -> [f32; 3] {
-    let speed = if speed.is_finite() { speed.max(0.0) } else { 0.0 };
+    let speed = if speed.is_finite() {
+        speed.max(0.0)
+    } else {
+        0.0
+    };
     if speed <= walk {
         let t = (speed / walk.max(1e-3)).min(1.0);
         [1.0 - t, t, 0.0]
@@ -98,7 +102,12 @@ impl Walker {
     /// A walker standing at `feet`, facing -Z, with the camera object
     /// `camera_object` behind it, playing `clips` and `footstep` sounds.
     #[must_use]
-    pub fn new(feet: Vec3, camera_object: GameObject, clips: ClipSet, footstep: AudioSource) -> Self {
+    pub fn new(
+        feet: Vec3,
+        camera_object: GameObject,
+        clips: ClipSet,
+        footstep: AudioSource,
+    ) -> Self {
         let mut controller = PlayerController::new(character_motor());
         controller.mouse_look = false;
         controller.can_fly = false;
@@ -197,11 +206,15 @@ impl Walker {
                 for (clip, weight) in [idle, walk, run].into_iter().zip(weights) {
                     if player.layer(clip).is_none() {
                         // Back from a jump: the cross-fade took the layer off.
-                        player.play_layer(clip, LayerSettings::default().weight(0.0).looping(true))?;
+                        player
+                            .play_layer(clip, LayerSettings::default().weight(0.0).looping(true))?;
                     }
                     player.fade_weight(clip, weight, BLEND_SECONDS)?;
                 }
-                if player.layer(jump).is_some_and(|layer| layer.weight() <= 0.0) {
+                if player
+                    .layer(jump)
+                    .is_some_and(|layer| layer.weight() <= 0.0)
+                {
                     player.stop_layer(jump);
                 }
             }
@@ -219,7 +232,11 @@ impl Walker {
         // Footsteps: only from the stride that leads the blend (layers
         // report events whatever their weight).
         let weight = |clip| player.layer(clip).map_or(0.0, |l| l.weight());
-        let leading = if weight(run) > weight(walk) { run } else { walk };
+        let leading = if weight(run) > weight(walk) {
+            run
+        } else {
+            walk
+        };
         if weight(leading) < weight(idle) {
             return Ok(0);
         }
@@ -259,7 +276,9 @@ impl Behaviour for Walker {
             cx.play_sound_at(&self.footstep, feet);
         }
         let view = self.camera.follow(feet + Vec3::Y * CAMERA_FOCUS, dt);
-        if let Some(mut transform) = cx.world_mut().get_mut::<Transform>(self.camera_object.entity())
+        if let Some(mut transform) = cx
+            .world_mut()
+            .get_mut::<Transform>(self.camera_object.entity())
         {
             *transform = view;
         }
