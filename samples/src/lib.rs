@@ -11,6 +11,7 @@
 //! cargo run -p taos_samples --bin deferred_showcase
 //! cargo run -p taos_samples --bin gltf_viewer -- path/to/model.glb
 //! cargo run -p taos_samples --bin controllers
+//! cargo run -p taos_samples --bin character
 //! cargo run -p taos_samples --bin audio -- --headless --wav mix.wav
 //! cargo run -p taos_samples --bin presets_compare -- --headless --out compare/
 //! ```
@@ -23,6 +24,7 @@
 
 mod args;
 mod audio;
+pub mod character;
 mod controllers;
 mod deferred_showcase;
 mod forward_simple;
@@ -33,6 +35,7 @@ mod shooter;
 
 pub use args::{CommonCli, SampleArgs, run_sample};
 pub use audio::{AudioArgs, audio_scene, mix_to_wav};
+pub use character::{CharacterScene, character, character_preset, spawn_character_scene};
 pub use controllers::{Rig, RigSwitcher, controllers};
 
 /// The API guide (`docs/api-guide.md`), included so its snippets compile as doctests.

@@ -8,18 +8,19 @@
 use taos_engine::game_loop::LoopConfig;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::{
-    ManyLightsOptions, SampleArgs, controllers, deferred_showcase, deferred_showcase_preset,
-    forward_simple, forward_simple_preset, many_lights, run_sample, shooter, shooter_loop,
-    shooter_preset,
+    ManyLightsOptions, SampleArgs, character, character_preset, controllers, deferred_showcase,
+    deferred_showcase_preset, forward_simple, forward_simple_preset, many_lights, run_sample,
+    shooter, shooter_loop, shooter_preset,
 };
 
 /// The samples this binary runs, by the name a page or command line gives.
-const SAMPLES: [&str; 5] = [
+const SAMPLES: [&str; 6] = [
     "forward_simple",
     "deferred_showcase",
     "many_lights",
     "controllers",
     "shooter",
+    "character",
 ];
 
 /// Runs sample `name` in a window (a canvas in the page).
@@ -64,6 +65,7 @@ fn run(name: &str) -> anyhow::Result<()> {
             controllers,
         ),
         "shooter" => run_sample(name, &args, shooter_loop(), shooter_preset(), shooter),
+        "character" => run_sample(name, &args, loop_config, character_preset(), character),
         other => anyhow::bail!(
             "no sample called {other:?}; these run here: {}",
             SAMPLES.join(", ")
