@@ -16,8 +16,10 @@
 //! 2. [`Renderer::deform`](crate::Renderer::deform) uploads those lists in
 //!    one write each, places each instance's culling bounds around its
 //!    posed skeleton (so an outstretched arm is never culled), and records
-//!    one compute dispatch per instance (morph targets first, then linear
-//!    blend skinning, normals by the cofactor matrix);
+//!    one compute dispatch per pool: the instances of one mesh share two
+//!    vertex buffers, one copy of the mesh per instance (morph targets
+//!    first, then linear blend skinning, normals by the cofactor matrix).
+//!    While TAA runs, each pool keeps the frame before with one copy;
 //! 3. the frame is bucketed and drawn as usual.
 //!
 //! **Limits.** A skin may have up to 65,536 joints (16-bit indices); all
