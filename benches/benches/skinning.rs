@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::{Mat4, Quat, Vec2, Vec3};
-use taos_benches::frame_waited;
+use taos_benches::{frame_waited, settle};
 use taos_engine::prelude::*;
 use taos_engine::renderer::deform::{DeformPose, DeformableMeshData, MeshDeformations};
 use taos_engine::renderer::resources::{MeshData, MeshId, PbrMaterial, Vertex};
@@ -172,124 +172,109 @@ fn sway(engine: &mut Engine, characters: &[Vec<GameObject>], step: &mut f32) {
     scene.refresh_transforms();
 }
 
-/// Waits for the GPU to finish what was submitted (outside the timings):
-/// as a frame does, so uploads do not pile up between iterations.
-fn settle(engine: &mut Engine) {
-    engine
-        .renderer()
-        .gpu()
-        .device()
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("the GPU finishes");
-}
-
 /// What the presenter does between gathering and deforming: the lists
 /// change hands (swapped, not copied) and the poses name the instances.
 fn hand_over(gathered: &mut Deformations, poses: &mut MeshDeformations) {
     poses.poses.clear();
     std::mem::swap(&mut poses.joint_matrices, &mut gathered.joint_matrices);
     std::mem::swap(&mut poses.morph_weights, &mut gathered.morph_weights);
-    poses.poses.extend(gathered.draws.iter().map(|draw| DeformPose {
-        mesh: MeshId(draw.mesh.0),
-        joints: draw.joints.clone(),
-        weights: draw.weights.clone(),
-    }));
+    poses
+        .poses
+        .extend(gathered.draws.iter().map(|draw| DeformPose {
+            mesh: MeshId(draw.mesh.0),
+            joints: draw.joints.clone(),
+            weights: draw.weights.clone(),
+        }));
 }
 
-/// `iterations` whole frames, each after a new sway (not timed).
-fn timed_frames(
-    engine: &mut Engine,
-    characters: &[Vec<GameObject>],
-    step: &mut f32,
-    iterations: u64,
-) -> Duration {
-    let mut total = Duration::ZERO;
-    for _ in 0..iterations {
-        sway(engine, characters, step);
-        let start = Instant::now();
-        black_box(frame_waited(engine).draw_calls);
-        total += start.elapsed();
+/// The characters of one scene, with the lists the presenter reuses.
+struct Bench {
+    engine: Engine,
+    characters: Vec<Vec<GameObject>>,
+    step: f32,
+    gathered: Deformations,
+    poses: MeshDeformations,
+}
+
+impl Bench {
+    fn new(count: usize, skinned: bool) -> Self {
+        let (engine, characters) = scene(count, skinned);
+        Self {
+            engine,
+            characters,
+            step: 0.0,
+            gathered: Deformations::default(),
+            poses: MeshDeformations::default(),
+        }
     }
-    total
+
+    fn sway(&mut self) {
+        sway(&mut self.engine, &self.characters, &mut self.step);
+    }
+
+    fn gather(&mut self) {
+        self.engine
+            .scene_mut()
+            .collect_deformations_into(1.0, &mut self.gathered);
+    }
+
+    fn deform(&mut self) {
+        hand_over(&mut self.gathered, &mut self.poses);
+        black_box(self.engine.renderer().deform(&self.poses));
+    }
+
+    /// `iterations` runs of `timed`, each after `before` and followed by
+    /// the GPU settling, neither of them timed.
+    fn time(
+        &mut self,
+        iterations: u64,
+        before: impl Fn(&mut Self),
+        timed: impl Fn(&mut Self),
+    ) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..iterations {
+            before(self);
+            let start = Instant::now();
+            timed(self);
+            total += start.elapsed();
+            settle(&mut self.engine);
+        }
+        total
+    }
 }
 
 fn skinning(c: &mut Criterion) {
     let mut group = c.benchmark_group("skinning");
     group.sample_size(10);
     for count in [100, 1_000] {
-        let (mut engine, characters) = scene(count, true);
-        let mut gathered = Deformations::default();
-        let mut poses = MeshDeformations::default();
-        let mut step = 0.0;
+        let mut bench = Bench::new(count, true);
         group.bench_function(BenchmarkId::new("joint_updates", count), |b| {
-            b.iter_custom(|iterations| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iterations {
-                    sway(&mut engine, &characters, &mut step);
-                    let start = Instant::now();
-                    engine
-                        .scene_mut()
-                        .collect_deformations_into(1.0, &mut gathered);
-                    poses.poses.clear();
-                    std::mem::swap(&mut poses.joint_matrices, &mut gathered.joint_matrices);
-                    std::mem::swap(&mut poses.morph_weights, &mut gathered.morph_weights);
-                    poses
-                        .poses
-                        .extend(gathered.draws.iter().map(|draw| DeformPose {
-                            mesh: MeshId(draw.mesh.0),
-                            joints: draw.joints.clone(),
-                            weights: draw.weights.clone(),
-                        }));
-                    black_box(engine.renderer().deform(&poses));
-                    total += start.elapsed();
-                    settle(&mut engine);
-                }
-                total
+            b.iter_custom(|n| {
+                bench.time(n, Bench::sway, |b| {
+                    b.gather();
+                    b.deform();
+                })
             });
         });
         // The two halves apart: gathering the matrices from the scene, and
         // the renderer's work on them (bounds, upload, dispatches).
         group.bench_function(BenchmarkId::new("gather", count), |b| {
-            b.iter_custom(|iterations| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iterations {
-                    sway(&mut engine, &characters, &mut step);
-                    let start = Instant::now();
-                    engine
-                        .scene_mut()
-                        .collect_deformations_into(1.0, &mut gathered);
-                    total += start.elapsed();
-                }
-                black_box(gathered.joint_matrices.len());
-                total
-            });
+            b.iter_custom(|n| bench.time(n, Bench::sway, Bench::gather));
         });
-        engine
-            .scene_mut()
-            .collect_deformations_into(1.0, &mut gathered);
-        hand_over(&mut gathered, &mut poses);
         group.bench_function(BenchmarkId::new("deform", count), |b| {
-            b.iter_custom(|iterations| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iterations {
-                    let start = Instant::now();
-                    black_box(engine.renderer().deform(&poses));
-                    total += start.elapsed();
-                    settle(&mut engine);
-                }
-                total
-            });
+            b.iter_custom(|n| bench.time(n, |b| b.gather(), Bench::deform));
         });
         // Whole frames, skinned then rigid, in the same run.
+        let frame = |b: &mut Bench| {
+            black_box(frame_waited(&mut b.engine).draw_calls);
+        };
         group.bench_function(BenchmarkId::new("frame_skinned", count), |b| {
-            b.iter_custom(|iterations| {
-                timed_frames(&mut engine, &characters, &mut step, iterations)
-            });
+            b.iter_custom(|n| bench.time(n, Bench::sway, frame));
         });
-        drop(engine);
-        let (mut rigid, chains) = scene(count, false);
+        drop(bench);
+        let mut rigid = Bench::new(count, false);
         group.bench_function(BenchmarkId::new("frame_rigid", count), |b| {
-            b.iter_custom(|iterations| timed_frames(&mut rigid, &chains, &mut step, iterations));
+            b.iter_custom(|n| rigid.time(n, Bench::sway, frame));
         });
     }
     group.finish();

@@ -12,13 +12,22 @@ use taos_renderer::RenderStats;
 /// go on without them).
 pub fn frame_waited(engine: &mut Engine) -> RenderStats {
     let stats = engine.frame().expect("renders");
+    settle(engine);
+    stats
+}
+
+/// Waits for the GPU to finish what was submitted: between timed runs of
+/// work that is not a whole frame, so uploads do not pile up.
+///
+/// # Panics
+/// When the device is lost.
+pub fn settle(engine: &mut Engine) {
     engine
         .renderer()
         .gpu()
         .device()
         .poll(wgpu::PollType::wait_indefinitely())
         .expect("the GPU finishes");
-    stats
 }
 
 /// The GPU time of each pass of the engine's last timed frame, as one line

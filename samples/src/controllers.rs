@@ -104,6 +104,27 @@ fn pillar_boxes() -> Vec<Aabb> {
         .collect()
 }
 
+/// Spawns a 60 m square of grass in `colour` at y = 0; returns its
+/// collision box (the ground's top face at y = 0), the first of a yard's solids.
+///
+/// # Errors
+/// If the ground's renderer cannot be added (never on a fresh object).
+pub(crate) fn grass_ground(engine: &mut Engine, colour: Vec3) -> anyhow::Result<Vec<Aabb>> {
+    let (assets, gpu) = engine.renderer().assets_mut();
+    let mesh = assets.add_mesh(gpu, "ground", &MeshData::plane(60.0));
+    let grass = assets.add_material(PbrMaterial {
+        roughness: 0.95,
+        ..PbrMaterial::color(colour)
+    });
+    let scene = engine.scene_mut();
+    let ground = scene.spawn("Ground");
+    scene.add_component(ground, MeshRenderer::new(mesh.handle(), grass.handle()))?;
+    Ok(vec![Aabb::new(
+        Vec3::new(-30.0, -1.0, -30.0),
+        Vec3::new(30.0, 0.0, 30.0),
+    )])
+}
+
 /// Fills `engine` with the courtyard, its collision and the switchable camera.
 ///
 /// # Errors
@@ -111,25 +132,12 @@ fn pillar_boxes() -> Vec<Aabb> {
 pub fn controllers(engine: &mut Engine) -> anyhow::Result<()> {
     let (assets, gpu) = engine.renderer().assets_mut();
     let cube = assets.add_mesh(gpu, "cube", &MeshData::cube(1.0));
-    let ground_mesh = assets.add_mesh(gpu, "ground", &MeshData::plane(60.0));
     let stone = assets.add_material(PbrMaterial {
         roughness: 0.8,
         ..PbrMaterial::color(Vec3::new(0.55, 0.5, 0.45))
     });
-    let grass = assets.add_material(PbrMaterial {
-        roughness: 0.95,
-        ..PbrMaterial::color(Vec3::new(0.25, 0.45, 0.2))
-    });
+    let mut solids = grass_ground(engine, Vec3::new(0.25, 0.45, 0.2))?;
     let scene = engine.scene_mut();
-    let ground = scene.spawn("Ground");
-    scene.add_component(
-        ground,
-        MeshRenderer::new(ground_mesh.handle(), grass.handle()),
-    )?;
-    let mut solids = vec![Aabb::new(
-        Vec3::new(-30.0, -1.0, -30.0),
-        Vec3::new(30.0, 0.0, 30.0),
-    )];
     for (i, pillar) in pillar_boxes().into_iter().enumerate() {
         let centre = (pillar.min + pillar.max) * 0.5;
         let size = pillar.max - pillar.min;

@@ -14,7 +14,7 @@ use wgpu::util::DeviceExt as _;
 
 use super::{DeformBounds, DeformPath, DeformableMeshData};
 use crate::GpuContext;
-use crate::resources::{DeformableMeshId, GpuMesh, MeshId, Vertex};
+use crate::resources::{DeformableMeshId, GpuMesh, MeshId};
 
 /// Storage buffers the compute path binds in one stage: the pose, the
 /// source, the morph displacements and the deformed vertices.
@@ -68,7 +68,7 @@ impl DeformSource {
     pub(crate) fn upload(ctx: &GpuContext, label: &str, data: DeformableMeshData) -> Self {
         let words = data.source_words();
         let morphs = data.morph_floats();
-        let stride = (data.mesh().vertices().len() * std::mem::size_of::<Vertex>()) as u64;
+        let stride = std::mem::size_of_val(data.mesh().vertices()) as u64;
         let largest = (words.len() * 4).max(morphs.len() * 4) as u64;
         let gpu = compute_can_deform(ctx, largest.max(stride)).then(|| {
             let device = ctx.device();

@@ -79,7 +79,6 @@ pub fn spawn_character_scene(engine: &mut Engine) -> anyhow::Result<CharacterSce
         .add_deformed_instance(gpu, source)
         .ok_or_else(|| anyhow::anyhow!("the character mesh was not uploaded"))?;
     let cube = assets.add_mesh(gpu, "crate", &MeshData::cube(1.0));
-    let ground_mesh = assets.add_mesh(gpu, "ground", &MeshData::plane(60.0));
     let body = assets.add_material(PbrMaterial {
         roughness: 0.7,
         ..PbrMaterial::color(Vec3::ONE)
@@ -88,21 +87,8 @@ pub fn spawn_character_scene(engine: &mut Engine) -> anyhow::Result<CharacterSce
         roughness: 0.85,
         ..PbrMaterial::color(Vec3::new(0.55, 0.38, 0.2))
     });
-    let grass = assets.add_material(PbrMaterial {
-        roughness: 0.95,
-        ..PbrMaterial::color(Vec3::new(0.3, 0.5, 0.25))
-    });
-
+    let mut solids = crate::controllers::grass_ground(engine, Vec3::new(0.3, 0.5, 0.25))?;
     let scene = engine.scene_mut();
-    let ground = scene.spawn("Ground");
-    scene.add_component(
-        ground,
-        MeshRenderer::new(ground_mesh.handle(), grass.handle()),
-    )?;
-    let mut solids = vec![Aabb::new(
-        Vec3::new(-30.0, -1.0, -30.0),
-        Vec3::new(30.0, 0.0, 30.0),
-    )];
     for (i, (base, size)) in CRATES.into_iter().enumerate() {
         let centre = base + Vec3::Y * size.y * 0.5;
         let object = scene.spawn_with(
