@@ -248,7 +248,13 @@ impl PlayerSettings {
         };
         let settings = match db.get::<Settings>(SETTINGS_STORE, SETTINGS_KEY).await {
             Ok(found) => found.unwrap_or_default().sanitized(),
-            Err(error @ (StorageError::Decode { .. } | StorageError::NewerRecord { .. })) => {
+            // A version no upgrade starts from (0, from a damaged file) is
+            // as unreadable as a garbled one: the game starts on defaults.
+            Err(
+                error @ (StorageError::Decode { .. }
+                | StorageError::NewerRecord { .. }
+                | StorageError::Migration { .. }),
+            ) => {
                 unreadable("settings", &error);
                 Settings::default()
             }
@@ -262,7 +268,11 @@ impl PlayerSettings {
                     default_bindings()
                 })
             }
-            Err(error @ (StorageError::Decode { .. } | StorageError::NewerRecord { .. })) => {
+            Err(
+                error @ (StorageError::Decode { .. }
+                | StorageError::NewerRecord { .. }
+                | StorageError::Migration { .. }),
+            ) => {
                 unreadable("key bindings", &error);
                 default_bindings()
             }
@@ -446,6 +456,27 @@ mod tests {
             async |tx| tx.put_raw(SETTINGS_STORE, key, bytes).await,
         ))
         .unwrap();
+    }
+
+    #[test]
+    fn records_of_a_version_no_upgrade_starts_from_load_as_defaults() {
+        // Version 0 never existed: a damaged envelope (found by the
+        // property test below). Loading must not fail the game's start.
+        let store = block_on(WorldStore::open(&MemoryBackend::new())).unwrap();
+        put_raw(
+            &store,
+            SETTINGS_KEY,
+            br#"{"version":0,"data":{"fov_degrees":80.0}}"#,
+        );
+        put_raw(
+            &store,
+            BINDINGS_KEY,
+            br#"{"version":0,"data":[84,66,78,68,1]}"#,
+        );
+        let loaded = block_on(PlayerSettings::load(&store)).unwrap();
+        assert_eq!(loaded.settings, Settings::default());
+        assert_eq!(loaded.warnings.len(), 2, "{:?}", loaded.warnings);
+        block_on(loaded.save(&store)).unwrap();
     }
 
     #[test]
