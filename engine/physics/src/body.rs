@@ -186,10 +186,12 @@ impl RigidBody {
         self
     }
 
-    /// Turns continuous collision detection on or off: with it, a fast body
-    /// is swept along its motion each step and stops at the first thing in
-    /// its way instead of passing through thin walls. It costs a sweep per
-    /// moving body per step.
+    /// Turns full continuous collision detection on or off. Every fast
+    /// dynamic body is already swept against **fixed** colliders along its
+    /// motion (rapier does that by itself); with CCD on it is also swept
+    /// against **kinematic and dynamic** bodies, so a bullet stops at a thin
+    /// moving door instead of passing through it between two steps. It
+    /// costs a sweep per fast body per step.
     #[must_use]
     pub const fn with_ccd(mut self, ccd: bool) -> Self {
         self.ccd = ccd;
