@@ -3,8 +3,8 @@
 use std::sync::Mutex;
 
 use rapier3d::prelude::{
-    ColliderHandle, ColliderSet, CollisionEvent, ContactPair, EventHandler,
-    RigidBodySet, SoftBodySet, SoftBodyTearEvent,
+    ColliderHandle, ColliderSet, CollisionEvent, ContactPair, EventHandler, RigidBodySet,
+    SoftBodySet, SoftBodyTearEvent,
 };
 use serde::{Deserialize, Serialize};
 use taos_core::{GameObject, ObjectId};

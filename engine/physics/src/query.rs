@@ -97,7 +97,9 @@ impl Physics {
         let direction = unit(direction)?;
         distance(max_distance)?;
         let ray = Ray::new(to_vector(origin), to_vector(direction));
-        let pipeline = self.sim.query_pipeline_with_filter(self.rapier_filter(filter));
+        let pipeline = self
+            .sim
+            .query_pipeline_with_filter(self.rapier_filter(filter));
         Ok(pipeline
             .cast_ray_and_get_normal(&ray, max_distance, true)
             .and_then(|(handle, hit)| {
@@ -134,7 +136,9 @@ impl Physics {
         let Ok(built) = shape.build() else {
             return Ok(None);
         };
-        let pipeline = self.sim.query_pipeline_with_filter(self.rapier_filter(filter));
+        let pipeline = self
+            .sim
+            .query_pipeline_with_filter(self.rapier_filter(filter));
         let options = rapier3d::parry::query::ShapeCastOptions {
             max_time_of_impact: max_distance,
             stop_at_penetration: true,
@@ -178,7 +182,9 @@ impl Physics {
         let Ok(built) = shape.build() else {
             return Ok(());
         };
-        let pipeline = self.sim.query_pipeline_with_filter(self.rapier_filter(filter));
+        let pipeline = self
+            .sim
+            .query_pipeline_with_filter(self.rapier_filter(filter));
         out.extend(
             pipeline
                 .intersect_shape(to_pose(position, rotation), built.as_ref())

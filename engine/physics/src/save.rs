@@ -117,18 +117,16 @@ impl<'de> Deserialize<'de> for Physics {
             let id = ObjectId(e.id);
             let entity = entity(e.entity)?;
             if physics.sim.bodies.get(e.body).is_none()
-                || e.collider.is_some_and(|c| physics.sim.colliders.get(c).is_none())
+                || e.collider
+                    .is_some_and(|c| physics.sim.colliders.get(c).is_none())
             {
                 return Err(D::Error::custom(format!(
                     "object {id} names a body or collider the state does not hold"
                 )));
             }
-            let written = match e.written {
-                Some([x, y, z, qx, qy, qz, qw]) => {
-                    Some((Vec3::new(x, y, z), Quat::from_xyzw(qx, qy, qz, qw)))
-                }
-                None => None,
-            };
+            let written = e.written.map(|[x, y, z, qx, qy, qz, qw]| {
+                (Vec3::new(x, y, z), Quat::from_xyzw(qx, qy, qz, qw))
+            });
             physics.by_entity.insert(entity, id);
             physics.entries.insert(
                 id,

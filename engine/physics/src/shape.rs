@@ -28,10 +28,20 @@ pub struct Shape(ShapeDesc);
 /// What a shape is, as stored (and serialised).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 enum ShapeDesc {
-    Cuboid { half_extents: Vec3 },
-    Ball { radius: f32 },
-    Capsule { half_height: f32, radius: f32 },
-    Cylinder { half_height: f32, radius: f32 },
+    Cuboid {
+        half_extents: Vec3,
+    },
+    Ball {
+        radius: f32,
+    },
+    Capsule {
+        half_height: f32,
+        radius: f32,
+    },
+    Cylinder {
+        half_height: f32,
+        radius: f32,
+    },
     ConvexHull {
         #[serde(with = "shared")]
         points: Arc<[Vec3]>,
@@ -189,7 +199,7 @@ impl Shape {
     /// triangle that has an area.
     pub fn trimesh(positions: &[Vec3], indices: &[u32]) -> Result<Self, ShapeError> {
         finite_points(positions)?;
-        if indices.len() % 3 != 0 {
+        if !indices.len().is_multiple_of(3) {
             return Err(ShapeError::PartialTriangle { len: indices.len() });
         }
         if let Some((index, &vertex)) = indices
@@ -209,7 +219,8 @@ impl Shape {
             .collect();
         let has_area = triangles.iter().any(|t| {
             let [a, b, c] = t.map(|i| positions[i as usize]);
-            (b - a).cross(c - a).length_squared() > f32::EPSILON * (b - a).length_squared().max(1e-12)
+            (b - a).cross(c - a).length_squared()
+                > f32::EPSILON * (b - a).length_squared().max(1e-12)
         });
         if !has_area {
             return Err(ShapeError::DegenerateMesh {
@@ -267,7 +278,7 @@ impl Shape {
                 radius,
             } => SharedShape::cylinder(*half_height, *radius),
             ShapeDesc::ConvexHull { points } => {
-                let points: Vec<_> = points.iter().map(|&p| to_vector(p).into()).collect();
+                let points: Vec<_> = points.iter().map(|&p| to_vector(p)).collect();
                 SharedShape::convex_hull(&points).ok_or(ShapeError::FlatHull {
                     points: points.len(),
                 })?
@@ -276,7 +287,7 @@ impl Shape {
                 positions,
                 triangles,
             } => {
-                let vertices = positions.iter().map(|&p| to_vector(p).into()).collect();
+                let vertices = positions.iter().map(|&p| to_vector(p)).collect();
                 SharedShape::trimesh(vertices, triangles.to_vec()).map_err(|error| {
                     ShapeError::MeshRefused {
                         reason: format!("{error:?}"),
@@ -313,9 +324,7 @@ fn has_volume(points: &[Vec3]) -> bool {
     let Some(&a) = points.first() else {
         return false;
     };
-    let extent = points
-        .iter()
-        .fold(0.0_f32, |m, p| m.max((*p - a).length()));
+    let extent = points.iter().fold(0.0_f32, |m, p| m.max((*p - a).length()));
     if extent <= 0.0 {
         return false;
     }

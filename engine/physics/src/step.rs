@@ -17,8 +17,8 @@ use bevy_ecs::query::{Has, Or, QueryState, With};
 use bevy_ecs::world::World;
 use glam::{Quat, Vec3};
 use rapier3d::prelude::{
-    ActiveCollisionTypes, ActiveEvents, CoefficientCombineRule, ColliderBuilder, Group, InteractionGroups, InteractionTestMode, RigidBodyBuilder,
-    RigidBodyType,
+    ActiveCollisionTypes, ActiveEvents, CoefficientCombineRule, ColliderBuilder, Group,
+    InteractionGroups, InteractionTestMode, RigidBodyBuilder, RigidBodyType,
 };
 use taos_core::transform::world_matrix_in;
 use taos_core::{GameObject, Inactive, ObjectId, ObjectInfo, Time, Transform};
@@ -31,10 +31,8 @@ use crate::events::{Collector, PhysicsEvent, PhysicsEventKind};
 use crate::world::{Entry, Physics, StepErrorKey};
 
 /// The objects the physics world mirrors.
-pub(crate) type Mirrored = QueryState<
-    (Entity, &'static ObjectInfo, Has<Inactive>),
-    Or<(With<RigidBody>, With<Collider>)>,
->;
+pub(crate) type Mirrored =
+    QueryState<(Entity, &'static ObjectInfo, Has<Inactive>), Or<(With<RigidBody>, With<Collider>)>>;
 
 /// The scene system: sync, step with the scene's scaled delta, write back.
 pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored) {
@@ -239,7 +237,12 @@ impl Physics {
 
     /// The object's world position and rotation, or `None` (reported) when
     /// its transform is not finite.
-    fn world_pose(&mut self, world: &mut World, object: GameObject, id: ObjectId) -> Option<(Vec3, Quat)> {
+    fn world_pose(
+        &mut self,
+        world: &mut World,
+        object: GameObject,
+        id: ObjectId,
+    ) -> Option<(Vec3, Quat)> {
         let matrix = world_matrix_in(world, object)?;
         let (_, rotation, position) = matrix.to_scale_rotation_translation();
         if position.is_finite() && rotation.is_finite() && matrix.is_finite() {
@@ -285,7 +288,10 @@ impl Physics {
 
     /// The object a collider belongs to (its id is the collider's user
     /// data; the entity is the live one, or the last known for a removed object).
-    fn object_of(&self, collider: rapier3d::prelude::ColliderHandle) -> Option<(ObjectId, GameObject)> {
+    fn object_of(
+        &self,
+        collider: rapier3d::prelude::ColliderHandle,
+    ) -> Option<(ObjectId, GameObject)> {
         if let Some(&(_, id, entity)) = self.removed.iter().find(|(c, _, _)| *c == collider) {
             return Some((id, GameObject::from_entity(entity)));
         }
@@ -312,22 +318,28 @@ impl Physics {
                 continue;
             };
             let (position, rotation) = from_pose(body.position());
-            if !(position.is_finite() && rotation.is_finite())
-                || !body.linvel().is_finite()
-                || !body.angvel().is_finite()
-            {
+            let finite = position.is_finite()
+                && rotation.is_finite()
+                && body.linvel().is_finite()
+                && body.angvel().is_finite();
+            if !finite {
                 // Isolate: back to the last pose written, at rest.
                 let back = entry.written.unwrap_or((Vec3::ZERO, Quat::IDENTITY));
                 body.set_position(to_pose(back.0, back.1), false);
                 body.set_linvel(to_vector(Vec3::ZERO), false);
                 body.set_angvel(to_vector(Vec3::ZERO), false);
-                self.report(id, StepErrorKey::Transform, StepError::NonFiniteState { object, id });
+                self.report(
+                    id,
+                    StepErrorKey::Transform,
+                    StepError::NonFiniteState { object, id },
+                );
                 continue;
             }
             let local = match world.get::<ChildOf>(entity).map(ChildOf::parent) {
                 None => (position, rotation),
                 Some(parent) => {
-                    let Some(parent) = world_matrix_in(world, GameObject::from_entity(parent)) else {
+                    let Some(parent) = world_matrix_in(world, GameObject::from_entity(parent))
+                    else {
                         continue;
                     };
                     let (_, parent_rotation, _) = parent.to_scale_rotation_translation();

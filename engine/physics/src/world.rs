@@ -171,21 +171,30 @@ impl Physics {
     #[must_use]
     pub fn pose(&self, object: GameObject) -> Option<(Vec3, Quat)> {
         let entry = self.entry(object)?;
-        self.sim.bodies.get(entry.body).map(|b| from_pose(b.position()))
+        self.sim
+            .bodies
+            .get(entry.body)
+            .map(|b| from_pose(b.position()))
     }
 
     /// The body's linear velocity, m/s.
     #[must_use]
     pub fn linear_velocity(&self, object: GameObject) -> Option<Vec3> {
         let entry = self.entry(object)?;
-        self.sim.bodies.get(entry.body).map(|b| from_vector(b.linvel()))
+        self.sim
+            .bodies
+            .get(entry.body)
+            .map(|b| from_vector(b.linvel()))
     }
 
     /// The body's angular velocity, rad/s about each world axis.
     #[must_use]
     pub fn angular_velocity(&self, object: GameObject) -> Option<Vec3> {
         let entry = self.entry(object)?;
-        self.sim.bodies.get(entry.body).map(|b| from_vector(b.angvel()))
+        self.sim
+            .bodies
+            .get(entry.body)
+            .map(|b| from_vector(b.angvel()))
     }
 
     /// Sets the body's linear velocity (and wakes it).
@@ -193,7 +202,11 @@ impl Physics {
     /// # Errors
     /// [`BodyError::NoBody`] without a body, [`BodyError::Setting`] for a
     /// NaN or infinite velocity (refused: the body keeps its velocity).
-    pub fn set_linear_velocity(&mut self, object: GameObject, velocity: Vec3) -> Result<(), BodyError> {
+    pub fn set_linear_velocity(
+        &mut self,
+        object: GameObject,
+        velocity: Vec3,
+    ) -> Result<(), BodyError> {
         let velocity = checked(object, "linear velocity", velocity)?;
         self.body_mut(object)?.set_linvel(to_vector(velocity), true);
         Ok(())
@@ -203,7 +216,11 @@ impl Physics {
     ///
     /// # Errors
     /// As [`set_linear_velocity`](Self::set_linear_velocity).
-    pub fn set_angular_velocity(&mut self, object: GameObject, velocity: Vec3) -> Result<(), BodyError> {
+    pub fn set_angular_velocity(
+        &mut self,
+        object: GameObject,
+        velocity: Vec3,
+    ) -> Result<(), BodyError> {
         let velocity = checked(object, "angular velocity", velocity)?;
         self.body_mut(object)?.set_angvel(to_vector(velocity), true);
         Ok(())
@@ -216,7 +233,8 @@ impl Physics {
     /// As [`set_linear_velocity`](Self::set_linear_velocity).
     pub fn apply_impulse(&mut self, object: GameObject, impulse: Vec3) -> Result<(), BodyError> {
         let impulse = checked(object, "impulse", impulse)?;
-        self.body_mut(object)?.apply_impulse(to_vector(impulse), true);
+        self.body_mut(object)?
+            .apply_impulse(to_vector(impulse), true);
         Ok(())
     }
 
@@ -265,7 +283,10 @@ impl Physics {
         self.entries.get(id)
     }
 
-    fn body_mut(&mut self, object: GameObject) -> Result<&mut rapier3d::prelude::RigidBody, BodyError> {
+    fn body_mut(
+        &mut self,
+        object: GameObject,
+    ) -> Result<&mut rapier3d::prelude::RigidBody, BodyError> {
         let handle = self.entry(object).ok_or(BodyError::NoBody(object))?.body;
         self.sim
             .bodies

@@ -13,19 +13,41 @@ use taos_physics::{
 
 #[test]
 fn zero_negative_and_non_finite_sizes_are_refused() {
-    assert!(matches!(Shape::ball(0.0), Err(ShapeError::NotPositive { .. })));
-    assert!(matches!(Shape::ball(-1.0), Err(ShapeError::NotPositive { .. })));
-    assert!(matches!(Shape::ball(f32::NAN), Err(ShapeError::NotFinite { .. })));
+    assert!(matches!(
+        Shape::ball(0.0),
+        Err(ShapeError::NotPositive { .. })
+    ));
+    assert!(matches!(
+        Shape::ball(-1.0),
+        Err(ShapeError::NotPositive { .. })
+    ));
+    assert!(matches!(
+        Shape::ball(f32::NAN),
+        Err(ShapeError::NotFinite { .. })
+    ));
     assert!(matches!(
         Shape::cuboid(Vec3::new(1.0, 0.0, 1.0)),
-        Err(ShapeError::NotPositive { what: "half extent y", .. })
+        Err(ShapeError::NotPositive {
+            what: "half extent y",
+            ..
+        })
     ));
     assert!(Shape::cuboid(Vec3::new(1.0, f32::INFINITY, 1.0)).is_err());
     assert!(Shape::capsule(0.0, 0.5).is_err());
     assert!(Shape::cylinder(1.0, f32::NEG_INFINITY).is_err());
-    assert!(Collider::ball(0.5).unwrap().with_friction(f32::NAN).is_err());
+    assert!(
+        Collider::ball(0.5)
+            .unwrap()
+            .with_friction(f32::NAN)
+            .is_err()
+    );
     assert!(Collider::ball(0.5).unwrap().with_restitution(-0.1).is_err());
-    assert!(Collider::ball(0.5).unwrap().with_density(f32::INFINITY).is_err());
+    assert!(
+        Collider::ball(0.5)
+            .unwrap()
+            .with_density(f32::INFINITY)
+            .is_err()
+    );
     assert!(RigidBody::dynamic().with_mass(0.0).is_err());
     assert!(RigidBody::dynamic().with_linear_damping(f32::NAN).is_err());
     assert!(matches!(
@@ -37,7 +59,10 @@ fn zero_negative_and_non_finite_sizes_are_refused() {
 #[test]
 fn degenerate_hulls_and_meshes_are_refused() {
     let flat = [Vec3::ZERO, Vec3::X, Vec3::Z, Vec3::new(1.0, 0.0, 1.0)];
-    assert!(matches!(Shape::convex_hull(&flat), Err(ShapeError::FlatHull { .. })));
+    assert!(matches!(
+        Shape::convex_hull(&flat),
+        Err(ShapeError::FlatHull { .. })
+    ));
     assert!(Shape::convex_hull(&[Vec3::ZERO; 8]).is_err());
     assert!(Shape::convex_hull(&[]).is_err());
     let tetra = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
@@ -83,24 +108,32 @@ fn non_finite_velocities_and_impulses_are_refused() {
     );
     let stranger = game.scene_mut().spawn("No body");
     run(&mut game, 1);
-    let mut physics = physics_mut(&mut game);
     let nan = Vec3::new(0.0, f32::NAN, 0.0);
-    assert!(matches!(
-        physics.set_linear_velocity(ball, nan),
-        Err(BodyError::Setting { .. })
-    ));
-    assert!(physics.set_angular_velocity(ball, Vec3::splat(f32::INFINITY)).is_err());
-    assert!(physics.apply_impulse(ball, nan).is_err());
-    assert!(physics.add_force(ball, nan).is_err());
-    assert!(physics.set_gravity(nan).is_err());
-    assert!(matches!(
-        physics.set_linear_velocity(stranger, Vec3::X),
-        Err(BodyError::NoBody(_))
-    ));
-    drop(physics);
+    {
+        let mut physics = physics_mut(&mut game);
+        assert!(matches!(
+            physics.set_linear_velocity(ball, nan),
+            Err(BodyError::Setting { .. })
+        ));
+        assert!(
+            physics
+                .set_angular_velocity(ball, Vec3::splat(f32::INFINITY))
+                .is_err()
+        );
+        assert!(physics.apply_impulse(ball, nan).is_err());
+        assert!(physics.add_force(ball, nan).is_err());
+        assert!(physics.set_gravity(nan).is_err());
+        assert!(matches!(
+            physics.set_linear_velocity(stranger, Vec3::X),
+            Err(BodyError::NoBody(_))
+        ));
+    }
     run(&mut game, 120);
     let p = position(&game, ball);
-    assert!(p.is_finite() && (p.y - 0.5).abs() < 0.02, "the world carried on: {p}");
+    assert!(
+        p.is_finite() && (p.y - 0.5).abs() < 0.02,
+        "the world carried on: {p}"
+    );
 }
 
 #[test]
@@ -138,16 +171,24 @@ fn a_non_finite_transform_is_isolated_with_an_error() {
     run(&mut game, 120);
     assert!(position(&game, other).is_finite());
     assert!((position(&game, ball).y - 0.5).abs() < 0.02);
-    assert!(physics_mut(&mut game).take_errors().is_empty(), "reported once");
+    assert!(
+        physics_mut(&mut game).take_errors().is_empty(),
+        "reported once"
+    );
 
     // A new object placed at NaN gets no body until it is fixed.
     let scene = game.scene_mut();
     let lost = scene.spawn_with("Lost", Transform::from_position(Vec3::splat(f32::INFINITY)));
-    scene.add_component(lost, Collider::ball(0.5).unwrap()).unwrap();
+    scene
+        .add_component(lost, Collider::ball(0.5).unwrap())
+        .unwrap();
     run(&mut game, 1);
     assert!(!physics(&game).has_body(lost));
     assert_eq!(physics_mut(&mut game).take_errors().len(), 1);
-    game.scene_mut().object_mut(lost).unwrap().set_position(Vec3::new(-5.0, 0.5, 0.0));
+    game.scene_mut()
+        .object_mut(lost)
+        .unwrap()
+        .set_position(Vec3::new(-5.0, 0.5, 0.0));
     run(&mut game, 1);
     assert!(physics(&game).has_body(lost));
 }
@@ -173,10 +214,14 @@ fn bad_queries_are_refused() {
     ));
     let ball = Shape::ball(1.0).unwrap();
     let nan_rotation = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
-    assert!(physics
-        .cast_shape(&ball, Vec3::ZERO, nan_rotation, Vec3::X, 1.0, &all)
-        .is_err());
-    assert!(physics
-        .overlaps(&ball, Vec3::ZERO, nan_rotation, &all, &mut Vec::new())
-        .is_err());
+    assert!(
+        physics
+            .cast_shape(&ball, Vec3::ZERO, nan_rotation, Vec3::X, 1.0, &all)
+            .is_err()
+    );
+    assert!(
+        physics
+            .overlaps(&ball, Vec3::ZERO, nan_rotation, &all, &mut Vec::new())
+            .is_err()
+    );
 }

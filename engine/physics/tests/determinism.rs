@@ -80,7 +80,10 @@ fn five_hundred_bodies_run_twice_give_the_same_checksums() {
     assert_ne!(a[0], a[179]);
     assert_eq!(physics(&first).body_count(), BODIES + 1);
     let lowest = objects_lowest(&first);
-    assert!(lowest < 0.6, "the pile reached the ground: lowest centre {lowest}");
+    assert!(
+        lowest < 0.6,
+        "the pile reached the ground: lowest centre {lowest}"
+    );
 }
 
 #[test]

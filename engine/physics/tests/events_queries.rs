@@ -36,7 +36,10 @@ fn a_trigger_reports_one_entry_and_one_exit_to_both_objects() {
     let scene = game.scene_mut();
     let zone = scene.spawn("Zone");
     scene
-        .add_component(zone, Collider::cuboid(Vec3::splat(1.0)).unwrap().sensor(true))
+        .add_component(
+            zone,
+            Collider::cuboid(Vec3::splat(1.0)).unwrap().sensor(true),
+        )
         .unwrap();
     scene.add_behaviour(zone, Counter::default()).unwrap();
     let ball = dynamic(
@@ -48,15 +51,33 @@ fn a_trigger_reports_one_entry_and_one_exit_to_both_objects() {
             .unwrap(),
         Collider::ball(0.25).unwrap(),
     );
-    game.scene_mut().add_behaviour(ball, Counter::default()).unwrap();
+    game.scene_mut()
+        .add_behaviour(ball, Counter::default())
+        .unwrap();
     // 2 s at 4 m/s: from x = -4 through the zone (-1..1) to x = 4.
     common::run(&mut game, 2 * common::HZ + 5);
     let zone_saw = &game.scene().behaviour::<Counter>(zone).unwrap().seen;
     let ball_saw = &game.scene().behaviour::<Counter>(ball).unwrap().seen;
-    assert_eq!(count(zone_saw, PhysicsEventKind::TriggerEnter), 1, "{zone_saw:?}");
-    assert_eq!(count(zone_saw, PhysicsEventKind::TriggerExit), 1, "{zone_saw:?}");
-    assert_eq!(count(ball_saw, PhysicsEventKind::TriggerEnter), 1, "{ball_saw:?}");
-    assert_eq!(count(ball_saw, PhysicsEventKind::TriggerExit), 1, "{ball_saw:?}");
+    assert_eq!(
+        count(zone_saw, PhysicsEventKind::TriggerEnter),
+        1,
+        "{zone_saw:?}"
+    );
+    assert_eq!(
+        count(zone_saw, PhysicsEventKind::TriggerExit),
+        1,
+        "{zone_saw:?}"
+    );
+    assert_eq!(
+        count(ball_saw, PhysicsEventKind::TriggerEnter),
+        1,
+        "{ball_saw:?}"
+    );
+    assert_eq!(
+        count(ball_saw, PhysicsEventKind::TriggerExit),
+        1,
+        "{ball_saw:?}"
+    );
     assert_eq!(zone_saw.len(), 2, "nothing else: {zone_saw:?}");
     assert!(zone_saw.iter().all(|(_, other)| *other == ball));
     assert!(ball_saw.iter().all(|(_, other)| *other == zone));
@@ -74,7 +95,9 @@ fn events_are_seen_once_even_while_paused() {
         RigidBody::dynamic(),
         Collider::ball(0.5).unwrap(),
     );
-    game.scene_mut().add_behaviour(ball, Counter::default()).unwrap();
+    game.scene_mut()
+        .add_behaviour(ball, Counter::default())
+        .unwrap();
     let mut starts = 0;
     for _ in 0..30 {
         run(&mut game, 1);
@@ -92,7 +115,10 @@ fn events_are_seen_once_even_while_paused() {
     run(&mut game, 10);
     let saw = &game.scene().behaviour::<Counter>(ball).unwrap().seen;
     assert_eq!(count(saw, PhysicsEventKind::ContactStart), 1, "{saw:?}");
-    assert!(physics(&game).events().is_empty(), "a paused step clears them");
+    assert!(
+        physics(&game).events().is_empty(),
+        "a paused step clears them"
+    );
 }
 
 /// Three boxes along +X at x = 2, 4 and 6; the first on layer 2 only.
@@ -100,7 +126,10 @@ fn row_of_boxes(game: &mut taos_core::game_loop::GameLoop) -> [GameObject; 3] {
     let scene = game.scene_mut();
     let mut out = Vec::new();
     for (i, x) in [2.0_f32, 4.0, 6.0].into_iter().enumerate() {
-        let object = scene.spawn_with(format!("Box {i}"), Transform::from_position(Vec3::new(x, 0.0, 0.0)));
+        let object = scene.spawn_with(
+            format!("Box {i}"),
+            Transform::from_position(Vec3::new(x, 0.0, 0.0)),
+        );
         let layers = if i == 0 {
             CollisionLayers::new(0b10, u32::MAX)
         } else {
@@ -109,7 +138,9 @@ fn row_of_boxes(game: &mut taos_core::game_loop::GameLoop) -> [GameObject; 3] {
         scene
             .add_component(
                 object,
-                Collider::cuboid(Vec3::splat(0.5)).unwrap().with_layers(layers),
+                Collider::cuboid(Vec3::splat(0.5))
+                    .unwrap()
+                    .with_layers(layers),
             )
             .unwrap();
         out.push(object);
@@ -129,7 +160,10 @@ fn a_ray_hits_the_first_collider_on_its_path() {
         .expect("a hit");
     assert_eq!(hit.object, boxes[0]);
     assert!((hit.distance - 1.5).abs() < 1e-5, "{hit:?}");
-    assert!((hit.point - Vec3::new(1.5, 0.0, 0.0)).length() < 1e-5, "{hit:?}");
+    assert!(
+        (hit.point - Vec3::new(1.5, 0.0, 0.0)).length() < 1e-5,
+        "{hit:?}"
+    );
     assert!((hit.normal - Vec3::NEG_X).length() < 1e-5, "{hit:?}");
     // Layer 1 only: the first box (layer 2) is skipped.
     let hit = physics
@@ -139,14 +173,21 @@ fn a_ray_hits_the_first_collider_on_its_path() {
     assert_eq!(hit.object, boxes[1]);
     // Excluding an object, and a ray too short to reach anything.
     let hit = physics
-        .cast_ray(Vec3::ZERO, Vec3::X, 100.0, &QueryFilter::ALL.excluding(boxes[0]))
+        .cast_ray(
+            Vec3::ZERO,
+            Vec3::X,
+            100.0,
+            &QueryFilter::ALL.excluding(boxes[0]),
+        )
         .unwrap()
         .unwrap();
     assert_eq!(hit.object, boxes[1]);
-    assert!(physics
-        .cast_ray(Vec3::ZERO, Vec3::X, 1.0, &QueryFilter::ALL)
-        .unwrap()
-        .is_none());
+    assert!(
+        physics
+            .cast_ray(Vec3::ZERO, Vec3::X, 1.0, &QueryFilter::ALL)
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[test]
@@ -157,7 +198,14 @@ fn shape_casts_and_overlaps_find_the_boxes() {
     let physics = physics(&game);
     let ball = Shape::ball(0.25).unwrap();
     let hit = physics
-        .cast_shape(&ball, Vec3::ZERO, Quat::IDENTITY, Vec3::X, 100.0, &QueryFilter::ALL)
+        .cast_shape(
+            &ball,
+            Vec3::ZERO,
+            Quat::IDENTITY,
+            Vec3::X,
+            100.0,
+            &QueryFilter::ALL,
+        )
         .unwrap()
         .unwrap();
     assert_eq!(hit.object, boxes[0]);
@@ -165,7 +213,13 @@ fn shape_casts_and_overlaps_find_the_boxes() {
     let mut found = Vec::new();
     let wide = Shape::cuboid(Vec3::new(2.0, 0.5, 0.5)).unwrap();
     physics
-        .overlaps(&wide, Vec3::new(3.0, 0.0, 0.0), Quat::IDENTITY, &QueryFilter::ALL, &mut found)
+        .overlaps(
+            &wide,
+            Vec3::new(3.0, 0.0, 0.0),
+            Quat::IDENTITY,
+            &QueryFilter::ALL,
+            &mut found,
+        )
         .unwrap();
     found.sort();
     let mut expected = vec![boxes[0], boxes[1]];
@@ -200,7 +254,12 @@ fn a_trimesh_collider_holds_a_ball_and_answers_rays() {
     let y = common::position(&game, ball).y;
     assert!((y - 0.5).abs() < 0.02, "rests on the mesh: {y}");
     let hit = physics(&game)
-        .cast_ray(Vec3::new(5.0, 3.0, -5.0), Vec3::NEG_Y, 10.0, &QueryFilter::ALL)
+        .cast_ray(
+            Vec3::new(5.0, 3.0, -5.0),
+            Vec3::NEG_Y,
+            10.0,
+            &QueryFilter::ALL,
+        )
         .unwrap()
         .unwrap();
     assert_eq!(hit.object, floor);

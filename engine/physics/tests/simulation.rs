@@ -33,7 +33,11 @@ fn a_box_comes_to_rest_on_the_ground_without_jitter() {
     let y = position(&game, cube).y;
     // Bound: rapier keeps a small allowed penetration (a few mm).
     assert!((y - 0.5).abs() < 0.01, "rests on the ground: centre at {y}");
-    assert!(high - low < 1e-4, "jitter over the last second: {}", high - low);
+    assert!(
+        high - low < 1e-4,
+        "jitter over the last second: {}",
+        high - low
+    );
     let v = physics(&game).linear_velocity(cube).unwrap();
     assert!(v.length() < 1e-3, "at rest, velocity {v}");
 }
@@ -49,7 +53,10 @@ fn bounce_apex(restitution: f32, height: f32) -> f32 {
         "Ball",
         Vec3::new(0.0, height + radius, 0.0),
         RigidBody::dynamic(),
-        Collider::ball(radius).unwrap().with_restitution(restitution).unwrap(),
+        Collider::ball(radius)
+            .unwrap()
+            .with_restitution(restitution)
+            .unwrap(),
     );
     let mut bounced = false;
     let mut apex = f32::MIN;
@@ -94,7 +101,10 @@ fn friction_stops_a_sliding_box_at_the_analytic_distance() {
     let mut game = game();
     ground(
         &mut game,
-        Collider::cuboid(Vec3::new(50.0, 0.5, 50.0)).unwrap().with_friction(mu).unwrap(),
+        Collider::cuboid(Vec3::new(50.0, 0.5, 50.0))
+            .unwrap()
+            .with_friction(mu)
+            .unwrap(),
     );
     let start = Vec3::new(0.0, 0.5, 0.0);
     let cube = dynamic(
@@ -104,7 +114,10 @@ fn friction_stops_a_sliding_box_at_the_analytic_distance() {
         RigidBody::dynamic()
             .with_linear_velocity(Vec3::new(v0, 0.0, 0.0))
             .unwrap(),
-        Collider::cuboid(Vec3::splat(0.5)).unwrap().with_friction(mu).unwrap(),
+        Collider::cuboid(Vec3::splat(0.5))
+            .unwrap()
+            .with_friction(mu)
+            .unwrap(),
     );
     run(&mut game, 3 * HZ);
     let slid = position(&game, cube).x - start.x;
@@ -152,14 +165,20 @@ fn ccd_stops_a_fast_ball_that_tunnels_without_it() {
     // colliders by itself, so the ball stops with or without CCD.
     for ccd in [false, true] {
         let x = fire_at_wall(None, ccd);
-        assert!(x < 5.0, "fixed wall, ccd {ccd}: the ball stays before it: x = {x}");
+        assert!(
+            x < 5.0,
+            "fixed wall, ccd {ccd}: the ball stays before it: x = {x}"
+        );
     }
     // A kinematic wall: without CCD the ball is never seen overlapping it
     // (x = 0, then 5.17: past it) and tunnels; with CCD it stops.
     let without = fire_at_wall(Some(RigidBody::kinematic()), false);
     assert!(without > 5.0, "without CCD the ball tunnels: x = {without}");
     let with = fire_at_wall(Some(RigidBody::kinematic()), true);
-    assert!(with < 5.0, "with CCD the ball stays before the wall: x = {with}");
+    assert!(
+        with < 5.0,
+        "with CCD the ball stays before the wall: x = {with}"
+    );
 }
 
 #[test]
@@ -211,7 +230,10 @@ fn a_teleported_dynamic_body_continues_from_its_new_place() {
         .set_position(Vec3::new(10.0, 20.0, 0.0));
     run(&mut game, 1);
     let p = position(&game, ball);
-    assert!((p.x - 10.0).abs() < 1e-4 && p.y > 19.0 && p.y < 20.0, "teleported: {p}");
+    assert!(
+        (p.x - 10.0).abs() < 1e-4 && p.y > 19.0 && p.y < 20.0,
+        "teleported: {p}"
+    );
 }
 
 #[test]
@@ -233,7 +255,10 @@ fn time_scale_zero_pauses_and_slow_motion_slows() {
     let (full, slow) = (fall(1.0), fall(0.5));
     // Free fall: 1/2 g t^2; at half speed half the time passes.
     assert!((full - 0.5 * G).abs() < 0.2, "fell {full} m in one second");
-    assert!((slow - 0.5 * G * 0.25).abs() < 0.1, "fell {slow} m in half a second");
+    assert!(
+        (slow - 0.5 * G * 0.25).abs() < 0.1,
+        "fell {slow} m in half a second"
+    );
 }
 
 #[test]
@@ -243,7 +268,10 @@ fn a_dynamic_child_is_written_back_relative_to_its_parent() {
     let scene = game.scene_mut();
     let parent = scene.spawn_with("Parent", Transform::from_position(Vec3::new(3.0, 1.0, 0.0)));
     let child = scene.spawn_child(parent, "Child").unwrap();
-    scene.object_mut(child).unwrap().set_position(Vec3::new(0.0, 2.0, 0.0));
+    scene
+        .object_mut(child)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 2.0, 0.0));
     scene.add_component(child, RigidBody::dynamic()).unwrap();
     scene
         .add_component(child, Collider::cuboid(Vec3::splat(0.5)).unwrap())
@@ -251,9 +279,15 @@ fn a_dynamic_child_is_written_back_relative_to_its_parent() {
     run(&mut game, 4 * HZ);
     let world = position(&game, child);
     // The box lands flat; the solver lets it drift a few millimetres.
-    assert!((world.y - 0.5).abs() < 0.01 && (world.x - 3.0).abs() < 0.02, "rests at {world}");
+    assert!(
+        (world.y - 0.5).abs() < 0.01 && (world.x - 3.0).abs() < 0.02,
+        "rests at {world}"
+    );
     let local = game.scene().transform(child).unwrap().position;
-    assert!((local.y + 0.5).abs() < 0.01, "local is relative to the parent: {local}");
+    assert!(
+        (local.y + 0.5).abs() < 0.01,
+        "local is relative to the parent: {local}"
+    );
 }
 
 #[test]
@@ -271,7 +305,11 @@ fn removing_an_object_removes_its_body() {
     assert_eq!(physics(&game).body_count(), 2);
     game.scene_mut().remove_component::<RigidBody>(ball);
     run(&mut game, 1);
-    assert_eq!(physics(&game).body_count(), 2, "the collider alone is now fixed");
+    assert_eq!(
+        physics(&game).body_count(),
+        2,
+        "the collider alone is now fixed"
+    );
     game.scene_mut().remove(ball).unwrap();
     run(&mut game, 1);
     assert_eq!(physics(&game).body_count(), 1);

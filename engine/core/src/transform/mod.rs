@@ -27,6 +27,6 @@ pub(crate) mod store;
 pub(crate) mod sweep;
 
 pub use component::Transform;
-pub use read::world_matrix_in;
 pub(crate) use component::{TransformSlot, slot_of};
+pub use read::world_matrix_in;
 pub use store::{TransformStats, TransformStore};

@@ -30,14 +30,20 @@ pub(crate) fn run(game: &mut GameLoop, ticks: u32) {
 /// A fixed ground box whose top face is at y = 0.
 pub(crate) fn ground(game: &mut GameLoop, collider: Collider) -> GameObject {
     let scene = game.scene_mut();
-    let ground = scene.spawn_with("Ground", Transform::from_position(Vec3::new(0.0, -0.5, 0.0)));
+    let ground = scene.spawn_with(
+        "Ground",
+        Transform::from_position(Vec3::new(0.0, -0.5, 0.0)),
+    );
     scene.add_component(ground, collider).expect("live object");
     ground
 }
 
 /// The default ground: 100 x 1 x 100 m.
 pub(crate) fn plain_ground(game: &mut GameLoop) -> GameObject {
-    ground(game, Collider::cuboid(Vec3::new(50.0, 0.5, 50.0)).expect("valid box"))
+    ground(
+        game,
+        Collider::cuboid(Vec3::new(50.0, 0.5, 50.0)).expect("valid box"),
+    )
 }
 
 /// A dynamic object at `position` with `body` and `collider`.
