@@ -5,7 +5,7 @@
 //! Put a [`RigidBody`] and a [`Collider`] on a GameObject and the object
 //! falls, collides, bounces and slides; a [`Collider`] alone is fixed level
 //! geometry. [`install`] puts a [`Physics`] world into a
-//! [`Scene`](taos_core::Scene) and adds one system to its update, so the
+//! [`Scene`] and adds one system to its update, so the
 //! physics steps exactly once per scene update, after the behaviours, with
 //! the scene clock's **scaled** delta: under the game loop's fixed policy
 //! that is once per fixed tick; a time scale of 0 pauses it and 0.25 slows
@@ -31,7 +31,7 @@
 //! and events with `cx.resource::<Physics>()`, velocities and impulses
 //! with `cx.resource_mut::<Physics>()`.
 //!
-//! With a [`GameLoop`](taos_core::game_loop::GameLoop), [`install_replay`]
+//! With a [`GameLoop`], [`install_replay`]
 //! adds the physics state to snapshots (a restore continues bit for bit:
 //! velocities, sleep state and the solver's contact state are saved) and
 //! body poses and velocities to the replay checksum.

@@ -114,3 +114,41 @@ fn the_checksum_covers_velocities() {
         .unwrap();
     assert_ne!(before, game.state_checksum());
 }
+
+#[test]
+fn a_restore_brings_back_a_removed_body_and_continues_exactly() {
+    let mut game = game();
+    plain_ground(&mut game);
+    let scene = game.scene_mut();
+    let ball = scene.spawn_with("Ball", Transform::from_position(Vec3::new(0.0, 3.0, 0.0)));
+    scene.add_component(ball, RigidBody::dynamic()).unwrap();
+    scene
+        .add_component(
+            ball,
+            Collider::ball(0.5).unwrap().with_restitution(0.5).unwrap(),
+        )
+        .unwrap();
+    let id = game.scene().id(ball).unwrap();
+    run(&mut game, 20);
+    let snapshot = game.snapshot().unwrap();
+    let path = |game: &mut GameLoop| {
+        (0..60)
+            .map(|_| {
+                run(game, 1);
+                let object = game.scene().find_by_id(id).unwrap();
+                game.scene()
+                    .world_position(object)
+                    .unwrap()
+                    .to_array()
+                    .map(f32::to_bits)
+            })
+            .collect::<Vec<_>>()
+    };
+    let original = path(&mut game);
+    game.scene_mut().remove(ball).unwrap();
+    run(&mut game, 5);
+    assert_eq!(physics(&game).body_count(), 1);
+    game.restore(&snapshot).unwrap();
+    assert_eq!(path(&mut game), original);
+    assert_eq!(physics(&game).body_count(), 2);
+}

@@ -314,3 +314,110 @@ fn removing_an_object_removes_its_body() {
     run(&mut game, 1);
     assert_eq!(physics(&game).body_count(), 1);
 }
+
+#[test]
+fn kinematic_children_follow_their_parents_and_re_parenting() {
+    let mut game = game();
+    let scene = game.scene_mut();
+    let carrier = scene.spawn("Carrier");
+    let other = scene.spawn_with("Other", Transform::from_position(Vec3::new(0.0, 0.0, 10.0)));
+    let platform = scene.spawn_child(carrier, "Platform").unwrap();
+    scene
+        .object_mut(platform)
+        .unwrap()
+        .set_position(Vec3::new(1.0, 0.0, 0.0));
+    scene
+        .add_component(platform, RigidBody::kinematic())
+        .unwrap();
+    scene
+        .add_component(platform, Collider::cuboid(Vec3::splat(0.5)).unwrap())
+        .unwrap();
+    run(&mut game, 1);
+    game.scene_mut()
+        .object_mut(carrier)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 2.0, 0.0));
+    run(&mut game, 1);
+    let (at, _) = physics(&game).pose(platform).unwrap();
+    assert!(
+        (at - Vec3::new(1.0, 2.0, 0.0)).length() < 1e-6,
+        "moved with its parent: {at}"
+    );
+    game.scene_mut().add_child(other, platform).unwrap();
+    run(&mut game, 1);
+    let (at, _) = physics(&game).pose(platform).unwrap();
+    assert!(
+        (at - Vec3::new(1.0, 0.0, 10.0)).length() < 1e-6,
+        "re-parented: {at}"
+    );
+}
+
+#[test]
+fn a_sleeping_body_writes_nothing() {
+    let mut game = game();
+    plain_ground(&mut game);
+    let cube = dynamic(
+        &mut game,
+        "Box",
+        Vec3::new(0.0, 1.0, 0.0),
+        RigidBody::dynamic(),
+        Collider::cuboid(Vec3::splat(0.5)).unwrap(),
+    );
+    run(&mut game, 10 * HZ);
+    assert!(
+        physics(&game).is_sleeping(cube),
+        "at rest for long enough to sleep"
+    );
+    let before = game.scene().transform_stats();
+    run(&mut game, HZ);
+    assert_eq!(
+        game.scene().transform_stats().local_rebuilds,
+        before.local_rebuilds,
+        "no transform was written, so none was rebuilt"
+    );
+}
+
+#[test]
+fn an_inactive_object_s_body_is_left_out() {
+    let mut game = game();
+    let ball = dynamic(
+        &mut game,
+        "Ball",
+        Vec3::new(0.0, 10.0, 0.0),
+        RigidBody::dynamic(),
+        Collider::ball(0.5).unwrap(),
+    );
+    run(&mut game, 1);
+    game.scene_mut().set_enabled(ball, false).unwrap();
+    run(&mut game, 1);
+    let frozen = position(&game, ball).y;
+    run(&mut game, 30);
+    assert_eq!(position(&game, ball).y, frozen, "disabled: not simulated");
+    game.scene_mut().set_enabled(ball, true).unwrap();
+    run(&mut game, 30);
+    assert!(
+        position(&game, ball).y < frozen - 0.5,
+        "enabled again: falls"
+    );
+}
+
+#[test]
+fn changing_a_collider_rebuilds_it() {
+    let mut game = game();
+    plain_ground(&mut game);
+    let ball = dynamic(
+        &mut game,
+        "Ball",
+        Vec3::new(0.0, 3.0, 0.0),
+        RigidBody::dynamic(),
+        Collider::ball(0.5).unwrap(),
+    );
+    run(&mut game, 3 * HZ);
+    assert!((position(&game, ball).y - 0.5).abs() < 0.02);
+    game.scene_mut()
+        .add_component(ball, Collider::ball(1.0).unwrap())
+        .unwrap();
+    run(&mut game, 3 * HZ);
+    let y = position(&game, ball).y;
+    assert!((y - 1.0).abs() < 0.02, "rests on its new radius: {y}");
+}
