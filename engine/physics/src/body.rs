@@ -198,7 +198,7 @@ impl RigidBody {
         self
     }
 
-    /// The linear velocity (m/s) the body starts with when it is created.
+    /// The linear velocity (m/s) a dynamic body starts with when it is created.
     ///
     /// # Errors
     /// [`SettingError::VectorNotFinite`] for a NaN or infinite component.
@@ -207,7 +207,7 @@ impl RigidBody {
         Ok(self)
     }
 
-    /// The angular velocity (rad/s about each world axis) the body starts with.
+    /// The angular velocity (rad/s about each world axis) a dynamic body starts with.
     ///
     /// # Errors
     /// [`SettingError::VectorNotFinite`] for a NaN or infinite component.

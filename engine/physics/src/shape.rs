@@ -217,10 +217,13 @@ impl Shape {
             .chunks_exact(3)
             .map(|t| [t[0], t[1], t[2]])
             .collect();
+        // A triangle has an area when its two edges from one corner are not
+        // parallel (the sine of their angle, so it holds at any scale).
         let has_area = triangles.iter().any(|t| {
             let [a, b, c] = t.map(|i| positions[i as usize]);
-            (b - a).cross(c - a).length_squared()
-                > f32::EPSILON * (b - a).length_squared().max(1e-12)
+            let (ab, ac) = (b - a, c - a);
+            let lengths = ab.length() * ac.length();
+            lengths > 0.0 && ab.cross(ac).length() > 1e-6 * lengths
         });
         if !has_area {
             return Err(ShapeError::DegenerateMesh {

@@ -93,6 +93,11 @@ fn degenerate_hulls_and_meshes_are_refused() {
         Err(ShapeError::DegenerateMesh { triangles: 0 })
     ));
     assert!(Shape::trimesh(&quad, &[0, 2, 1]).is_ok());
+    // Small is not degenerate: a 0.1 mm triangle is a triangle.
+    assert!(Shape::trimesh(&quad.map(|p| p * 1e-4), &[0, 2, 1]).is_ok());
+    // A sliver whose corners lie on one line is.
+    let line = [Vec3::ZERO, Vec3::X, Vec3::X * 2.0];
+    assert!(Shape::trimesh(&line, &[0, 1, 2]).is_err());
 }
 
 #[test]
