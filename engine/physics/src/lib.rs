@@ -48,11 +48,15 @@
 //! not applied to colliders (sizes are world units).
 //!
 //! ## Determinism
-//! rapier3d is built with `enhanced-determinism`: the same inputs give the
-//! same bits on every IEEE-754 platform, on one thread. The engine's own
-//! glam math around it (world matrices feeding kinematic bodies) uses SIMD
-//! on some targets and scalar code on others; see the book's physics
-//! chapter for what that means across CPUs.
+//! The same inputs give the same bits run after run, and a restored
+//! snapshot continues exactly. With the default `enhanced-determinism`
+//! feature, rapier3d is built for bit-identical results on every IEEE-754
+//! platform (one thread, no SIMD lanes, `libm`, and `scalar-math` for the
+//! glam copy its own math uses). Root objects hand their transform's fields
+//! to rapier and get the pose back as it is, with no engine arithmetic in
+//! between; children go through the engine's glam (SIMD on some targets,
+//! scalar on others), which can round differently across CPUs. The book's
+//! physics chapter has the details.
 //!
 //! ## Example
 //! ```

@@ -237,19 +237,35 @@ impl Physics {
 
     /// The object's world position and rotation, or `None` (reported) when
     /// its transform is not finite.
+    ///
+    /// A root's pose is its transform's fields as they are (no matrix
+    /// arithmetic, so the same bits on every CPU, SIMD or not); a child's
+    /// comes from its world matrix.
     fn world_pose(
         &mut self,
         world: &mut World,
         object: GameObject,
         id: ObjectId,
     ) -> Option<(Vec3, Quat)> {
-        let matrix = world_matrix_in(world, object)?;
-        let (_, rotation, position) = matrix.to_scale_rotation_translation();
-        if position.is_finite() && rotation.is_finite() && matrix.is_finite() {
+        let (position, rotation, finite) = if world.get::<ChildOf>(object.entity()).is_none() {
+            let transform = world.get::<Transform>(object.entity())?;
+            let rotation = transform.rotation;
+            let rotation = if (rotation.length_squared() - 1.0).abs() > 1e-4 {
+                rotation.normalize()
+            } else {
+                rotation
+            };
+            (transform.position, rotation, transform.is_finite())
+        } else {
+            let matrix = world_matrix_in(world, object)?;
+            let (_, rotation, position) = matrix.to_scale_rotation_translation();
+            (position, rotation.normalize(), matrix.is_finite())
+        };
+        if position.is_finite() && rotation.is_finite() && finite {
             if self.reported.get(&id) == Some(&StepErrorKey::Transform) {
                 self.reported.remove(&id);
             }
-            Some((position, rotation.normalize()))
+            Some((position, rotation))
         } else {
             self.report(
                 id,
