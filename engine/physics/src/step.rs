@@ -37,10 +37,17 @@ pub(crate) type Mirrored =
 /// The scene system: sync, step with the scene's scaled delta, write back.
 pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored) {
     let dt = world.get_resource::<Time>().map_or(0.0, Time::delta);
-    let mut present: Vec<(ObjectId, Entity, bool)> = mirrored
-        .iter(world)
-        .map(|(entity, info, inactive)| (info.id(), entity, inactive))
-        .collect();
+    let Some(mut physics) = world.get_resource_mut::<Physics>() else {
+        return;
+    };
+    // The lists are the world's, reused step to step: no allocation once grown.
+    let mut present = std::mem::take(&mut physics.scratch.present);
+    present.clear();
+    present.extend(
+        mirrored
+            .iter(world)
+            .map(|(entity, info, inactive)| (info.id(), entity, inactive)),
+    );
     present.sort_unstable_by_key(|&(id, _, _)| id);
     world.resource_scope(|world, mut physics: Mut<'_, Physics>| {
         let physics = &mut *physics;
@@ -50,6 +57,7 @@ pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored) {
             physics.step(dt);
             physics.write_back(world);
         }
+        physics.scratch.present = present;
     });
 }
 
@@ -65,16 +73,18 @@ impl Physics {
     /// Brings the library's bodies in line with the objects (step 1).
     fn sync(&mut self, world: &mut World, present: &[(ObjectId, Entity, bool)]) {
         // Bodies of objects that are gone, or lost both components.
-        let gone: Vec<ObjectId> = self
-            .entries
-            .keys()
-            .filter(|&&id| present.binary_search_by_key(&id, |&(id, _, _)| id).is_err())
-            .copied()
-            .collect();
-        for id in gone {
+        let mut gone = std::mem::take(&mut self.scratch.ids);
+        gone.clear();
+        gone.extend(
+            self.entries
+                .keys()
+                .filter(|&&id| present.binary_search_by_key(&id, |&(id, _, _)| id).is_err()),
+        );
+        for &id in &gone {
             self.remove_entry(id);
             self.reported.remove(&id);
         }
+        self.scratch.ids = gone;
         self.by_entity.clear();
         for &(id, entity, inactive) in present {
             self.by_entity.insert(entity, id);
@@ -318,13 +328,15 @@ impl Physics {
 
     /// Writes moved dynamic bodies into their objects' transforms (step 3).
     fn write_back(&mut self, world: &mut World) {
-        let ids: Vec<ObjectId> = self
-            .entries
-            .iter()
-            .filter(|(_, e)| e.body_desc.is_some_and(|b| b.kind() == BodyKind::Dynamic))
-            .map(|(&id, _)| id)
-            .collect();
-        for id in ids {
+        let mut ids = std::mem::take(&mut self.scratch.ids);
+        ids.clear();
+        ids.extend(
+            self.entries
+                .iter()
+                .filter(|(_, e)| e.body_desc.is_some_and(|b| b.kind() == BodyKind::Dynamic))
+                .map(|(&id, _)| id),
+        );
+        for &id in &ids {
             let Some(entry) = self.entries.get(&id) else {
                 continue;
             };
@@ -376,6 +388,7 @@ impl Physics {
                 entry.written = Some(local);
             }
         }
+        self.scratch.ids = ids;
     }
 }
 

@@ -64,6 +64,18 @@ pub struct Physics {
     pub(crate) removed: Vec<(ColliderHandle, ObjectId, Entity)>,
     /// Steps run so far.
     pub(crate) steps: u64,
+    /// Lists the step reuses.
+    pub(crate) scratch: Scratch,
+}
+
+/// Lists one step fills and empties, kept so a step allocates nothing once
+/// they have grown.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// `(id, entity, inactive)` of every mirrored object, by id.
+    pub(crate) present: Vec<(ObjectId, Entity, bool)>,
+    /// Ids being removed or written back.
+    pub(crate) ids: Vec<ObjectId>,
 }
 
 /// Which problem an object was last reported for.
@@ -104,6 +116,7 @@ impl Physics {
             reported: BTreeMap::new(),
             removed: Vec::new(),
             steps: 0,
+            scratch: Scratch::default(),
         }
     }
 
