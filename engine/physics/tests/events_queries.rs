@@ -265,3 +265,53 @@ fn a_trimesh_collider_holds_a_ball_and_answers_rays() {
     assert_eq!(hit.object, floor);
     assert!((hit.distance - 3.0).abs() < 1e-4, "{hit:?}");
 }
+
+/// Looks down from its object with a ray and kicks it up once, all through
+/// the behaviour context.
+#[derive(Default)]
+struct Hopper {
+    ground_below: Option<(GameObject, f32)>,
+    kicked: bool,
+}
+
+impl Behaviour for Hopper {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
+        let me = cx.object();
+        let from = cx.world_position();
+        let filter = QueryFilter::ALL.excluding(me);
+        self.ground_below = cx
+            .resource::<Physics>()
+            .cast_ray(from, Vec3::NEG_Y, 100.0, &filter)?
+            .map(|hit| (hit.object, hit.distance));
+        if !self.kicked && cx.resource::<Physics>().has_body(me) {
+            cx.resource_mut::<Physics>()
+                .apply_impulse(me, Vec3::new(0.0, 5.0, 0.0))?;
+            self.kicked = true;
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn behaviours_query_and_push_through_their_context() {
+    let mut game = game();
+    let ground = plain_ground(&mut game);
+    let ball = dynamic(
+        &mut game,
+        "Ball",
+        Vec3::new(0.0, 2.0, 0.0),
+        RigidBody::dynamic().with_mass(1.0).unwrap(),
+        Collider::ball(0.5).unwrap(),
+    );
+    game.scene_mut()
+        .add_behaviour(ball, Hopper::default())
+        .unwrap();
+    run(&mut game, 3);
+    let hopper = game.scene().behaviour::<Hopper>(ball).unwrap();
+    assert!(hopper.kicked);
+    let (below, distance) = hopper.ground_below.expect("the ground is below");
+    assert_eq!(below, ground);
+    assert!(distance > 1.9, "the ball rose: {distance}");
+    assert!(physics(&game).linear_velocity(ball).unwrap().y > 3.0);
+    assert!(game.take_errors().is_empty());
+}
