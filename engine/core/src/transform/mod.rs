@@ -28,4 +28,5 @@ pub(crate) mod sweep;
 
 pub use component::Transform;
 pub(crate) use component::{TransformSlot, slot_of};
+pub use read::world_matrix_in;
 pub use store::{TransformStats, TransformStore};

@@ -92,6 +92,16 @@ fn refresh_one(world: &mut World, store: &mut TransformStore, slot: u32) {
     }
 }
 
+/// The world matrix of `object` in a bare ECS world, for code that holds a
+/// [`World`] but not the [`Scene`](crate::Scene) (a bevy system, a plugin's
+/// step): compare-on-read like
+/// [`ObjectMut::world_matrix`](crate::ObjectMut::world_matrix), caching what
+/// it computes (one compare per ancestor when nothing moved). `None` when the
+/// object has no [`Transform`].
+pub fn world_matrix_in(world: &mut World, object: crate::GameObject) -> Option<Affine3A> {
+    refresh(world, object.entity()).map(|slot| *world.resource::<TransformStore>().world(slot))
+}
+
 /// The world matrix of `entity` as it stands now, without writing any cache:
 /// the `&self` read behind [`Scene::world_matrix`](crate::Scene::world_matrix).
 ///
