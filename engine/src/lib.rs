@@ -48,6 +48,7 @@
 //! | `taos_db` | `engine/db` | the `taos-db` tool (backup, restore, export, import) | (never linked by a game) |
 //! | `taos_gltf` | `engine/gltf` | the glTF importer's CPU half | a GPU, the ECS |
 //! | `taos_audio` | `engine/audio` | sound sources, listener and mixer (kira), re-exported as [`audio`] | a GPU, a window |
+//! | `taos_physics` | `engine/physics` | rigid bodies and colliders (rapier3d), re-exported as [`physics`] | a GPU, a window, sound, a database |
 //! | `taos_renderer` | `renderer` | the renderer, re-exported as [`renderer`] | the ECS |
 //! | `taos_engine` | `engine` | this facade | |
 //!
@@ -74,6 +75,9 @@ mod window;
 pub use taos_audio as audio;
 pub use taos_core;
 pub use taos_core::*;
+/// Rigid-body physics: the `taos_physics` crate (`RigidBody`, `Collider`,
+/// `Shape`, the `Physics` resource with its events and queries, snapshots).
+pub use taos_physics as physics;
 /// The renderer: the `taos_renderer` crate (GPU context, render graph,
 /// features, presets, the asset store's meshes and materials).
 pub use taos_renderer as renderer;
