@@ -36,8 +36,13 @@
 //! velocities, sleep state and the solver's contact state are saved) and
 //! body poses and velocities to the replay checksum.
 //!
-//! It is **not** a character controller (the core's `PlayerController`
-//! keeps its own collision), a joint or vehicle toolkit (rapier has them;
+//! The core's first-person `PlayerController` walks in a physics scene
+//! through [`PhysicsPlayer`]: the controller collides with the colliders'
+//! bounding boxes (the world is a `CollisionQuery`, [`physics_collision`])
+//! and pushes the dynamic bodies it walks into.
+//!
+//! It is **not** a physical character controller (the player is a box the
+//! controller moves, not a body), a joint or vehicle toolkit (rapier has them;
 //! they are not exposed yet), or a GPU simulation. It has no dependency on
 //! a GPU or a window and builds for `wasm32-unknown-unknown`.
 //!
@@ -89,6 +94,7 @@ mod collider;
 mod convert;
 mod error;
 mod events;
+mod player;
 mod query;
 mod save;
 mod shape;
@@ -104,6 +110,7 @@ pub use body::{BodyKind, LockedAxes, Mass, RigidBody};
 pub use collider::{Collider, CollisionLayers};
 pub use error::{BodyError, ColliderError, QueryError, SettingError, ShapeError, StepError};
 pub use events::{ObjectEvent, PhysicsEvent, PhysicsEventKind};
+pub use player::{PhysicsPlayer, physics_collision};
 pub use query::{Hit, QueryFilter};
 pub use shape::Shape;
 pub use world::{EARTH_GRAVITY, Physics};

@@ -147,6 +147,13 @@ impl CharacterMotor {
         }
     }
 
+    /// True when the last step's horizontal motion stopped at a solid face
+    /// (walking into a wall, or into a body a game pushes).
+    #[must_use]
+    pub fn against_wall(&self) -> bool {
+        self.against_wall
+    }
+
     /// The body's box now.
     #[must_use]
     pub fn bounds(&self) -> Aabb {
