@@ -12,6 +12,7 @@
 //! cargo run -p taos_samples --bin gltf_viewer -- path/to/model.glb
 //! cargo run -p taos_samples --bin controllers
 //! cargo run -p taos_samples --bin character
+//! cargo run -p taos_samples --bin physics
 //! cargo run -p taos_samples --bin audio -- --headless --wav mix.wav
 //! cargo run -p taos_samples --bin presets_compare -- --headless --out compare/
 //! ```
@@ -30,6 +31,7 @@ mod deferred_showcase;
 mod forward_simple;
 mod gltf_viewer;
 mod many_lights;
+mod physics;
 mod presets_compare;
 mod shooter;
 
@@ -53,6 +55,7 @@ pub use gltf_viewer::{
     view_headless,
 };
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
+pub use physics::{BALLS, PHYSICS_HZ, TriggerCount, TriggerCounter, physics, physics_loop};
 pub use presets_compare::{
     CompareCli, CompareOptions, ComparePreset, Comparison, EFFECTS, Effect, EffectSet, SHEET_FILE,
     Switch, TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance,

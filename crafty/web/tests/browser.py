@@ -670,7 +670,7 @@ def test_kills(base, report, profile, kills, seed):
                        f"save's ({status['loaded_edits']} at the end)")
 
 
-SAMPLES = ("forward_simple", "deferred_showcase", "many_lights", "controllers", "shooter", "character")
+SAMPLES = ("forward_simple", "deferred_showcase", "many_lights", "controllers", "shooter", "character", "physics")
 
 
 def test_samples(base, report, profile):

@@ -9,18 +9,19 @@ use taos_engine::game_loop::LoopConfig;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_samples::{
     ManyLightsOptions, SampleArgs, character, character_preset, controllers, deferred_showcase,
-    deferred_showcase_preset, forward_simple, forward_simple_preset, many_lights, run_sample,
-    shooter, shooter_loop, shooter_preset,
+    deferred_showcase_preset, forward_simple, forward_simple_preset, many_lights, physics,
+    physics_loop, run_sample, shooter, shooter_loop, shooter_preset,
 };
 
 /// The samples this binary runs, by the name a page or command line gives.
-const SAMPLES: [&str; 6] = [
+const SAMPLES: [&str; 7] = [
     "forward_simple",
     "deferred_showcase",
     "many_lights",
     "controllers",
     "shooter",
     "character",
+    "physics",
 ];
 
 /// Runs sample `name` in a window (a canvas in the page).
@@ -66,6 +67,13 @@ fn run(name: &str) -> anyhow::Result<()> {
         ),
         "shooter" => run_sample(name, &args, shooter_loop(), shooter_preset(), shooter),
         "character" => run_sample(name, &args, loop_config, character_preset(), character),
+        "physics" => run_sample(
+            name,
+            &args,
+            physics_loop(),
+            forward_preset(PresetOptions::default()),
+            physics,
+        ),
         other => anyhow::bail!(
             "no sample called {other:?}; these run here: {}",
             SAMPLES.join(", ")
