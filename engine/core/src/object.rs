@@ -73,7 +73,10 @@ pub struct Inactive;
 ///
 /// New objects get a fresh id; a loader restoring a saved scene overwrites it with
 /// [`Scene::set_id`](crate::Scene::set_id) so references survive save and load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct ObjectId(pub u64);
 
 impl fmt::Display for ObjectId {

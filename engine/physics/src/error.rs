@@ -97,6 +97,12 @@ pub enum SettingError {
         /// The value given.
         value: [f32; 3],
     },
+    /// A direction (a joint axis) has no length.
+    #[error("{what} has no length")]
+    ZeroVector {
+        /// Which setting.
+        what: &'static str,
+    },
 }
 
 /// Why a [`Collider`](crate::Collider) is invalid.
@@ -187,5 +193,17 @@ pub enum StepError {
         object: GameObject,
         /// Its stable id.
         id: ObjectId,
+    },
+    /// The object's [`Joint`](crate::Joint) cannot be made yet: the object
+    /// has no dynamic or kinematic body, or the object it names has no body
+    /// (or is the object itself). The joint is made once that is fixed.
+    #[error("object {id} ({object:?}): its joint cannot be made: {reason}")]
+    JointUnresolved {
+        /// The object carrying the joint.
+        object: GameObject,
+        /// Its stable id.
+        id: ObjectId,
+        /// What is missing.
+        reason: String,
     },
 }

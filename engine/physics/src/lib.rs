@@ -41,9 +41,12 @@
 //! bounding boxes (the world is a `CollisionQuery`, [`physics_collision`])
 //! and pushes the dynamic bodies it walks into.
 //!
+//! A [`Joint`] ties a body to another or to the world: fixed, ball, hinge
+//! and slider (with limits) and rope.
+//!
 //! It is **not** a physical character controller (the player is a box the
-//! controller moves, not a body), a joint or vehicle toolkit (rapier has them;
-//! they are not exposed yet), or a GPU simulation. It has no dependency on
+//! controller moves, not a body), a vehicle or ragdoll toolkit (no motors,
+//! springs or multibody joints yet), or a GPU simulation. It has no dependency on
 //! a GPU or a window and builds for `wasm32-unknown-unknown`.
 //!
 //! ## Conventions
@@ -94,6 +97,8 @@ mod collider;
 mod convert;
 mod error;
 mod events;
+mod joint;
+mod joint_sync;
 mod player;
 mod query;
 mod save;
@@ -110,6 +115,7 @@ pub use body::{BodyKind, LockedAxes, Mass, RigidBody};
 pub use collider::{Collider, CollisionLayers};
 pub use error::{BodyError, ColliderError, QueryError, SettingError, ShapeError, StepError};
 pub use events::{ObjectEvent, PhysicsEvent, PhysicsEventKind};
+pub use joint::{Joint, JointKind, JointTarget};
 pub use player::{PhysicsPlayer, physics_collision};
 pub use query::{Hit, QueryFilter};
 pub use shape::Shape;
@@ -154,14 +160,15 @@ pub fn install(scene: &mut Scene, config: PhysicsConfig) {
 }
 
 /// Registers physics with a game loop's determinism tools: the
-/// [`Physics`] state in snapshots (as `taos.Physics`), the [`RigidBody`] and
-/// [`Collider`] components in snapshots (`taos.RigidBody`,
-/// `taos.Collider`), and every body's pose and velocities in the state
-/// checksum. Call after [`install`].
+/// [`Physics`] state in snapshots (as `taos.Physics`), the [`RigidBody`],
+/// [`Collider`] and [`Joint`] components in snapshots (`taos.RigidBody`,
+/// `taos.Collider`, `taos.Joint`), and every body's pose and velocities in
+/// the state checksum. Call after [`install`].
 pub fn install_replay(game: &mut GameLoop) {
     game.snapshot_types()
         .resource::<Physics>("taos.Physics")
         .component::<RigidBody>("taos.RigidBody")
-        .component::<Collider>("taos.Collider");
+        .component::<Collider>("taos.Collider")
+        .component::<Joint>("taos.Joint");
     game.checksum_mut().resource::<Physics>();
 }

@@ -24,6 +24,7 @@ use crate::body::RigidBody;
 use crate::collider::Collider;
 use crate::convert::from_pose;
 use crate::events::{PhysicsEvent, PhysicsEventKind};
+use crate::joint_sync::JointEntry;
 use crate::world::{Entry, Physics};
 
 #[derive(Serialize, Deserialize)]
@@ -32,6 +33,9 @@ struct Saved {
     steps: u64,
     entries: Vec<SavedEntry>,
     events: Vec<SavedEvent>,
+    /// Joints by owner id (absent in snapshots from before joints).
+    #[serde(default)]
+    joints: Vec<(u64, JointEntry)>,
     /// The library state: postcard bytes, base64.
     sim: String,
 }
@@ -89,6 +93,11 @@ impl Serialize for Physics {
                     ids: e.ids.map(|id| id.0),
                 })
                 .collect(),
+            joints: self
+                .joints
+                .iter()
+                .map(|(id, j)| (id.0, j.clone()))
+                .collect(),
             sim: base64::engine::general_purpose::STANDARD.encode(bytes),
         };
         saved.serialize(serializer)
@@ -140,6 +149,24 @@ impl<'de> Deserialize<'de> for Physics {
                     enabled: e.enabled,
                 },
             );
+        }
+        for (id, joint) in saved.joints {
+            if physics.sim.impulse_joints.get(joint.handle).is_none()
+                || joint
+                    .bodies
+                    .iter()
+                    .chain(&joint.world_body)
+                    .any(|&b| physics.sim.bodies.get(b).is_none())
+            {
+                return Err(D::Error::custom(format!(
+                    "the joint of object {id} names a joint or body the state does not hold"
+                )));
+            }
+            joint
+                .desc
+                .validate()
+                .map_err(|e| D::Error::custom(format!("the joint of object {id}: {e}")))?;
+            physics.joints.insert(ObjectId(id), joint);
         }
         for e in saved.events {
             physics.events.push(PhysicsEvent {

@@ -28,6 +28,7 @@ use crate::collider::Collider;
 use crate::convert::{from_pose, to_pose, to_vector};
 use crate::error::StepError;
 use crate::events::{Collector, PhysicsEvent, PhysicsEventKind};
+use crate::joint_sync::Jointed;
 use crate::world::{Entry, Physics, StepErrorKey};
 
 /// The objects the physics world mirrors.
@@ -35,7 +36,7 @@ pub(crate) type Mirrored =
     QueryState<(Entity, &'static ObjectInfo, Has<Inactive>), Or<(With<RigidBody>, With<Collider>)>>;
 
 /// The scene system: sync, step with the scene's scaled delta, write back.
-pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored) {
+pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored, jointed: &mut Jointed) {
     let dt = world.get_resource::<Time>().map_or(0.0, Time::delta);
     let Some(mut physics) = world.get_resource_mut::<Physics>() else {
         return;
@@ -53,6 +54,7 @@ pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored) {
         let physics = &mut *physics;
         physics.events.clear();
         physics.sync(world, &present);
+        physics.sync_joints(world, jointed);
         if dt > 0.0 && dt.is_finite() {
             physics.step(dt);
             physics.write_back(world);
@@ -62,7 +64,7 @@ pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored) {
 }
 
 impl Physics {
-    fn report(&mut self, id: ObjectId, key: StepErrorKey, error: StepError) {
+    pub(crate) fn report(&mut self, id: ObjectId, key: StepErrorKey, error: StepError) {
         if self.reported.get(&id) != Some(&key) {
             log::error!("physics: {error}");
             self.errors.push(error);

@@ -14,6 +14,7 @@ use crate::collider::Collider;
 use crate::convert::{from_pose, from_vector, to_vector};
 use crate::error::{BodyError, SettingError, StepError};
 use crate::events::{ObjectEvent, PhysicsEvent};
+use crate::joint_sync::JointEntry;
 
 /// Earth's gravity, 9.81 m/s^2 down -Y: the default.
 pub const EARTH_GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
@@ -51,6 +52,8 @@ pub struct Physics {
     pub(crate) gravity: Vec3,
     /// Every object with a body, by stable id (the order bodies are made in).
     pub(crate) entries: BTreeMap<ObjectId, Entry>,
+    /// Every object with a joint, by stable id.
+    pub(crate) joints: BTreeMap<ObjectId, JointEntry>,
     /// Entity to id, for calls that name a [`GameObject`].
     pub(crate) by_entity: HashMap<Entity, ObjectId>,
     /// The last step's events.
@@ -83,6 +86,7 @@ pub(crate) struct Scratch {
 pub(crate) enum StepErrorKey {
     Transform,
     Component,
+    Joint,
 }
 
 impl Default for Physics {
@@ -110,6 +114,7 @@ impl Physics {
             sim: PhysicsWorld::new(),
             gravity: EARTH_GRAVITY,
             entries: BTreeMap::new(),
+            joints: BTreeMap::new(),
             by_entity: HashMap::new(),
             events: Vec::new(),
             errors: Vec::new(),
