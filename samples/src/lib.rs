@@ -55,7 +55,9 @@ pub use gltf_viewer::{
     view_headless,
 };
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
-pub use physics::{BALLS, PHYSICS_HZ, TriggerCount, TriggerCounter, physics, physics_loop};
+pub use physics::{
+    ARM, BALLS, PHYSICS_HZ, PIVOT, TriggerCount, TriggerCounter, physics, physics_loop,
+};
 pub use presets_compare::{
     CompareCli, CompareOptions, ComparePreset, Comparison, EFFECTS, Effect, EffectSet, SHEET_FILE,
     Switch, TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance,

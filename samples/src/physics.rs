@@ -1,11 +1,10 @@
 //! The physics sample: a stack of crates, balls rolling down a ramp through
 //! a trigger zone that counts them (a block rises beside the zone for each
-//! ball), and a first-person player (WASD, Space, the mouse looks) walking
-//! among them, pushing the crates. Everything solid is a `taos_physics`
-//! collider; the player is the core's `PlayerController` over the physics
-//! world (`PhysicsPlayer`).
-//!
-//! Not here yet: a swinging joint (`taos_physics` exposes no joints).
+//! ball), a heavy ball swinging on a hinge from a gallows, and a
+//! first-person player (WASD, Space, the mouse looks) walking among them,
+//! pushing the crates. Everything solid is a `taos_physics` collider; the
+//! player is the core's `PlayerController` over the physics world
+//! (`PhysicsPlayer`).
 
 use std::collections::BTreeSet;
 
@@ -14,7 +13,7 @@ use taos_engine::Engine;
 use taos_engine::controllers::PlayerController;
 use taos_engine::game_loop::LoopConfig;
 use taos_engine::physics::{
-    Collider, Physics, PhysicsConfig, PhysicsEventKind, PhysicsPlayer, RigidBody,
+    Collider, Joint, Physics, PhysicsConfig, PhysicsEventKind, PhysicsPlayer, RigidBody,
 };
 use taos_engine::prelude::*;
 use taos_engine::renderer::resources::{MeshData, PbrMaterial};
@@ -33,6 +32,13 @@ const RAMP_CENTRE: Vec3 = Vec3::new(5.0, 1.15, -4.0);
 
 /// The ramp's half extents before it is turned.
 const RAMP_HALF: Vec3 = Vec3::new(3.2, 0.1, 1.2);
+
+/// The swinging ball's pivot (under the gallows' beam) and arm length.
+pub const PIVOT: Vec3 = Vec3::new(1.0, 4.0, 0.5);
+/// How far below the pivot the swinging ball hangs.
+pub const ARM: f32 = 2.5;
+/// The angle from straight down the swing starts at, radians.
+const SWING_START: f32 = 0.9;
 
 /// The trigger zone's centre and half extents: across the balls' path,
 /// its bottom 0.1 m above the ground (a zone touching the ground's collider
@@ -110,6 +116,51 @@ fn counter_block_position(i: usize, raised: bool) -> Vec3 {
         y,
         ZONE_CENTRE.z + ZONE_HALF.z + 0.3,
     )
+}
+
+/// A gallows (a post and a beam reaching toward the camera, fixed
+/// colliders) with a heavy ball hanging from a hinge under the beam's end
+/// (about Z), let go from [`SWING_START`] radians: it swings in the X-Y
+/// plane, across the player's path.
+fn gallows(
+    scene: &mut Scene,
+    cube: MeshHandle,
+    ball: MeshHandle,
+    [wood, stone]: [MaterialHandle; 2],
+) -> anyhow::Result<()> {
+    let beam_y = PIVOT.y + 0.25;
+    for (name, position, half) in [
+        (
+            "Gallows post",
+            Vec3::new(PIVOT.x, beam_y / 2.0, PIVOT.z - 1.2),
+            Vec3::new(0.15, beam_y / 2.0, 0.15),
+        ),
+        (
+            "Gallows beam",
+            Vec3::new(PIVOT.x, beam_y, PIVOT.z - 0.5),
+            Vec3::new(0.15, 0.15, 0.85),
+        ),
+    ] {
+        let object = scene.spawn_with(
+            name,
+            Transform::from_trs(position, Quat::IDENTITY, half * 2.0),
+        );
+        scene.add_component(object, MeshRenderer::new(cube, wood))?;
+        scene.add_component(object, Collider::cuboid(half)?)?;
+    }
+    let (sin, cos) = SWING_START.sin_cos();
+    let start = PIVOT + Vec3::new(sin, -cos, 0.0) * ARM;
+    let swinging = scene.spawn_with(
+        "Swinging ball",
+        Transform::from_trs(start, Quat::IDENTITY, Vec3::splat(2.0)),
+    );
+    scene.add_component(swinging, MeshRenderer::new(ball, stone))?;
+    scene.add_component(swinging, RigidBody::dynamic().with_mass(60.0)?)?;
+    scene.add_component(swinging, Collider::ball(0.6)?)?;
+    // The hinge's anchor in the ball's frame is the pivot; its axis, Z.
+    let hinge = Joint::hinge(Vec3::Z)?.with_anchor(PIVOT - start)?;
+    scene.add_component(swinging, hinge)?;
+    Ok(())
 }
 
 /// The crates' positions: a 3-2-1 pyramid of 1 m crates.
@@ -221,6 +272,13 @@ pub fn physics(engine: &mut Engine) -> anyhow::Result<()> {
         scene.add_component(object, RigidBody::dynamic().with_linear_damping(0.05)?)?;
         scene.add_component(object, Collider::ball(0.3)?.with_friction(0.8)?)?;
     }
+
+    gallows(
+        scene,
+        cube.handle(),
+        ball.handle(),
+        [wood.handle(), stone.handle()],
+    )?;
 
     // The zone: a sensor, drawn as a painted strip on the ground.
     let blocks: Vec<GameObject> = (0..BALLS)

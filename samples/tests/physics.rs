@@ -8,7 +8,7 @@ use taos_engine::prelude::*;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::{Engine, EngineConfig};
 use taos_image_compare::{Tolerance, assert_matches_reference};
-use taos_samples::{BALLS, PHYSICS_HZ, TriggerCount, physics, physics_loop};
+use taos_samples::{ARM, BALLS, PHYSICS_HZ, PIVOT, TriggerCount, physics, physics_loop};
 
 fn engine() -> Engine {
     let config = EngineConfig {
@@ -91,6 +91,28 @@ fn the_stack_settles_and_the_trigger_counts_every_ball() {
         let at = scene.world_position(ball).unwrap();
         assert!(at.x < -1.0, "past the zone: {at}");
     }
+}
+
+#[test]
+fn the_ball_swings_on_its_hinge_through_the_bottom_and_back() {
+    let mut engine = engine();
+    let ball = named(&mut engine, "Swinging ball")[0];
+    let start = engine.scene().world_position(ball).unwrap();
+    let (mut crossed, mut back) = (false, false);
+    // A 2.5 m pendulum's period is about 3.2 s.
+    for _ in 0..4 * PHYSICS_HZ {
+        run(&mut engine, 1);
+        let at = engine.scene().world_position(ball).unwrap();
+        let arm = (at - PIVOT).length();
+        assert!((arm - ARM).abs() < 0.02, "held {arm} m from the pivot");
+        assert!((at.z - PIVOT.z).abs() < 1e-3, "in the hinge's plane: {at}");
+        crossed |= at.x < PIVOT.x - 0.5;
+        back |= crossed && at.x > PIVOT.x + 0.5;
+    }
+    assert!(
+        start.x > PIVOT.x + 1.0 && crossed && back,
+        "it swings both ways"
+    );
 }
 
 #[test]
