@@ -4,8 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use glam::{Mat4, Vec3};
-use taos_engine::gltf::{GltfSpawnError, GltfSpawnOptions, SpawnedGltf};
+use glam::{Mat4, Quat, Vec3};
+use taos_engine::gltf::{
+    GltfModel, GltfSpawnError, GltfSpawnOptions, ModelColliderError, ModelShape, SpawnedGltf,
+    model_collider,
+};
+use taos_engine::physics::{Collider, Physics, PhysicsConfig, QueryFilter, RigidBody};
 use taos_engine::prelude::*;
 use taos_engine::{Engine, EngineConfig};
 use taos_gltf::test_models;
@@ -266,4 +270,117 @@ fn every_test_model_renders_as_its_reference() {
             },
         );
     }
+}
+
+/// A model under a parent that scales it 2x and moves it: the triangle
+/// mesh is in the root's frame with the scale applied, a ray meets its top
+/// face and a dropped ball rests on it; a convex hull of it falls onto the
+/// ground as a dynamic body and rests on its face.
+#[test]
+fn a_model_becomes_a_triangle_mesh_or_convex_hull_collider() {
+    let dir = models();
+    let path = test_models::textured_box(dir.path()).unwrap();
+    let model = GltfModel::load(&path).unwrap();
+    let mut engine = engine();
+    taos_engine::physics::install(engine.scene_mut(), PhysicsConfig::default());
+    let stand = engine.scene_mut().spawn_with(
+        "Stand",
+        Transform::from_trs(Vec3::new(3.0, 1.0, 0.0), Quat::IDENTITY, Vec3::splat(2.0)),
+    );
+    let options = GltfSpawnOptions {
+        parent: Some(stand),
+        ..GltfSpawnOptions::default()
+    };
+    let level = engine.spawn_gltf(&model, "level", &options).unwrap();
+    let collider =
+        model_collider(engine.scene(), &model, &level, ModelShape::TriangleMesh).unwrap();
+    engine
+        .scene_mut()
+        .add_component(level.root, collider)
+        .unwrap();
+    // The box spans y 0..2 around x = 3 (a unit cube, scaled 2, raised 1).
+    let ball = engine
+        .scene_mut()
+        .spawn_with("Ball", Transform::from_position(Vec3::new(3.2, 4.0, 0.1)));
+    engine
+        .scene_mut()
+        .add_component(ball, RigidBody::dynamic())
+        .unwrap();
+    engine
+        .scene_mut()
+        .add_component(ball, Collider::ball(0.25).unwrap())
+        .unwrap();
+
+    let prop = engine
+        .spawn_gltf(&model, "prop", &GltfSpawnOptions::default())
+        .unwrap();
+    engine
+        .scene_mut()
+        .object_mut(prop.root)
+        .unwrap()
+        .set_position(Vec3::new(-3.0, 3.0, 0.0));
+    let hull = model_collider(engine.scene(), &model, &prop, ModelShape::ConvexHull).unwrap();
+    engine.scene_mut().add_component(prop.root, hull).unwrap();
+    engine
+        .scene_mut()
+        .add_component(prop.root, RigidBody::dynamic())
+        .unwrap();
+    let ground = engine.scene_mut().spawn_with(
+        "Ground",
+        Transform::from_position(Vec3::new(0.0, -0.5, 0.0)),
+    );
+    engine
+        .scene_mut()
+        .add_component(
+            ground,
+            Collider::cuboid(Vec3::new(20.0, 0.5, 20.0)).unwrap(),
+        )
+        .unwrap();
+
+    for _ in 0..120 {
+        engine.scene_mut().tick(1.0 / 60.0);
+    }
+    let scene = engine.scene();
+    let hit = scene
+        .world()
+        .resource::<Physics>()
+        .cast_ray(
+            Vec3::new(2.5, 10.0, -0.3),
+            Vec3::NEG_Y,
+            20.0,
+            &QueryFilter::default(),
+        )
+        .unwrap()
+        .expect("the ray meets the model");
+    assert_eq!(hit.object, level.root);
+    assert!(
+        (hit.point.y - 2.0).abs() < 1e-3,
+        "top face at y = 2: {hit:?}"
+    );
+    let rest = scene.world_position(ball).unwrap();
+    assert!(
+        (rest.y - 2.25).abs() < 0.02,
+        "the ball rests on the top: {rest}"
+    );
+    let landed = scene.world_position(prop.root).unwrap();
+    assert!(
+        (landed.y - 0.5).abs() < 0.02,
+        "the hull rests on the ground: {landed}"
+    );
+}
+
+#[test]
+fn a_model_without_triangles_gives_no_collider() {
+    let dir = models();
+    let path = test_models::cameras_and_lights(dir.path()).unwrap();
+    let model = GltfModel::load(&path).unwrap();
+    let mut engine = engine();
+    let spawned = engine
+        .spawn_gltf(&model, "lights", &GltfSpawnOptions::default())
+        .unwrap();
+    let error = model_collider(engine.scene(), &model, &spawned, ModelShape::TriangleMesh);
+    assert!(
+        matches!(error, Err(ModelColliderError::NoTriangles)),
+        "{error:?}"
+    );
 }

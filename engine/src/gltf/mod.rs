@@ -16,6 +16,10 @@
 //!   the root, the first one playing (looped) when
 //!   [`GltfSpawnOptions::autoplay`] is set.
 //!
+//! [`model_collider`] makes a physics [`Collider`](crate::physics::Collider)
+//! from a spawned model's triangles: a triangle mesh for level geometry, a
+//! convex hull for a prop that moves.
+//!
 //! Images are uploaded once per colour space they are used in (sRGB for
 //! base colour and emissive, linear for the data maps), meshes once per
 //! primitive, materials once per glTF material.
@@ -39,6 +43,7 @@
 //! ```
 
 mod assets;
+mod colliders;
 mod convert;
 mod skins;
 
@@ -57,6 +62,7 @@ use crate::{
     Scene, SceneError, SpotLight, Transform,
 };
 use assets::{ModelAssets, PrimitiveAsset, upload_assets};
+pub use colliders::{ModelColliderError, ModelShape, model_collider};
 
 /// How a model is spawned.
 #[derive(Debug, Clone, PartialEq, Default)]
