@@ -32,6 +32,7 @@ mod forward_simple;
 mod gltf_viewer;
 mod many_lights;
 mod physics;
+mod physics_checksum;
 mod presets_compare;
 mod shooter;
 
@@ -58,6 +59,7 @@ pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
 pub use physics::{
     ARM, BALLS, PHYSICS_HZ, PIVOT, TriggerCount, TriggerCounter, physics, physics_loop,
 };
+pub use physics_checksum::{CHECKSUM_BODIES, CHECKSUM_TICKS, physics_checksum};
 pub use presets_compare::{
     CompareCli, CompareOptions, ComparePreset, Comparison, EFFECTS, Effect, EffectSet, SHEET_FILE,
     Switch, TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance,

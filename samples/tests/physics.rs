@@ -7,8 +7,10 @@ use taos_engine::physics::Physics;
 use taos_engine::prelude::*;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::{Engine, EngineConfig};
-use taos_image_compare::{Tolerance, assert_matches_reference};
-use taos_samples::{ARM, BALLS, PHYSICS_HZ, PIVOT, TriggerCount, physics, physics_loop};
+use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
+use taos_samples::{
+    ARM, BALLS, PHYSICS_HZ, PIVOT, TriggerCount, physics, physics_checksum, physics_loop,
+};
 
 fn engine() -> Engine {
     let config = EngineConfig {
@@ -128,4 +130,19 @@ fn two_headless_runs_give_identical_transforms() {
         let bits = |m: &[f32; 12]| m.map(f32::to_bits);
         assert_eq!(bits(&x.1), bits(&y.1), "{} differs", x.0);
     }
+}
+
+/// The determinism run gives the checksum recorded in the reference folder,
+/// the number the browser build must also print (`crafty/web/tests/browser.py`
+/// compares them). A change to the physics, the scene or the checksum's
+/// inputs changes it: rerun with `TAOS_UPDATE_REFERENCES=1` when on purpose.
+#[test]
+fn the_determinism_run_gives_the_recorded_checksum() {
+    let checksum = physics_checksum().unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    assert_matches_golden_text(
+        &reference,
+        "physics_checksum.txt",
+        &format!("{checksum:#018x}\n"),
+    );
 }

@@ -703,6 +703,40 @@ def test_samples(base, report, profile):
     finally:
         browser.quit()
     report["samples"] = f"ok: {', '.join(f'{k} ({v})' for k, v in seen.items())}"
+    test_physics_checksum(base, report, profile)
+
+
+def test_physics_checksum(base, report, profile):
+    """The physics determinism run in wasm gives native's checksum.
+
+    The samples page with `?checksum=physics` runs 500 bodies for 240 ticks
+    (a snapshot restored halfway) and writes the checksum into its title;
+    the native tests hold the same number in the reference file.
+    """
+    golden = os.path.join(ROOT, "samples", "tests", "reference", "physics_checksum.txt")
+    expected = open(golden).read().strip()
+    browser = Browser(profile)
+    try:
+        browser.open(f"{base}/samples/?checksum=physics")
+        deadline = time.monotonic() + 90
+        title = ""
+        while time.monotonic() < deadline:
+            error = browser.page_error()
+            if error:
+                raise Failure(f"physics checksum: the page shows an error: {error}")
+            title = browser.driver.title
+            if title.startswith("physics checksum"):
+                break
+            time.sleep(1)
+        else:
+            raise Failure(f"physics checksum: no checksum within 90 s (title {title!r})")
+    finally:
+        browser.quit()
+    printed = title.rsplit(" ", 1)[-1]
+    if printed != expected:
+        raise Failure(f"physics checksum: the browser printed {printed}, native gives {expected} "
+                      f"({os.path.relpath(golden, ROOT)})")
+    report["physics_checksum"] = f"ok: {title} (native: {expected})"
 
 
 PARTS = ["e2e", "storage", "tabs", "touch", "full_quality", "webgpu", "samples", "kills"]

@@ -1,12 +1,27 @@
 //! `cargo run -p taos_samples --bin physics [-- --headless --frames N --screenshot out.png]`
 //!
 //! A stack of crates, balls rolling down a ramp through a counting trigger
-//! zone, and the player walking among them (WASD, Space, the mouse looks).
+//! zone, a ball swinging on a hinge, and the player walking among them
+//! (WASD, Space, the mouse looks).
+//!
+//! `cargo run -p taos_samples --bin physics -- --checksum` runs the
+//! determinism scene instead (500 bodies, 240 ticks, a snapshot restored
+//! halfway) and prints its checksum: the browser build prints the same.
 
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
-use taos_samples::{SampleArgs, physics, physics_loop, run_sample};
+use taos_samples::{
+    CHECKSUM_BODIES, CHECKSUM_TICKS, SampleArgs, physics, physics_checksum, physics_loop,
+    run_sample,
+};
 
 fn main() -> anyhow::Result<()> {
+    if std::env::args().skip(1).any(|arg| arg == "--checksum") {
+        let checksum = physics_checksum()?;
+        println!(
+            "physics checksum ({CHECKSUM_BODIES} bodies, {CHECKSUM_TICKS} ticks): {checksum:#018x}"
+        );
+        return Ok(());
+    }
     let args = SampleArgs::from_env();
     run_sample(
         "physics",

@@ -4,6 +4,11 @@
 //!
 //! Not here: `gltf_viewer` (it opens a file from disk) and
 //! `presets_compare` (it writes tiles to disk); run those natively.
+//!
+//! `samples/?checksum=physics` runs the physics determinism scene instead
+//! of a sample and puts its checksum in the page's title and the console:
+//! the number `cargo run -p taos_samples --bin physics -- --checksum`
+//! prints natively.
 
 use taos_engine::game_loop::LoopConfig;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
@@ -92,19 +97,39 @@ fn main() -> anyhow::Result<()> {
     run(&name)
 }
 
-/// In the page: the sample named by `?sample=` (the first one without).
+/// The value of `key=` in the page's query string.
+#[cfg(target_arch = "wasm32")]
+fn query_value(key: &str) -> Option<String> {
+    let query = web_sys::window()?.location().search().ok()?;
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(key)?.strip_prefix('=').map(str::to_owned))
+}
+
+/// In the page: the sample named by `?sample=` (the first one without),
+/// or the physics determinism run for `?checksum=physics`.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    let name = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|query| {
-            query
-                .trim_start_matches('?')
-                .split('&')
-                .find_map(|pair| pair.strip_prefix("sample=").map(str::to_owned))
-        })
-        .unwrap_or_else(|| SAMPLES[0].to_owned());
     taos_engine::init_logging();
+    if query_value("checksum").as_deref() == Some("physics") {
+        match taos_samples::physics_checksum() {
+            Ok(checksum) => {
+                let line = format!(
+                    "physics checksum ({} bodies, {} ticks): {checksum:#018x}",
+                    taos_samples::CHECKSUM_BODIES,
+                    taos_samples::CHECKSUM_TICKS
+                );
+                log::info!("{line}");
+                if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+                    document.set_title(&line);
+                }
+            }
+            Err(error) => taos_engine::show_page_error(&format!("{error:#}")),
+        }
+        return;
+    }
+    let name = query_value("sample").unwrap_or_else(|| SAMPLES[0].to_owned());
     if let Err(error) = run(&name) {
         taos_engine::show_page_error(&format!("{error:#}"));
     }
