@@ -67,8 +67,9 @@ impl Serialize for Physics {
             gravity: self.gravity.to_array(),
             steps: self.steps,
             entries: self
-                .entries
-                .iter()
+                .sorted_ids()
+                .into_iter()
+                .filter_map(|id| Some((id, self.entries.get(&id)?)))
                 .map(|(id, e)| SavedEntry {
                     id: id.0,
                     entity: e.entity.to_bits(),
@@ -147,6 +148,7 @@ impl<'de> Deserialize<'de> for Physics {
                     collider_desc: e.collider_desc,
                     written,
                     enabled: e.enabled,
+                    child: false,
                 },
             );
         }
@@ -189,7 +191,10 @@ impl StateHash for Physics {
         self.gravity.hash_state(h);
         h.write_u64(self.steps);
         h.write_u64(self.entries.len() as u64);
-        for (id, entry) in &self.entries {
+        for id in self.sorted_ids() {
+            let Some(entry) = self.entries.get(&id) else {
+                continue;
+            };
             h.write_u64(id.0);
             let Some(body) = self.sim.bodies.get(entry.body) else {
                 h.write_u8(0);

@@ -11,6 +11,7 @@
 //!    transform, and turn the step's collision events into [`PhysicsEvent`]s.
 
 use bevy_ecs::change_detection::Mut;
+use bevy_ecs::change_detection::{DetectChanges, Ref};
 use bevy_ecs::entity::Entity;
 use bevy_ecs::hierarchy::ChildOf;
 use bevy_ecs::query::{Has, Or, QueryState, With};
@@ -31,36 +32,39 @@ use crate::events::{Collector, PhysicsEvent, PhysicsEventKind};
 use crate::joint_sync::Jointed;
 use crate::world::{Entry, Physics, StepErrorKey};
 
-/// The objects the physics world mirrors.
-pub(crate) type Mirrored =
-    QueryState<(Entity, &'static ObjectInfo, Has<Inactive>), Or<(With<RigidBody>, With<Collider>)>>;
+/// The objects the physics world mirrors, with what the sync compares.
+pub(crate) type Mirrored = QueryState<
+    (
+        Entity,
+        &'static ObjectInfo,
+        Option<Ref<'static, RigidBody>>,
+        Option<Ref<'static, Collider>>,
+        Option<&'static Transform>,
+        Has<Inactive>,
+        Has<ChildOf>,
+    ),
+    Or<(With<RigidBody>, With<Collider>)>,
+>;
 
 /// The scene system: sync, step with the scene's scaled delta, write back.
 pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored, jointed: &mut Jointed) {
     let dt = world.get_resource::<Time>().map_or(0.0, Time::delta);
-    let Some(mut physics) = world.get_resource_mut::<Physics>() else {
+    if !world.contains_resource::<Physics>() {
         return;
-    };
-    // The lists are the world's, reused step to step: no allocation once grown.
-    let mut present = std::mem::take(&mut physics.scratch.present);
-    present.clear();
-    present.extend(
-        mirrored
-            .iter(world)
-            .map(|(entity, info, inactive)| (info.id(), entity, inactive)),
-    );
-    present.sort_unstable_by_key(|&(id, _, _)| id);
+    }
     world.resource_scope(|world, mut physics: Mut<'_, Physics>| {
         let physics = &mut *physics;
         physics.events.clear();
-        physics.sync(world, &present);
+        physics.sync(world, mirrored);
         physics.sync_joints(world, jointed);
         if dt > 0.0 && dt.is_finite() {
             physics.step(dt);
             physics.write_back(world);
         }
-        physics.scratch.present = present;
     });
+    // Changes made after this (by the game between ticks, by later systems)
+    // must be newer than this run, so the next sync's change checks see them.
+    world.increment_change_tick();
 }
 
 impl Physics {
@@ -73,29 +77,73 @@ impl Physics {
     }
 
     /// Brings the library's bodies in line with the objects (step 1).
-    fn sync(&mut self, world: &mut World, present: &[(ObjectId, Entity, bool)]) {
-        // Bodies of objects that are gone, or lost both components.
-        let mut gone = std::mem::take(&mut self.scratch.ids);
-        gone.clear();
-        gone.extend(
-            self.entries
-                .keys()
-                .filter(|&&id| present.binary_search_by_key(&id, |&(id, _, _)| id).is_err()),
-        );
-        for &id in &gone {
+    ///
+    /// One pass over the mirrored objects picks the few that need a look:
+    /// new ones, changed or added components, a changed active state or
+    /// parent, children (their world pose follows other objects), and any
+    /// whose transform differs from what the physics last put there or
+    /// took from it. Those are then synced in id order (so bodies are made
+    /// in the same order in every run); the rest cost one comparison.
+    fn sync(&mut self, world: &mut World, mirrored: &mut Mirrored) {
+        let mut work = std::mem::take(&mut self.scratch.work);
+        work.clear();
+        let mut known = 0_usize;
+        for (entity, info, body, collider, transform, inactive, child) in mirrored.iter(world) {
+            let id = info.id();
+            let Some(entry) = self.entries.get(&id) else {
+                work.push((id, entity, inactive));
+                continue;
+            };
+            known += 1;
+            let body_changed = body.as_ref().map(DetectChanges::is_changed);
+            let collider_changed = collider.as_ref().map(DetectChanges::is_changed);
+            let look = entry.entity != entity
+                || entry.enabled == inactive
+                || child
+                || entry.child
+                || body_changed != entry.body_desc.map(|_| false)
+                || collider_changed != entry.collider_desc.as_ref().map(|_| false)
+                || transform.map(|t| (t.position, t.rotation)) != entry.written;
+            if look {
+                work.push((id, entity, inactive));
+            }
+        }
+        if known < self.entries.len() {
+            self.remove_gone(world, mirrored);
+        }
+        work.sort_unstable_by_key(|&(id, _, _)| id);
+        for &(id, entity, inactive) in &work {
+            self.sync_one(world, id, entity, !inactive);
+        }
+        self.scratch.work = work;
+    }
+
+    /// Removes the bodies of objects that are gone or lost both components,
+    /// in id order.
+    fn remove_gone(&mut self, world: &World, mirrored: &mut Mirrored) {
+        let mut present = std::mem::take(&mut self.scratch.ids);
+        present.clear();
+        present.extend(mirrored.iter(world).map(|item| item.1.id()));
+        present.sort_unstable();
+        let mut gone: Vec<ObjectId> = self
+            .entries
+            .keys()
+            .filter(|id| present.binary_search(id).is_err())
+            .copied()
+            .collect();
+        gone.sort_unstable();
+        for id in gone {
             self.remove_entry(id);
             self.reported.remove(&id);
         }
-        self.scratch.ids = gone;
-        self.by_entity.clear();
-        for &(id, entity, inactive) in present {
-            self.by_entity.insert(entity, id);
-            self.sync_one(world, id, entity, !inactive);
-        }
+        self.scratch.ids = present;
     }
 
     fn remove_entry(&mut self, id: ObjectId) {
         if let Some(entry) = self.entries.remove(&id) {
+            if self.by_entity.get(&entry.entity) == Some(&id) {
+                self.by_entity.remove(&entry.entity);
+            }
             if let Some(collider) = entry.collider {
                 self.removed.push((collider, id, entry.entity));
             }
@@ -159,13 +207,21 @@ impl Physics {
                     collider_desc: None,
                     written,
                     enabled: true,
+                    child: false,
                 },
             );
         }
         let Some(entry) = self.entries.get_mut(&id) else {
             return;
         };
+        if self.by_entity.get(&entity) != Some(&id) {
+            if self.by_entity.get(&entry.entity) == Some(&id) {
+                self.by_entity.remove(&entry.entity);
+            }
+            self.by_entity.insert(entity, id);
+        }
         entry.entity = entity;
+        entry.child = world.get::<ChildOf>(entity).is_some();
         if entry.collider_desc != collider_desc || (rebuild && collider_desc.is_some()) {
             let s = &mut self.sim;
             if let Some(old) = entry.collider.take() {
@@ -236,14 +292,14 @@ impl Physics {
                     body.set_position(pose, true);
                 }
             }
-            BodyKind::Dynamic => {
-                body.set_position(pose, true);
-                if let Some(entry) = self.entries.get_mut(&id) {
-                    entry.written = world
-                        .get::<Transform>(object.entity())
-                        .map(|t| (t.position, t.rotation));
-                }
-            }
+            BodyKind::Dynamic => body.set_position(pose, true),
+        }
+        // What the body now follows: the next sync looks at the object
+        // again only when its transform differs from this.
+        if let Some(entry) = self.entries.get_mut(&id) {
+            entry.written = world
+                .get::<Transform>(object.entity())
+                .map(|t| (t.position, t.rotation));
         }
     }
 
@@ -329,25 +385,26 @@ impl Physics {
     }
 
     /// Writes moved dynamic bodies into their objects' transforms (step 3).
+    ///
+    /// A root whose pose is what was last written (asleep, or resting
+    /// exactly) costs one comparison; only moved bodies touch their object.
     fn write_back(&mut self, world: &mut World) {
-        let mut ids = std::mem::take(&mut self.scratch.ids);
-        ids.clear();
-        ids.extend(
-            self.entries
-                .iter()
-                .filter(|(_, e)| e.body_desc.is_some_and(|b| b.kind() == BodyKind::Dynamic))
-                .map(|(&id, _)| id),
-        );
-        for &id in &ids {
-            let Some(entry) = self.entries.get(&id) else {
+        let mut bad = std::mem::take(&mut self.scratch.ids);
+        bad.clear();
+        for (&id, entry) in &mut self.entries {
+            if !entry
+                .body_desc
+                .is_some_and(|b| b.kind() == BodyKind::Dynamic)
+            {
                 continue;
-            };
-            let (entity, handle) = (entry.entity, entry.body);
-            let object = GameObject::from_entity(entity);
-            let Some(body) = self.sim.bodies.get_mut(handle) else {
+            }
+            let Some(body) = self.sim.bodies.get_mut(entry.body) else {
                 continue;
             };
             let (position, rotation) = from_pose(body.position());
+            if !entry.child && entry.written == Some((position, rotation)) {
+                continue;
+            }
             let finite = position.is_finite()
                 && rotation.is_finite()
                 && body.linvel().is_finite()
@@ -358,14 +415,16 @@ impl Physics {
                 body.set_position(to_pose(back.0, back.1), false);
                 body.set_linvel(to_vector(Vec3::ZERO), false);
                 body.set_angvel(to_vector(Vec3::ZERO), false);
-                self.report(
-                    id,
-                    StepErrorKey::Transform,
-                    StepError::NonFiniteState { object, id },
-                );
+                bad.push(id);
                 continue;
             }
-            let local = match world.get::<ChildOf>(entity).map(ChildOf::parent) {
+            let entity = entry.entity;
+            let parent = if entry.child {
+                world.get::<ChildOf>(entity).map(ChildOf::parent)
+            } else {
+                None
+            };
+            let local = match parent {
                 None => (position, rotation),
                 Some(parent) => {
                     let Some(parent) = world_matrix_in(world, GameObject::from_entity(parent))
@@ -386,11 +445,20 @@ impl Physics {
                 transform.position = local.0;
                 transform.rotation = local.1;
             }
-            if let Some(entry) = self.entries.get_mut(&id) {
-                entry.written = Some(local);
+            entry.written = Some(local);
+        }
+        bad.sort_unstable();
+        for &id in &bad {
+            if let Some(entity) = self.entries.get(&id).map(|e| e.entity) {
+                let object = GameObject::from_entity(entity);
+                self.report(
+                    id,
+                    StepErrorKey::Transform,
+                    StepError::NonFiniteState { object, id },
+                );
             }
         }
-        self.scratch.ids = ids;
+        self.scratch.ids = bad;
     }
 }
 

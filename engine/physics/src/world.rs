@@ -2,6 +2,7 @@
 //! body, the last step's events, and the body controls behaviours call.
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use bevy_ecs::entity::Entity;
 use bevy_ecs::resource::Resource;
@@ -36,7 +37,35 @@ pub(crate) struct Entry {
     pub(crate) written: Option<(Vec3, Quat)>,
     /// Whether the body is enabled (its object active).
     pub(crate) enabled: bool,
+    /// Whether the object had a parent at the last sync (its world pose
+    /// then depends on other objects, so it is looked at every step).
+    pub(crate) child: bool,
 }
+
+/// A hasher for object ids and entities, which are already well spread
+/// integers: one multiply instead of SipHash (the step looks every body up).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0 ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A map keyed by ids or entities with [`IdHasher`]. Its iteration order
+/// is not the ids' order: what must be deterministic sorts first.
+pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// The physics world of a scene: a resource in the scene's ECS world, put
 /// there by [`install`](crate::install) and stepped once per scene update
@@ -50,12 +79,12 @@ pub struct Physics {
     /// solver state, and the pipeline's workspace.
     pub(crate) sim: PhysicsWorld,
     pub(crate) gravity: Vec3,
-    /// Every object with a body, by stable id (the order bodies are made in).
-    pub(crate) entries: BTreeMap<ObjectId, Entry>,
+    /// Every object with a body, by stable id.
+    pub(crate) entries: IdMap<ObjectId, Entry>,
     /// Every object with a joint, by stable id.
     pub(crate) joints: BTreeMap<ObjectId, JointEntry>,
     /// Entity to id, for calls that name a [`GameObject`].
-    pub(crate) by_entity: HashMap<Entity, ObjectId>,
+    pub(crate) by_entity: IdMap<Entity, ObjectId>,
     /// The last step's events.
     pub(crate) events: Vec<PhysicsEvent>,
     /// Problems isolated by the step, until taken.
@@ -75,9 +104,9 @@ pub struct Physics {
 /// they have grown.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    /// `(id, entity, inactive)` of every mirrored object, by id.
-    pub(crate) present: Vec<(ObjectId, Entity, bool)>,
-    /// Ids being removed or written back.
+    /// `(id, entity, inactive)` of the objects the sync must look at, by id.
+    pub(crate) work: Vec<(ObjectId, Entity, bool)>,
+    /// Ids being removed or reported.
     pub(crate) ids: Vec<ObjectId>,
 }
 
@@ -113,9 +142,9 @@ impl Physics {
         Self {
             sim: PhysicsWorld::new(),
             gravity: EARTH_GRAVITY,
-            entries: BTreeMap::new(),
+            entries: IdMap::default(),
             joints: BTreeMap::new(),
-            by_entity: HashMap::new(),
+            by_entity: IdMap::default(),
             events: Vec::new(),
             errors: Vec::new(),
             reported: BTreeMap::new(),
@@ -138,6 +167,13 @@ impl Physics {
     pub fn set_gravity(&mut self, gravity: Vec3) -> Result<(), SettingError> {
         self.gravity = finite_vec("gravity", gravity)?;
         Ok(())
+    }
+
+    /// Every entry's id, in id order (what must not depend on the map's order).
+    pub(crate) fn sorted_ids(&self) -> Vec<ObjectId> {
+        let mut ids: Vec<ObjectId> = self.entries.keys().copied().collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// Steps run so far (a paused scene runs none).

@@ -210,6 +210,38 @@ fn kinematic_bodies_follow_their_transform_and_push_dynamic_ones() {
         "the crate was pushed: {}",
         position(&game, crate_).x
     );
+    // Its transform no longer changes: the body stands still (the step
+    // does not look at an unchanged object again, and nothing drifts).
+    run(&mut game, 30);
+    let (still, _) = physics(&game).pose(pusher).unwrap();
+    assert_eq!(still, body, "a kinematic body stops with its transform");
+    assert_eq!(physics(&game).linear_velocity(pusher), Some(Vec3::ZERO));
+}
+
+#[test]
+fn a_body_replaced_between_ticks_takes_effect() {
+    let mut game = game();
+    let ball = dynamic(
+        &mut game,
+        "Ball",
+        Vec3::new(0.0, 10.0, 0.0),
+        RigidBody::dynamic(),
+        Collider::ball(0.5).unwrap(),
+    );
+    run(&mut game, 30);
+    let y = position(&game, ball).y;
+    assert!(y < 9.0, "falling: {y}");
+    // Replaced by the game between two ticks (no system in between).
+    game.scene_mut()
+        .add_component(ball, RigidBody::fixed())
+        .unwrap();
+    run(&mut game, 30);
+    assert_eq!(position(&game, ball).y, y, "a fixed body stays put");
+    game.scene_mut()
+        .add_component(ball, RigidBody::dynamic().with_gravity_scale(-1.0).unwrap())
+        .unwrap();
+    run(&mut game, 30);
+    assert!(position(&game, ball).y > y + 1.0, "falls up now");
 }
 
 #[test]
