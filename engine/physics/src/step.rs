@@ -398,7 +398,9 @@ impl Physics {
             {
                 continue;
             }
-            let Some(body) = self.sim.bodies.get_mut(entry.body) else {
+            // Read-only: a mutable borrow would flag the body as changed by
+            // the user, and the next step would redo its bookkeeping.
+            let Some(body) = self.sim.bodies.get(entry.body) else {
                 continue;
             };
             let (position, rotation) = from_pose(body.position());
@@ -410,6 +412,9 @@ impl Physics {
                 && body.linvel().is_finite()
                 && body.angvel().is_finite();
             if !finite {
+                let Some(body) = self.sim.bodies.get_mut(entry.body) else {
+                    continue;
+                };
                 // Isolate: back to the last pose written, at rest.
                 let back = entry.written.unwrap_or((Vec3::ZERO, Quat::IDENTITY));
                 body.set_position(to_pose(back.0, back.1), false);
