@@ -50,6 +50,7 @@
 //! - [`game_loop`]: the clock seam, fixed ticks, timers, auto-pause, and
 //!   ([`game_loop::replay`]) recordings, checksums and snapshots.
 //! - [`input`]: keys, mouse, touch and gamepads per tick, bindings, action flags.
+//! - [`scene_file`]: a scene's objects saved to and loaded from readable JSON files.
 
 #![forbid(unsafe_code)]
 
@@ -64,6 +65,7 @@ mod object;
 mod object_mut;
 mod render_context;
 mod scene;
+pub mod scene_file;
 mod time;
 pub mod transform;
 

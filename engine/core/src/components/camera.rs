@@ -135,6 +135,46 @@ impl Camera {
         }))
     }
 
+    /// A camera with `projection` as given (field of view in radians): what
+    /// a scene file stores, checked as the constructors check.
+    ///
+    /// # Errors
+    /// [`CameraError`] as [`perspective`](Self::perspective) and
+    /// [`orthographic`](Self::orthographic).
+    pub fn with_projection(projection: Projection) -> Result<Self, CameraError> {
+        match projection {
+            Projection::Perspective {
+                fov_y,
+                aspect,
+                near,
+                far,
+            } => {
+                if !(fov_y > 0.0 && fov_y < std::f32::consts::PI) {
+                    return Err(CameraError::FieldOfView {
+                        degrees: fov_y.to_degrees(),
+                    });
+                }
+                if !(near > 0.0 && far > near && far.is_finite()) {
+                    return Err(CameraError::ClipPlanes { near, far });
+                }
+                positive("aspect", aspect)?;
+            }
+            Projection::Orthographic {
+                half_height,
+                aspect,
+                near,
+                far,
+            } => {
+                if !(near >= 0.0 && far > near && far.is_finite()) {
+                    return Err(CameraError::ClipPlanes { near, far });
+                }
+                positive("half_height", half_height)?;
+                positive("aspect", aspect)?;
+            }
+        }
+        Ok(Self::from_projection(projection))
+    }
+
     fn from_projection(projection: Projection) -> Self {
         let mut camera = Self {
             projection,

@@ -54,8 +54,20 @@ impl Scene {
         object: GameObject,
         behaviour: B,
     ) -> Result<(), SceneError> {
+        self.add_boxed_behaviour(object, Box::new(behaviour))
+    }
+
+    /// [`add_behaviour`](Self::add_behaviour) for a behaviour already boxed
+    /// (one decoded from a scene file).
+    ///
+    /// # Errors
+    /// [`SceneError::StaleObject`] for a removed object.
+    pub fn add_boxed_behaviour(
+        &mut self,
+        object: GameObject,
+        mut behaviour: Box<dyn Behaviour>,
+    ) -> Result<(), SceneError> {
         self.slot_of(object)?;
-        let mut behaviour: Box<dyn Behaviour> = Box::new(behaviour);
         let result = behaviour.on_attach(&mut BehaviourContext::new(&mut self.world, object));
         self.report_result(behaviour.as_ref(), object, "on_attach", result);
         // on_attach may have removed the object; then the behaviour goes with it.

@@ -1,0 +1,399 @@
+//! [`SceneTypes`]: which components and behaviours scene files carry, each
+//! under a stable name, with the engine's built-in components registered
+//! from the start.
+
+use std::any::{Any, TypeId};
+use std::fmt::Display;
+
+use bevy_ecs::component::Component;
+use bevy_ecs::entity::Entity;
+use bevy_ecs::world::World;
+use glam::Vec3;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::behaviour::Behaviour;
+use crate::components::{Camera, Cascades, DirectionalLight, PointLight, Projection, SpotLight};
+use crate::object::GameObject;
+use crate::{MorphWeights, Scene};
+
+/// Puts a decoded value on an object.
+pub(crate) type Apply = Box<dyn FnOnce(&mut Scene, GameObject) + Send>;
+
+pub(crate) struct ComponentType {
+    pub(crate) name: &'static str,
+    /// The object's component as JSON text, if it has one.
+    pub(crate) save: Box<dyn Fn(&World, Entity) -> Option<Result<String, String>> + Send + Sync>,
+    /// Decodes and checks a value, without touching the scene.
+    pub(crate) load: Box<dyn Fn(&str) -> Result<Apply, String> + Send + Sync>,
+}
+
+pub(crate) struct BehaviourType {
+    pub(crate) name: &'static str,
+    pub(crate) type_id: TypeId,
+    pub(crate) save: Box<dyn Fn(&dyn Behaviour) -> Result<String, String> + Send + Sync>,
+    pub(crate) load: Box<dyn Fn(&str) -> Result<Box<dyn Behaviour>, String> + Send + Sync>,
+}
+
+/// The component and behaviour types scene files carry, each under a
+/// stable name (the name is what the file stores, so renaming a Rust type
+/// keeps old files loading).
+///
+/// Registered from the start, under `taos.` names: [`Camera`],
+/// [`DirectionalLight`], [`PointLight`], [`SpotLight`] and
+/// [`MorphWeights`]. A game adds its own:
+///
+/// ```
+/// use taos_core::deps::serde::{Deserialize, Serialize};
+/// use taos_core::prelude::*;
+/// use taos_core::scene_file::SceneTypes;
+///
+/// #[derive(Component, Serialize, Deserialize)]
+/// #[serde(crate = "taos_core::deps::serde")]
+/// struct Health(i32);
+///
+/// let mut types = SceneTypes::default();
+/// types.component::<Health>("mygame.Health");
+/// ```
+///
+/// A component whose stored form should differ from its Rust layout (or
+/// that must be checked on load) registers a codec with
+/// [`component_with`](Self::component_with).
+pub struct SceneTypes {
+    pub(crate) components: Vec<ComponentType>,
+    pub(crate) behaviours: Vec<BehaviourType>,
+}
+
+impl std::fmt::Debug for SceneTypes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SceneTypes")
+            .field(
+                "components",
+                &self.components.iter().map(|c| c.name).collect::<Vec<_>>(),
+            )
+            .field(
+                "behaviours",
+                &self.behaviours.iter().map(|b| b.name).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl Default for SceneTypes {
+    fn default() -> Self {
+        let mut types = Self {
+            components: Vec::new(),
+            behaviours: Vec::new(),
+        };
+        types
+            .component_with(
+                "taos.Camera",
+                CameraDoc::from_camera,
+                CameraDoc::into_camera,
+            )
+            .component_with(
+                "taos.DirectionalLight",
+                SunDoc::from_light,
+                SunDoc::into_light,
+            )
+            .component_with(
+                "taos.PointLight",
+                PointDoc::from_light,
+                PointDoc::into_light,
+            )
+            .component_with("taos.SpotLight", SpotDoc::from_light, SpotDoc::into_light)
+            .component::<MorphWeights>("taos.MorphWeights");
+        types
+    }
+}
+
+impl SceneTypes {
+    /// Scene files carry component `C` under `name`, as serde writes it.
+    pub fn component<C>(&mut self, name: &'static str) -> &mut Self
+    where
+        C: Component + Serialize + DeserializeOwned,
+    {
+        self.register::<C>(
+            name,
+            |c| serde_json::to_string(c).map_err(|e| e.to_string()),
+            |text| serde_json::from_str(text).map_err(|e| e.to_string()),
+        )
+    }
+
+    /// Scene files carry component `C` under `name` in the form `T`:
+    /// `save` makes the stored form, `load` checks it and makes the
+    /// component (its error is reported with the file, line and object).
+    pub fn component_with<C, T, SE, LE>(
+        &mut self,
+        name: &'static str,
+        save: fn(&C) -> Result<T, SE>,
+        load: fn(T) -> Result<C, LE>,
+    ) -> &mut Self
+    where
+        C: Component,
+        T: Serialize + DeserializeOwned + 'static,
+        SE: Display + 'static,
+        LE: Display + 'static,
+    {
+        self.register::<C>(
+            name,
+            move |component| {
+                save(component)
+                    .map_err(|e| e.to_string())
+                    .and_then(|doc| serde_json::to_string(&doc).map_err(|e| e.to_string()))
+            },
+            move |text| {
+                let doc: T = serde_json::from_str(text).map_err(|e| e.to_string())?;
+                load(doc).map_err(|e| e.to_string())
+            },
+        )
+    }
+
+    fn register<C: Component>(
+        &mut self,
+        name: &'static str,
+        save: impl Fn(&C) -> Result<String, String> + Send + Sync + 'static,
+        load: impl Fn(&str) -> Result<C, String> + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.components.retain(|c| c.name != name);
+        self.components.push(ComponentType {
+            name,
+            save: Box::new(move |world, entity| world.get::<C>(entity).map(&save)),
+            load: Box::new(move |text| {
+                let component = load(text)?;
+                Ok(Box::new(move |scene: &mut Scene, object: GameObject| {
+                    // The object was spawned by the loader a moment ago.
+                    let _ = scene.add_component(object, component);
+                }))
+            }),
+        });
+        self
+    }
+
+    /// Scene files carry behaviour `B` under `name`. Behaviours that are
+    /// not registered are left out of saved files (the save reports them).
+    pub fn behaviour<B>(&mut self, name: &'static str) -> &mut Self
+    where
+        B: Behaviour + Serialize + DeserializeOwned,
+    {
+        self.behaviours.retain(|b| b.name != name);
+        self.behaviours.push(BehaviourType {
+            name,
+            type_id: TypeId::of::<B>(),
+            save: Box::new(|behaviour| {
+                let any: &dyn Any = behaviour;
+                any.downcast_ref::<B>()
+                    .ok_or_else(|| "the behaviour is not of its registered type".to_owned())
+                    .and_then(|b| serde_json::to_string(b).map_err(|e| e.to_string()))
+            }),
+            load: Box::new(|text| {
+                let behaviour: B = serde_json::from_str(text).map_err(|e| e.to_string())?;
+                Ok(Box::new(behaviour))
+            }),
+        });
+        self
+    }
+
+    pub(crate) fn component_type(&self, name: &str) -> Option<&ComponentType> {
+        self.components.iter().find(|c| c.name == name)
+    }
+
+    pub(crate) fn behaviour_type(&self, name: &str) -> Option<&BehaviourType> {
+        self.behaviours.iter().find(|b| b.name == name)
+    }
+
+    pub(crate) fn behaviour_type_of(&self, type_id: TypeId) -> Option<&BehaviourType> {
+        self.behaviours.iter().find(|b| b.type_id == type_id)
+    }
+}
+
+/// A finite vector, or the reason it is not.
+fn finite_vec(what: &str, v: [f32; 3]) -> Result<Vec3, String> {
+    let v = Vec3::from_array(v);
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("{what} is not finite: {v}"))
+    }
+}
+
+fn finite(what: &str, value: f32) -> Result<f32, String> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("{what} is not finite: {value}"))
+    }
+}
+
+/// A camera as a scene file stores it (angles in radians, as held).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum CameraDoc {
+    Perspective {
+        fov_y: f32,
+        aspect: f32,
+        near: f32,
+        far: f32,
+    },
+    Orthographic {
+        half_height: f32,
+        aspect: f32,
+        near: f32,
+        far: f32,
+    },
+}
+
+impl CameraDoc {
+    fn from_camera(camera: &Camera) -> Result<Self, String> {
+        Ok(match camera.projection {
+            Projection::Perspective {
+                fov_y,
+                aspect,
+                near,
+                far,
+            } => Self::Perspective {
+                fov_y,
+                aspect,
+                near,
+                far,
+            },
+            Projection::Orthographic {
+                half_height,
+                aspect,
+                near,
+                far,
+            } => Self::Orthographic {
+                half_height,
+                aspect,
+                near,
+                far,
+            },
+        })
+    }
+
+    fn into_camera(self) -> Result<Camera, crate::components::CameraError> {
+        Camera::with_projection(match self {
+            Self::Perspective {
+                fov_y,
+                aspect,
+                near,
+                far,
+            } => Projection::Perspective {
+                fov_y,
+                aspect,
+                near,
+                far,
+            },
+            Self::Orthographic {
+                half_height,
+                aspect,
+                near,
+                far,
+            } => Projection::Orthographic {
+                half_height,
+                aspect,
+                near,
+                far,
+            },
+        })
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct SunDoc {
+    direction: [f32; 3],
+    color: [f32; 3],
+    intensity: f32,
+    cast_shadows: bool,
+    cascades: u8,
+    split_lambda: f32,
+    max_distance: f32,
+}
+
+impl SunDoc {
+    fn from_light(light: &DirectionalLight) -> Result<Self, String> {
+        Ok(Self {
+            direction: light.direction.to_array(),
+            color: light.color.to_array(),
+            intensity: light.intensity,
+            cast_shadows: light.cast_shadows,
+            cascades: light.cascades.count,
+            split_lambda: light.cascades.split_lambda,
+            max_distance: light.cascades.max_distance,
+        })
+    }
+
+    fn into_light(self) -> Result<DirectionalLight, String> {
+        let direction = finite_vec("direction", self.direction)?;
+        if direction.length_squared() == 0.0 {
+            return Err("direction has no length".to_owned());
+        }
+        Ok(DirectionalLight {
+            direction,
+            color: finite_vec("color", self.color)?,
+            intensity: finite("intensity", self.intensity)?,
+            cast_shadows: self.cast_shadows,
+            cascades: Cascades {
+                count: self.cascades,
+                split_lambda: finite("split_lambda", self.split_lambda)?,
+                max_distance: finite("max_distance", self.max_distance)?,
+            },
+        })
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct PointDoc {
+    color: [f32; 3],
+    intensity: f32,
+    range: f32,
+}
+
+impl PointDoc {
+    fn from_light(light: &PointLight) -> Result<Self, String> {
+        Ok(Self {
+            color: light.color.to_array(),
+            intensity: light.intensity,
+            range: light.range,
+        })
+    }
+
+    fn into_light(self) -> Result<PointLight, String> {
+        Ok(PointLight {
+            color: finite_vec("color", self.color)?,
+            intensity: finite("intensity", self.intensity)?,
+            range: finite("range", self.range)?,
+        })
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct SpotDoc {
+    color: [f32; 3],
+    intensity: f32,
+    range: f32,
+    inner_angle: f32,
+    outer_angle: f32,
+}
+
+impl SpotDoc {
+    fn from_light(light: &SpotLight) -> Result<Self, String> {
+        Ok(Self {
+            color: light.color.to_array(),
+            intensity: light.intensity,
+            range: light.range,
+            inner_angle: light.inner_angle,
+            outer_angle: light.outer_angle,
+        })
+    }
+
+    fn into_light(self) -> Result<SpotLight, String> {
+        Ok(SpotLight {
+            color: finite_vec("color", self.color)?,
+            intensity: finite("intensity", self.intensity)?,
+            range: finite("range", self.range)?,
+            inner_angle: finite("inner_angle", self.inner_angle)?,
+            outer_angle: finite("outer_angle", self.outer_angle)?,
+        })
+    }
+}
