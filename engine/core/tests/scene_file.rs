@@ -8,7 +8,9 @@
 use proptest::prelude::*;
 use taos_core::deps::serde::{Deserialize, Serialize};
 use taos_core::prelude::*;
-use taos_core::scene_file::{SceneFileError, SceneTypes, UnknownData, load_scene, save_scene};
+use taos_core::scene_file::{
+    AssetNames, SceneFileError, SceneTypes, UnknownData, load_scene, save_scene,
+};
 
 #[derive(Component, Serialize, Deserialize, Clone, Copy, PartialEq, Debug)]
 #[serde(crate = "taos_core::deps::serde")]
@@ -405,4 +407,78 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn mesh_renderers_are_saved_by_their_asset_names() {
+    let types = game_types();
+    let named = |scene: &mut Scene| {
+        let mut names = AssetNames::default();
+        names.name_mesh("crate", MeshHandle(4)).unwrap();
+        names.name_material("wood", MaterialHandle(9)).unwrap();
+        scene.world_mut().insert_resource(names);
+    };
+    let mut scene = Scene::new();
+    named(&mut scene);
+    let box_ = scene.spawn("Crate");
+    let mut renderer = MeshRenderer::new(MeshHandle(4), MaterialHandle(9));
+    renderer.cast_shadows = false;
+    scene.add_component(box_, renderer).unwrap();
+    let saved = save_scene(&scene, &types).unwrap().text;
+    assert!(
+        saved.contains(
+            r#""taos.MeshRenderer": {"mesh":"crate","material":"wood","cast_shadows":false}"#
+        ),
+        "{saved}"
+    );
+
+    // Another run: the same names, other handles.
+    let mut other = Scene::new();
+    let mut names = AssetNames::default();
+    names.name_mesh("crate", MeshHandle(1)).unwrap();
+    names.name_material("wood", MaterialHandle(2)).unwrap();
+    other.world_mut().insert_resource(names);
+    let loaded = load_scene(&mut other, &saved, "crates.scene.json", &types, None).unwrap();
+    let loaded_renderer = other
+        .get_component::<MeshRenderer>(loaded.roots[0])
+        .unwrap();
+    assert_eq!(
+        (
+            loaded_renderer.mesh,
+            loaded_renderer.material,
+            loaded_renderer.cast_shadows
+        ),
+        (MeshHandle(1), MaterialHandle(2), false)
+    );
+
+    // A scene without those names refuses the file, naming the mesh.
+    let mut bare = Scene::new();
+    let error = load_scene(&mut bare, &saved, "crates.scene.json", &types, None).unwrap_err();
+    assert!(
+        error.to_string().contains(r#"no mesh is named "crate""#),
+        "{error}"
+    );
+    // An unnamed mesh cannot be saved.
+    let mut unnamed = Scene::new();
+    let object = unnamed.spawn("Mystery");
+    unnamed
+        .add_component(object, MeshRenderer::new(MeshHandle(7), MaterialHandle(0)))
+        .unwrap();
+    let error = save_scene(&unnamed, &types).unwrap_err();
+    assert!(error.to_string().contains("mesh 7 has no name"), "{error}");
+}
+
+#[test]
+fn asset_names_are_unique_per_kind() {
+    let mut names = AssetNames::default();
+    names.name_mesh("a", MeshHandle(1)).unwrap();
+    assert!(names.name_mesh("a", MeshHandle(2)).is_err());
+    assert!(names.name_mesh("", MeshHandle(2)).is_err());
+    // Renaming frees the old name.
+    names.name_mesh("b", MeshHandle(1)).unwrap();
+    assert_eq!(names.mesh("a"), None);
+    names.name_mesh("a", MeshHandle(2)).unwrap();
+    // Materials have their own names.
+    names.name_material("a", MaterialHandle(1)).unwrap();
+    assert_eq!(names.material_name(MaterialHandle(1)), Some("a"));
 }

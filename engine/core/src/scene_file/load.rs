@@ -160,17 +160,19 @@ pub fn load_scene(
         let mut unknown = UnknownData::default();
         for (type_name, value) in &object.components {
             match types.component_type(type_name) {
-                Some(kind) => components.push((kind.load)(value.get()).map_err(|reason| {
-                    SceneFileError::Value {
-                        file: file.to_owned(),
-                        line: line_of(text, value.get()),
-                        id,
-                        name: object.name.clone(),
-                        kind: "component",
-                        type_name: type_name.clone(),
-                        reason,
-                    }
-                })?),
+                Some(kind) => {
+                    components.push((kind.load)(scene.world(), value.get()).map_err(|reason| {
+                        SceneFileError::Value {
+                            file: file.to_owned(),
+                            line: line_of(text, value.get()),
+                            id,
+                            name: object.name.clone(),
+                            kind: "component",
+                            type_name: type_name.clone(),
+                            reason,
+                        }
+                    })?)
+                }
                 None => {
                     unknown
                         .components

@@ -48,9 +48,13 @@
 //! text: defaults are left out and floats are written in their shortest
 //! exact form.
 //!
-//! Not here (yet): mesh renderers by asset name, glTF model references and
-//! prefabs; the engine's mesh and material handles are runtime numbers, so
-//! `MeshRenderer` is not registered by default.
+//! A [`MeshRenderer`](crate::MeshRenderer) is stored by its mesh's and
+//! material's names in the scene's [`AssetNames`] (handles are runtime
+//! numbers); a renderer whose mesh or material has no name cannot be saved
+//! (the error says so), and a file naming a mesh the scene does not have
+//! is refused on load.
+//!
+//! Not here (yet): glTF model references and prefabs.
 //!
 //! ```
 //! use taos_core::prelude::*;
@@ -69,12 +73,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod asset_names;
 mod error;
 mod load;
 mod save;
 mod types;
 mod unknown;
 
+pub use asset_names::{AssetNameError, AssetNames};
 pub use error::SceneFileError;
 pub use load::{LoadedScene, load_scene};
 pub use save::{SavedScene, SkippedBehaviour, save_scene};

@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize};
 use crate::behaviour::Behaviour;
 use crate::components::{Camera, Cascades, DirectionalLight, PointLight, Projection, SpotLight};
 use crate::object::GameObject;
-use crate::{MorphWeights, Scene};
+use crate::{MeshRenderer, MorphWeights, Scene};
+
+use super::AssetNames;
 
 /// Puts a decoded value on an object.
 pub(crate) type Apply = Box<dyn FnOnce(&mut Scene, GameObject) + Send>;
@@ -24,8 +26,8 @@ pub(crate) struct ComponentType {
     pub(crate) name: &'static str,
     /// The object's component as JSON text, if it has one.
     pub(crate) save: Box<dyn Fn(&World, Entity) -> Option<Result<String, String>> + Send + Sync>,
-    /// Decodes and checks a value, without touching the scene.
-    pub(crate) load: Box<dyn Fn(&str) -> Result<Apply, String> + Send + Sync>,
+    /// Decodes and checks a value against the scene's world (read only).
+    pub(crate) load: Box<dyn Fn(&World, &str) -> Result<Apply, String> + Send + Sync>,
 }
 
 pub(crate) struct BehaviourType {
@@ -40,8 +42,9 @@ pub(crate) struct BehaviourType {
 /// keeps old files loading).
 ///
 /// Registered from the start, under `taos.` names: [`Camera`],
-/// [`DirectionalLight`], [`PointLight`], [`SpotLight`] and
-/// [`MorphWeights`]. A game adds its own:
+/// [`DirectionalLight`], [`PointLight`], [`SpotLight`], [`MorphWeights`]
+/// and [`MeshRenderer`] (by its mesh's and material's names in the
+/// scene's [`AssetNames`](super::AssetNames)). A game adds its own:
 ///
 /// ```
 /// use taos_core::deps::serde::{Deserialize, Serialize};
@@ -102,7 +105,12 @@ impl Default for SceneTypes {
                 PointDoc::into_light,
             )
             .component_with("taos.SpotLight", SpotDoc::from_light, SpotDoc::into_light)
-            .component::<MorphWeights>("taos.MorphWeights");
+            .component::<MorphWeights>("taos.MorphWeights")
+            .component_in_world(
+                "taos.MeshRenderer",
+                MeshRendererDoc::from_renderer,
+                MeshRendererDoc::into_renderer,
+            );
         types
     }
 }
@@ -149,6 +157,41 @@ impl SceneTypes {
         )
     }
 
+    /// [`component_with`](Self::component_with) for a component whose
+    /// stored form depends on the scene's world: `save` and `load` read it
+    /// (a [`MeshRenderer`](crate::MeshRenderer) stores its mesh's and
+    /// material's names from [`AssetNames`](super::AssetNames)).
+    pub fn component_in_world<C, T>(
+        &mut self,
+        name: &'static str,
+        save: fn(&World, &C) -> Result<T, String>,
+        load: fn(&World, T) -> Result<C, String>,
+    ) -> &mut Self
+    where
+        C: Component,
+        T: Serialize + DeserializeOwned + 'static,
+    {
+        self.components.retain(|c| c.name != name);
+        self.components.push(ComponentType {
+            name,
+            save: Box::new(move |world, entity| {
+                let component = world.get::<C>(entity)?;
+                Some(
+                    save(world, component)
+                        .and_then(|doc| serde_json::to_string(&doc).map_err(|e| e.to_string())),
+                )
+            }),
+            load: Box::new(move |world, text| {
+                let doc: T = serde_json::from_str(text).map_err(|e| e.to_string())?;
+                let component = load(world, doc)?;
+                Ok(Box::new(move |scene: &mut Scene, object: GameObject| {
+                    let _ = scene.add_component(object, component);
+                }))
+            }),
+        });
+        self
+    }
+
     fn register<C: Component>(
         &mut self,
         name: &'static str,
@@ -159,7 +202,7 @@ impl SceneTypes {
         self.components.push(ComponentType {
             name,
             save: Box::new(move |world, entity| world.get::<C>(entity).map(&save)),
-            load: Box::new(move |text| {
+            load: Box::new(move |_world, text| {
                 let component = load(text)?;
                 Ok(Box::new(move |scene: &mut Scene, object: GameObject| {
                     // The object was spawned by the loader a moment ago.
@@ -394,6 +437,69 @@ impl SpotDoc {
             range: finite("range", self.range)?,
             inner_angle: finite("inner_angle", self.inner_angle)?,
             outer_angle: finite("outer_angle", self.outer_angle)?,
+        })
+    }
+}
+
+/// A mesh renderer as a scene file stores it: names, not handles.
+#[derive(Serialize, Deserialize)]
+struct MeshRendererDoc {
+    mesh: String,
+    material: String,
+    #[serde(default = "cast_shadows_default", skip_serializing_if = "is_true")]
+    cast_shadows: bool,
+}
+
+fn cast_shadows_default() -> bool {
+    true
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+impl MeshRendererDoc {
+    fn from_renderer(world: &World, renderer: &MeshRenderer) -> Result<Self, String> {
+        let names = world.get_resource::<AssetNames>();
+        let mesh = names
+            .and_then(|n| n.mesh_name(renderer.mesh))
+            .ok_or_else(|| {
+                format!(
+                    "mesh {} has no name (name it in the scene's AssetNames to save it)",
+                    renderer.mesh.0
+                )
+            })?;
+        let material = names
+            .and_then(|n| n.material_name(renderer.material))
+            .ok_or_else(|| {
+                format!(
+                    "material {} has no name (name it in the scene's AssetNames to save it)",
+                    renderer.material.0
+                )
+            })?;
+        Ok(Self {
+            mesh: mesh.to_owned(),
+            material: material.to_owned(),
+            cast_shadows: renderer.cast_shadows,
+        })
+    }
+
+    fn into_renderer(world: &World, doc: Self) -> Result<MeshRenderer, String> {
+        let names = world.get_resource::<AssetNames>();
+        let mesh = names
+            .and_then(|n| n.mesh(&doc.mesh))
+            .ok_or_else(|| format!("no mesh is named {:?} in this scene", doc.mesh))?;
+        let material = names
+            .and_then(|n| n.material(&doc.material))
+            .ok_or_else(|| format!("no material is named {:?} in this scene", doc.material))?;
+        Ok(MeshRenderer {
+            mesh,
+            material,
+            cast_shadows: doc.cast_shadows,
         })
     }
 }
