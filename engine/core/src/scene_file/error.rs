@@ -58,8 +58,8 @@ pub enum SceneFileError {
         id: ObjectId,
         /// Its name.
         name: String,
-        /// `"component"` or `"behaviour"`.
-        kind: &'static str,
+        /// A component's or a behaviour's.
+        kind: ValueKind,
         /// The registered name.
         type_name: String,
         /// Why.
@@ -82,11 +82,29 @@ pub enum SceneFileError {
     Save {
         /// The object's id.
         id: ObjectId,
-        /// `"component"` or `"behaviour"`.
-        kind: &'static str,
+        /// A component's or a behaviour's.
+        kind: ValueKind,
         /// The registered name.
         type_name: String,
         /// Why.
         reason: String,
     },
+}
+
+/// Whose data a [`SceneFileError::Value`] or [`SceneFileError::Save`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A component's.
+    Component,
+    /// A behaviour's.
+    Behaviour,
+}
+
+impl std::fmt::Display for ValueKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Component => "component",
+            Self::Behaviour => "behaviour",
+        })
+    }
 }

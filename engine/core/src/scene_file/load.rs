@@ -12,7 +12,7 @@ use crate::object::{GameObject, ObjectId};
 use crate::transform::Transform;
 
 use super::types::Apply;
-use super::{SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData};
+use super::{SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData, ValueKind};
 
 /// What [`load_scene`] made.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,7 +167,7 @@ pub fn load_scene(
                             line: line_of(text, value.get()),
                             id,
                             name: object.name.clone(),
-                            kind: "component",
+                            kind: ValueKind::Component,
                             type_name: type_name.clone(),
                             reason,
                         }
@@ -191,7 +191,7 @@ pub fn load_scene(
                             line: line_of(text, behaviour.data.get()),
                             id,
                             name: object.name.clone(),
-                            kind: "behaviour",
+                            kind: ValueKind::Behaviour,
                             type_name: behaviour.kind.clone(),
                             reason,
                         }

@@ -81,7 +81,7 @@ mod types;
 mod unknown;
 
 pub use asset_names::{AssetNameError, AssetNames};
-pub use error::SceneFileError;
+pub use error::{SceneFileError, ValueKind};
 pub use load::{LoadedScene, load_scene};
 pub use save::{SavedScene, SkippedBehaviour, save_scene};
 pub use types::SceneTypes;

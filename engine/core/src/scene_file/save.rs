@@ -7,7 +7,7 @@ use crate::Scene;
 use crate::behaviour::Behaviours;
 use crate::object::{GameObject, ObjectId};
 
-use super::{SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData};
+use super::{SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData, ValueKind};
 
 /// A saved scene: the file's text, and the behaviours it left out.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,7 +99,7 @@ fn write_object(
     if let Some(t) = scene.transform(object) {
         if !t.is_finite() {
             return Err(save_error(
-                "component",
+                ValueKind::Component,
                 "Transform",
                 "the transform is not finite".to_owned(),
             ));
@@ -126,7 +126,8 @@ fn write_object(
     let mut components: BTreeMap<&str, String> = BTreeMap::new();
     for component in &types.components {
         if let Some(saved) = (component.save)(world, entity) {
-            let text = saved.map_err(|reason| save_error("component", component.name, reason))?;
+            let text =
+                saved.map_err(|reason| save_error(ValueKind::Component, component.name, reason))?;
             components.insert(component.name, text);
         }
     }
@@ -152,7 +153,7 @@ fn write_object(
             match types.behaviour_type_of(type_id) {
                 Some(kind) => {
                     let text = (kind.save)(behaviour.as_ref())
-                        .map_err(|reason| save_error("behaviour", kind.name, reason))?;
+                        .map_err(|reason| save_error(ValueKind::Behaviour, kind.name, reason))?;
                     behaviours.push((kind.name, text));
                 }
                 None => skipped.push(SkippedBehaviour {

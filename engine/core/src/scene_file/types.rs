@@ -22,19 +22,26 @@ use super::AssetNames;
 /// Puts a decoded value on an object.
 pub(crate) type Apply = Box<dyn FnOnce(&mut Scene, GameObject) + Send>;
 
+/// JSON text, or why there is none.
+type Text = Result<String, String>;
+type SaveComponent = Box<dyn Fn(&World, Entity) -> Option<Text> + Send + Sync>;
+type LoadComponent = Box<dyn Fn(&World, &str) -> Result<Apply, String> + Send + Sync>;
+type SaveBehaviour = Box<dyn Fn(&dyn Behaviour) -> Text + Send + Sync>;
+type LoadBehaviour = Box<dyn Fn(&str) -> Result<Box<dyn Behaviour>, String> + Send + Sync>;
+
 pub(crate) struct ComponentType {
     pub(crate) name: &'static str,
     /// The object's component as JSON text, if it has one.
-    pub(crate) save: Box<dyn Fn(&World, Entity) -> Option<Result<String, String>> + Send + Sync>,
+    pub(crate) save: SaveComponent,
     /// Decodes and checks a value against the scene's world (read only).
-    pub(crate) load: Box<dyn Fn(&World, &str) -> Result<Apply, String> + Send + Sync>,
+    pub(crate) load: LoadComponent,
 }
 
 pub(crate) struct BehaviourType {
     pub(crate) name: &'static str,
     pub(crate) type_id: TypeId,
-    pub(crate) save: Box<dyn Fn(&dyn Behaviour) -> Result<String, String> + Send + Sync>,
-    pub(crate) load: Box<dyn Fn(&str) -> Result<Box<dyn Behaviour>, String> + Send + Sync>,
+    pub(crate) save: SaveBehaviour,
+    pub(crate) load: LoadBehaviour,
 }
 
 /// The component and behaviour types scene files carry, each under a
