@@ -67,6 +67,7 @@ mod headless_app;
 mod headless_ui;
 mod logging;
 mod presenter;
+mod scene_files;
 pub mod touch_overlay;
 mod ui;
 mod window;

@@ -58,6 +58,9 @@ pub fn forward_simple(engine: &mut Engine) -> anyhow::Result<()> {
         roughness: 0.3,
         ..PbrMaterial::color(Vec3::new(0.9, 0.15, 0.1))
     });
+    // Named, so the scene saves to a scene file (`taos_engine::scene_file`).
+    engine.name_mesh("sphere", sphere)?;
+    engine.name_material("red", red)?;
 
     let scene = engine.scene_mut();
     let ball = scene.spawn("Sphere");

@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
+use taos_engine::scene_file::{SceneTypes, load_scene, save_scene};
 use taos_engine::{Engine, EngineConfig};
-use taos_image_compare::{Tolerance, assert_matches_reference};
+use taos_image_compare::{Tolerance, assert_matches_golden_text, assert_matches_reference};
 
 #[test]
 fn forward_simple_matches_its_reference() {
@@ -27,6 +28,48 @@ fn forward_simple_matches_its_reference() {
         outlier_fraction: 0.02,
     };
     let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    assert_matches_reference(&reference, "forward_simple", 160, 120, &pixels, tolerance);
+}
+
+/// The sample's scene saved to a scene file, emptied, loaded back from the
+/// file: the same image as the reference, and saving again gives the same
+/// text (`samples/tests/reference/forward_simple.scene.json` holds it, so
+/// a change to the format shows in review).
+#[test]
+fn forward_simple_round_trips_through_a_scene_file() {
+    let preset = taos_samples::forward_simple_preset();
+    let mut engine = Engine::headless(EngineConfig::new(160, 120), preset)
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    taos_samples::forward_simple(&mut engine).unwrap();
+    let types = SceneTypes::default();
+    let saved = save_scene(engine.scene(), &types).unwrap();
+    assert!(saved.skipped.is_empty());
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    assert_matches_golden_text(&reference, "forward_simple.scene.json", &saved.text);
+
+    let scene = engine.scene_mut();
+    for root in scene.roots() {
+        scene.remove(root).unwrap();
+    }
+    assert!(scene.is_empty());
+    let loaded = load_scene(
+        scene,
+        &saved.text,
+        "forward_simple.scene.json",
+        &types,
+        None,
+    )
+    .unwrap();
+    assert_eq!(loaded.objects.len(), 3);
+    assert_eq!(save_scene(engine.scene(), &types).unwrap().text, saved.text);
+
+    engine.frame().unwrap();
+    engine.frame().unwrap();
+    let pixels = engine.read_pixels().unwrap();
+    let tolerance = Tolerance {
+        per_channel: 3,
+        outlier_fraction: 0.02,
+    };
     assert_matches_reference(&reference, "forward_simple", 160, 120, &pixels, tolerance);
 }
 

@@ -159,6 +159,17 @@ pub fn install(scene: &mut Scene, config: PhysicsConfig) {
     }
 }
 
+/// Registers the physics components with scene files: [`RigidBody`],
+/// [`Collider`] and [`Joint`] as `taos.RigidBody`, `taos.Collider` and
+/// `taos.Joint` (joints name their other object by id, which scene files
+/// keep).
+pub fn scene_types(types: &mut taos_core::scene_file::SceneTypes) {
+    types
+        .component::<RigidBody>("taos.RigidBody")
+        .component::<Collider>("taos.Collider")
+        .component::<Joint>("taos.Joint");
+}
+
 /// Registers physics with a game loop's determinism tools: the
 /// [`Physics`] state in snapshots (as `taos.Physics`), the [`RigidBody`],
 /// [`Collider`] and [`Joint`] components in snapshots (`taos.RigidBody`,
