@@ -79,6 +79,13 @@ pub struct Inactive;
 #[serde(transparent)]
 pub struct ObjectId(pub u64);
 
+impl ObjectId {
+    /// Ids from here up (the top bit set) are derived, not counted: a
+    /// prefab part's id mixes its instance's id with its id in the prefab
+    /// file ([`part_id`](crate::scene_file::part_id)). Fresh ids stay below.
+    pub const DERIVED: u64 = 1 << 63;
+}
+
 impl fmt::Display for ObjectId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:016x}", self.0)
@@ -112,8 +119,10 @@ impl ObjectInfo {
         };
         if let Some(mut ids) = world.get_resource_mut::<ObjectIds>() {
             ids.by_id.insert(id, ctx.entity);
-            if let Some(after) = id.0.checked_add(1) {
-                ids.next = ids.next.max(after);
+            // Derived ids (prefab parts) do not move the counter: fresh ids
+            // stay small and readable in scene files.
+            if id.0 < ObjectId::DERIVED {
+                ids.next = ids.next.max(id.0 + 1);
             }
         }
     }
@@ -147,13 +156,17 @@ impl Default for ObjectIds {
 }
 
 impl ObjectIds {
-    /// An id no live object has. Counts up from the highest id seen; once the
-    /// counter reaches the top of the range (an id of `u64::MAX` loaded from a
-    /// save) it wraps and skips the ids in use, so it never overflows or repeats.
+    /// An id no live object has. Counts up from the highest counted id seen
+    /// (below [`ObjectId::DERIVED`]); once the counter reaches that bound
+    /// it wraps to 1 and skips the ids in use, so it never overflows or
+    /// repeats.
     pub(crate) fn fresh(&mut self) -> ObjectId {
         loop {
+            if self.next >= ObjectId::DERIVED {
+                self.next = 1;
+            }
             let id = ObjectId(self.next);
-            self.next = self.next.checked_add(1).unwrap_or(1);
+            self.next += 1;
             if !self.by_id.contains_key(&id) {
                 return id;
             }
@@ -167,6 +180,11 @@ impl ObjectIds {
 
     pub(crate) fn set_counter(&mut self, next: u64) {
         self.next = next.max(1);
+    }
+
+    /// The id the next fresh one starts from, in `world`.
+    pub(crate) fn next_free(world: &World) -> ObjectId {
+        ObjectId(world.resource::<Self>().next)
     }
 
     /// The live object holding `id` in `world`.

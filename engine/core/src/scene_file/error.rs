@@ -5,7 +5,7 @@ use crate::object::ObjectId;
 /// Why a scene file could not be loaded (or a scene saved). Every error
 /// names the file and, where there is one, the line and the object; a
 /// load is all or nothing: the scene is untouched on an error.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SceneFileError {
     /// The text is not a scene file: bad JSON, or a field of the wrong type.
@@ -76,6 +76,25 @@ pub enum SceneFileError {
         id: ObjectId,
         /// The file object's name.
         name: String,
+    },
+    /// A prefab instance's file could not be read, or was refused: the
+    /// instance loaded as a placeholder (see
+    /// [`LoadedScene::problems`](super::LoadedScene::problems)), or
+    /// [`instantiate_prefab`](super::instantiate_prefab) failed.
+    #[error("{file}:{line}: object {} ({name:?}): prefab {source_file:?}: {reason}", id.0)]
+    Prefab {
+        /// The file holding the instance.
+        file: String,
+        /// The line of the instance's entry.
+        line: usize,
+        /// The instance root's id.
+        id: ObjectId,
+        /// Its name.
+        name: String,
+        /// The prefab file the instance names.
+        source_file: String,
+        /// Why it could not be used.
+        reason: String,
     },
     /// A component or behaviour failed to serialise while saving.
     #[error("object {}: {kind} {type_name} does not serialise: {reason}", id.0)]

@@ -41,7 +41,7 @@
 //! and behaviour: a change to a level shows as a small diff. Ids are the
 //! objects' [`ObjectId`](crate::ObjectId)s, kept on load: a file loads
 //! only into a scene that has none of its ids (a second copy of a file
-//! is a prefab's job, not built yet).
+//! is a prefab's job: its parts get ids derived from the instance's).
 //!
 //! Loads are all or nothing and name the file, the line and the object on
 //! every error ([`SceneFileError`]). Saving a loaded file gives the same
@@ -54,7 +54,13 @@
 //! (the error says so), and a file naming a mesh the scene does not have
 //! is refused on load.
 //!
-//! Not here (yet): glTF model references and prefabs.
+//! **Prefabs** ([`instantiate_prefab`], [`load_scene_with`]): a scene file
+//! instanced under an object and linked to its file; the scene file
+//! stores only the instance's overrides, so a change to the prefab
+//! reaches every instance on the next load; [`unpack_prefab`] breaks the
+//! link.
+//!
+//! Not here (yet): glTF model references.
 //!
 //! ```
 //! use taos_core::prelude::*;
@@ -76,13 +82,18 @@
 mod asset_names;
 mod error;
 mod load;
+mod prefab;
 mod save;
 mod types;
 mod unknown;
 
 pub use asset_names::{AssetNameError, AssetNames};
 pub use error::{SceneFileError, ValueKind};
-pub use load::{LoadedScene, load_scene};
+pub use load::{LoadedScene, load_scene, load_scene_with};
+pub use prefab::{
+    NoPrefabs, PrefabCache, PrefabFiles, PrefabInstance, PrefabPart, UnresolvedPrefab,
+    instantiate_prefab, part_id, unpack_prefab,
+};
 pub use save::{SavedScene, SkippedBehaviour, save_scene};
 pub use types::SceneTypes;
 pub use unknown::UnknownData;
