@@ -51,6 +51,7 @@
 //!   ([`game_loop::replay`]) recordings, checksums and snapshots.
 //! - [`input`]: keys, mouse, touch and gamepads per tick, bindings, action flags.
 //! - [`scene_file`]: a scene's objects saved to and loaded from readable JSON files.
+//! - [`edit`]: scene edits as data, with undo and redo (the editor's model).
 
 #![forbid(unsafe_code)]
 
@@ -58,6 +59,7 @@ pub mod animation;
 mod behaviour;
 mod components;
 pub mod controllers;
+pub mod edit;
 mod error;
 pub mod game_loop;
 pub mod input;

@@ -94,7 +94,7 @@ pub use prefab::{
     NoPrefabs, PrefabCache, PrefabFiles, PrefabInstance, PrefabPart, UnresolvedPrefab,
     instantiate_prefab, part_id, unpack_prefab,
 };
-pub use save::{SavedScene, SkippedBehaviour, save_scene};
+pub use save::{SavedScene, SkippedBehaviour, save_scene, save_subtree};
 pub use types::SceneTypes;
 pub use unknown::UnknownData;
 

@@ -50,8 +50,30 @@ pub struct SkippedBehaviour {
 /// serialise, a transform that is not finite (JSON has no NaN), or an
 /// instance whose prefab text this scene never loaded.
 pub fn save_scene(scene: &Scene, types: &SceneTypes) -> Result<SavedScene, SceneFileError> {
+    save_trees(scene, types, &scene.roots())
+}
+
+/// [`save_scene`] for the subtree under `root` only: `root`'s entry has no
+/// parent, so the text loads as a root (or under any object). What the
+/// editor keeps to undo a deletion, and copies to duplicate.
+///
+/// # Errors
+/// As [`save_scene`].
+pub fn save_subtree(
+    scene: &Scene,
+    types: &SceneTypes,
+    root: GameObject,
+) -> Result<SavedScene, SceneFileError> {
+    save_trees(scene, types, &[root])
+}
+
+fn save_trees(
+    scene: &Scene,
+    types: &SceneTypes,
+    roots: &[GameObject],
+) -> Result<SavedScene, SceneFileError> {
     let mut order = Vec::new();
-    for root in scene.roots() {
+    for &root in roots {
         depth_first(scene, root, &mut order);
     }
     let mut entries = Vec::new();
@@ -65,7 +87,10 @@ pub fn save_scene(scene: &Scene, types: &SceneTypes) -> Result<SavedScene, Scene
             entries.push(format!("    {}", unresolved.entry));
             continue;
         }
-        let fields = Fields::of(scene, types, object, &mut skipped)?;
+        let mut fields = Fields::of(scene, types, object, &mut skipped)?;
+        if roots.contains(&object) {
+            fields.parent = None;
+        }
         let mut entry = String::new();
         let _ = writeln!(entry, "    {{\n      \"id\": {},", fields.id.0);
         fields.write(&mut entry);

@@ -35,6 +35,12 @@ pub(crate) struct ComponentType {
     pub(crate) save: SaveComponent,
     /// Decodes and checks a value against the scene's world (read only).
     pub(crate) load: LoadComponent,
+    /// Takes the component off an object.
+    pub(crate) remove: fn(&mut Scene, GameObject),
+}
+
+fn remove_component<C: Component>(scene: &mut Scene, object: GameObject) {
+    scene.remove_component::<C>(object);
 }
 
 pub(crate) struct BehaviourType {
@@ -195,6 +201,7 @@ impl SceneTypes {
                     let _ = scene.add_component(object, component);
                 }))
             }),
+            remove: remove_component::<C>,
         });
         self
     }
@@ -216,6 +223,7 @@ impl SceneTypes {
                     let _ = scene.add_component(object, component);
                 }))
             }),
+            remove: remove_component::<C>,
         });
         self
     }
@@ -242,6 +250,54 @@ impl SceneTypes {
             }),
         });
         self
+    }
+
+    /// The registered component names, in registration order.
+    pub fn component_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.components.iter().map(|c| c.name)
+    }
+
+    /// The object's registered component `type_name` as JSON text (`None`
+    /// when the object has none or the name is not registered).
+    ///
+    /// # Errors
+    /// The serialiser's message, for a value that does not serialise.
+    pub fn component_text(
+        &self,
+        scene: &Scene,
+        object: GameObject,
+        type_name: &str,
+    ) -> Result<Option<String>, String> {
+        let Some(kind) = self.component_type(type_name) else {
+            return Ok(None);
+        };
+        (kind.save)(scene.world(), object.entity()).transpose()
+    }
+
+    /// Puts component `type_name` decoded from `text` on `object`
+    /// (replacing one it has), or takes it off for `None`.
+    ///
+    /// # Errors
+    /// Why: the name is not registered, or the text does not decode or is
+    /// refused by the component's codec. The object is unchanged then.
+    pub fn set_component_text(
+        &self,
+        scene: &mut Scene,
+        object: GameObject,
+        type_name: &str,
+        text: Option<&str>,
+    ) -> Result<(), String> {
+        let kind = self
+            .component_type(type_name)
+            .ok_or_else(|| format!("component {type_name:?} is not registered"))?;
+        match text {
+            Some(text) => {
+                let apply = (kind.load)(scene.world(), text)?;
+                apply(scene, object);
+            }
+            None => (kind.remove)(scene, object),
+        }
+        Ok(())
     }
 
     pub(crate) fn component_type(&self, name: &str) -> Option<&ComponentType> {
