@@ -274,3 +274,139 @@ fn bad_commands_are_refused() {
         Err(EditError::Empty("undo"))
     ));
 }
+
+mod viewport {
+    use taos_core::edit::viewport::{drag_on_axis, pick, ray_through_pixel, snap};
+    use taos_core::prelude::*;
+
+    const VIEW: Vec2 = Vec2::new(400.0, 300.0);
+
+    fn unit_cube(_: MeshHandle) -> Option<(Vec3, Vec3)> {
+        Some((Vec3::splat(-0.5), Vec3::splat(0.5)))
+    }
+
+    fn stage() -> (Scene, GameObject) {
+        let mut scene = Scene::new();
+        let camera = scene.spawn_with("Camera", Transform::from_position(Vec3::new(0.0, 0.0, 5.0)));
+        scene
+            .add_component(
+                camera,
+                Camera::perspective(60.0, 0.1, 100.0, 4.0 / 3.0).unwrap(),
+            )
+            .unwrap();
+        (scene, camera)
+    }
+
+    fn cube(scene: &mut Scene, name: &str, transform: Transform) -> GameObject {
+        let object = scene.spawn_with(name, transform);
+        scene
+            .add_component(object, MeshRenderer::new(MeshHandle(0), MaterialHandle(0)))
+            .unwrap();
+        object
+    }
+
+    /// The pixel a world point is drawn at.
+    fn pixel_of(scene: &Scene, camera: GameObject, point: Vec3) -> Vec2 {
+        let view = Mat4::from(scene.world_matrix(camera).unwrap().inverse());
+        let clip = scene
+            .get_component::<Camera>(camera)
+            .unwrap()
+            .projection_matrix()
+            * view
+            * point.extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        Vec2::new((ndc.x + 1.0) * 0.5 * VIEW.x, (1.0 - ndc.y) * 0.5 * VIEW.y)
+    }
+
+    #[test]
+    fn a_click_picks_the_nearest_object_drawn_there() {
+        let (mut scene, camera) = stage();
+        let front = cube(&mut scene, "Front", Transform::IDENTITY);
+        let back = cube(
+            &mut scene,
+            "Back",
+            Transform::from_position(Vec3::new(0.0, 0.0, -3.0)),
+        );
+        let side = cube(
+            &mut scene,
+            "Side",
+            Transform::from_position(Vec3::new(2.0, 0.5, 0.0)),
+        );
+        let centre = VIEW / 2.0;
+        let hit = pick(&scene, camera, VIEW, centre, unit_cube).unwrap();
+        assert_eq!(hit.object, front);
+        assert!(
+            (hit.point.z - 0.5).abs() < 1e-4,
+            "the front face: {:?}",
+            hit.point
+        );
+        let at_side = pixel_of(&scene, camera, Vec3::new(2.0, 0.5, 0.5));
+        assert_eq!(
+            pick(&scene, camera, VIEW, at_side, unit_cube)
+                .unwrap()
+                .object,
+            side
+        );
+        assert!(pick(&scene, camera, VIEW, Vec2::new(2.0, 2.0), unit_cube).is_none());
+        // Hidden objects are not picked: the one behind is.
+        scene.set_enabled(front, false).unwrap();
+        assert_eq!(
+            pick(&scene, camera, VIEW, centre, unit_cube)
+                .unwrap()
+                .object,
+            back
+        );
+    }
+
+    #[test]
+    fn a_turned_object_picks_by_its_own_box_not_its_world_box() {
+        let (mut scene, camera) = stage();
+        // A 4 m plank along the X=Y diagonal.
+        let plank = cube(
+            &mut scene,
+            "Plank",
+            Transform::from_trs(
+                Vec3::ZERO,
+                Quat::from_rotation_z(std::f32::consts::FRAC_PI_4),
+                Vec3::new(4.0, 0.2, 0.2),
+            ),
+        );
+        let on = pixel_of(&scene, camera, Vec3::new(1.0, 1.0, 0.0));
+        assert_eq!(
+            pick(&scene, camera, VIEW, on, unit_cube).unwrap().object,
+            plank
+        );
+        // Inside the plank's world box, off the plank.
+        let off = pixel_of(&scene, camera, Vec3::new(1.0, -1.0, 0.0));
+        assert!(pick(&scene, camera, VIEW, off, unit_cube).is_none());
+    }
+
+    #[test]
+    fn a_drag_on_an_axis_moves_along_that_axis_only() {
+        let (scene, camera) = stage();
+        let from =
+            ray_through_pixel(&scene, camera, VIEW, pixel_of(&scene, camera, Vec3::ZERO)).unwrap();
+        // The cursor goes to where (1, 0.7, 0) is drawn: only the X part counts.
+        let to_pixel = pixel_of(&scene, camera, Vec3::new(1.0, 0.7, 0.0));
+        let to = ray_through_pixel(&scene, camera, VIEW, to_pixel).unwrap();
+        let moved = drag_on_axis(&from, &to, Vec3::ZERO, Vec3::X).unwrap();
+        assert_eq!((moved.y, moved.z), (0.0, 0.0));
+        assert!((moved.x - 1.0).abs() < 0.05, "{moved}");
+        let up = drag_on_axis(&from, &to, Vec3::ZERO, Vec3::Y).unwrap();
+        assert_eq!((up.x, up.z), (0.0, 0.0));
+        assert!((up.y - 0.7).abs() < 0.05, "{up}");
+        // Looking down the Z arrow there is nothing to drag.
+        assert!(drag_on_axis(&from, &from, Vec3::ZERO, Vec3::Z).is_none());
+        assert_eq!(snap(0.74, 0.25), 0.75);
+        assert_eq!(snap(-0.3, 0.0), -0.3);
+    }
+
+    #[test]
+    fn no_ray_without_a_camera_or_a_viewport() {
+        let (mut scene, camera) = stage();
+        assert!(ray_through_pixel(&scene, camera, Vec2::ZERO, Vec2::ONE).is_none());
+        assert!(ray_through_pixel(&scene, camera, VIEW, Vec2::NAN).is_none());
+        let other = scene.spawn("Not a camera");
+        assert!(ray_through_pixel(&scene, other, VIEW, Vec2::ONE).is_none());
+    }
+}

@@ -29,6 +29,8 @@
 //! # Ok::<(), taos_core::edit::EditError>(())
 //! ```
 
+pub mod viewport;
+
 use glam::Affine3A;
 
 use crate::Scene;
