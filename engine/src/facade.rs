@@ -89,7 +89,7 @@ pub struct Engine {
     game: GameLoop,
     /// What draws the scene: the renderer and its output. Lent to the loop
     /// for each frame; the frame's result comes back from that call.
-    render: RenderPresenter,
+    pub(crate) render: RenderPresenter,
     /// The sound system: it follows the scene's sources and listener each frame.
     audio: Audio,
     /// The window, for a windowed engine.

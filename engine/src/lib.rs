@@ -66,6 +66,7 @@ mod handles;
 mod headless_app;
 mod headless_ui;
 mod logging;
+mod picking;
 mod presenter;
 mod scene_files;
 pub mod touch_overlay;

@@ -73,6 +73,22 @@ fn forward_simple_round_trips_through_a_scene_file() {
     assert_matches_reference(&reference, "forward_simple", 160, 120, &pixels, tolerance);
 }
 
+/// A click on the sphere selects it; a click on the sky selects nothing.
+#[test]
+fn a_click_picks_the_sphere() {
+    let preset = taos_samples::forward_simple_preset();
+    let mut engine = Engine::headless(EngineConfig::new(160, 120), preset)
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    taos_samples::forward_simple(&mut engine).unwrap();
+    engine.frame().unwrap();
+    assert_eq!(engine.output_size(), (160, 120));
+    let hit = engine
+        .pick(glam::Vec2::new(80.0, 65.0))
+        .expect("the sphere");
+    assert_eq!(engine.scene().name(hit.object), Some("Sphere"));
+    assert!(engine.pick(glam::Vec2::new(2.0, 2.0)).is_none());
+}
+
 #[test]
 fn sample_arguments_are_parsed_and_bad_ones_refused() {
     use taos_samples::SampleArgs;
