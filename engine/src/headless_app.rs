@@ -156,6 +156,13 @@ impl<A: App> HeadlessApp<A> {
 
     /// Ends the run, handing back the engine and the app.
     #[must_use]
+    /// The engine and the app at once (to call an app's method that takes
+    /// the engine).
+    pub fn parts_mut(&mut self) -> (&mut Engine, &mut A) {
+        (&mut self.engine, &mut self.app)
+    }
+
+    /// Ends the run, keeping the engine and the app.
     pub fn into_parts(self) -> (Engine, A) {
         (self.engine, self.app)
     }

@@ -59,6 +59,7 @@
 
 mod app;
 pub mod bindings_store;
+pub mod editor;
 mod facade;
 pub mod gltf;
 mod graph_overlay;

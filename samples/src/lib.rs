@@ -13,6 +13,7 @@
 //! cargo run -p taos_samples --bin controllers
 //! cargo run -p taos_samples --bin character
 //! cargo run -p taos_samples --bin physics
+//! cargo run -p taos_samples --bin editor
 //! cargo run -p taos_samples --bin audio -- --headless --wav mix.wav
 //! cargo run -p taos_samples --bin presets_compare -- --headless --out compare/
 //! ```
@@ -28,6 +29,7 @@ mod audio;
 pub mod character;
 mod controllers;
 mod deferred_showcase;
+mod editor;
 mod forward_simple;
 mod gltf_viewer;
 mod many_lights;
@@ -47,6 +49,9 @@ pub use controllers::{Rig, RigSwitcher, controllers};
 pub struct ApiGuide;
 pub use deferred_showcase::{
     GRID, deferred_showcase, deferred_showcase_options, deferred_showcase_preset,
+};
+pub use editor::{
+    EDITOR_LEVEL, EditorSample, LAMP_POST_PREFAB, editor_assets, editor_level, editor_prefabs,
 };
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
 pub use gltf_viewer::{

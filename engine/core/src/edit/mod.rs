@@ -143,6 +143,9 @@ pub enum EditError {
     /// Saving or restoring a subtree failed.
     #[error(transparent)]
     SceneFile(#[from] SceneFileError),
+    /// The game is playing (the editor's play mode): stop it to edit.
+    #[error("the game is playing: stop it to edit")]
+    Playing,
     /// There is nothing to undo or redo.
     #[error("nothing to {0}")]
     Empty(&'static str),

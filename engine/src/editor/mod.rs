@@ -1,0 +1,650 @@
+//! The in-engine editor: an overlay any [`App`](crate::App) can open over
+//! its scene (a key, or a `--edit` flag the game reads), in a window or
+//! headless.
+//!
+//! - **Hierarchy**: every object as a tree; click to select; create an
+//!   empty object, duplicate, delete, enable or disable, move to the root.
+//! - **Inspector**: the selection's name, enabled flag, local transform
+//!   (position, rotation in degrees, scale; drags merge into one undo
+//!   step) and world position, and every registered component as its
+//!   scene-file JSON, editable.
+//! - **Viewport**: a click picks the object drawn there
+//!   ([`Engine::pick`]); the selection shows X, Y and Z arrows, and
+//!   dragging an arrow moves it along that axis only (snapped when a snap
+//!   step is set).
+//! - **Undo and redo** of every edit ([`EditHistory`]), Ctrl+Z and Ctrl+Y.
+//! - **Files**: save and load the scene as a scene file (prefabs read next
+//!   to it).
+//! - **Play mode**: play, pause, step and stop; stop puts the scene back as
+//!   it was when play began (a [`Snapshot`](crate::game_loop::Snapshot)
+//!   of the loop), like Unity's play mode. While editing, the loop is
+//!   paused.
+//!
+//! A game forwards its [`App`](crate::App) hooks: `editor.ui(engine, ui)`
+//! from [`App::ui`](crate::App::ui) and `editor.window_event(engine,
+//! event)` from [`App::window_event`](crate::App::window_event). Keys:
+//! F1 opens and closes it, Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z)
+//! redoes, Ctrl+D duplicates, Backspace deletes the selection, Ctrl+S
+//! saves.
+//!
+//! Not here yet: an editor camera apart from the game's cameras, rotate
+//! and scale gizmos, triangle-exact picking, built-in shapes in "create",
+//! and opening a glTF model from the editor.
+
+mod panels;
+
+use std::path::PathBuf;
+
+use glam::Vec2;
+
+use crate::app::{Propagate, WindowEvent};
+use crate::edit::viewport::{drag_on_axis, ray_through_pixel, snap};
+use crate::edit::{EditCommand, EditError, EditHistory};
+use crate::game_loop::{InputEvent, Key, MouseButton, Snapshot};
+use crate::scene_file::{AssetNames, SceneTypes, load_scene_with, save_scene};
+use crate::{Engine, ObjectId, Transform};
+
+/// What the editor is doing with the game loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditorMode {
+    /// Editing: the loop is paused.
+    Editing,
+    /// The game runs; edits are off until it stops.
+    Playing,
+    /// The game is paused in play mode (step advances one tick).
+    Paused,
+}
+
+/// A drag of a gizmo arrow in progress.
+#[derive(Debug, Clone, Copy)]
+struct AxisDrag {
+    axis: glam::Vec3,
+    from_pixel: Vec2,
+    start: Transform,
+    gesture: u64,
+}
+
+/// The editor's state: see the [module docs](self).
+pub struct Editor {
+    open: bool,
+    types: SceneTypes,
+    history: EditHistory,
+    selected: Option<ObjectId>,
+    mode: EditorMode,
+    play_snapshot: Option<Snapshot>,
+    /// The scene file that Save and Load use.
+    pub file: PathBuf,
+    /// The folder prefab files are read from (`None`: the scene file's).
+    pub prefab_folder: Option<PathBuf>,
+    /// The snap step for gizmo moves (0: none).
+    pub snap_step: f32,
+    status: String,
+    gesture: u64,
+    cursor: Vec2,
+    control: bool,
+    shift: bool,
+    drag: Option<AxisDrag>,
+    /// The gesture of the inspector field being dragged.
+    field_gesture: Option<u64>,
+    /// Per-component JSON being edited in the inspector.
+    drafts: std::collections::BTreeMap<String, String>,
+    name_draft: Option<String>,
+}
+
+impl std::fmt::Debug for Editor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Editor")
+            .field("open", &self.open)
+            .field("selected", &self.selected)
+            .field("mode", &self.mode)
+            .field("file", &self.file)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How far (pixels) a gizmo arrow reaches from the selection's centre.
+pub const GIZMO_PIXELS: f32 = 60.0;
+
+impl Editor {
+    /// A closed editor saving and loading `file`, knowing the component and
+    /// behaviour types `types` registers.
+    #[must_use]
+    pub fn new(types: SceneTypes, file: impl Into<PathBuf>) -> Self {
+        Self {
+            open: false,
+            types,
+            history: EditHistory::default(),
+            selected: None,
+            mode: EditorMode::Editing,
+            play_snapshot: None,
+            file: file.into(),
+            prefab_folder: None,
+            snap_step: 0.0,
+            status: String::new(),
+            gesture: 0,
+            cursor: Vec2::ZERO,
+            control: false,
+            shift: false,
+            drag: None,
+            field_gesture: None,
+            drafts: std::collections::BTreeMap::new(),
+            name_draft: None,
+        }
+    }
+
+    /// Whether the editor is showing.
+    #[must_use]
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// Opens the editor: the game loop pauses (edit mode).
+    pub fn open(&mut self, engine: &mut Engine) {
+        self.open = true;
+        self.mode = EditorMode::Editing;
+        engine.game_loop().pause();
+    }
+
+    /// Closes the editor (stopping play mode first): the game runs on.
+    pub fn close(&mut self, engine: &mut Engine) {
+        if self.mode != EditorMode::Editing {
+            self.stop(engine);
+        }
+        self.open = false;
+        self.drag = None;
+        engine.game_loop().resume();
+    }
+
+    /// The selected object's id.
+    #[must_use]
+    pub fn selected(&self) -> Option<ObjectId> {
+        self.selected
+    }
+
+    /// Selects an object (or nothing).
+    pub fn select(&mut self, object: Option<ObjectId>) {
+        if self.selected != object {
+            self.drafts.clear();
+            self.name_draft = None;
+        }
+        self.selected = object;
+    }
+
+    /// The play mode.
+    #[must_use]
+    pub fn mode(&self) -> EditorMode {
+        self.mode
+    }
+
+    /// The edit history.
+    #[must_use]
+    pub fn history(&self) -> &EditHistory {
+        &self.history
+    }
+
+    /// The last message (an error, a save).
+    #[must_use]
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Carries out an edit as an undo step (refused while the game plays).
+    ///
+    /// # Errors
+    /// [`EditError`]; the scene is unchanged then.
+    pub fn apply(&mut self, engine: &mut Engine, command: EditCommand) -> Result<(), EditError> {
+        self.apply_in_gesture(engine, command, None)
+    }
+
+    fn apply_in_gesture(
+        &mut self,
+        engine: &mut Engine,
+        command: EditCommand,
+        gesture: Option<u64>,
+    ) -> Result<(), EditError> {
+        if self.mode != EditorMode::Editing {
+            return Err(EditError::Playing);
+        }
+        let result =
+            self.history
+                .apply_in_gesture(engine.scene_mut(), &self.types, command, gesture);
+        self.report(&result);
+        if self
+            .selected
+            .is_some_and(|id| engine.scene().find_by_id(id).is_none())
+        {
+            self.select(None);
+        }
+        result
+    }
+
+    /// Undoes the last edit.
+    ///
+    /// # Errors
+    /// As [`EditHistory::undo`].
+    pub fn undo(&mut self, engine: &mut Engine) -> Result<(), EditError> {
+        let result = self.history.undo(engine.scene_mut(), &self.types);
+        self.report(&result);
+        self.drafts.clear();
+        result
+    }
+
+    /// Redoes the last undone edit.
+    ///
+    /// # Errors
+    /// As [`EditHistory::redo`].
+    pub fn redo(&mut self, engine: &mut Engine) -> Result<(), EditError> {
+        let result = self.history.redo(engine.scene_mut(), &self.types);
+        self.report(&result);
+        self.drafts.clear();
+        result
+    }
+
+    fn report<T>(&mut self, result: &Result<T, EditError>) {
+        if let Err(error) = result {
+            log::warn!("editor: {error}");
+            self.status = error.to_string();
+        }
+    }
+
+    /// Selects the object drawn at `pixel` (nothing over the sky).
+    pub fn select_at(&mut self, engine: &Engine, pixel: Vec2) -> Option<ObjectId> {
+        let picked = engine
+            .pick(pixel)
+            .and_then(|hit| engine.scene().id(hit.object));
+        self.select(picked);
+        picked
+    }
+
+    /// Starts play mode: a snapshot of the loop is kept to stop back to.
+    pub fn play(&mut self, engine: &mut Engine) {
+        match self.mode {
+            EditorMode::Editing => {
+                self.play_snapshot = match engine.game_loop().snapshot() {
+                    Ok(snapshot) => Some(snapshot),
+                    Err(error) => {
+                        self.status = format!("play: stop will not restore the scene ({error})");
+                        None
+                    }
+                };
+                self.drag = None;
+            }
+            EditorMode::Paused | EditorMode::Playing => {}
+        }
+        self.mode = EditorMode::Playing;
+        engine.game_loop().resume();
+    }
+
+    /// Pauses play mode.
+    pub fn pause(&mut self, engine: &mut Engine) {
+        if self.mode == EditorMode::Playing {
+            self.mode = EditorMode::Paused;
+            engine.game_loop().pause();
+        }
+    }
+
+    /// Advances a paused game by one tick.
+    pub fn step(&mut self, engine: &mut Engine) {
+        if self.mode == EditorMode::Paused {
+            engine.game_loop().step();
+        }
+    }
+
+    /// Stops play mode: the scene goes back to how it was when play began.
+    pub fn stop(&mut self, engine: &mut Engine) {
+        if self.mode == EditorMode::Editing {
+            return;
+        }
+        engine.game_loop().pause();
+        if let Some(snapshot) = self.play_snapshot.take()
+            && let Err(error) = engine.game_loop().restore(&snapshot)
+        {
+            self.status = format!("stop: the scene could not be restored ({error})");
+        }
+        engine.game_loop().pause();
+        self.mode = EditorMode::Editing;
+    }
+
+    /// Saves the scene to [`file`](Self::file).
+    ///
+    /// # Errors
+    /// The scene-file or file-system error, as text (also the status).
+    pub fn save(&mut self, engine: &Engine) -> Result<(), String> {
+        let result = save_scene(engine.scene(), &self.types)
+            .map_err(|e| e.to_string())
+            .and_then(|saved| {
+                write_file(&self.file, &saved.text)?;
+                Ok(saved.skipped.len())
+            });
+        match &result {
+            Ok(0) => self.status = format!("saved {}", self.file.display()),
+            Ok(skipped) => {
+                self.status = format!(
+                    "saved {} ({skipped} unregistered behaviours left out)",
+                    self.file.display()
+                );
+            }
+            Err(error) => self.status = format!("save: {error}"),
+        }
+        result.map(|_| ())
+    }
+
+    /// Replaces the scene's objects with [`file`](Self::file)'s (prefabs
+    /// read from the same folder). The history is cleared.
+    ///
+    /// # Errors
+    /// The file-system or scene-file error, as text; the scene is left as
+    /// it was then.
+    pub fn load(&mut self, engine: &mut Engine) -> Result<(), String> {
+        let result = read_file(&self.file).and_then(|text| {
+            let folder = self
+                .prefab_folder
+                .clone()
+                .unwrap_or_else(|| self.file.parent().map(PathBuf::from).unwrap_or_default());
+            let mut prefabs = |source: &str| read_file(&folder.join(source));
+            // Loaded into an empty copy first, so a bad file leaves the scene alone.
+            let mut check = crate::Scene::new();
+            if let Some(names) = engine.scene().world().get_resource::<AssetNames>() {
+                check.world_mut().insert_resource(names.clone());
+            }
+            load_scene_with(
+                &mut check,
+                &text,
+                &self.file.display().to_string(),
+                &self.types,
+                None,
+                &mut prefabs,
+            )
+            .map_err(|e| e.to_string())?;
+            let scene = engine.scene_mut();
+            for root in scene.roots() {
+                let _ = scene.remove(root);
+            }
+            load_scene_with(
+                scene,
+                &text,
+                &self.file.display().to_string(),
+                &self.types,
+                None,
+                &mut prefabs,
+            )
+            .map_err(|e| e.to_string())
+        });
+        match result {
+            Ok(loaded) => {
+                self.history.clear();
+                self.select(None);
+                self.status = format!(
+                    "loaded {} ({} objects{})",
+                    self.file.display(),
+                    loaded.objects.len(),
+                    if loaded.problems.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", {} problems: {}",
+                            loaded.problems.len(),
+                            loaded.problems[0]
+                        )
+                    }
+                );
+                Ok(())
+            }
+            Err(error) => {
+                self.status = format!("load: {error}");
+                Err(error)
+            }
+        }
+    }
+
+    /// Where the selection's gizmo arrows end on screen: `(axis, from,
+    /// to)` for X, Y and Z, from the selection's centre.
+    #[must_use]
+    pub fn gizmo(&self, engine: &Engine) -> Vec<(glam::Vec3, Vec2, Vec2)> {
+        let scene = engine.scene();
+        let (Some(object), Some(camera)) = (
+            self.selected.and_then(|id| scene.find_by_id(id)),
+            scene.find_camera(),
+        ) else {
+            return Vec::new();
+        };
+        let Some(centre) = scene.world_position(object) else {
+            return Vec::new();
+        };
+        let (w, h) = engine.output_size();
+        let viewport = Vec2::new(w as f32, h as f32);
+        let Some(from) = project(engine, camera, viewport, centre) else {
+            return Vec::new();
+        };
+        [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z]
+            .into_iter()
+            .filter_map(|axis| {
+                let tip = project(engine, camera, viewport, centre + axis * 0.01)?;
+                let direction = (tip - from).try_normalize()?;
+                Some((axis, from, from + direction * GIZMO_PIXELS))
+            })
+            .collect()
+    }
+
+    /// Starts dragging the selection along `axis` from `pixel`.
+    pub fn begin_axis_drag(&mut self, engine: &Engine, axis: glam::Vec3, pixel: Vec2) -> bool {
+        let scene = engine.scene();
+        let Some(object) = self.selected.and_then(|id| scene.find_by_id(id)) else {
+            return false;
+        };
+        let Some(start) = scene.transform(object).copied() else {
+            return false;
+        };
+        self.gesture += 1;
+        self.drag = Some(AxisDrag {
+            axis,
+            from_pixel: pixel,
+            start,
+            gesture: self.gesture,
+        });
+        true
+    }
+
+    /// Moves the dragged selection to where `pixel` puts it along the axis.
+    ///
+    /// # Errors
+    /// As [`apply`](Self::apply).
+    pub fn drag_to(&mut self, engine: &mut Engine, pixel: Vec2) -> Result<(), EditError> {
+        let (Some(drag), Some(id)) = (self.drag, self.selected) else {
+            return Ok(());
+        };
+        let scene = engine.scene();
+        let (Some(object), Some(camera)) = (scene.find_by_id(id), scene.find_camera()) else {
+            return Ok(());
+        };
+        let (w, h) = engine.output_size();
+        let viewport = Vec2::new(w as f32, h as f32);
+        let centre = scene.world_position(object).unwrap_or_default();
+        let rays = (
+            ray_through_pixel(scene, camera, viewport, drag.from_pixel),
+            ray_through_pixel(scene, camera, viewport, pixel),
+        );
+        let (Some(from), Some(to)) = rays else {
+            return Ok(());
+        };
+        // The axis is the world axis; the move is applied in the parent's
+        // space (for a root, the same).
+        let Some(moved) = drag_on_axis(&from, &to, centre, drag.axis) else {
+            return Ok(());
+        };
+        let along = snap(moved.dot(drag.axis), self.snap_step);
+        let parent_world = scene
+            .parent(object)
+            .and_then(|p| scene.world_matrix(p))
+            .unwrap_or(glam::Affine3A::IDENTITY);
+        let local_move = parent_world.inverse().transform_vector3(drag.axis * along);
+        let mut transform = drag.start;
+        transform.position += local_move;
+        self.apply_in_gesture(
+            engine,
+            EditCommand::SetTransform {
+                object: id,
+                transform,
+            },
+            Some(drag.gesture),
+        )
+    }
+
+    /// Ends a gizmo drag.
+    pub fn end_drag(&mut self) {
+        self.drag = None;
+    }
+
+    /// Handles a window event: the keys, clicks that pick, gizmo drags.
+    /// Returns [`Propagate::Stop`] for what the editor used (the game does
+    /// not see it).
+    pub fn window_event(&mut self, engine: &mut Engine, event: &WindowEvent) -> Propagate {
+        let WindowEvent::Input { event, ui_consumed } = *event else {
+            return Propagate::Continue;
+        };
+        match event {
+            InputEvent::KeyDown(Key::ControlLeft | Key::ControlRight) => self.control = true,
+            InputEvent::KeyUp(Key::ControlLeft | Key::ControlRight) => self.control = false,
+            InputEvent::KeyDown(Key::ShiftLeft | Key::ShiftRight) => self.shift = true,
+            InputEvent::KeyUp(Key::ShiftLeft | Key::ShiftRight) => self.shift = false,
+            InputEvent::CursorMoved(at) => {
+                self.cursor = at;
+                if self.open && self.drag.is_some() {
+                    let _ = self.drag_to(engine, at);
+                    return Propagate::Stop;
+                }
+            }
+            _ => {}
+        }
+        if ui_consumed {
+            return Propagate::Continue;
+        }
+        if let InputEvent::KeyDown(Key::F1) = event {
+            if self.open {
+                self.close(engine);
+            } else {
+                self.open(engine);
+            }
+            return Propagate::Stop;
+        }
+        if !self.open {
+            return Propagate::Continue;
+        }
+        match event {
+            InputEvent::KeyDown(Key::Z) if self.control && self.shift => {
+                let _ = self.redo(engine);
+            }
+            InputEvent::KeyDown(Key::Z) if self.control => {
+                let _ = self.undo(engine);
+            }
+            InputEvent::KeyDown(Key::Y) if self.control => {
+                let _ = self.redo(engine);
+            }
+            InputEvent::KeyDown(Key::D) if self.control => {
+                if let Some(object) = self.selected {
+                    let _ = self.apply(engine, EditCommand::Duplicate { object });
+                }
+            }
+            InputEvent::KeyDown(Key::S) if self.control => {
+                let _ = self.save(engine);
+            }
+            InputEvent::KeyDown(Key::Backspace) => {
+                if let Some(object) = self.selected {
+                    let _ = self.apply(engine, EditCommand::Delete { object });
+                }
+            }
+            InputEvent::MouseDown(MouseButton::Left) if self.mode == EditorMode::Editing => {
+                let handle = self
+                    .gizmo(engine)
+                    .into_iter()
+                    .find(|&(_, _, tip)| tip.distance(self.cursor) < 10.0);
+                match handle {
+                    Some((axis, _, _)) => {
+                        self.begin_axis_drag(engine, axis, self.cursor);
+                    }
+                    None => {
+                        self.select_at(engine, self.cursor);
+                    }
+                }
+            }
+            InputEvent::MouseUp(MouseButton::Left) => self.end_drag(),
+            _ => return Propagate::Continue,
+        }
+        Propagate::Stop
+    }
+
+    /// Draws the editor (when open): the panels, and the gizmo over the
+    /// selection. Call from [`App::ui`](crate::App::ui).
+    pub fn ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui) {
+        if !self.open {
+            return;
+        }
+        let painter = ui.ctx().layer_painter(egui::LayerId::new(
+            egui::Order::Background,
+            egui::Id::unique("taos-editor-gizmo"),
+        ));
+        for (axis, from, to) in self.gizmo(engine) {
+            let colour = egui::Color32::from_rgb(
+                (axis.x * 230.0) as u8 + 25,
+                (axis.y * 200.0) as u8 + 25,
+                (axis.z * 230.0) as u8 + 25,
+            );
+            let (a, b) = (egui::pos2(from.x, from.y), egui::pos2(to.x, to.y));
+            painter.line_segment([a, b], egui::Stroke::new(3.0, colour));
+            painter.circle_filled(b, 6.0, colour);
+        }
+        panels::editor_window(self, engine, ui);
+    }
+}
+
+/// Where a world point is drawn, in output pixels.
+fn project(
+    engine: &Engine,
+    camera: crate::GameObject,
+    viewport: Vec2,
+    point: glam::Vec3,
+) -> Option<Vec2> {
+    let scene = engine.scene();
+    let lens = scene.get_component::<crate::Camera>(camera)?;
+    let view = glam::Mat4::from(scene.world_matrix(camera)?.inverse());
+    let clip = lens.projection_matrix() * view * point.extend(1.0);
+    if clip.w <= 1e-6 {
+        return None;
+    }
+    let ndc = clip.truncate() / clip.w;
+    Some(Vec2::new(
+        (ndc.x + 1.0) * 0.5 * viewport.x,
+        (1.0 - ndc.y) * 0.5 * viewport.y,
+    ))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    // Through a temporary file and a rename: a failed write never leaves
+    // half a scene behind.
+    let temporary = path.with_extension("json.partial");
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn read_file(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn write_file(path: &std::path::Path, _text: &str) -> Result<(), String> {
+    Err(format!(
+        "{}: the browser build has no file system for scene files yet",
+        path.display()
+    ))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn read_file(path: &std::path::Path) -> Result<String, String> {
+    Err(format!(
+        "{}: the browser build has no file system for scene files yet",
+        path.display()
+    ))
+}

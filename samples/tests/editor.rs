@@ -1,0 +1,198 @@
+//! The editor sample, driven as a user drives it, headless: the level
+//! loads from its scene file and saves back to the same text; the editor
+//! UI is an image test; a click selects a crate, Backspace deletes it and
+//! Ctrl+Z brings it back; dragging the X arrow moves it along X only and
+//! undo puts it back; Play then Stop restores the scene; Save writes a
+//! file that Load reads back.
+
+use std::path::Path;
+
+use taos_engine::edit::{EditCommand, EditError};
+use taos_engine::editor::EditorMode;
+use taos_engine::game_loop::{InputEvent, Key, MouseButton};
+use taos_engine::prelude::*;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
+use taos_engine::scene_file::{SceneTypes, save_scene};
+use taos_engine::{EngineConfig, HeadlessApp, WindowEvent};
+use taos_image_compare::{Tolerance, assert_matches_reference};
+use taos_samples::{EDITOR_LEVEL, EditorSample};
+
+const SIZE: (u32, u32) = (640, 480);
+
+fn run() -> HeadlessApp<EditorSample> {
+    let mut run = HeadlessApp::new(
+        EngineConfig::new(SIZE.0, SIZE.1),
+        forward_preset(PresetOptions::default()),
+        EditorSample::default(),
+    )
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    run.frame().unwrap();
+    run
+}
+
+fn input(run: &mut HeadlessApp<EditorSample>, event: InputEvent) {
+    run.send(WindowEvent::Input {
+        event,
+        ui_consumed: false,
+    })
+    .unwrap();
+}
+
+fn click(run: &mut HeadlessApp<EditorSample>, at: Vec2) {
+    input(run, InputEvent::CursorMoved(at));
+    input(run, InputEvent::MouseDown(MouseButton::Left));
+    input(run, InputEvent::MouseUp(MouseButton::Left));
+}
+
+fn chord(run: &mut HeadlessApp<EditorSample>, key: Key) {
+    input(run, InputEvent::KeyDown(Key::ControlLeft));
+    input(run, InputEvent::KeyDown(key));
+    input(run, InputEvent::KeyUp(key));
+    input(run, InputEvent::KeyUp(Key::ControlLeft));
+}
+
+/// Where a world point is drawn.
+fn pixel_of(run: &HeadlessApp<EditorSample>, point: Vec3) -> Vec2 {
+    let scene = run.engine().scene();
+    let camera = scene.find_camera().unwrap();
+    let view = Mat4::from(scene.world_matrix(camera).unwrap().inverse());
+    let lens = scene.get_component::<Camera>(camera).unwrap();
+    let clip = lens.projection_matrix() * view * point.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    Vec2::new(
+        (ndc.x + 1.0) * 0.5 * SIZE.0 as f32,
+        (1.0 - ndc.y) * 0.5 * SIZE.1 as f32,
+    )
+}
+
+fn crate_five(run: &HeadlessApp<EditorSample>) -> Option<GameObject> {
+    run.engine().scene().find_by_id(ObjectId(5))
+}
+
+#[test]
+fn the_level_file_saves_back_to_the_same_text() {
+    let run = run();
+    let saved = save_scene(run.engine().scene(), &SceneTypes::default()).unwrap();
+    assert_eq!(saved.text, EDITOR_LEVEL);
+}
+
+#[test]
+fn the_editor_matches_its_reference() {
+    let mut run = run();
+    let at = pixel_of(&run, Vec3::new(-1.5, 0.5, 0.5));
+    click(&mut run, at);
+    run.frame().unwrap();
+    run.frame().unwrap();
+    let pixels = run.engine_mut().read_pixels().unwrap();
+    let tolerance = Tolerance {
+        per_channel: 3,
+        outlier_fraction: 0.02,
+    };
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    assert_matches_reference(&reference, "editor", SIZE.0, SIZE.1, &pixels, tolerance);
+}
+
+#[test]
+fn select_delete_undo_and_drag_an_arrow() {
+    let mut run = run();
+    assert!(run.app().editor.is_open());
+    let at = pixel_of(&run, Vec3::new(-1.5, 0.5, 0.5));
+    click(&mut run, at);
+    assert_eq!(
+        run.app().editor.selected(),
+        Some(ObjectId(5)),
+        "the crate under the click"
+    );
+
+    input(&mut run, InputEvent::KeyDown(Key::Backspace));
+    assert!(crate_five(&run).is_none(), "deleted");
+    chord(&mut run, Key::Z);
+    let restored = crate_five(&run).expect("undo brings it back");
+    assert_eq!(run.engine().scene().name(restored), Some("Crate"));
+
+    // Drag the X arrow 40 pixels right: the crate moves along X only.
+    run.app_mut().editor.select(Some(ObjectId(5)));
+    run.frame().unwrap();
+    let before = run.engine().scene().world_position(restored).unwrap();
+    let gizmo = run.app().editor.gizmo(run.engine());
+    let (_, _, tip) = gizmo
+        .iter()
+        .copied()
+        .find(|(axis, _, _)| *axis == Vec3::X)
+        .unwrap();
+    input(&mut run, InputEvent::CursorMoved(tip));
+    input(&mut run, InputEvent::MouseDown(MouseButton::Left));
+    for step in 1..=4 {
+        input(
+            &mut run,
+            InputEvent::CursorMoved(tip + Vec2::new(10.0 * step as f32, 3.0)),
+        );
+    }
+    input(&mut run, InputEvent::MouseUp(MouseButton::Left));
+    let after = run.engine().scene().world_position(restored).unwrap();
+    assert!(after.x > before.x + 0.2, "moved right: {before} -> {after}");
+    assert_eq!((after.y, after.z), (before.y, before.z), "along X only");
+    // The deletion was undone; the drag is the one step to undo.
+    assert_eq!(run.app().editor.history().undo_len(), 1, "one step");
+    chord(&mut run, Key::Z);
+    let back = run.engine().scene().world_position(restored).unwrap();
+    assert_eq!(back, before);
+}
+
+#[test]
+fn play_then_stop_restores_the_scene() {
+    let mut run = run();
+    let types = SceneTypes::default();
+    let before = save_scene(run.engine().scene(), &types).unwrap().text;
+    let (engine, app) = run.parts_mut();
+    app.editor.play(engine);
+    assert_eq!(app.editor.mode(), EditorMode::Playing);
+    assert!(!engine.game_loop().is_paused());
+    // The game moves a crate while it plays (as a behaviour would).
+    let crate_ = engine.scene().find_by_id(ObjectId(5)).unwrap();
+    engine
+        .scene_mut()
+        .object_mut(crate_)
+        .unwrap()
+        .set_position(Vec3::new(5.0, 5.0, 5.0));
+    // Edits are off while it plays.
+    let refused = app.editor.apply(
+        engine,
+        EditCommand::Delete {
+            object: ObjectId(5),
+        },
+    );
+    assert!(matches!(refused, Err(EditError::Playing)), "{refused:?}");
+    for _ in 0..3 {
+        run.frame().unwrap();
+    }
+    let (engine, app) = run.parts_mut();
+    app.editor.stop(engine);
+    assert_eq!(app.editor.mode(), EditorMode::Editing);
+    assert!(engine.game_loop().is_paused());
+    assert_eq!(
+        save_scene(run.engine().scene(), &types).unwrap().text,
+        before
+    );
+}
+
+#[test]
+fn save_writes_a_file_that_load_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut run = run();
+    let file = dir.path().join("level.json");
+    run.app_mut().editor.file = file.clone();
+    chord(&mut run, Key::S);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), EDITOR_LEVEL);
+    assert!(run.app().editor.status().starts_with("saved"));
+    // Edit, then load: the file's scene is back and the history is empty.
+    let at = pixel_of(&run, Vec3::new(-1.5, 0.5, 0.5));
+    click(&mut run, at);
+    input(&mut run, InputEvent::KeyDown(Key::Backspace));
+    assert!(crate_five(&run).is_none());
+    let (engine, app) = run.parts_mut();
+    app.editor.load(engine).unwrap();
+    assert!(crate_five(&run).is_some());
+    assert_eq!(run.app().editor.history().undo_len(), 0);
+    assert_eq!(run.app().editor.mode(), EditorMode::Editing);
+}
