@@ -384,3 +384,29 @@ fn instantiating_a_missing_or_broken_prefab_is_an_error_and_spawns_nothing() {
     assert!(error.to_string().contains("nested"), "{error}");
     assert!(scene.is_empty());
 }
+
+#[test]
+fn a_part_moved_out_of_its_instance_is_saved_as_an_ordinary_object() {
+    let texts = lamp_post_files();
+    let (mut scene, a, _) = street(&texts);
+    let lamp = by_name(&scene, a, "Lamp");
+    let lamp_id = scene.id(lamp).unwrap();
+    scene.detach(lamp).unwrap();
+    let types = SceneTypes::default();
+    let saved = save_scene(&scene, &types).unwrap().text;
+    assert!(saved.contains(r#""deleted": [2]"#), "{saved}");
+    let mut copy = Scene::new();
+    load_scene_with(
+        &mut copy,
+        &saved,
+        "street.json",
+        &types,
+        None,
+        &mut files(&texts),
+    )
+    .unwrap();
+    let moved = copy.find_by_id(lamp_id).expect("the lamp is still there");
+    assert_eq!(copy.parent(moved), None);
+    assert!(copy.get_component::<PointLight>(moved).is_some());
+    assert_eq!(copy.len(), scene.len());
+}

@@ -95,21 +95,18 @@ impl Camera {
         far: f32,
         aspect: f32,
     ) -> Result<Self, CameraError> {
+        // Checked in degrees first, so the error names the value given.
         if !(fov_y_degrees > 0.0 && fov_y_degrees < 180.0) {
             return Err(CameraError::FieldOfView {
                 degrees: fov_y_degrees,
             });
         }
-        if !(near > 0.0 && far > near && far.is_finite()) {
-            return Err(CameraError::ClipPlanes { near, far });
-        }
-        positive("aspect", aspect)?;
-        Ok(Self::from_projection(Projection::Perspective {
+        Self::with_projection(Projection::Perspective {
             fov_y: fov_y_degrees.to_radians(),
             aspect,
             near,
             far,
-        }))
+        })
     }
 
     /// An orthographic camera showing `2 * half_height` world units vertically.
@@ -122,17 +119,12 @@ impl Camera {
         far: f32,
         aspect: f32,
     ) -> Result<Self, CameraError> {
-        if !(near >= 0.0 && far > near && far.is_finite()) {
-            return Err(CameraError::ClipPlanes { near, far });
-        }
-        positive("half_height", half_height)?;
-        positive("aspect", aspect)?;
-        Ok(Self::from_projection(Projection::Orthographic {
+        Self::with_projection(Projection::Orthographic {
             half_height,
             aspect,
             near,
             far,
-        }))
+        })
     }
 
     /// A camera with `projection` as given (field of view in radians): what

@@ -80,7 +80,12 @@ fn save_trees(
     let mut skipped = Vec::new();
     for &object in &order {
         let world = scene.world();
-        if world.get::<PrefabPart>(object.entity()).is_some() {
+        // A part still under its instance is written as the instance's
+        // overrides; one moved out of it is an ordinary object now.
+        if let Some(part) = world.get::<PrefabPart>(object.entity())
+            && let Some(root) = scene.find_by_id(part.instance)
+            && is_part_of(scene, object, part.instance, root)
+        {
             continue;
         }
         if let Some(unresolved) = world.get::<UnresolvedPrefab>(object.entity()) {
