@@ -16,7 +16,7 @@
 //! - **Files**: save and load the scene as a scene file (prefabs read next
 //!   to it).
 //! - **Play mode**: play, pause, step and stop; stop puts the scene back as
-//!   it was when play began (a [`Snapshot`](crate::game_loop::Snapshot)
+//!   it was when play began (a [`Snapshot`]
 //!   of the loop), like Unity's play mode. While editing, the loop is
 //!   paused.
 //!
