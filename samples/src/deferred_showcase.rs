@@ -72,6 +72,15 @@ pub fn deferred_showcase(engine: &mut Engine) -> anyhow::Result<()> {
             }));
         }
     }
+    // Named, so the scene saves to a scene file.
+    for (name, mesh) in [("sphere", sphere), ("cube", cube), ("ground", ground_mesh)] {
+        engine.name_mesh(name, mesh)?;
+    }
+    engine.name_material("stone", stone)?;
+    engine.name_material("glass", glass)?;
+    for (i, &material) in grid.iter().enumerate() {
+        engine.name_material(&format!("metal {} {}", i / GRID, i % GRID), material)?;
+    }
 
     let scene = engine.scene_mut();
     let ground = scene.spawn("Ground");
