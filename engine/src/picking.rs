@@ -21,14 +21,14 @@ impl Engine {
     }
 
     /// The nearest active object whose mesh's bounds are drawn at `pixel`
-    /// (x right, y down, in output pixels), seen through the scene's
-    /// camera; `None` over the sky or without a camera. Each object is
+    /// (x right, y down, in output pixels), seen through the camera frames
+    /// are drawn from ([`camera`](Self::camera)); `None` over the sky or without a camera. Each object is
     /// tested against its mesh's box in its own space, so a turned plank
     /// picks by the plank, not by the box around it.
     #[must_use]
     pub fn pick(&self, pixel: Vec2) -> Option<Picked> {
         let scene = self.scene();
-        let camera = scene.find_camera()?;
+        let camera = scene.render_camera()?;
         let (width, height) = self.output_size();
         let viewport = Vec2::new(width as f32, height as f32);
         let assets = self.render.renderer.assets();

@@ -193,6 +193,56 @@ fn save_writes_a_file_that_load_reads_back() {
     let (engine, app) = run.parts_mut();
     app.editor.load(engine).unwrap();
     assert!(crate_five(&run).is_some());
+    let camera = run.app().editor.editor_camera().unwrap();
+    assert!(
+        run.engine().scene().contains(camera),
+        "load keeps the editor's camera"
+    );
+    assert_eq!(run.engine().camera(), Some(camera));
     assert_eq!(run.app().editor.history().undo_len(), 0);
     assert_eq!(run.app().editor.mode(), EditorMode::Editing);
+}
+
+#[test]
+fn the_editor_draws_from_its_own_camera_and_gives_it_back() {
+    let mut run = run();
+    let game_camera = run.engine().scene().find_by_id(ObjectId(2)).unwrap();
+    let editor_camera = run.app().editor.editor_camera().expect("made on open");
+    assert_eq!(run.engine().camera(), Some(editor_camera));
+    let game_pose = *run.engine().scene().transform(game_camera).unwrap();
+    let before = *run.engine().scene().transform(editor_camera).unwrap();
+    assert_eq!(
+        before.position, game_pose.position,
+        "placed where the game's is"
+    );
+
+    // A right-button drag turns the editor camera, not the game's.
+    input(&mut run, InputEvent::MouseDown(MouseButton::Right));
+    run.send(WindowEvent::MouseMotion {
+        delta: Vec2::new(60.0, 0.0),
+    })
+    .unwrap();
+    input(&mut run, InputEvent::MouseUp(MouseButton::Right));
+    input(&mut run, InputEvent::Wheel(2.0));
+    let after = *run.engine().scene().transform(editor_camera).unwrap();
+    assert_ne!(after.rotation, before.rotation);
+    assert_ne!(after.position, before.position);
+    assert_eq!(
+        *run.engine().scene().transform(game_camera).unwrap(),
+        game_pose
+    );
+
+    // Playing draws from the game's camera; stopping goes back.
+    let (engine, app) = run.parts_mut();
+    app.editor.play(engine);
+    assert_eq!(engine.camera(), Some(game_camera));
+    app.editor.stop(engine);
+    assert_eq!(engine.camera(), Some(editor_camera));
+
+    // F1 closes the editor: its camera is gone, the game's draws.
+    input(&mut run, InputEvent::KeyDown(Key::F1));
+    assert!(!run.app().editor.is_open());
+    assert!(!run.engine().scene().contains(editor_camera));
+    assert_eq!(run.engine().camera(), Some(game_camera));
+    assert!(!run.engine_mut().game_loop().is_paused(), "the game runs");
 }

@@ -8,10 +8,12 @@
 //!   (position, rotation in degrees, scale; drags merge into one undo
 //!   step) and world position, and every registered component as its
 //!   scene-file JSON, editable.
-//! - **Viewport**: a click picks the object drawn there
-//!   ([`Engine::pick`]); the selection shows X, Y and Z arrows, and
-//!   dragging an arrow moves it along that axis only (snapped when a snap
-//!   step is set).
+//! - **Viewport**: seen through the editor's own camera (placed where the
+//!   game's is when the editor opens; a right-button drag turns it, the
+//!   wheel moves it; left out of scene files). A click picks the object
+//!   drawn there ([`Engine::pick`]); the selection shows X, Y and Z
+//!   arrows, and dragging an arrow moves it along that axis only (snapped
+//!   when a snap step is set).
 //! - **Undo and redo** of every edit ([`EditHistory`]), Ctrl+Z and Ctrl+Y.
 //! - **Files**: save and load the scene as a scene file (prefabs read next
 //!   to it).
@@ -27,8 +29,7 @@
 //! redoes, Ctrl+D duplicates, Backspace deletes the selection, Ctrl+S
 //! saves.
 //!
-//! Not here yet: an editor camera apart from the game's cameras, rotate
-//! and scale gizmos, triangle-exact picking, built-in shapes in "create",
+//! Not here yet: rotate and scale gizmos, triangle-exact picking, built-in shapes in "create",
 //! and opening a glTF model from the editor.
 
 mod panels;
@@ -41,7 +42,7 @@ use crate::app::{Propagate, WindowEvent};
 use crate::edit::viewport::{drag_on_axis, ray_through_pixel, snap};
 use crate::edit::{EditCommand, EditError, EditHistory};
 use crate::game_loop::{InputEvent, Key, MouseButton, Snapshot};
-use crate::scene_file::{AssetNames, SceneTypes, load_scene_with, save_scene};
+use crate::scene_file::{AssetNames, EditorOnly, SceneTypes, load_scene_with, save_scene};
 use crate::{Engine, ObjectId, Transform};
 
 /// What the editor is doing with the game loop.
@@ -86,6 +87,14 @@ pub struct Editor {
     drag: Option<AxisDrag>,
     /// The gesture of the inspector field being dragged.
     field_gesture: Option<u64>,
+    /// The editor's own camera while open, and the game's camera to go
+    /// back to (`None`: the scene's first camera).
+    camera: Option<crate::GameObject>,
+    game_camera: Option<crate::GameObject>,
+    /// The editor camera's turn, while the right button is held.
+    looking: bool,
+    yaw: f32,
+    pitch: f32,
     /// Per-component JSON being edited in the inspector.
     drafts: std::collections::BTreeMap<String, String>,
     name_draft: Option<String>,
@@ -127,6 +136,11 @@ impl Editor {
             shift: false,
             drag: None,
             field_gesture: None,
+            camera: None,
+            game_camera: None,
+            looking: false,
+            yaw: 0.0,
+            pitch: 0.0,
             drafts: std::collections::BTreeMap::new(),
             name_draft: None,
         }
@@ -138,21 +152,105 @@ impl Editor {
         self.open
     }
 
-    /// Opens the editor: the game loop pauses (edit mode).
+    /// Opens the editor: the game loop pauses (edit mode), and frames are
+    /// drawn from the editor's own camera, placed where the game's is.
     pub fn open(&mut self, engine: &mut Engine) {
+        if self.open {
+            return;
+        }
         self.open = true;
         self.mode = EditorMode::Editing;
         engine.game_loop().pause();
+        self.spawn_camera(engine);
     }
 
-    /// Closes the editor (stopping play mode first): the game runs on.
+    /// Closes the editor (stopping play mode first): the game's camera
+    /// draws again and the game runs on.
     pub fn close(&mut self, engine: &mut Engine) {
+        if !self.open {
+            return;
+        }
         if self.mode != EditorMode::Editing {
             self.stop(engine);
         }
         self.open = false;
         self.drag = None;
+        self.looking = false;
+        if let Some(camera) = self.camera.take() {
+            let _ = engine.scene_mut().remove(camera);
+        }
+        engine.set_camera(self.game_camera.take());
         engine.game_loop().resume();
+    }
+
+    /// The editor's camera while it is open (left out of scene files).
+    #[must_use]
+    pub fn editor_camera(&self) -> Option<crate::GameObject> {
+        self.camera
+    }
+
+    fn spawn_camera(&mut self, engine: &mut Engine) {
+        let scene = engine.scene();
+        let game = engine.camera();
+        // The game's explicit choice, if it made one (else: the first camera).
+        self.game_camera = game.filter(|&c| Some(c) != scene.find_camera());
+        let (placement, lens) = game
+            .and_then(|c| {
+                let world = scene.world_matrix(c)?;
+                let lens = scene.get_component::<crate::Camera>(c)?.clone();
+                Some((world, lens))
+            })
+            .map_or_else(
+                || {
+                    let at = glam::Affine3A::from_translation(glam::Vec3::new(0.0, 3.0, 10.0));
+                    let lens = crate::Camera::perspective(60.0, 0.1, 500.0, 16.0 / 9.0);
+                    (at, lens.ok())
+                },
+                |(world, lens)| (world, Some(lens)),
+            );
+        let (_, rotation, position) = placement.to_scale_rotation_translation();
+        let (yaw, pitch, _) = rotation.to_euler(glam::EulerRot::YXZ);
+        (self.yaw, self.pitch) = (yaw, pitch);
+        let scene = engine.scene_mut();
+        let camera = scene.spawn_with(
+            "Editor camera",
+            Transform::from_trs(position, rotation.normalize(), glam::Vec3::ONE),
+        );
+        let _ = scene.add_component(camera, crate::scene_file::EditorOnly);
+        if let Some(lens) = lens {
+            let _ = scene.add_component(camera, lens);
+        }
+        engine.set_camera(Some(camera));
+        self.camera = Some(camera);
+    }
+
+    /// Turns the editor camera by a mouse motion of `delta` pixels (what a
+    /// right-button drag does).
+    pub fn look(&mut self, engine: &mut Engine, delta: Vec2) {
+        let Some(camera) = self.camera else {
+            return;
+        };
+        self.yaw -= delta.x * 0.005;
+        self.pitch = (self.pitch - delta.y * 0.005).clamp(-1.5, 1.5);
+        let rotation = glam::Quat::from_euler(glam::EulerRot::YXZ, self.yaw, self.pitch, 0.0);
+        if let Ok(mut object) = engine.scene_mut().object_mut(camera) {
+            object.set_rotation(rotation);
+        }
+    }
+
+    /// Moves the editor camera `metres` along its view (what the wheel does).
+    pub fn dolly(&mut self, engine: &mut Engine, metres: f32) {
+        let Some(camera) = self.camera else {
+            return;
+        };
+        let scene = engine.scene_mut();
+        let Some(t) = scene.transform(camera).copied() else {
+            return;
+        };
+        let forward = t.rotation * glam::Vec3::NEG_Z;
+        if let Ok(mut object) = scene.object_mut(camera) {
+            object.set_position(t.position + forward * metres);
+        }
     }
 
     /// The selected object's id.
@@ -268,6 +366,11 @@ impl Editor {
                     }
                 };
                 self.drag = None;
+                // The game's camera draws while it plays.
+                if let Some(camera) = self.camera {
+                    let _ = engine.scene_mut().set_enabled(camera, false);
+                }
+                engine.set_camera(self.game_camera);
             }
             EditorMode::Paused | EditorMode::Playing => {}
         }
@@ -303,6 +406,10 @@ impl Editor {
         }
         engine.game_loop().pause();
         self.mode = EditorMode::Editing;
+        if let Some(camera) = self.camera {
+            let _ = engine.scene_mut().set_enabled(camera, true);
+            engine.set_camera(Some(camera));
+        }
     }
 
     /// Saves the scene to [`file`](Self::file).
@@ -358,7 +465,9 @@ impl Editor {
             .map_err(|e| e.to_string())?;
             let scene = engine.scene_mut();
             for root in scene.roots() {
-                let _ = scene.remove(root);
+                if scene.get_component::<EditorOnly>(root).is_none() {
+                    let _ = scene.remove(root);
+                }
             }
             load_scene_with(
                 scene,
@@ -404,7 +513,7 @@ impl Editor {
         let scene = engine.scene();
         let (Some(object), Some(camera)) = (
             self.selected.and_then(|id| scene.find_by_id(id)),
-            scene.find_camera(),
+            scene.render_camera(),
         ) else {
             return Vec::new();
         };
@@ -454,7 +563,7 @@ impl Editor {
             return Ok(());
         };
         let scene = engine.scene();
-        let (Some(object), Some(camera)) = (scene.find_by_id(id), scene.find_camera()) else {
+        let (Some(object), Some(camera)) = (scene.find_by_id(id), scene.render_camera()) else {
             return Ok(());
         };
         let (w, h) = engine.output_size();
@@ -499,6 +608,13 @@ impl Editor {
     /// Returns [`Propagate::Stop`] for what the editor used (the game does
     /// not see it).
     pub fn window_event(&mut self, engine: &mut Engine, event: &WindowEvent) -> Propagate {
+        if let WindowEvent::MouseMotion { delta } = *event
+            && self.open
+            && self.looking
+        {
+            self.look(engine, delta);
+            return Propagate::Stop;
+        }
         let WindowEvent::Input { event, ui_consumed } = *event else {
             return Propagate::Continue;
         };
@@ -568,6 +684,13 @@ impl Editor {
                 }
             }
             InputEvent::MouseUp(MouseButton::Left) => self.end_drag(),
+            InputEvent::MouseDown(MouseButton::Right) if self.mode == EditorMode::Editing => {
+                self.looking = true;
+            }
+            InputEvent::MouseUp(MouseButton::Right) => self.looking = false,
+            InputEvent::Wheel(lines) if self.mode == EditorMode::Editing => {
+                self.dolly(engine, lines * 0.5);
+            }
             _ => return Propagate::Continue,
         }
         Propagate::Stop

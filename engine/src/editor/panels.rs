@@ -151,7 +151,14 @@ fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
         .id_salt("hierarchy")
         .show(ui, |ui| {
             for root in engine.scene().roots() {
-                tree_row(editor, engine, ui, root, 0);
+                // The editor's own camera is not part of the scene.
+                if engine
+                    .scene()
+                    .get_component::<crate::scene_file::EditorOnly>(root)
+                    .is_none()
+                {
+                    tree_row(editor, engine, ui, root, 0);
+                }
             }
         });
 }

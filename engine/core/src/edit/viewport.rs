@@ -103,7 +103,12 @@ pub fn pick(
     let mut query = world.try_query::<(bevy_ecs::entity::Entity, &MeshRenderer)>()?;
     for (entity, renderer) in query.iter(world) {
         let object = GameObject::from_entity(entity);
-        if scene.is_active(object) != Some(true) || object == camera {
+        if scene.is_active(object) != Some(true)
+            || object == camera
+            || scene
+                .get_component::<crate::scene_file::EditorOnly>(object)
+                .is_some()
+        {
             continue;
         }
         let (Some((min, max)), Some(matrix)) = (bounds(renderer.mesh), scene.world_matrix(object))

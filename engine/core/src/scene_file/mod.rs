@@ -96,7 +96,7 @@ pub use prefab::{
 };
 pub use save::{SavedScene, SkippedBehaviour, save_scene, save_subtree};
 pub use types::SceneTypes;
-pub use unknown::UnknownData;
+pub use unknown::{EditorOnly, UnknownData};
 
 /// The scene file format this engine writes and reads.
 pub const SCENE_FORMAT: u32 = 1;

@@ -11,7 +11,7 @@ use crate::object::{GameObject, ObjectId};
 
 use super::load::{FileDoc, ObjectDoc};
 use super::prefab::{PrefabCache, PrefabInstance, PrefabPart, UnresolvedPrefab, part_id};
-use super::{SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData, ValueKind};
+use super::{EditorOnly, SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData, ValueKind};
 
 /// A saved scene: the file's text, and the behaviours it left out.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,6 +116,9 @@ fn save_trees(
 }
 
 fn depth_first(scene: &Scene, object: GameObject, out: &mut Vec<GameObject>) {
+    if scene.get_component::<EditorOnly>(object).is_some() {
+        return;
+    }
     out.push(object);
     let children: Vec<GameObject> = scene.children(object).collect();
     for child in children {

@@ -24,3 +24,8 @@ impl UnknownData {
         self.components.is_empty() && self.behaviours.is_empty()
     }
 }
+
+/// Marks an object the editor made for itself (its camera): scene files
+/// leave it (and its children) out, and the editor's picking skips it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EditorOnly;
