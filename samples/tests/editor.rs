@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use taos_engine::edit::{EditCommand, EditError};
-use taos_engine::editor::EditorMode;
+use taos_engine::editor::{EditorMode, GizmoMode};
 use taos_engine::game_loop::{InputEvent, Key, MouseButton};
 use taos_engine::prelude::*;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
@@ -245,4 +245,48 @@ fn the_editor_draws_from_its_own_camera_and_gives_it_back() {
     assert!(!run.engine().scene().contains(editor_camera));
     assert_eq!(run.engine().camera(), Some(game_camera));
     assert!(!run.engine_mut().game_loop().is_paused(), "the game runs");
+}
+
+#[test]
+fn the_arrows_also_turn_and_scale() {
+    let mut run = run();
+    let (engine, app) = run.parts_mut();
+    app.editor.select(Some(ObjectId(5)));
+    let crate_ = engine.scene().find_by_id(ObjectId(5)).unwrap();
+    let start = *engine.scene().transform(crate_).unwrap();
+    let tip = |axis: Vec3, app: &EditorSample, engine: &taos_engine::Engine| {
+        app.editor
+            .gizmo(engine)
+            .into_iter()
+            .find(|(a, _, _)| *a == axis)
+            .unwrap()
+            .2
+    };
+
+    app.editor.gizmo_mode = GizmoMode::Scale;
+    let x = tip(Vec3::X, app, engine);
+    assert!(app.editor.begin_axis_drag(engine, Vec3::X, x));
+    app.editor
+        .drag_to(engine, x + Vec2::new(40.0, 0.0))
+        .unwrap();
+    app.editor.end_drag();
+    let scaled = *engine.scene().transform(crate_).unwrap();
+    assert!(scaled.scale.x > 1.2, "{}", scaled.scale);
+    assert_eq!((scaled.scale.y, scaled.scale.z), (1.0, 1.0));
+    assert_eq!(scaled.position, start.position);
+
+    app.editor.gizmo_mode = GizmoMode::Rotate;
+    let y = tip(Vec3::Y, app, engine);
+    assert!(app.editor.begin_axis_drag(engine, Vec3::Y, y));
+    app.editor
+        .drag_to(engine, y + Vec2::new(0.0, -30.0))
+        .unwrap();
+    app.editor.end_drag();
+    let turned = *engine.scene().transform(crate_).unwrap();
+    let (axis, angle) = (turned.rotation * start.rotation.inverse()).to_axis_angle();
+    assert!(angle > 0.1, "turned by {angle}");
+    assert!(axis.y.abs() > 0.999, "about Y: {axis}");
+    assert_eq!(turned.position, start.position);
+    // Two drags, two undo steps.
+    assert_eq!(app.editor.history().undo_len(), 2);
 }

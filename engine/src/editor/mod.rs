@@ -12,7 +12,8 @@
 //!   game's is when the editor opens; a right-button drag turns it, the
 //!   wheel moves it; left out of scene files). A click picks the object
 //!   drawn there ([`Engine::pick`]); the selection shows X, Y and Z
-//!   arrows, and dragging an arrow moves it along that axis only (snapped
+//!   arrows, and dragging an arrow moves it along that axis only, turns it
+//!   about the axis or scales it along the axis (W, E, R switch; snapped
 //!   when a snap step is set).
 //! - **Undo and redo** of every edit ([`EditHistory`]), Ctrl+Z and Ctrl+Y.
 //! - **Files**: save and load the scene as a scene file (prefabs read next
@@ -29,7 +30,7 @@
 //! redoes, Ctrl+D duplicates, Backspace deletes the selection, Ctrl+S
 //! saves.
 //!
-//! Not here yet: rotate and scale gizmos, triangle-exact picking, built-in shapes in "create",
+//! Not here yet: rotation rings (rotation is by dragging an axis arrow), triangle-exact picking, built-in shapes in "create",
 //! and opening a glTF model from the editor.
 
 mod panels;
@@ -44,6 +45,20 @@ use crate::edit::{EditCommand, EditError, EditHistory};
 use crate::game_loop::{InputEvent, Key, MouseButton, Snapshot};
 use crate::scene_file::{AssetNames, EditorOnly, SceneTypes, load_scene_with, save_scene};
 use crate::{Engine, ObjectId, Transform};
+
+/// What dragging a gizmo arrow does (W, E and R switch, as in most
+/// editors).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GizmoMode {
+    /// Moves along the arrow's axis.
+    #[default]
+    Move,
+    /// Turns about the arrow's axis (a metre of drag is a radian).
+    Rotate,
+    /// Scales along the arrow's axis (a metre of drag adds the object's
+    /// size once).
+    Scale,
+}
 
 /// What the editor is doing with the game loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,8 +92,10 @@ pub struct Editor {
     pub file: PathBuf,
     /// The folder prefab files are read from (`None`: the scene file's).
     pub prefab_folder: Option<PathBuf>,
-    /// The snap step for gizmo moves (0: none).
+    /// The snap step for gizmo drags, in metres of drag (0: none).
     pub snap_step: f32,
+    /// What dragging an arrow does.
+    pub gizmo_mode: GizmoMode,
     status: String,
     gesture: u64,
     cursor: Vec2,
@@ -129,6 +146,7 @@ impl Editor {
             file: file.into(),
             prefab_folder: None,
             snap_step: 0.0,
+            gizmo_mode: GizmoMode::Move,
             status: String::new(),
             gesture: 0,
             cursor: Vec2::ZERO,
@@ -586,9 +604,28 @@ impl Editor {
             .parent(object)
             .and_then(|p| scene.world_matrix(p))
             .unwrap_or(glam::Affine3A::IDENTITY);
-        let local_move = parent_world.inverse().transform_vector3(drag.axis * along);
         let mut transform = drag.start;
-        transform.position += local_move;
+        match self.gizmo_mode {
+            GizmoMode::Move => {
+                transform.position += parent_world.inverse().transform_vector3(drag.axis * along);
+            }
+            GizmoMode::Rotate => {
+                // A metre of drag is a radian about the axis (in the
+                // parent's space); snapping rounds the metres.
+                let axis = parent_world
+                    .inverse()
+                    .transform_vector3(drag.axis)
+                    .try_normalize()
+                    .unwrap_or(drag.axis);
+                transform.rotation =
+                    (glam::Quat::from_axis_angle(axis, along) * drag.start.rotation).normalize();
+            }
+            GizmoMode::Scale => {
+                // A metre of drag adds the object's own size along the axis.
+                let index = drag.axis.abs().max_position();
+                transform.scale[index] = (drag.start.scale[index] * (1.0 + along)).max(0.001);
+            }
+        }
         self.apply_in_gesture(
             engine,
             EditCommand::SetTransform {
@@ -664,6 +701,9 @@ impl Editor {
             InputEvent::KeyDown(Key::S) if self.control => {
                 let _ = self.save(engine);
             }
+            InputEvent::KeyDown(Key::W) if !self.control => self.gizmo_mode = GizmoMode::Move,
+            InputEvent::KeyDown(Key::E) if !self.control => self.gizmo_mode = GizmoMode::Rotate,
+            InputEvent::KeyDown(Key::R) if !self.control => self.gizmo_mode = GizmoMode::Scale,
             InputEvent::KeyDown(Key::Backspace) => {
                 if let Some(object) = self.selected {
                     let _ = self.apply(engine, EditCommand::Delete { object });
@@ -714,7 +754,21 @@ impl Editor {
             );
             let (a, b) = (egui::pos2(from.x, from.y), egui::pos2(to.x, to.y));
             painter.line_segment([a, b], egui::Stroke::new(3.0, colour));
-            painter.circle_filled(b, 6.0, colour);
+            match self.gizmo_mode {
+                GizmoMode::Move => {
+                    painter.circle_filled(b, 6.0, colour);
+                }
+                GizmoMode::Rotate => {
+                    painter.circle_stroke(b, 6.0, egui::Stroke::new(2.5, colour));
+                }
+                GizmoMode::Scale => {
+                    painter.rect_filled(
+                        egui::Rect::from_center_size(b, egui::vec2(11.0, 11.0)),
+                        0.0,
+                        colour,
+                    );
+                }
+            }
         }
         panels::editor_window(self, engine, ui);
     }

@@ -79,7 +79,7 @@ fn toolbar(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
         let mut file = editor.file.display().to_string();
         if ui
-            .add(egui::TextEdit::singleline(&mut file).desired_width(150.0))
+            .add(egui::TextEdit::singleline(&mut file).desired_width(110.0))
             .changed()
         {
             editor.file = file.into();
@@ -95,6 +95,15 @@ fn toolbar(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
             .clicked()
         {
             let _ = editor.load(engine);
+        }
+    });
+    ui.horizontal(|ui| {
+        for (mode, label) in [
+            (super::GizmoMode::Move, "move (W)"),
+            (super::GizmoMode::Rotate, "turn (E)"),
+            (super::GizmoMode::Scale, "scale (R)"),
+        ] {
+            ui.selectable_value(&mut editor.gizmo_mode, mode, label);
         }
         ui.label("snap");
         ui.add(
