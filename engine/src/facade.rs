@@ -102,6 +102,8 @@ pub struct Engine {
     pub(crate) stats: WindowStats,
     /// The render-graph overlay's state.
     pub(crate) graph_overlay: crate::graph_overlay::GraphOverlay,
+    /// The built-in shapes and default material.
+    pub(crate) builtins: crate::builtin_assets::BuiltinAssets,
 }
 
 /// What the window driver did so far (how often the event loop woke, how
@@ -166,8 +168,11 @@ impl Engine {
         clock: impl Clock + 'static,
         audio: Audio,
     ) -> Result<Self, EngineError> {
+        let mut renderer = renderer;
+        let builtins = crate::builtin_assets::BuiltinAssets::upload(&mut renderer);
         let mut game = GameLoop::new(Scene::new(), config.loop_config, clock)?;
         game.set_size(config.width, config.height);
+        builtins.name_in(game.scene_mut());
         Ok(Self {
             game,
             render: RenderPresenter::new(renderer, output),
@@ -178,6 +183,7 @@ impl Engine {
             wake_at: None,
             stats: WindowStats::default(),
             graph_overlay: crate::graph_overlay::GraphOverlay::default(),
+            builtins,
         })
     }
 
@@ -258,6 +264,7 @@ impl Engine {
         // scene's sounds stop.
         self.render.camera = None;
         self.audio.forget_sources();
+        self.name_builtin_assets();
         previous
     }
 

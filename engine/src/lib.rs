@@ -59,6 +59,7 @@
 
 mod app;
 pub mod bindings_store;
+mod builtin_assets;
 pub mod editor;
 mod facade;
 pub mod gltf;
@@ -88,6 +89,7 @@ pub use taos_renderer as renderer;
 pub use taos_storage as storage;
 
 pub use app::{App, AppError, Propagate, WindowEvent};
+pub use builtin_assets::{DEFAULT_MATERIAL, Shape};
 /// The immediate-mode UI library of the overlay ([`App::ui`]), re-exported
 /// so a game builds its UI against the same version.
 pub use egui;

@@ -12,8 +12,8 @@ use taos_engine::editor::{EditorMode, GizmoMode};
 use taos_engine::game_loop::{InputEvent, Key, MouseButton};
 use taos_engine::prelude::*;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
-use taos_engine::scene_file::{SceneTypes, save_scene};
-use taos_engine::{EngineConfig, HeadlessApp, WindowEvent};
+use taos_engine::scene_file::{SceneTypes, load_scene, save_scene, save_subtree};
+use taos_engine::{AssetHandle, Engine, EngineConfig, HeadlessApp, Shape, WindowEvent};
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_samples::{EDITOR_LEVEL, EditorSample};
 
@@ -289,4 +289,54 @@ fn the_arrows_also_turn_and_scale() {
     assert_eq!(turned.position, start.position);
     // Two drags, two undo steps.
     assert_eq!(app.editor.history().undo_len(), 2);
+}
+
+#[test]
+fn create_a_built_in_cube_pick_it_and_load_it_in_another_engine() {
+    let mut run = run();
+    let steps = run.app().editor.history().undo_len();
+    let (engine, app) = run.parts_mut();
+    app.editor.select(None);
+    let id = app.editor.create(engine, Some(Shape::Cube)).unwrap();
+    assert_eq!(app.editor.selected(), Some(id), "the new cube is selected");
+    let cube = engine.scene().find_by_id(id).unwrap();
+    let renderer = engine.scene().get_component::<MeshRenderer>(cube).unwrap();
+    assert_eq!(renderer.mesh, engine.shape_mesh(Shape::Cube).handle());
+    assert_eq!(renderer.material, engine.default_material().handle());
+    assert_eq!(app.editor.history().undo_len(), steps + 1, "one undo step");
+
+    // It is drawn where it was put: a click there picks it.
+    let at = run.engine().scene().world_position(cube).unwrap();
+    run.frame().unwrap();
+    run.app_mut().editor.select(None);
+    let pixel = pixel_of(&run, at);
+    click(&mut run, pixel);
+    assert_eq!(run.app().editor.selected(), Some(id));
+
+    // Saved by the built-in names, it loads into an engine that has none of
+    // the sample's assets.
+    let types = SceneTypes::default();
+    let text = save_subtree(run.engine().scene(), &types, cube)
+        .unwrap()
+        .text;
+    assert!(
+        text.contains(r#""mesh":"taos.cube","material":"taos.default""#),
+        "{text}"
+    );
+    let mut other = Engine::headless(
+        EngineConfig::new(64, 64),
+        forward_preset(PresetOptions::default()),
+    )
+    .unwrap();
+    let loaded = load_scene(other.scene_mut(), &text, "cube.json", &types, None).unwrap();
+    let renderer = other
+        .scene()
+        .get_component::<MeshRenderer>(loaded.roots[0])
+        .unwrap();
+    assert_eq!(renderer.mesh, other.shape_mesh(Shape::Cube).handle());
+
+    // Undo takes the whole creation back.
+    chord(&mut run, Key::Z);
+    assert!(run.engine().scene().find_by_id(id).is_none());
+    assert_eq!(run.app().editor.history().undo_len(), steps);
 }

@@ -33,6 +33,7 @@
 //! Not here yet: rotation rings (rotation is by dragging an axis arrow), triangle-exact picking, built-in shapes in "create",
 //! and opening a glTF model from the editor.
 
+mod create;
 mod panels;
 
 use std::path::PathBuf;

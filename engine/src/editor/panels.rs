@@ -4,7 +4,7 @@ use glam::{EulerRot, Quat, Vec3};
 
 use super::{Editor, EditorMode};
 use crate::edit::EditCommand;
-use crate::{Engine, GameObject, ObjectId, Transform};
+use crate::{Engine, GameObject, ObjectId, Shape, Transform};
 
 /// The editor window.
 pub(super) fn editor_window(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
@@ -117,18 +117,23 @@ fn toolbar(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
 fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
     let editing = editor.mode == EditorMode::Editing;
     ui.horizontal(|ui| {
-        if ui.add_enabled(editing, egui::Button::new("New")).clicked() {
-            let parent = editor.selected;
-            let _ = editor.apply(
-                engine,
-                EditCommand::Create {
-                    id: None,
-                    name: "New object".into(),
-                    parent,
-                    transform: Transform::IDENTITY,
-                },
-            );
-        }
+        ui.add_enabled_ui(editing, |ui| {
+            ui.menu_button("Create", |ui| {
+                let mut choice = None;
+                if ui.button("Empty object").clicked() {
+                    choice = Some(None);
+                }
+                for shape in Shape::ALL {
+                    if ui.button(shape.label()).clicked() {
+                        choice = Some(Some(shape));
+                    }
+                }
+                if let Some(shape) = choice {
+                    let _ = editor.create(engine, shape);
+                    ui.close();
+                }
+            });
+        });
         let selected = editor.selected;
         let can = editing && selected.is_some();
         if ui

@@ -185,6 +185,13 @@ impl Scene {
         Ok(())
     }
 
+    /// An id no live object has and no later spawn will be given: for an
+    /// object made elsewhere (an editor command that must know its object's
+    /// id before making it).
+    pub fn reserve_id(&mut self) -> ObjectId {
+        self.world.resource_mut::<ObjectIds>().fresh()
+    }
+
     /// The live object with this id.
     #[must_use]
     pub fn find_by_id(&self, id: ObjectId) -> Option<GameObject> {
