@@ -10,9 +10,12 @@ use std::path::Path;
 use taos_engine::edit::{EditCommand, EditError};
 use taos_engine::editor::{EditorMode, GizmoMode};
 use taos_engine::game_loop::{InputEvent, Key, MouseButton};
+use taos_engine::gltf::test_models;
 use taos_engine::prelude::*;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
-use taos_engine::scene_file::{SceneTypes, load_scene, save_scene, save_subtree};
+use taos_engine::scene_file::{
+    ModelFile, ModelPart, SceneTypes, load_scene, save_scene, save_subtree,
+};
 use taos_engine::{AssetHandle, Engine, EngineConfig, HeadlessApp, Shape, WindowEvent};
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_samples::{EDITOR_LEVEL, EditorSample};
@@ -339,4 +342,102 @@ fn create_a_built_in_cube_pick_it_and_load_it_in_another_engine() {
     chord(&mut run, Key::Z);
     assert!(run.engine().scene().find_by_id(id).is_none());
     assert_eq!(run.app().editor.history().undo_len(), steps);
+}
+
+#[test]
+fn add_a_gltf_model_save_it_as_its_path_and_load_it_elsewhere() {
+    let models = tempfile::tempdir().unwrap();
+    let path = test_models::textured_box(models.path()).unwrap();
+    let file_name = path.file_name().unwrap().to_str().unwrap().to_owned();
+    let mut run = run();
+    let (engine, app) = run.parts_mut();
+    app.editor.model_folder = Some(models.path().to_owned());
+    app.editor.select(None);
+    let objects_before = save_scene(engine.scene(), &SceneTypes::default()).unwrap();
+
+    // A path leaving the model folder is refused; nothing is made.
+    let refused = app.editor.add_model(engine, "../secret.gltf");
+    assert!(
+        matches!(refused, Err(EditError::Component { .. })),
+        "{refused:?}"
+    );
+    assert_eq!(
+        save_scene(engine.scene(), &SceneTypes::default())
+            .unwrap()
+            .text,
+        objects_before.text
+    );
+
+    let id = app.editor.add_model(engine, &file_name).unwrap();
+    let owner = engine.scene().find_by_id(id).unwrap();
+    let parts: Vec<GameObject> = engine.scene().children(owner).collect();
+    assert_eq!(
+        parts.len(),
+        1,
+        "the model's root under the object: {}",
+        app.editor.status()
+    );
+    assert!(
+        engine
+            .scene()
+            .get_component::<ModelPart>(parts[0])
+            .is_some()
+    );
+
+    // Clicking the model selects the object showing it.
+    let at = engine.scene().world_position(owner).unwrap();
+    run.frame().unwrap();
+    run.app_mut().editor.select(None);
+    let pixel = pixel_of(&run, at);
+    click(&mut run, pixel);
+    assert_eq!(run.app().editor.selected(), Some(id));
+
+    // The file holds the path, not the model's objects.
+    let types = SceneTypes::default();
+    let text = save_scene(run.engine().scene(), &types).unwrap().text;
+    assert!(
+        text.contains(&format!(r#""taos.Model": {{"path":"{file_name}"}}"#)),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\"id\":").count(),
+        objects_before.text.matches("\"id\":").count() + 1
+    );
+    let subtree = save_subtree(run.engine().scene(), &types, owner)
+        .unwrap()
+        .text;
+
+    // Another engine loads it and spawns the model from the folder; a
+    // missing folder is an error naming the object, nothing else is lost.
+    let mut other = Engine::headless(
+        EngineConfig::new(64, 64),
+        forward_preset(PresetOptions::default()),
+    )
+    .unwrap();
+    load_scene(other.scene_mut(), &subtree, "model.json", &types, None).unwrap();
+    let missing = other.spawn_model_files(&models.path().join("elsewhere"));
+    assert_eq!(missing.errors.len(), 1);
+    assert_eq!(missing.errors[0].object, id);
+    assert!(other.scene().find_by_id(id).is_some(), "the object stays");
+    // Only a changed ModelFile is tried again.
+    assert!(other.spawn_model_files(models.path()).errors.is_empty());
+    let object = other.scene().find_by_id(id).unwrap();
+    other
+        .scene_mut()
+        .add_component(
+            object,
+            ModelFile::new(file_name.as_str())
+                .unwrap()
+                .with_autoplay(true),
+        )
+        .unwrap();
+    let report = other.spawn_model_files(models.path());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(report.spawned.len(), 1);
+    assert_eq!(other.scene().children(object).count(), 1);
+
+    // Undo takes the object and its model away.
+    chord(&mut run, Key::Z);
+    assert!(run.engine().scene().find_by_id(id).is_none());
+    assert!(!run.engine().scene().contains(parts[0]));
 }

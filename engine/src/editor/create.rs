@@ -1,5 +1,7 @@
-//! Making objects from the editor: an empty object or a built-in shape,
-//! as one undo step.
+//! Making objects from the editor: an empty object, a built-in shape or a
+//! model file, each as one undo step; spawning the scene's model files.
+
+use std::path::PathBuf;
 
 use glam::Vec3;
 
@@ -51,6 +53,75 @@ impl Editor {
         self.apply(engine, EditCommand::Batch(steps))?;
         self.select(Some(id));
         Ok(id)
+    }
+
+    /// Adds an object showing the glTF model at `path` (relative to the
+    /// [model folder](Self::model_folder)), as one undo step, selects it
+    /// and spawns the model. Scene files store the object with its
+    /// [`ModelFile`](crate::scene_file::ModelFile), not the model's
+    /// objects.
+    ///
+    /// # Errors
+    /// [`EditError`] for a path that is absolute or leaves the folder (the
+    /// scene is unchanged). A model that does not load is in the
+    /// [status](Self::status); the object stays, showing nothing.
+    pub fn add_model(&mut self, engine: &mut Engine, path: &str) -> Result<ObjectId, EditError> {
+        if self.mode != super::EditorMode::Editing {
+            return Err(EditError::Playing);
+        }
+        let id = engine.scene_mut().reserve_id();
+        let refused = |reason: String| EditError::Component {
+            object: id,
+            type_name: "taos.Model".to_owned(),
+            reason,
+        };
+        let file = crate::scene_file::ModelFile::new(path).map_err(refused)?;
+        let value = serde_json::to_string(&file).map_err(|e| refused(e.to_string()))?;
+        let name = path.rsplit('/').next().unwrap_or(path).to_owned();
+        let parent = self.selected;
+        let position = if parent.is_some() {
+            Vec3::ZERO
+        } else {
+            self.point_ahead(engine)
+        };
+        self.apply(
+            engine,
+            EditCommand::Batch(vec![
+                EditCommand::Create {
+                    id: Some(id),
+                    name,
+                    parent,
+                    transform: Transform::from_position(position),
+                },
+                EditCommand::SetComponent {
+                    object: id,
+                    type_name: "taos.Model".to_owned(),
+                    value: Some(value),
+                },
+            ]),
+        )?;
+        self.select(Some(id));
+        self.sync_models(engine);
+        Ok(id)
+    }
+
+    /// The folder model files are read from: [`model_folder`](Self::model_folder),
+    /// or the scene file's.
+    #[must_use]
+    pub fn models_folder(&self) -> PathBuf {
+        self.model_folder
+            .clone()
+            .unwrap_or_else(|| self.file.parent().map(PathBuf::from).unwrap_or_default())
+    }
+
+    /// Spawns the models of objects whose [`ModelFile`](crate::scene_file::ModelFile)
+    /// is new or changed (after a load, an edit, an undo); failures go to
+    /// the status. Done every frame while the editor is open.
+    pub fn sync_models(&mut self, engine: &mut Engine) {
+        let report = engine.spawn_model_files(&self.models_folder());
+        if let Some(error) = report.errors.first() {
+            self.status = error.to_string();
+        }
     }
 
     /// The point [`PLACE_AHEAD`] metres along the editor camera's view (the

@@ -30,8 +30,12 @@
 //! redoes, Ctrl+D duplicates, Backspace deletes the selection, Ctrl+S
 //! saves.
 //!
-//! Not here yet: rotation rings (rotation is by dragging an axis arrow), triangle-exact picking, built-in shapes in "create",
-//! and opening a glTF model from the editor.
+//! - **Create**: an empty object, a built-in [`Shape`](crate::Shape), or a
+//!   glTF model by its path in the model folder (stored in scene files as
+//!   a [`ModelFile`](crate::scene_file::ModelFile)).
+//!
+//! Not here yet: rotation rings (rotation is by dragging an axis arrow)
+//! and triangle-exact picking (a click picks by mesh bounds).
 
 mod create;
 mod panels;
@@ -44,7 +48,9 @@ use crate::app::{Propagate, WindowEvent};
 use crate::edit::viewport::{drag_on_axis, ray_through_pixel, snap};
 use crate::edit::{EditCommand, EditError, EditHistory};
 use crate::game_loop::{InputEvent, Key, MouseButton, Snapshot};
-use crate::scene_file::{AssetNames, EditorOnly, SceneTypes, load_scene_with, save_scene};
+use crate::scene_file::{
+    AssetNames, EditorOnly, ModelPart, SceneTypes, load_scene_with, save_scene,
+};
 use crate::{Engine, ObjectId, Transform};
 
 /// What dragging a gizmo arrow does (W, E and R switch, as in most
@@ -93,6 +99,9 @@ pub struct Editor {
     pub file: PathBuf,
     /// The folder prefab files are read from (`None`: the scene file's).
     pub prefab_folder: Option<PathBuf>,
+    /// The folder model files ([`ModelFile`](crate::scene_file::ModelFile))
+    /// are read from (`None`: the scene file's).
+    pub model_folder: Option<PathBuf>,
     /// The snap step for gizmo drags, in metres of drag (0: none).
     pub snap_step: f32,
     /// What dragging an arrow does.
@@ -116,6 +125,8 @@ pub struct Editor {
     /// Per-component JSON being edited in the inspector.
     drafts: std::collections::BTreeMap<String, String>,
     name_draft: Option<String>,
+    /// The path typed in "Add model".
+    model_draft: String,
 }
 
 impl std::fmt::Debug for Editor {
@@ -146,6 +157,7 @@ impl Editor {
             play_snapshot: None,
             file: file.into(),
             prefab_folder: None,
+            model_folder: None,
             snap_step: 0.0,
             gizmo_mode: GizmoMode::Move,
             status: String::new(),
@@ -162,6 +174,7 @@ impl Editor {
             pitch: 0.0,
             drafts: std::collections::BTreeMap::new(),
             name_draft: None,
+            model_draft: String::new(),
         }
     }
 
@@ -366,9 +379,15 @@ impl Editor {
 
     /// Selects the object drawn at `pixel` (nothing over the sky).
     pub fn select_at(&mut self, engine: &Engine, pixel: Vec2) -> Option<ObjectId> {
-        let picked = engine
-            .pick(pixel)
-            .and_then(|hit| engine.scene().id(hit.object));
+        let scene = engine.scene();
+        let picked = engine.pick(pixel).and_then(|hit| {
+            // A model's part selects the object showing the model.
+            let mut object = hit.object;
+            while scene.get_component::<ModelPart>(object).is_some() {
+                object = scene.parent(object)?;
+            }
+            scene.id(object)
+        });
         self.select(picked);
         picked
     }
@@ -500,6 +519,7 @@ impl Editor {
         });
         match result {
             Ok(loaded) => {
+                self.sync_models(engine);
                 self.history.clear();
                 self.select(None);
                 self.status = format!(
@@ -771,6 +791,7 @@ impl Editor {
                 }
             }
         }
+        self.sync_models(engine);
         panels::editor_window(self, engine, ui);
     }
 }

@@ -132,6 +132,14 @@ fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
                     let _ = editor.create(engine, shape);
                     ui.close();
                 }
+                ui.separator();
+                ui.label("glTF model (path in the model folder):");
+                ui.text_edit_singleline(&mut editor.model_draft);
+                if ui.button("Add model").clicked() {
+                    let path = editor.model_draft.trim().to_owned();
+                    let _ = editor.add_model(engine, &path);
+                    ui.close();
+                }
             });
         });
         let selected = editor.selected;
@@ -207,7 +215,15 @@ fn tree_row(
         }
     });
     for child in children {
-        tree_row(editor, engine, ui, child, depth + 1);
+        // A model's objects come from its file: the object showing it
+        // stands for them.
+        if engine
+            .scene()
+            .get_component::<crate::scene_file::ModelPart>(child)
+            .is_none()
+        {
+            tree_row(editor, engine, ui, child, depth + 1);
+        }
     }
 }
 

@@ -16,6 +16,10 @@
 //!   the root, the first one playing (looped) when
 //!   [`GltfSpawnOptions::autoplay`] is set.
 //!
+//! Scene files refer to models by path ([`ModelFile`](crate::scene_file::ModelFile),
+//! `taos.Model`); [`Engine::spawn_model_files`] spawns them under their
+//! objects after a load.
+//!
 //! [`model_collider`] makes a physics [`Collider`](crate::physics::Collider)
 //! from a spawned model's triangles: a triangle mesh for level geometry, a
 //! convex hull for a prop that moves.
@@ -45,6 +49,7 @@
 mod assets;
 mod colliders;
 mod convert;
+mod model_files;
 mod skins;
 
 use std::path::Path;
@@ -63,6 +68,7 @@ use crate::{
 };
 use assets::{ModelAssets, PrimitiveAsset, upload_assets};
 pub use colliders::{ModelColliderError, ModelShape, model_collider};
+pub use model_files::{ModelFileError, ModelFilesReport};
 
 /// How a model is spawned.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -35,7 +35,9 @@ use glam::Affine3A;
 
 use crate::Scene;
 use crate::object::{GameObject, ObjectId};
-use crate::scene_file::{PrefabPart, SceneFileError, SceneTypes, load_scene, save_subtree};
+use crate::scene_file::{
+    ModelPart, PrefabPart, SceneFileError, SceneTypes, load_scene, save_subtree,
+};
 use crate::transform::Transform;
 
 /// One edit of a scene.
@@ -127,6 +129,10 @@ pub enum EditError {
     /// A prefab instance's part cannot be deleted or duplicated on its own.
     #[error("object {} is part of a prefab instance: unpack the instance to delete or copy it", .0.0)]
     PrefabPart(ObjectId),
+    /// An object spawned from a model file cannot be deleted or
+    /// duplicated on its own (edit the object showing the model).
+    #[error("object {} is part of a model: delete or copy the object showing the model", .0.0)]
+    ModelPart(ObjectId),
     /// The transform is not finite.
     #[error("object {}: the transform is not finite", .0.0)]
     NotFinite(ObjectId),
@@ -381,6 +387,9 @@ fn carry_out(
             if scene.get_component::<PrefabPart>(target).is_some() {
                 return Err(EditError::PrefabPart(object));
             }
+            if scene.get_component::<ModelPart>(target).is_some() {
+                return Err(EditError::ModelPart(object));
+            }
             let text = save_subtree(scene, types, target)?.text;
             let parent = scene.parent(target).and_then(|p| scene.id(p));
             let _ = scene.remove(target);
@@ -393,6 +402,9 @@ fn carry_out(
             let target = find(scene, object)?;
             if scene.get_component::<PrefabPart>(target).is_some() {
                 return Err(EditError::PrefabPart(object));
+            }
+            if scene.get_component::<ModelPart>(target).is_some() {
+                return Err(EditError::ModelPart(object));
             }
             let text = save_subtree(scene, types, target)?.text;
             let text = with_fresh_ids(scene, &text)?;

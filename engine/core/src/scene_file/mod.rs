@@ -60,7 +60,9 @@
 //! reaches every instance on the next load; [`unpack_prefab`] breaks the
 //! link.
 //!
-//! Not here (yet): glTF model references.
+//! **Model files** ([`ModelFile`]): an object showing a glTF model is
+//! stored as the model's path; the engine spawns the model's objects under
+//! it ([`ModelPart`]s, left out of the file).
 //!
 //! ```
 //! use taos_core::prelude::*;
@@ -82,6 +84,7 @@
 mod asset_names;
 mod error;
 mod load;
+mod model_file;
 mod prefab;
 mod save;
 mod types;
@@ -90,6 +93,7 @@ mod unknown;
 pub use asset_names::{AssetNameError, AssetNames};
 pub use error::{SceneFileError, ValueKind};
 pub use load::{LoadedScene, load_scene, load_scene_with};
+pub use model_file::{ModelFile, ModelPart};
 pub use prefab::{
     NoPrefabs, PrefabCache, PrefabFiles, PrefabInstance, PrefabPart, UnresolvedPrefab,
     instantiate_prefab, part_id, unpack_prefab,

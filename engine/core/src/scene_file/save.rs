@@ -11,7 +11,9 @@ use crate::object::{GameObject, ObjectId};
 
 use super::load::{FileDoc, ObjectDoc};
 use super::prefab::{PrefabCache, PrefabInstance, PrefabPart, UnresolvedPrefab, part_id};
-use super::{EditorOnly, SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData, ValueKind};
+use super::{
+    EditorOnly, ModelPart, SCENE_FORMAT, SceneFileError, SceneTypes, UnknownData, ValueKind,
+};
 
 /// A saved scene: the file's text, and the behaviours it left out.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,7 +118,9 @@ fn save_trees(
 }
 
 fn depth_first(scene: &Scene, object: GameObject, out: &mut Vec<GameObject>) {
-    if scene.get_component::<EditorOnly>(object).is_some() {
+    if scene.get_component::<EditorOnly>(object).is_some()
+        || scene.get_component::<ModelPart>(object).is_some()
+    {
         return;
     }
     out.push(object);

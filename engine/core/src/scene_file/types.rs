@@ -55,9 +55,10 @@ pub(crate) struct BehaviourType {
 /// keeps old files loading).
 ///
 /// Registered from the start, under `taos.` names: [`Camera`],
-/// [`DirectionalLight`], [`PointLight`], [`SpotLight`], [`MorphWeights`]
-/// and [`MeshRenderer`] (by its mesh's and material's names in the
-/// scene's [`AssetNames`](super::AssetNames)). A game adds its own:
+/// [`DirectionalLight`], [`PointLight`], [`SpotLight`], [`MorphWeights`],
+/// [`ModelFile`](super::ModelFile) (`taos.Model`) and [`MeshRenderer`] (by
+/// its mesh's and material's names in the scene's
+/// [`AssetNames`](super::AssetNames)). A game adds its own:
 ///
 /// ```
 /// use taos_core::deps::serde::{Deserialize, Serialize};
@@ -119,6 +120,7 @@ impl Default for SceneTypes {
             )
             .component_with("taos.SpotLight", SpotDoc::from_light, SpotDoc::into_light)
             .component::<MorphWeights>("taos.MorphWeights")
+            .component::<super::ModelFile>("taos.Model")
             .component_in_world(
                 "taos.MeshRenderer",
                 MeshRendererDoc::from_renderer,
