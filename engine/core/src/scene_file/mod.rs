@@ -82,6 +82,7 @@
 //! ```
 
 mod asset_names;
+mod controllers;
 mod error;
 mod load;
 mod model_file;

@@ -18,6 +18,7 @@ use crate::object::GameObject;
 use crate::{MeshRenderer, MorphWeights, Scene};
 
 use super::AssetNames;
+use super::controllers::{CameraControllerDoc, PlayerControllerDoc};
 
 /// Puts a decoded value on an object.
 pub(crate) type Apply = Box<dyn FnOnce(&mut Scene, GameObject) + Send>;
@@ -58,7 +59,10 @@ pub(crate) struct BehaviourType {
 /// [`DirectionalLight`], [`PointLight`], [`SpotLight`], [`MorphWeights`],
 /// [`ModelFile`](super::ModelFile) (`taos.Model`) and [`MeshRenderer`] (by
 /// its mesh's and material's names in the scene's
-/// [`AssetNames`](super::AssetNames)). A game adds its own:
+/// [`AssetNames`](super::AssetNames)); and the behaviours
+/// [`CameraController`](crate::controllers::CameraController) and
+/// [`PlayerController`](crate::controllers::PlayerController) (their
+/// settings; keys by name when rebound). A game adds its own:
 ///
 /// ```
 /// use taos_core::deps::serde::{Deserialize, Serialize};
@@ -125,6 +129,16 @@ impl Default for SceneTypes {
                 "taos.MeshRenderer",
                 MeshRendererDoc::from_renderer,
                 MeshRendererDoc::into_renderer,
+            )
+            .behaviour_with(
+                "taos.CameraController",
+                |c| Ok(CameraControllerDoc::save(c)),
+                CameraControllerDoc::load,
+            )
+            .behaviour_with(
+                "taos.PlayerController",
+                PlayerControllerDoc::save,
+                PlayerControllerDoc::load,
             );
         types
     }
@@ -254,6 +268,38 @@ impl SceneTypes {
         self
     }
 
+    /// Scene files carry behaviour `B` under `name` in the form `T`:
+    /// `save` makes the stored form (or says why this one cannot be
+    /// stored), `load` checks it and makes the behaviour.
+    pub fn behaviour_with<B, T>(
+        &mut self,
+        name: &'static str,
+        save: fn(&B) -> Result<T, String>,
+        load: fn(T) -> Result<B, String>,
+    ) -> &mut Self
+    where
+        B: Behaviour,
+        T: Serialize + DeserializeOwned + 'static,
+    {
+        self.behaviours.retain(|b| b.name != name);
+        self.behaviours.push(BehaviourType {
+            name,
+            type_id: TypeId::of::<B>(),
+            save: Box::new(move |behaviour| {
+                let any: &dyn Any = behaviour;
+                let behaviour = any
+                    .downcast_ref::<B>()
+                    .ok_or_else(|| "the behaviour is not of its registered type".to_owned())?;
+                serde_json::to_string(&save(behaviour)?).map_err(|e| e.to_string())
+            }),
+            load: Box::new(move |text| {
+                let doc: T = serde_json::from_str(text).map_err(|e| e.to_string())?;
+                Ok(Box::new(load(doc)?))
+            }),
+        });
+        self
+    }
+
     /// The registered component names, in registration order.
     pub fn component_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.components.iter().map(|c| c.name)
@@ -316,7 +362,7 @@ impl SceneTypes {
 }
 
 /// A finite vector, or the reason it is not.
-fn finite_vec(what: &str, v: [f32; 3]) -> Result<Vec3, String> {
+pub(super) fn finite_vec(what: &str, v: [f32; 3]) -> Result<Vec3, String> {
     let v = Vec3::from_array(v);
     if v.is_finite() {
         Ok(v)
@@ -325,7 +371,7 @@ fn finite_vec(what: &str, v: [f32; 3]) -> Result<Vec3, String> {
     }
 }
 
-fn finite(what: &str, value: f32) -> Result<f32, String> {
+pub(super) fn finite(what: &str, value: f32) -> Result<f32, String> {
     if value.is_finite() {
         Ok(value)
     } else {

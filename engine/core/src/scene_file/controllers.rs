@@ -1,0 +1,381 @@
+//! The built-in controllers as scene files store them
+//! (`taos.CameraController`, `taos.PlayerController`): their settings,
+//! checked on load; keys and mouse buttons by name, written only when
+//! rebound. What a controller learns while running (its body's velocity,
+//! touches in progress) is not stored: a loaded controller starts where its
+//! object stands.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use super::types::{finite, finite_vec};
+use crate::controllers::{
+    CameraController, CameraMode, FlyKeys, MotorSettings, PlayerController, PlayerDrive,
+    PlayerKeys, SwimSettings, TouchControls, TouchLayout,
+};
+use crate::game_loop::{Key, MouseButton};
+
+fn key_name(key: Key) -> String {
+    format!("{key:?}")
+}
+
+fn key_named(name: &str) -> Result<Key, String> {
+    Key::ALL
+        .into_iter()
+        .find(|k| key_name(*k) == name)
+        .ok_or_else(|| format!("no key is named {name:?}"))
+}
+
+fn button_name(button: MouseButton) -> String {
+    format!("{button:?}")
+}
+
+fn button_named(name: &str) -> Result<MouseButton, String> {
+    MouseButton::ALL
+        .into_iter()
+        .find(|b| button_name(*b) == name)
+        .ok_or_else(|| format!("no mouse button is named {name:?}"))
+}
+
+/// A positive, finite setting.
+fn positive(what: &str, value: f32) -> Result<f32, String> {
+    if finite(what, value)? > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!("{what} must be above 0: {value}"))
+    }
+}
+
+fn keys_to_names<const N: usize>(keys: [Key; N], defaults: [Key; N]) -> Option<Vec<String>> {
+    (keys != defaults).then(|| keys.into_iter().map(key_name).collect())
+}
+
+fn names_to_keys<const N: usize>(
+    names: Option<Vec<String>>,
+    defaults: [Key; N],
+) -> Result<[Key; N], String> {
+    let Some(names) = names else {
+        return Ok(defaults);
+    };
+    if names.len() != N {
+        return Err(format!("keys: {N} names expected, {} given", names.len()));
+    }
+    let mut keys = defaults;
+    for (slot, name) in keys.iter_mut().zip(&names) {
+        *slot = key_named(name)?;
+    }
+    Ok(keys)
+}
+
+fn fly_keys(k: FlyKeys) -> [Key; 7] {
+    [k.forward, k.backward, k.left, k.right, k.up, k.down, k.fast]
+}
+
+fn player_keys(k: PlayerKeys) -> [Key; 8] {
+    [
+        k.forward,
+        k.backward,
+        k.left,
+        k.right,
+        k.jump,
+        k.run,
+        k.crouch,
+        k.toggle_fly,
+    ]
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ModeDoc {
+    Orbit { target: [f32; 3], distance: f32 },
+    Fly,
+}
+
+/// A [`CameraController`] in a scene file.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CameraControllerDoc {
+    mode: ModeDoc,
+    yaw: f32,
+    pitch: f32,
+    rotate_speed: f32,
+    zoom_step: f32,
+    pan_speed: f32,
+    min_distance: f32,
+    max_distance: f32,
+    always_look: bool,
+    fly_speed: f32,
+    fast_multiplier: f32,
+    pad_look_speed: f32,
+    /// Forward, backward, left, right, up, down, fast (when rebound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keys: Option<Vec<String>>,
+    /// The rotate and pan buttons (when rebound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    buttons: Option<[String; 2]>,
+}
+
+impl CameraControllerDoc {
+    pub(super) fn save(c: &CameraController) -> Self {
+        let defaults = CameraController::fly();
+        let buttons = (c.rotate_button, c.pan_button);
+        Self {
+            mode: match c.mode {
+                CameraMode::Orbit { target, distance } => ModeDoc::Orbit {
+                    target: target.to_array(),
+                    distance,
+                },
+                CameraMode::Fly => ModeDoc::Fly,
+            },
+            yaw: c.yaw,
+            pitch: c.pitch,
+            rotate_speed: c.rotate_speed,
+            zoom_step: c.zoom_step,
+            pan_speed: c.pan_speed,
+            min_distance: c.min_distance,
+            max_distance: c.max_distance,
+            always_look: c.always_look,
+            fly_speed: c.fly_speed,
+            fast_multiplier: c.fast_multiplier,
+            pad_look_speed: c.pad_look_speed,
+            keys: keys_to_names(fly_keys(c.keys), fly_keys(defaults.keys)),
+            buttons: (buttons != (defaults.rotate_button, defaults.pan_button))
+                .then(|| [button_name(buttons.0), button_name(buttons.1)]),
+        }
+    }
+
+    pub(super) fn load(self) -> Result<CameraController, String> {
+        let mut c = match self.mode {
+            ModeDoc::Orbit { target, distance } => CameraController::orbit(
+                finite_vec("target", target)?,
+                positive("distance", distance)?,
+            ),
+            ModeDoc::Fly => CameraController::fly(),
+        };
+        c.yaw = finite("yaw", self.yaw)?;
+        c.pitch = finite("pitch", self.pitch)?;
+        c.rotate_speed = finite("rotate_speed", self.rotate_speed)?;
+        c.zoom_step = finite("zoom_step", self.zoom_step)?;
+        c.pan_speed = finite("pan_speed", self.pan_speed)?;
+        c.min_distance = positive("min_distance", self.min_distance)?;
+        c.max_distance = positive("max_distance", self.max_distance)?;
+        if c.min_distance > c.max_distance {
+            return Err(format!(
+                "min_distance {} is above max_distance {}",
+                c.min_distance, c.max_distance
+            ));
+        }
+        c.always_look = self.always_look;
+        c.fly_speed = finite("fly_speed", self.fly_speed)?;
+        c.fast_multiplier = finite("fast_multiplier", self.fast_multiplier)?;
+        c.pad_look_speed = finite("pad_look_speed", self.pad_look_speed)?;
+        let [forward, backward, left, right, up, down, fast] =
+            names_to_keys(self.keys, fly_keys(c.keys))?;
+        c.keys = FlyKeys {
+            forward,
+            backward,
+            left,
+            right,
+            up,
+            down,
+            fast,
+        };
+        if let Some([rotate, pan]) = self.buttons {
+            c.rotate_button = button_named(&rotate)?;
+            c.pan_button = button_named(&pan)?;
+        }
+        Ok(c)
+    }
+}
+
+/// A [`PlayerController`] in a scene file.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PlayerControllerDoc {
+    /// Body size, speeds, jump and gravity.
+    body: [f32; 12],
+    /// Swim speeds, float depth and drag.
+    swim: [f32; 6],
+    yaw: f32,
+    pitch: f32,
+    mouse_sensitivity: f32,
+    mouse_look: bool,
+    can_fly: bool,
+    step_hz: f32,
+    interpolate: bool,
+    pad_look_speed: f32,
+    /// On-screen controls on touch screens (the first-person layout).
+    touch: bool,
+    /// Forward, backward, left, right, jump, run, crouch, fly (when rebound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keys: Option<Vec<String>>,
+}
+
+fn body(s: &MotorSettings) -> [f32; 12] {
+    [
+        s.half_width,
+        s.height,
+        s.crouch_height,
+        s.eye_height,
+        s.crouch_eye_height,
+        s.walk_speed,
+        s.run_speed,
+        s.crouch_speed,
+        s.fly_speed,
+        s.jump_speed,
+        s.gravity,
+        s.terminal_speed,
+    ]
+}
+
+impl PlayerControllerDoc {
+    pub(super) fn save(c: &PlayerController) -> Result<Self, String> {
+        if matches!(c.drive, PlayerDrive::Commands(_)) {
+            return Err(
+                "a player driven by the game's commands cannot be stored (its source is code)"
+                    .to_owned(),
+            );
+        }
+        let s = &c.motor.swim;
+        Ok(Self {
+            body: body(&c.motor.settings),
+            swim: [
+                s.speed,
+                s.run_speed,
+                s.rise_speed,
+                s.dive_speed,
+                s.float_depth,
+                s.drag,
+            ],
+            yaw: c.yaw,
+            pitch: c.pitch,
+            mouse_sensitivity: c.mouse_sensitivity,
+            mouse_look: c.mouse_look,
+            can_fly: c.can_fly,
+            step_hz: c.step_hz,
+            interpolate: c.interpolate,
+            pad_look_speed: c.pad_look_speed,
+            touch: c.touch.is_some(),
+            keys: keys_to_names(player_keys(c.keys), player_keys(PlayerKeys::default())),
+        })
+    }
+
+    pub(super) fn load(self) -> Result<PlayerController, String> {
+        let [
+            w,
+            h,
+            ch,
+            eye,
+            ceye,
+            walk,
+            run,
+            crouch,
+            fly,
+            jump,
+            gravity,
+            terminal,
+        ] = self.body;
+        let settings = MotorSettings {
+            half_width: positive("half_width", w)?,
+            height: positive("height", h)?,
+            crouch_height: positive("crouch_height", ch)?,
+            eye_height: positive("eye_height", eye)?,
+            crouch_eye_height: positive("crouch_eye_height", ceye)?,
+            walk_speed: finite("walk_speed", walk)?,
+            run_speed: finite("run_speed", run)?,
+            crouch_speed: finite("crouch_speed", crouch)?,
+            fly_speed: finite("fly_speed", fly)?,
+            jump_speed: finite("jump_speed", jump)?,
+            gravity: finite("gravity", gravity)?,
+            terminal_speed: positive("terminal_speed", terminal)?,
+        };
+        let [speed, run_speed, rise_speed, dive_speed, float_depth, drag] = self.swim;
+        let mut c = PlayerController::new(settings);
+        c.motor.swim = SwimSettings {
+            speed: finite("swim speed", speed)?,
+            run_speed: finite("swim run_speed", run_speed)?,
+            rise_speed: finite("rise_speed", rise_speed)?,
+            dive_speed: finite("dive_speed", dive_speed)?,
+            float_depth: finite("float_depth", float_depth)?,
+            drag: finite("drag", drag)?,
+        };
+        c.yaw = finite("yaw", self.yaw)?;
+        c.pitch = finite("pitch", self.pitch)?;
+        c.mouse_sensitivity = finite("mouse_sensitivity", self.mouse_sensitivity)?;
+        c.mouse_look = self.mouse_look;
+        c.can_fly = self.can_fly;
+        c.step_hz = positive("step_hz", self.step_hz)?;
+        c.interpolate = self.interpolate;
+        c.pad_look_speed = finite("pad_look_speed", self.pad_look_speed)?;
+        c.touch = self
+            .touch
+            .then(|| TouchControls::new(TouchLayout::first_person()));
+        let [
+            forward,
+            backward,
+            left,
+            right,
+            jump,
+            run,
+            crouch,
+            toggle_fly,
+        ] = names_to_keys(self.keys, player_keys(c.keys))?;
+        c.keys = PlayerKeys {
+            forward,
+            backward,
+            left,
+            right,
+            jump,
+            run,
+            crouch,
+            toggle_fly,
+        };
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rebound_orbit_camera_round_trips_and_bad_values_are_refused() {
+        let mut camera = CameraController::orbit(Vec3::new(1.0, 2.0, 3.0), 7.0);
+        camera.keys.fast = Key::ControlLeft;
+        camera.pan_button = MouseButton::Middle;
+        let text = serde_json::to_string(&CameraControllerDoc::save(&camera)).unwrap();
+        let doc: CameraControllerDoc = serde_json::from_str(&text).unwrap();
+        let back = doc.load().unwrap();
+        assert_eq!(back.mode, camera.mode);
+        assert_eq!(back.keys, camera.keys);
+        assert_eq!(back.pan_button, MouseButton::Middle);
+        let again = serde_json::to_string(&CameraControllerDoc::save(&back)).unwrap();
+        assert_eq!(again, text);
+
+        let bad = text.replace("\"distance\":7.0", "\"distance\":-1.0");
+        let doc: CameraControllerDoc = serde_json::from_str(&bad).unwrap();
+        assert!(doc.load().is_err());
+        let bad = text.replace("ControlLeft", "Hyper");
+        let doc: CameraControllerDoc = serde_json::from_str(&bad).unwrap();
+        assert!(doc.load().unwrap_err().contains("Hyper"));
+    }
+
+    #[test]
+    fn a_player_round_trips_and_a_scripted_one_is_refused() {
+        let mut player = PlayerController::default();
+        player.can_fly = false;
+        player.touch = None;
+        player.motor.settings.jump_speed = 6.0;
+        let text = serde_json::to_string(&PlayerControllerDoc::save(&player).unwrap()).unwrap();
+        assert!(!text.contains("keys"), "default keys are left out: {text}");
+        let doc: PlayerControllerDoc = serde_json::from_str(&text).unwrap();
+        let back = doc.load().unwrap();
+        assert!(!back.can_fly && back.touch.is_none());
+        assert_eq!(back.motor.settings, player.motor.settings);
+        let again = serde_json::to_string(&PlayerControllerDoc::save(&back).unwrap()).unwrap();
+        assert_eq!(again, text);
+
+        player.drive = PlayerDrive::commands(|_| crate::controllers::PlayerCommand::default());
+        assert!(PlayerControllerDoc::save(&player).is_err());
+    }
+}
