@@ -97,6 +97,7 @@ pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
 pub use handles::AssetHandle;
 pub use headless_app::HeadlessApp;
 pub use logging::init_logging;
+pub use scene_files::scene_types;
 /// The future [`Engine::capture_later`] returns.
 pub use taos_renderer::PendingReadback;
 #[cfg(target_arch = "wasm32")]

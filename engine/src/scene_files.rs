@@ -7,8 +7,22 @@
 
 use taos_renderer::resources::{MaterialId, MeshId};
 
-use crate::scene_file::{AssetNameError, AssetNames};
+use crate::scene_file::{AssetNameError, AssetNames, SceneTypes};
 use crate::{AssetHandle, Engine};
+
+/// Every component and behaviour the engine stores in scene files: the
+/// core's ([`SceneTypes::default`]: camera, lights, mesh renderer, model
+/// file, morph weights, the controllers), sound's
+/// ([`audio::scene_file::scene_types`](crate::audio::scene_file::scene_types))
+/// and physics' ([`physics::scene_types`](crate::physics::scene_types)). A
+/// game adds its own to it.
+#[must_use]
+pub fn scene_types() -> SceneTypes {
+    let mut types = SceneTypes::default();
+    taos_audio::scene_file::scene_types(&mut types);
+    taos_physics::scene_types(&mut types);
+    types
+}
 
 impl Engine {
     /// Names a mesh for scene files (in the current scene's

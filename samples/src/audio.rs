@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use taos_engine::Engine;
+use taos_engine::audio::scene_file::AudioClipNames;
 use taos_engine::audio::{
     Attenuation, Audio, AudioClip, AudioListener, AudioOutput, AudioSource, channel_rms, synth,
 };
@@ -103,6 +104,16 @@ pub fn audio_scene(engine: &mut Engine) -> anyhow::Result<()> {
             ..PbrMaterial::color(c)
         })
     });
+    crate::name_assets(
+        engine,
+        &[("ball", ball), ("floor", floor_mesh)],
+        &[
+            ("floor", floor_material),
+            ("red", materials[0]),
+            ("blue", materials[1]),
+            ("green", materials[2]),
+        ],
+    )?;
     let scene = engine.scene_mut();
     let floor = scene.spawn("Floor");
     scene.add_component(
@@ -121,6 +132,7 @@ pub fn audio_scene(engine: &mut Engine) -> anyhow::Result<()> {
     ];
     for (i, (clip, (radius, speed, phase, height))) in sounds()?.into_iter().zip(paths).enumerate()
     {
+        AudioClipNames::of(scene).name(format!("sound {i}"), clip.clone());
         let emitter = scene.spawn(format!("Emitter {i}"));
         scene.add_component(
             emitter,

@@ -116,6 +116,7 @@ pub(crate) fn grass_ground(engine: &mut Engine, colour: Vec3) -> anyhow::Result<
         roughness: 0.95,
         ..PbrMaterial::color(colour)
     });
+    crate::name_assets(engine, &[("ground", mesh)], &[("grass", grass)])?;
     let scene = engine.scene_mut();
     let ground = scene.spawn("Ground");
     scene.add_component(ground, MeshRenderer::new(mesh.handle(), grass.handle()))?;
@@ -136,6 +137,7 @@ pub fn controllers(engine: &mut Engine) -> anyhow::Result<()> {
         roughness: 0.8,
         ..PbrMaterial::color(Vec3::new(0.55, 0.5, 0.45))
     });
+    crate::name_assets(engine, &[("cube", cube)], &[("stone", stone)])?;
     let mut solids = grass_ground(engine, Vec3::new(0.25, 0.45, 0.2))?;
     let scene = engine.scene_mut();
     for (i, pillar) in pillar_boxes().into_iter().enumerate() {

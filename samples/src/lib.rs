@@ -71,7 +71,7 @@ pub use presets_compare::{
     Switch, TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance,
     presets_compare, presets_compare_scene, run_comparison,
 };
-pub use scene_files::reload_through_scene_file;
+pub use scene_files::{name_assets, reload_through_scene_file};
 pub use shooter::{
     Faller, Play, SHOOTER_HZ, Score, Ship, Shot, Spawner, Target, shooter, shooter_bindings,
     shooter_demo, shooter_loop, shooter_preset,

@@ -195,6 +195,15 @@ pub fn many_lights(engine: &mut Engine, options: ManyLightsOptions) -> anyhow::R
         roughness: 0.3,
         ..PbrMaterial::color(Vec3::new(0.9, 0.85, 0.7))
     });
+    crate::name_assets(
+        engine,
+        &[("ground", ground_mesh), ("cube", cube), ("ball", ball)],
+        &[
+            ("ground", ground_material),
+            ("stone", stone),
+            ("metal", metal),
+        ],
+    )?;
 
     let scene = engine.scene_mut();
     let ground = scene.spawn("Ground");

@@ -224,6 +224,17 @@ pub fn physics(engine: &mut Engine) -> anyhow::Result<()> {
         emissive: Vec3::new(0.1, 0.6, 0.1),
         ..PbrMaterial::color(Vec3::new(0.1, 0.8, 0.2))
     });
+    crate::name_assets(
+        engine,
+        &[("cube", cube), ("ball", ball)],
+        &[
+            ("wood", wood),
+            ("stone", stone),
+            ("red", red),
+            ("zone", zone_paint),
+            ("green", green),
+        ],
+    )?;
     // The grass is drawn by the shared helper; its collision box is not
     // used: the ground's collider below is.
     let _ = crate::controllers::grass_ground(engine, Vec3::new(0.25, 0.45, 0.2))?;

@@ -3,7 +3,28 @@
 //! round-trip tests do to the samples built in code.
 
 use taos_engine::Engine;
+use taos_engine::renderer::resources::{MaterialId, MeshId};
 use taos_engine::scene_file::{SceneTypes, load_scene, save_scene};
+
+/// Names a sample's meshes and materials in its scene's
+/// [`AssetNames`](taos_engine::scene_file::AssetNames), so its scene saves
+/// to a scene file.
+///
+/// # Errors
+/// A name used twice.
+pub fn name_assets(
+    engine: &mut Engine,
+    meshes: &[(&str, MeshId)],
+    materials: &[(&str, MaterialId)],
+) -> anyhow::Result<()> {
+    for (name, mesh) in meshes {
+        engine.name_mesh(name, *mesh)?;
+    }
+    for (name, material) in materials {
+        engine.name_material(name, *material)?;
+    }
+    Ok(())
+}
 
 /// Saves `engine`'s scene as scene-file text, removes every object, and
 /// loads the text back; returns the text. The sample's assets stay (they

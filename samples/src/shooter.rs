@@ -286,6 +286,16 @@ pub fn shooter(engine: &mut Engine) -> anyhow::Result<()> {
     let hot = assets.add_material(PbrMaterial::color(Vec3::new(1.0, 0.8, 0.2)));
     let rock = assets.add_material(PbrMaterial::color(Vec3::new(0.85, 0.25, 0.2)));
     let grass = assets.add_material(PbrMaterial::color(Vec3::new(0.2, 0.35, 0.2)));
+    crate::name_assets(
+        engine,
+        &[("cube", cube), ("ball", ball), ("ground", ground)],
+        &[
+            ("hull", hull),
+            ("hot", hot),
+            ("rock", rock),
+            ("grass", grass),
+        ],
+    )?;
 
     let scene = engine.scene_mut();
     scene.world_mut().init_resource::<Score>();

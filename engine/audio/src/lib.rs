@@ -53,6 +53,7 @@ mod clip;
 mod error;
 mod meter;
 mod queue;
+pub mod scene_file;
 mod source;
 pub mod synth;
 mod system;

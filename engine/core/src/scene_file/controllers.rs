@@ -5,7 +5,6 @@
 //! touches in progress) is not stored: a loaded controller starts where its
 //! object stands.
 
-use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::types::{finite, finite_vec};
@@ -336,6 +335,8 @@ impl PlayerControllerDoc {
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec3;
+
     use super::*;
 
     #[test]
