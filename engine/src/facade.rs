@@ -104,6 +104,8 @@ pub struct Engine {
     pub(crate) graph_overlay: crate::graph_overlay::GraphOverlay,
     /// The built-in shapes and default material.
     pub(crate) builtins: crate::builtin_assets::BuiltinAssets,
+    /// Meshes' triangles, read back for exact picking.
+    pub(crate) pick_triangles: crate::picking::TriangleCache,
 }
 
 /// What the window driver did so far (how often the event loop woke, how
@@ -184,6 +186,7 @@ impl Engine {
             stats: WindowStats::default(),
             graph_overlay: crate::graph_overlay::GraphOverlay::default(),
             builtins,
+            pick_triangles: crate::picking::TriangleCache::default(),
         })
     }
 

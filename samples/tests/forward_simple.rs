@@ -89,6 +89,62 @@ fn a_click_picks_the_sphere() {
     assert!(engine.pick(glam::Vec2::new(2.0, 2.0)).is_none());
 }
 
+/// Picking goes past a mesh's box to its triangles: near the corners of the
+/// sphere's box the click misses the sphere (bounds alone would pick it),
+/// and every click that picks it is on the round sphere.
+#[test]
+fn a_click_beside_the_sphere_but_inside_its_box_misses_it() {
+    use taos_engine::edit::viewport::{pick, ray_through_pixel};
+    let preset = taos_samples::forward_simple_preset();
+    let mut engine = Engine::headless(EngineConfig::new(160, 120), preset)
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    taos_samples::forward_simple(&mut engine).unwrap();
+    engine.frame().unwrap();
+    let scene = engine.scene();
+    let sphere = scene
+        .roots()
+        .into_iter()
+        .find(|o| scene.name(*o) == Some("Sphere"))
+        .unwrap();
+    let renderer = scene
+        .get_component::<taos_engine::MeshRenderer>(sphere)
+        .unwrap();
+    let mesh = taos_engine::renderer::resources::MeshId(renderer.mesh.0);
+    let sphere_box = engine.renderer().assets().mesh(mesh).unwrap().bounds();
+    let centre = engine.scene().world_position(sphere).unwrap();
+    let camera = engine.scene().render_camera().unwrap();
+    let viewport = glam::Vec2::new(160.0, 120.0);
+    let (mut corners, mut on_sphere) = (0, 0);
+    for y in (0..120).step_by(2) {
+        for x in (0..160).step_by(2) {
+            let pixel = glam::Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+            let exact = engine.pick(pixel).map(|hit| hit.object);
+            let boxed = pick(engine.scene(), camera, viewport, pixel, |_| {
+                Some(sphere_box)
+            })
+            .map(|hit| hit.object);
+            if exact == Some(sphere) {
+                on_sphere += 1;
+                // The ray passes within the radius of the centre.
+                let ray = ray_through_pixel(engine.scene(), camera, viewport, pixel).unwrap();
+                let to_centre = centre - ray.origin;
+                let miss = (to_centre - ray.direction * to_centre.dot(ray.direction)).length();
+                assert!(
+                    miss <= 1.001,
+                    "picked at {pixel} but {miss} from the centre"
+                );
+            } else if boxed == Some(sphere) {
+                corners += 1;
+            }
+        }
+    }
+    assert!(on_sphere > 50, "the sphere is picked where it is drawn");
+    assert!(
+        corners > 10,
+        "the box's corners are not the sphere ({corners})"
+    );
+}
+
 #[test]
 fn sample_arguments_are_parsed_and_bad_ones_refused() {
     use taos_samples::SampleArgs;

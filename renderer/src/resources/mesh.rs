@@ -31,14 +31,15 @@ impl GpuMesh {
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
                 contents: bytemuck::cast_slice(data.vertices()),
-                usage: wgpu::BufferUsages::VERTEX,
+                // COPY_SRC: exact picking reads the triangles back.
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_SRC,
             });
         let indices = ctx
             .device()
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
                 contents: bytemuck::cast_slice(data.indices()),
-                usage: wgpu::BufferUsages::INDEX,
+                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_SRC,
             });
         Self {
             vertices,
@@ -112,6 +113,11 @@ impl GpuMesh {
         pass.set_vertex_buffer(0, self.vertex_slice());
         pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
         pass.draw_indexed(0..self.index_count, 0, instances);
+    }
+
+    /// The vertex and index buffers.
+    pub(crate) fn buffers(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
+        (&self.vertices, &self.indices)
     }
 
     /// Number of indices.

@@ -5,6 +5,7 @@ mod assets;
 mod material;
 mod mesh;
 mod mesh_data;
+mod mesh_readback;
 mod texture;
 mod texture_slot;
 mod uniform_slab;
@@ -15,6 +16,7 @@ pub use material::{
 };
 pub use mesh::GpuMesh;
 pub use mesh_data::{MeshData, MeshDataError, Vertex};
+pub use mesh_readback::MAX_READBACK_BYTES;
 pub use texture::{ColorSpace, SamplerKind, Texture, TextureError};
 pub use texture_slot::{Filter, TextureSampler, TextureSlot, UvTransform, Wrap};
 pub use uniform_slab::uniform_slab;

@@ -1,7 +1,7 @@
 //! The editor's viewport math, without a GPU: the ray under a pixel,
 //! picking the object drawn there (a ray against each mesh renderer's
-//! bounds, in the object's own space, nearest first), and moving along a
-//! gizmo's axis by a drag.
+//! bounds, in the object's own space, then against its triangles, nearest
+//! first), and moving along a gizmo's axis by a drag.
 //!
 //! ```
 //! use taos_core::edit::viewport::{drag_on_axis, pick, ray_through_pixel};
@@ -46,9 +46,10 @@ pub struct ViewRay {
 pub struct Picked {
     /// The object drawn under the pixel.
     pub object: GameObject,
-    /// How far along the ray its bounds begin, world units.
+    /// How far along the ray it is hit, world units: where the ray meets
+    /// its nearest triangle ([`pick_exact`]), or enters its bounds.
     pub distance: f32,
-    /// Where the ray enters its bounds, world space.
+    /// Where it is hit, world space.
     pub point: Vec3,
 }
 
@@ -97,6 +98,25 @@ pub fn pick(
     pixel: Vec2,
     bounds: impl Fn(MeshHandle) -> Option<(Vec3, Vec3)>,
 ) -> Option<Picked> {
+    pick_exact(scene, camera, viewport, pixel, bounds, |_| {
+        None::<&MeshTriangles>
+    })
+}
+
+/// [`pick`], then against triangles: an object whose bounds the ray meets
+/// is picked only where it meets one of its mesh's triangles (`triangles`
+/// gives them, in the mesh's space; a mesh it has none for picks by its
+/// bounds). A ray through the hole of a ring, or past the corner of a
+/// sphere's box, finds what is behind.
+#[must_use]
+pub fn pick_exact<T: std::ops::Deref<Target = MeshTriangles>>(
+    scene: &Scene,
+    camera: GameObject,
+    viewport: Vec2,
+    pixel: Vec2,
+    bounds: impl Fn(MeshHandle) -> Option<(Vec3, Vec3)>,
+    triangles: impl Fn(MeshHandle) -> Option<T>,
+) -> Option<Picked> {
     let ray = ray_through_pixel(scene, camera, viewport, pixel)?;
     let mut best: Option<Picked> = None;
     let world = scene.world();
@@ -118,8 +138,15 @@ pub fn pick(
         let to_local = matrix.inverse();
         let origin = to_local.transform_point3(ray.origin);
         let direction = to_local.transform_vector3(ray.direction);
-        let Some(t) = slab(origin, direction, min, max) else {
+        if slab(origin, direction, min, max).is_none() {
             continue;
+        }
+        let t = match triangles(renderer.mesh) {
+            Some(mesh) => match mesh.ray_hit(origin, direction) {
+                Some(t) => t,
+                None => continue,
+            },
+            None => slab(origin, direction, min, max).unwrap_or(0.0),
         };
         let point = matrix.transform_point3(origin + direction * t);
         let distance = (point - ray.origin).length();
@@ -132,6 +159,64 @@ pub fn pick(
         }
     }
     best
+}
+
+/// A mesh's triangles in its own space: what [`pick_exact`] tests a ray
+/// against once the ray meets the mesh's bounds.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MeshTriangles {
+    /// Vertex positions.
+    pub positions: Vec<Vec3>,
+    /// Three indices into `positions` per triangle.
+    pub indices: Vec<u32>,
+}
+
+impl MeshTriangles {
+    /// Where (as a multiple of `direction`, 0 or more) the ray from
+    /// `origin` first meets a triangle, from either side; `None` when it
+    /// meets none. Indices out of range are skipped.
+    #[must_use]
+    pub fn ray_hit(&self, origin: Vec3, direction: Vec3) -> Option<f32> {
+        let mut nearest: Option<f32> = None;
+        for corners in self.indices.chunks_exact(3) {
+            let vertex = |i: u32| self.positions.get(i as usize).copied();
+            let (Some(a), Some(b), Some(c)) =
+                (vertex(corners[0]), vertex(corners[1]), vertex(corners[2]))
+            else {
+                continue;
+            };
+            if let Some(t) = ray_triangle(origin, direction, a, b, c)
+                && nearest.is_none_or(|n| t < n)
+            {
+                nearest = Some(t);
+            }
+        }
+        nearest
+    }
+}
+
+/// Möller and Trumbore's ray-triangle test, two-sided: the ray parameter
+/// of the hit, if it is ahead of the origin.
+fn ray_triangle(origin: Vec3, direction: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Option<f32> {
+    let (edge1, edge2) = (b - a, c - a);
+    let p = direction.cross(edge2);
+    let det = edge1.dot(p);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let inverse = 1.0 / det;
+    let s = origin - a;
+    let u = s.dot(p) * inverse;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(edge1);
+    let v = direction.dot(q) * inverse;
+    if v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    let t = edge2.dot(q) * inverse;
+    (t >= 0.0 && t.is_finite()).then_some(t)
 }
 
 /// Where (as a multiple of `direction`) a ray enters a box: 0 when it
@@ -192,5 +277,96 @@ pub fn snap(value: f32, step: f32) -> f32 {
         (value / step).round() * step
     } else {
         value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit square in the XY plane with a square hole in the middle
+    /// (eight triangles around it).
+    fn frame() -> MeshTriangles {
+        let outer = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+        let mut positions = Vec::new();
+        for (x, y) in outer {
+            positions.push(Vec3::new(x, y, 0.0));
+        }
+        for (x, y) in outer {
+            positions.push(Vec3::new(x * 0.5, y * 0.5, 0.0));
+        }
+        let mut indices = Vec::new();
+        for i in 0..4u32 {
+            let j = (i + 1) % 4;
+            indices.extend([i, j, 4 + j, i, 4 + j, 4 + i]);
+        }
+        MeshTriangles { positions, indices }
+    }
+
+    #[test]
+    fn a_ray_through_the_hole_misses_and_one_through_the_rim_hits() {
+        let mesh = frame();
+        let back = Vec3::new(0.0, 0.0, 5.0);
+        assert_eq!(mesh.ray_hit(back, Vec3::NEG_Z), None, "through the hole");
+        let t = mesh
+            .ray_hit(Vec3::new(0.75, 0.0, 5.0), Vec3::NEG_Z)
+            .unwrap();
+        assert!((t - 5.0).abs() < 1e-5, "{t}");
+        // From behind too (two-sided), and nothing behind the origin.
+        assert!(mesh.ray_hit(Vec3::new(0.75, 0.0, -5.0), Vec3::Z).is_some());
+        assert!(mesh.ray_hit(Vec3::new(0.75, 0.0, 5.0), Vec3::Z).is_none());
+        // Indices out of range are skipped, not a panic.
+        let broken = MeshTriangles {
+            positions: vec![Vec3::ZERO],
+            indices: vec![0, 7, 9],
+        };
+        assert_eq!(broken.ray_hit(back, Vec3::NEG_Z), None);
+    }
+
+    #[test]
+    fn picking_looks_through_the_hole_to_what_is_behind() {
+        let mut scene = Scene::new();
+        let camera = scene.spawn_with(
+            "Camera",
+            crate::Transform::from_position(Vec3::new(0.0, 0.0, 5.0)),
+        );
+        scene
+            .add_component(camera, Camera::perspective(60.0, 0.1, 100.0, 1.0).unwrap())
+            .unwrap();
+        let ring = scene.spawn("Ring");
+        scene
+            .add_component(
+                ring,
+                MeshRenderer::new(MeshHandle(0), crate::MaterialHandle(0)),
+            )
+            .unwrap();
+        let wall = scene.spawn_with(
+            "Wall",
+            crate::Transform::from_position(Vec3::new(0.0, 0.0, -3.0)),
+        );
+        scene
+            .add_component(
+                wall,
+                MeshRenderer::new(MeshHandle(1), crate::MaterialHandle(0)),
+            )
+            .unwrap();
+        let bounds = |mesh: MeshHandle| {
+            Some(if mesh.0 == 0 {
+                (Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.0, 1.0, 0.0))
+            } else {
+                (
+                    Vec3::splat(-4.0),
+                    Vec3::splat(4.0) * Vec3::new(1.0, 1.0, 0.0),
+                )
+            })
+        };
+        let ring_triangles = std::sync::Arc::new(frame());
+        let triangles = |mesh: MeshHandle| (mesh.0 == 0).then(|| ring_triangles.clone());
+        let centre = Vec2::new(50.0, 50.0);
+        let viewport = Vec2::new(100.0, 100.0);
+        let by_bounds = pick(&scene, camera, viewport, centre, bounds).unwrap();
+        assert_eq!(by_bounds.object, ring, "the ring's box covers the hole");
+        let exact = pick_exact(&scene, camera, viewport, centre, bounds, triangles).unwrap();
+        assert_eq!(exact.object, wall, "through the hole");
     }
 }
