@@ -441,3 +441,33 @@ fn add_a_gltf_model_save_it_as_its_path_and_load_it_elsewhere() {
     assert!(run.engine().scene().find_by_id(id).is_none());
     assert!(!run.engine().scene().contains(parts[0]));
 }
+
+#[test]
+fn dragging_a_hierarchy_row_onto_another_reparents_as_one_undo_step() {
+    let mut run = run();
+    run.frame().unwrap();
+    let crate_ = crate_five(&run).unwrap();
+    let world_before = run.engine().scene().world_position(crate_).unwrap();
+    let editor = &run.app().editor;
+    let from = editor.hierarchy_row(ObjectId(5)).expect("the crate's row");
+    let to = editor.hierarchy_row(ObjectId(3)).expect("the ground's row");
+    // Press on the crate's row, drag it over the ground's row, release.
+    input(&mut run, InputEvent::CursorMoved(from));
+    input(&mut run, InputEvent::MouseDown(MouseButton::Left));
+    run.frame().unwrap();
+    for step in 1..=6 {
+        let at = from + (to - from) * (step as f32 / 6.0);
+        input(&mut run, InputEvent::CursorMoved(at));
+        run.frame().unwrap();
+    }
+    input(&mut run, InputEvent::MouseUp(MouseButton::Left));
+    run.frame().unwrap();
+    let scene = run.engine().scene();
+    let ground = scene.find_by_id(ObjectId(3)).unwrap();
+    assert_eq!(scene.parent(crate_), Some(ground), "under the ground now");
+    let world_after = scene.world_position(crate_).unwrap();
+    assert!(world_after.abs_diff_eq(world_before, 1e-5), "it stays put");
+    chord(&mut run, Key::Z);
+    let scene = run.engine().scene();
+    assert_eq!(scene.parent(crate_), scene.find_by_id(ObjectId(4)));
+}

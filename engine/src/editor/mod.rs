@@ -3,7 +3,8 @@
 //! headless.
 //!
 //! - **Hierarchy**: every object as a tree; click to select; create an
-//!   empty object, duplicate, delete, enable or disable, move to the root.
+//!   empty object, duplicate, delete, enable or disable, move to the root;
+//!   drag a row onto another to make it that object's child.
 //! - **Inspector**: the selection's name, enabled flag, local transform
 //!   (position, rotation in degrees, scale; drags merge into one undo
 //!   step) and world position, and every registered component as its
@@ -127,6 +128,10 @@ pub struct Editor {
     name_draft: Option<String>,
     /// The path typed in "Add model".
     model_draft: String,
+    /// The hierarchy row being dragged (to drop on its new parent's row).
+    row_drag: Option<ObjectId>,
+    /// Where each hierarchy row was drawn in the last frame.
+    row_rects: Vec<(ObjectId, egui::Rect)>,
 }
 
 impl std::fmt::Debug for Editor {
@@ -175,6 +180,8 @@ impl Editor {
             drafts: std::collections::BTreeMap::new(),
             name_draft: None,
             model_draft: String::new(),
+            row_drag: None,
+            row_rects: Vec::new(),
         }
     }
 
@@ -283,6 +290,17 @@ impl Editor {
         if let Ok(mut object) = scene.object_mut(camera) {
             object.set_position(t.position + forward * metres);
         }
+    }
+
+    /// The centre of `object`'s row in the hierarchy as last drawn, in
+    /// output pixels (`None` when it was not drawn): where a test or a
+    /// script points to click or drag it.
+    #[must_use]
+    pub fn hierarchy_row(&self, object: ObjectId) -> Option<Vec2> {
+        self.row_rects
+            .iter()
+            .find(|(id, _)| *id == object)
+            .map(|(_, rect)| Vec2::new(rect.center().x, rect.center().y))
     }
 
     /// The selected object's id.

@@ -168,6 +168,7 @@ fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
             );
         }
     });
+    editor.row_rects.clear();
     egui::ScrollArea::vertical()
         .max_height(160.0)
         .id_salt("hierarchy")
@@ -183,6 +184,36 @@ fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
                 }
             }
         });
+    drop_dragged_row(editor, engine, ui);
+}
+
+/// A row dragged onto another makes its object that one's child (keeping
+/// where it is in the world), as one undo step.
+fn drop_dragged_row(editor: &mut Editor, engine: &mut Engine, ui: &egui::Ui) {
+    let Some(dragged) = editor.row_drag else {
+        return;
+    };
+    let (released, pointer) = ui.input(|i| (i.pointer.any_released(), i.pointer.interact_pos()));
+    if !released {
+        return;
+    }
+    editor.row_drag = None;
+    let target = pointer.and_then(|at| {
+        editor
+            .row_rects
+            .iter()
+            .find(|(_, rect)| rect.contains(at))
+            .map(|(id, _)| *id)
+    });
+    if let Some(parent) = target.filter(|&t| t != dragged) {
+        let _ = editor.apply(
+            engine,
+            EditCommand::Reparent {
+                object: dragged,
+                parent: Some(parent),
+            },
+        );
+    }
 }
 
 /// One object's row and its children's, indented by depth.
@@ -207,12 +238,25 @@ fn tree_row(
         } else {
             egui::RichText::new(&name).weak()
         };
-        if ui
+        let row = ui
             .selectable_label(editor.selected == Some(id), label)
-            .clicked()
-        {
+            .interact(egui::Sense::drag());
+        if row.clicked() {
             editor.select(Some(id));
         }
+        if row.drag_started() {
+            editor.row_drag = Some(id);
+        }
+        if editor.row_drag.is_some_and(|dragged| dragged != id) && row.contains_pointer() {
+            // Where the dragged row would go.
+            ui.painter().rect_stroke(
+                row.rect,
+                2.0,
+                egui::Stroke::new(1.5, ui.visuals().selection.stroke.color),
+                egui::StrokeKind::Outside,
+            );
+        }
+        editor.row_rects.push((id, row.rect));
     });
     for child in children {
         // A model's objects come from its file: the object showing it
