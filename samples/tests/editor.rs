@@ -471,3 +471,49 @@ fn dragging_a_hierarchy_row_onto_another_reparents_as_one_undo_step() {
     let scene = run.engine().scene();
     assert_eq!(scene.parent(crate_), scene.find_by_id(ObjectId(4)));
 }
+
+#[test]
+fn dragging_a_rotate_ring_a_quarter_round_turns_about_that_axis_only() {
+    let mut run = run();
+    run.app_mut().editor.select(Some(ObjectId(5)));
+    run.app_mut().editor.snap_degrees = 45.0;
+    input(&mut run, InputEvent::KeyDown(Key::E));
+    assert_eq!(run.app().editor.gizmo_mode, GizmoMode::Rotate);
+    run.frame().unwrap();
+    let crate_ = crate_five(&run).unwrap();
+    let before = *run.engine().scene().transform(crate_).unwrap();
+    let rings = run.app().editor.rings(run.engine());
+    let (_, y_ring) = rings.iter().find(|(axis, _)| *axis == Vec3::Y).unwrap();
+    assert!(y_ring.len() > 40, "the ring is on screen");
+    // Grab the ring at one point and sweep a quarter of the way round.
+    let (start, quarter) = (y_ring[0], y_ring[12]);
+    assert_eq!(
+        run.app().editor.ring_at(run.engine(), start),
+        Some(Vec3::Y),
+        "the Y ring is under its own point"
+    );
+    input(&mut run, InputEvent::CursorMoved(start));
+    input(&mut run, InputEvent::MouseDown(MouseButton::Left));
+    for i in 1..=12 {
+        input(&mut run, InputEvent::CursorMoved(y_ring[i]));
+    }
+    input(&mut run, InputEvent::CursorMoved(quarter));
+    input(&mut run, InputEvent::MouseUp(MouseButton::Left));
+    let after = *run.engine().scene().transform(crate_).unwrap();
+    let turn = after.rotation * before.rotation.inverse();
+    let (axis, angle) = turn.to_axis_angle();
+    assert!(
+        (angle.to_degrees() - 90.0).abs() < 0.01,
+        "a quarter turn, snapped: {}",
+        angle.to_degrees()
+    );
+    assert!(axis.abs().abs_diff_eq(Vec3::Y, 1e-4), "about Y: {axis}");
+    assert_eq!(after.position, before.position);
+    assert_eq!(
+        run.app().editor.selected(),
+        Some(ObjectId(5)),
+        "the drag did not pick"
+    );
+    chord(&mut run, Key::Z);
+    assert_eq!(*run.engine().scene().transform(crate_).unwrap(), before);
+}

@@ -12,10 +12,11 @@
 //! - **Viewport**: seen through the editor's own camera (placed where the
 //!   game's is when the editor opens; a right-button drag turns it, the
 //!   wheel moves it; left out of scene files). A click picks the object
-//!   drawn there ([`Engine::pick`]); the selection shows X, Y and Z
-//!   arrows, and dragging an arrow moves it along that axis only, turns it
-//!   about the axis or scales it along the axis (W, E, R switch; snapped
-//!   when a snap step is set).
+//!   drawn there ([`Engine::pick`]: by bounds, then triangles); the
+//!   selection shows X, Y and Z arrows, and dragging an arrow moves it
+//!   along that axis only, turns it about the axis or scales it along the
+//!   axis (W, E, R switch; snapped when a snap step is set); in rotate
+//!   mode, rings too.
 //! - **Undo and redo** of every edit ([`EditHistory`]), Ctrl+Z and Ctrl+Y.
 //! - **Files**: save and load the scene as a scene file (prefabs read next
 //!   to it).
@@ -35,11 +36,15 @@
 //!   glTF model by its path in the model folder (stored in scene files as
 //!   a [`ModelFile`](crate::scene_file::ModelFile)).
 //!
-//! Not here yet: rotation rings (rotation is by dragging an axis arrow)
-//! and triangle-exact picking (a click picks by mesh bounds).
+//! In rotate mode (E) a ring about each axis is drawn too: dragging a ring
+//! turns the selection by the angle the pointer sweeps around it (snapped
+//! to [`snap_degrees`](Editor::snap_degrees)).
 
 mod create;
 mod panels;
+mod rings;
+
+pub use rings::RING_GRAB_PIXELS;
 
 use std::path::PathBuf;
 
@@ -86,6 +91,9 @@ struct AxisDrag {
     from_pixel: Vec2,
     start: Transform,
     gesture: u64,
+    /// A rotate ring's drag (turns by the angle swept on screen), not an
+    /// arrow's.
+    ring: bool,
 }
 
 /// The editor's state: see the [module docs](self).
@@ -105,6 +113,8 @@ pub struct Editor {
     pub model_folder: Option<PathBuf>,
     /// The snap step for gizmo drags, in metres of drag (0: none).
     pub snap_step: f32,
+    /// The snap step for turning by a rotate ring, in degrees (0: none).
+    pub snap_degrees: f32,
     /// What dragging an arrow does.
     pub gizmo_mode: GizmoMode,
     status: String,
@@ -164,6 +174,7 @@ impl Editor {
             prefab_folder: None,
             model_folder: None,
             snap_step: 0.0,
+            snap_degrees: 0.0,
             gizmo_mode: GizmoMode::Move,
             status: String::new(),
             gesture: 0,
@@ -607,6 +618,7 @@ impl Editor {
             from_pixel: pixel,
             start,
             gesture: self.gesture,
+            ring: false,
         });
         true
     }
@@ -623,6 +635,19 @@ impl Editor {
         let (Some(object), Some(camera)) = (scene.find_by_id(id), scene.render_camera()) else {
             return Ok(());
         };
+        if drag.ring {
+            let Some(transform) = self.ring_turn(engine, &drag, pixel) else {
+                return Ok(());
+            };
+            return self.apply_in_gesture(
+                engine,
+                EditCommand::SetTransform {
+                    object: id,
+                    transform,
+                },
+                Some(drag.gesture),
+            );
+        }
         let (w, h) = engine.output_size();
         let viewport = Vec2::new(w as f32, h as f32);
         let centre = scene.world_position(object).unwrap_or_default();
@@ -753,11 +778,17 @@ impl Editor {
                     .gizmo(engine)
                     .into_iter()
                     .find(|&(_, _, tip)| tip.distance(self.cursor) < 10.0);
-                match handle {
-                    Some((axis, _, _)) => {
+                let ring = (self.gizmo_mode == GizmoMode::Rotate && handle.is_none())
+                    .then(|| self.ring_at(engine, self.cursor))
+                    .flatten();
+                match (handle, ring) {
+                    (Some((axis, _, _)), _) => {
                         self.begin_axis_drag(engine, axis, self.cursor);
                     }
-                    None => {
+                    (None, Some(axis)) => {
+                        self.begin_ring_drag(engine, axis, self.cursor);
+                    }
+                    (None, None) => {
                         self.select_at(engine, self.cursor);
                     }
                 }
@@ -785,12 +816,15 @@ impl Editor {
             egui::Order::Background,
             egui::Id::unique("taos-editor-gizmo"),
         ));
+        if self.gizmo_mode == GizmoMode::Rotate {
+            for (axis, points) in self.rings(engine) {
+                let colour = axis_colour(axis);
+                let points: Vec<egui::Pos2> = points.iter().map(|p| egui::pos2(p.x, p.y)).collect();
+                painter.add(egui::Shape::line(points, egui::Stroke::new(2.0, colour)));
+            }
+        }
         for (axis, from, to) in self.gizmo(engine) {
-            let colour = egui::Color32::from_rgb(
-                (axis.x * 230.0) as u8 + 25,
-                (axis.y * 200.0) as u8 + 25,
-                (axis.z * 230.0) as u8 + 25,
-            );
+            let colour = axis_colour(axis);
             let (a, b) = (egui::pos2(from.x, from.y), egui::pos2(to.x, to.y));
             painter.line_segment([a, b], egui::Stroke::new(3.0, colour));
             match self.gizmo_mode {
@@ -812,6 +846,15 @@ impl Editor {
         self.sync_models(engine);
         panels::editor_window(self, engine, ui);
     }
+}
+
+/// The gizmo colour of a world axis: X red, Y green, Z blue.
+fn axis_colour(axis: glam::Vec3) -> egui::Color32 {
+    egui::Color32::from_rgb(
+        (axis.x * 230.0) as u8 + 25,
+        (axis.y * 200.0) as u8 + 25,
+        (axis.z * 230.0) as u8 + 25,
+    )
 }
 
 /// Where a world point is drawn, in output pixels.

@@ -109,7 +109,14 @@ fn toolbar(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
         ui.add(
             egui::DragValue::new(&mut editor.snap_step)
                 .range(0.0..=10.0)
-                .speed(0.05),
+                .speed(0.05)
+                .suffix(" m"),
+        );
+        ui.add(
+            egui::DragValue::new(&mut editor.snap_degrees)
+                .range(0.0..=90.0)
+                .speed(0.5)
+                .suffix("°"),
         );
     });
 }
