@@ -326,10 +326,15 @@ impl Engine {
         }
     }
 
-    /// Sets the window's title.
+    /// Sets the window's title (in the browser, the page's title).
     pub fn set_title(&mut self, title: &str) {
         if let Some(window) = &self.window {
             window.set_title(title);
+            // A canvas has no title bar: the page's (its tab's) title.
+            #[cfg(target_arch = "wasm32")]
+            if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+                document.set_title(title);
+            }
         }
     }
 

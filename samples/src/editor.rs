@@ -5,10 +5,12 @@
 //! arrows to move, Ctrl+Z to undo, Play to run and Stop to go back.
 //!
 //! The files are built into the sample (so it runs in the browser too);
-//! Save and Load use `level.json` in the working folder, with prefabs
-//! from the sample's asset folder.
+//! Save and Load (Ctrl+S, Ctrl+O) use `level.json` in the working folder,
+//! with prefabs from the sample's asset folder; in the browser they use
+//! the page's local storage. The window's title shows the last save, load
+//! or error.
 
-use taos_engine::editor::Editor;
+use taos_engine::editor::{Editor, read_scene_file, write_scene_file};
 use taos_engine::prelude::*;
 use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 use taos_engine::scene_file::{LoadedScene, SceneTypes, load_scene_with};
@@ -84,23 +86,39 @@ pub fn editor_level(engine: &mut Engine) -> anyhow::Result<LoadedScene> {
 }
 
 /// The sample as an [`App`]: the level, with the editor open.
+/// The window's title shows the editor's last message (a save, a load,
+/// an error).
 #[derive(Debug)]
 pub struct EditorSample {
     /// The editor.
     pub editor: Editor,
+    /// The status the title shows.
+    shown_status: Option<String>,
 }
 
 impl Default for EditorSample {
     fn default() -> Self {
-        let mut editor = Editor::new(SceneTypes::default(), "level.json");
+        let mut editor = Editor::new(taos_engine::scene_types(), "level.json");
         editor.prefab_folder = Some(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/editor").into());
-        Self { editor }
+        Self {
+            editor,
+            shown_status: None,
+        }
     }
 }
 
 impl App for EditorSample {
     fn start(&mut self, engine: &mut Engine) -> Result<(), AppError> {
         editor_level(engine).map_err(|e| -> AppError { format!("{e:#}").into() })?;
+        if cfg!(target_arch = "wasm32") {
+            // The page has no asset folder: Load finds the prefab where
+            // Save and Load keep files there (local storage).
+            let folder = self.editor.prefab_folder.clone().unwrap_or_default();
+            let prefab = folder.join("lamp_post.json");
+            if read_scene_file(&prefab).is_err() {
+                write_scene_file(&prefab, LAMP_POST_PREFAB)?;
+            }
+        }
         self.editor.open(engine);
         Ok(())
     }
@@ -115,5 +133,14 @@ impl App for EditorSample {
 
     fn ui(&mut self, engine: &mut Engine, ui: &mut egui::Ui) {
         self.editor.ui(engine, ui);
+        let status = self.editor.status();
+        if self.shown_status.as_deref() != Some(status) {
+            engine.set_title(&if status.is_empty() {
+                "editor".to_owned()
+            } else {
+                format!("editor: {status}")
+            });
+            self.shown_status = Some(status.to_owned());
+        }
     }
 }

@@ -670,7 +670,8 @@ def test_kills(base, report, profile, kills, seed):
                        f"save's ({status['loaded_edits']} at the end)")
 
 
-SAMPLES = ("forward_simple", "deferred_showcase", "many_lights", "controllers", "shooter", "character", "physics")
+SAMPLES = ("forward_simple", "deferred_showcase", "many_lights", "controllers", "shooter", "character", "physics",
+           "editor")
 
 
 def test_samples(base, report, profile):
@@ -704,6 +705,51 @@ def test_samples(base, report, profile):
         browser.quit()
     report["samples"] = f"ok: {', '.join(f'{k} ({v})' for k, v in seen.items())}"
     test_physics_checksum(base, report, profile)
+    test_editor_files(base, report, profile)
+
+
+def test_editor_files(base, report, profile):
+    """The editor sample saves its level to the page's local storage and
+    loads it back from there (Ctrl+S, Ctrl+O; the page's title shows the
+    editor's message): a level changed in storage comes back changed."""
+    level = open(os.path.join(ROOT, "samples", "assets", "editor", "level.json")).read()
+    key = "taos.scene-file:level.json"
+    browser = Browser(profile)
+
+    def title():
+        return browser.driver.title
+
+    def chord(letter):
+        ActionChains(browser.driver).key_down(Keys.CONTROL).send_keys(letter).key_up(Keys.CONTROL).perform()
+
+    def stored():
+        return browser.driver.execute_script("return localStorage.getItem(arguments[0]);", key)
+
+    try:
+        browser.open(f"{base}/samples/?sample=editor&backend=webgl2")
+        browser.wait_for("the editor's page", lambda t: t.startswith("editor"), 60, read=title)
+        # Focus the canvas (its left part: the editor's window is on the right).
+        canvas = browser.canvas()
+        ActionChains(browser.driver).move_to_element_with_offset(
+            canvas, -canvas.size["width"] // 3, canvas.size["height"] // 3).click().perform()
+        chord("s")
+        browser.wait_for("Ctrl+S", lambda t: "saved" in t, 20, read=title)
+        if stored() != level:
+            raise Failure(f"editor: local storage holds {str(stored())[:120]!r}, not the level's file")
+        changed = level.replace('"name": "Crates"', '"name": "Boxes"')
+        if changed == level:
+            raise Failure("editor: the level file has no object named Crates to rename")
+        browser.driver.execute_script("localStorage.setItem(arguments[0], arguments[1]);", key, changed)
+        chord("o")
+        browser.wait_for("Ctrl+O", lambda t: "loaded" in t, 20, read=title)
+        loaded_title = title()
+        chord("s")
+        browser.wait_for("Ctrl+S after the load", lambda t: "saved" in t, 20, read=title)
+        if stored() != changed:
+            raise Failure("editor: saving the loaded level did not give the changed file back")
+    finally:
+        browser.quit()
+    report["editor_files"] = f"ok: saved, changed in storage, {loaded_title!r}, saved back identical"
 
 
 def test_physics_checksum(base, report, profile):

@@ -30,7 +30,12 @@
 //! event)` from [`App::window_event`](crate::App::window_event). Keys:
 //! F1 opens and closes it, Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z)
 //! redoes, Ctrl+D duplicates, Backspace deletes the selection, Ctrl+S
-//! saves.
+//! saves, Ctrl+O loads.
+//!
+//! Files are read and written with [`read_scene_file`] and
+//! [`write_scene_file`]: on disk natively (a save goes through a temporary
+//! file and a rename, so a failed write leaves the old file whole), in the
+//! page's local storage in the browser.
 //!
 //! - **Create**: an empty object, a built-in [`Shape`](crate::Shape), or a
 //!   glTF model by its path in the model folder (stored in scene files as
@@ -41,9 +46,11 @@
 //! to [`snap_degrees`](Editor::snap_degrees)).
 
 mod create;
+mod files;
 mod panels;
 mod rings;
 
+pub use files::{read_scene_file, write_scene_file};
 pub use rings::RING_GRAB_PIXELS;
 
 use std::path::PathBuf;
@@ -487,7 +494,7 @@ impl Editor {
         let result = save_scene(engine.scene(), &self.types)
             .map_err(|e| e.to_string())
             .and_then(|saved| {
-                write_file(&self.file, &saved.text)?;
+                write_scene_file(&self.file, &saved.text)?;
                 Ok(saved.skipped.len())
             });
         match &result {
@@ -510,12 +517,12 @@ impl Editor {
     /// The file-system or scene-file error, as text; the scene is left as
     /// it was then.
     pub fn load(&mut self, engine: &mut Engine) -> Result<(), String> {
-        let result = read_file(&self.file).and_then(|text| {
+        let result = read_scene_file(&self.file).and_then(|text| {
             let folder = self
                 .prefab_folder
                 .clone()
                 .unwrap_or_else(|| self.file.parent().map(PathBuf::from).unwrap_or_default());
-            let mut prefabs = |source: &str| read_file(&folder.join(source));
+            let mut prefabs = |source: &str| read_scene_file(&folder.join(source));
             // Loaded into an empty copy first, so a bad file leaves the scene alone.
             let mut check = crate::Scene::new();
             if let Some(names) = engine.scene().world().get_resource::<AssetNames>() {
@@ -765,6 +772,9 @@ impl Editor {
             InputEvent::KeyDown(Key::S) if self.control => {
                 let _ = self.save(engine);
             }
+            InputEvent::KeyDown(Key::O) if self.control => {
+                let _ = self.load(engine);
+            }
             InputEvent::KeyDown(Key::W) if !self.control => self.gizmo_mode = GizmoMode::Move,
             InputEvent::KeyDown(Key::E) if !self.control => self.gizmo_mode = GizmoMode::Rotate,
             InputEvent::KeyDown(Key::R) if !self.control => self.gizmo_mode = GizmoMode::Scale,
@@ -875,36 +885,5 @@ fn project(
     Some(Vec2::new(
         (ndc.x + 1.0) * 0.5 * viewport.x,
         (1.0 - ndc.y) * 0.5 * viewport.y,
-    ))
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
-    // Through a temporary file and a rename: a failed write never leaves
-    // half a scene behind.
-    let temporary = path.with_extension("json.partial");
-    std::fs::write(&temporary, text)
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn read_file(path: &std::path::Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-#[cfg(target_arch = "wasm32")]
-fn write_file(path: &std::path::Path, _text: &str) -> Result<(), String> {
-    Err(format!(
-        "{}: the browser build has no file system for scene files yet",
-        path.display()
-    ))
-}
-
-#[cfg(target_arch = "wasm32")]
-fn read_file(path: &std::path::Path) -> Result<String, String> {
-    Err(format!(
-        "{}: the browser build has no file system for scene files yet",
-        path.display()
     ))
 }

@@ -19,7 +19,7 @@ use taos_samples::{
 };
 
 /// The samples this binary runs, by the name a page or command line gives.
-const SAMPLES: [&str; 7] = [
+const SAMPLES: [&str; 8] = [
     "forward_simple",
     "deferred_showcase",
     "many_lights",
@@ -27,6 +27,7 @@ const SAMPLES: [&str; 7] = [
     "shooter",
     "character",
     "physics",
+    "editor",
 ];
 
 /// Runs sample `name` in a window (a canvas in the page).
@@ -79,6 +80,12 @@ fn run(name: &str) -> anyhow::Result<()> {
             forward_preset(PresetOptions::default()),
             physics,
         ),
+        "editor" => Ok(taos_engine::Engine::run_app(
+            name,
+            taos_engine::EngineConfig::new(args.size.0, args.size.1),
+            forward_preset(PresetOptions::default()),
+            taos_samples::EditorSample::default(),
+        )?),
         other => anyhow::bail!(
             "no sample called {other:?}; these run here: {}",
             SAMPLES.join(", ")
