@@ -1,7 +1,8 @@
 //! The UI overlay without a window: egui fed from the engine's own
 //! [`InputEvent`]s (what a test or a headless run sends), so an [`App`]'s
 //! [`ui`](crate::App::ui) runs and is painted into headless frames and
-//! screenshots as it is in a window.
+//! screenshots as it is in a window, without animations (windows appear
+//! at once, whatever the frames' time steps).
 
 use std::time::Duration;
 
@@ -20,8 +21,13 @@ pub(crate) struct HeadlessUi {
 
 impl HeadlessUi {
     pub(crate) fn new(max_texture_side: usize) -> Self {
+        let context = egui::Context::default();
+        // No animations: a headless frame's time step is whatever the test
+        // or tool chose (0 while the game is paused), and a window caught
+        // half faded in would make images depend on it.
+        context.all_styles_mut(|style| style.animation_time = 0.0);
         Self {
-            context: egui::Context::default(),
+            context,
             pointer: egui::Pos2::ZERO,
             events: Vec::new(),
             max_texture_side,
