@@ -1,13 +1,16 @@
 //! Every sample whose scene is built in code, through a scene file: saved,
 //! emptied and loaded back, it saves the same text again and renders the
-//! same image as before (headless, lavapipe in CI). `forward_simple` and
-//! `deferred_showcase` check the same against their reference images in
-//! their own tests; the editor's level is a file already.
+//! same image as before (headless, lavapipe in CI). Each sample's file is
+//! kept in `tests/reference/NAME.scene.json`, so a change to a sample's
+//! scene shows as a diff. `forward_simple` and `deferred_showcase` check
+//! the same against their reference images in their own tests; the
+//! editor's level is a file already.
 
 use taos_engine::renderer::Renderer;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::scene_file::{SceneTypes, save_scene};
 use taos_engine::{Engine, EngineConfig, scene_types};
+use taos_image_compare::assert_matches_golden_text;
 
 const SIZE: (u32, u32) = (128, 96);
 
@@ -30,6 +33,9 @@ fn round_trip(
         text,
         "{name}"
     );
+    // The sample's scene as a file to read and diff.
+    let reference = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    assert_matches_golden_text(&reference, &format!("{name}.scene.json"), &text);
     // Drawn as it is (no tick): nothing moves between the two renderings
     // but the trip through the file.
     engine.present().unwrap();
