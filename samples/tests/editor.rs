@@ -68,6 +68,25 @@ fn pixel_of(run: &HeadlessApp<EditorSample>, point: Vec3) -> Vec2 {
     )
 }
 
+/// Draws a frame, clears the selection and clicks where `point` is drawn:
+/// what the click selected.
+fn click_after_a_frame(run: &mut HeadlessApp<EditorSample>, point: Vec3) -> Option<ObjectId> {
+    run.frame().unwrap();
+    run.app_mut().editor.select(None);
+    let pixel = pixel_of(run, point);
+    click(run, pixel);
+    run.app().editor.selected()
+}
+
+/// A small engine with none of the sample's assets.
+fn bare_engine() -> Engine {
+    Engine::headless(
+        EngineConfig::new(64, 64),
+        forward_preset(PresetOptions::default()),
+    )
+    .unwrap()
+}
+
 fn crate_five(run: &HeadlessApp<EditorSample>) -> Option<GameObject> {
     run.engine().scene().find_by_id(ObjectId(5))
 }
@@ -310,11 +329,7 @@ fn create_a_built_in_cube_pick_it_and_load_it_in_another_engine() {
 
     // It is drawn where it was put: a click there picks it.
     let at = run.engine().scene().world_position(cube).unwrap();
-    run.frame().unwrap();
-    run.app_mut().editor.select(None);
-    let pixel = pixel_of(&run, at);
-    click(&mut run, pixel);
-    assert_eq!(run.app().editor.selected(), Some(id));
+    assert_eq!(click_after_a_frame(&mut run, at), Some(id));
 
     // Saved by the built-in names, it loads into an engine that has none of
     // the sample's assets.
@@ -326,11 +341,7 @@ fn create_a_built_in_cube_pick_it_and_load_it_in_another_engine() {
         text.contains(r#""mesh":"taos.cube","material":"taos.default""#),
         "{text}"
     );
-    let mut other = Engine::headless(
-        EngineConfig::new(64, 64),
-        forward_preset(PresetOptions::default()),
-    )
-    .unwrap();
+    let mut other = bare_engine();
     let loaded = load_scene(other.scene_mut(), &text, "cube.json", &types, None).unwrap();
     let renderer = other
         .scene()
@@ -386,11 +397,7 @@ fn add_a_gltf_model_save_it_as_its_path_and_load_it_elsewhere() {
 
     // Clicking the model selects the object showing it.
     let at = engine.scene().world_position(owner).unwrap();
-    run.frame().unwrap();
-    run.app_mut().editor.select(None);
-    let pixel = pixel_of(&run, at);
-    click(&mut run, pixel);
-    assert_eq!(run.app().editor.selected(), Some(id));
+    assert_eq!(click_after_a_frame(&mut run, at), Some(id));
 
     // The file holds the path, not the model's objects.
     let types = SceneTypes::default();
@@ -409,11 +416,7 @@ fn add_a_gltf_model_save_it_as_its_path_and_load_it_elsewhere() {
 
     // Another engine loads it and spawns the model from the folder; a
     // missing folder is an error naming the object, nothing else is lost.
-    let mut other = Engine::headless(
-        EngineConfig::new(64, 64),
-        forward_preset(PresetOptions::default()),
-    )
-    .unwrap();
+    let mut other = bare_engine();
     load_scene(other.scene_mut(), &subtree, "model.json", &types, None).unwrap();
     let missing = other.spawn_model_files(&models.path().join("elsewhere"));
     assert_eq!(missing.errors.len(), 1);
@@ -494,8 +497,8 @@ fn dragging_a_rotate_ring_a_quarter_round_turns_about_that_axis_only() {
     );
     input(&mut run, InputEvent::CursorMoved(start));
     input(&mut run, InputEvent::MouseDown(MouseButton::Left));
-    for i in 1..=12 {
-        input(&mut run, InputEvent::CursorMoved(y_ring[i]));
+    for &point in &y_ring[1..=12] {
+        input(&mut run, InputEvent::CursorMoved(point));
     }
     input(&mut run, InputEvent::CursorMoved(quarter));
     input(&mut run, InputEvent::MouseUp(MouseButton::Left));

@@ -612,11 +612,18 @@ impl Editor {
 
     /// Starts dragging the selection along `axis` from `pixel`.
     pub fn begin_axis_drag(&mut self, engine: &Engine, axis: glam::Vec3, pixel: Vec2) -> bool {
+        self.start_drag(engine, axis, pixel, false)
+    }
+
+    /// Starts a drag of an arrow or (`ring`) a rotate ring, from the
+    /// selection's transform now.
+    fn start_drag(&mut self, engine: &Engine, axis: glam::Vec3, pixel: Vec2, ring: bool) -> bool {
         let scene = engine.scene();
-        let Some(object) = self.selected.and_then(|id| scene.find_by_id(id)) else {
-            return false;
-        };
-        let Some(start) = scene.transform(object).copied() else {
+        let Some(start) = self
+            .selected
+            .and_then(|id| scene.find_by_id(id))
+            .and_then(|object| scene.transform(object).copied())
+        else {
             return false;
         };
         self.gesture += 1;
@@ -625,7 +632,7 @@ impl Editor {
             from_pixel: pixel,
             start,
             gesture: self.gesture,
-            ring: false,
+            ring,
         });
         true
     }

@@ -67,23 +67,7 @@ impl Editor {
     /// Starts turning the selection about `axis` by dragging its ring from
     /// `pixel`.
     pub fn begin_ring_drag(&mut self, engine: &Engine, axis: Vec3, pixel: Vec2) -> bool {
-        let scene = engine.scene();
-        let Some(start) = self
-            .selected
-            .and_then(|id| scene.find_by_id(id))
-            .and_then(|object| scene.transform(object).copied())
-        else {
-            return false;
-        };
-        self.gesture += 1;
-        self.drag = Some(AxisDrag {
-            axis,
-            from_pixel: pixel,
-            start,
-            gesture: self.gesture,
-            ring: true,
-        });
-        true
+        self.start_drag(engine, axis, pixel, true)
     }
 
     /// The transform a ring drag to `pixel` gives: the start turned about

@@ -18,22 +18,25 @@ fn key_name(key: Key) -> String {
     format!("{key:?}")
 }
 
-fn key_named(name: &str) -> Result<Key, String> {
-    Key::ALL
-        .into_iter()
-        .find(|k| key_name(*k) == name)
-        .ok_or_else(|| format!("no key is named {name:?}"))
-}
-
 fn button_name(button: MouseButton) -> String {
     format!("{button:?}")
 }
 
+/// The one of `all` whose variant name is `name` (keys and buttons are
+/// stored by their variant names).
+fn named<T: Copy + std::fmt::Debug>(all: &[T], name: &str, what: &str) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|item| format!("{item:?}") == name)
+        .ok_or_else(|| format!("no {what} is named {name:?}"))
+}
+
+fn key_named(name: &str) -> Result<Key, String> {
+    named(&Key::ALL, name, "key")
+}
+
 fn button_named(name: &str) -> Result<MouseButton, String> {
-    MouseButton::ALL
-        .into_iter()
-        .find(|b| button_name(*b) == name)
-        .ok_or_else(|| format!("no mouse button is named {name:?}"))
+    named(&MouseButton::ALL, name, "mouse button")
 }
 
 /// A positive, finite setting.
@@ -66,21 +69,41 @@ fn names_to_keys<const N: usize>(
     Ok(keys)
 }
 
-fn fly_keys(k: FlyKeys) -> [Key; 7] {
-    [k.forward, k.backward, k.left, k.right, k.up, k.down, k.fast]
+/// The fly keys in stored order: forward, backward, left, right, up, down,
+/// fast.
+fn fly_slots(k: &mut FlyKeys) -> [&mut Key; 7] {
+    [
+        &mut k.forward,
+        &mut k.backward,
+        &mut k.left,
+        &mut k.right,
+        &mut k.up,
+        &mut k.down,
+        &mut k.fast,
+    ]
 }
 
-fn player_keys(k: PlayerKeys) -> [Key; 8] {
+fn fly_keys(mut k: FlyKeys) -> [Key; 7] {
+    fly_slots(&mut k).map(|key| *key)
+}
+
+/// The player keys in stored order: forward, backward, left, right, jump,
+/// run, crouch, fly.
+fn player_slots(k: &mut PlayerKeys) -> [&mut Key; 8] {
     [
-        k.forward,
-        k.backward,
-        k.left,
-        k.right,
-        k.jump,
-        k.run,
-        k.crouch,
-        k.toggle_fly,
+        &mut k.forward,
+        &mut k.backward,
+        &mut k.left,
+        &mut k.right,
+        &mut k.jump,
+        &mut k.run,
+        &mut k.crouch,
+        &mut k.toggle_fly,
     ]
+}
+
+fn player_keys(mut k: PlayerKeys) -> [Key; 8] {
+    player_slots(&mut k).map(|key| *key)
 }
 
 #[derive(Serialize, Deserialize)]
@@ -168,17 +191,10 @@ impl CameraControllerDoc {
         c.fly_speed = finite("fly_speed", self.fly_speed)?;
         c.fast_multiplier = finite("fast_multiplier", self.fast_multiplier)?;
         c.pad_look_speed = finite("pad_look_speed", self.pad_look_speed)?;
-        let [forward, backward, left, right, up, down, fast] =
-            names_to_keys(self.keys, fly_keys(c.keys))?;
-        c.keys = FlyKeys {
-            forward,
-            backward,
-            left,
-            right,
-            up,
-            down,
-            fast,
-        };
+        let keys = names_to_keys(self.keys, fly_keys(c.keys))?;
+        for (slot, key) in fly_slots(&mut c.keys).into_iter().zip(keys) {
+            *slot = key;
+        }
         if let Some([rotate, pan]) = self.buttons {
             c.rotate_button = button_named(&rotate)?;
             c.pan_button = button_named(&pan)?;
@@ -309,26 +325,10 @@ impl PlayerControllerDoc {
         c.touch = self
             .touch
             .then(|| TouchControls::new(TouchLayout::first_person()));
-        let [
-            forward,
-            backward,
-            left,
-            right,
-            jump,
-            run,
-            crouch,
-            toggle_fly,
-        ] = names_to_keys(self.keys, player_keys(c.keys))?;
-        c.keys = PlayerKeys {
-            forward,
-            backward,
-            left,
-            right,
-            jump,
-            run,
-            crouch,
-            toggle_fly,
-        };
+        let keys = names_to_keys(self.keys, player_keys(c.keys))?;
+        for (slot, key) in player_slots(&mut c.keys).into_iter().zip(keys) {
+            *slot = key;
+        }
         Ok(c)
     }
 }
