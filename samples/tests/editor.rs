@@ -16,7 +16,7 @@ use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::scene_file::{
     ModelFile, ModelPart, SceneTypes, load_scene, save_scene, save_subtree,
 };
-use taos_engine::{AssetHandle, Engine, EngineConfig, HeadlessApp, Shape, WindowEvent};
+use taos_engine::{AssetHandle, Engine, EngineConfig, HeadlessApp, Propagate, Shape, WindowEvent};
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_samples::{EDITOR_LEVEL, EditorSample};
 
@@ -57,7 +57,7 @@ fn chord(run: &mut HeadlessApp<EditorSample>, key: Key) {
 /// Where a world point is drawn.
 fn pixel_of(run: &HeadlessApp<EditorSample>, point: Vec3) -> Vec2 {
     let scene = run.engine().scene();
-    let camera = scene.find_camera().unwrap();
+    let camera = scene.render_camera().unwrap();
     let view = Mat4::from(scene.world_matrix(camera).unwrap().inverse());
     let lens = scene.get_component::<Camera>(camera).unwrap();
     let clip = lens.projection_matrix() * view * point.extend(1.0);
@@ -519,4 +519,87 @@ fn dragging_a_rotate_ring_a_quarter_round_turns_about_that_axis_only() {
     );
     chord(&mut run, Key::Z);
     assert_eq!(*run.engine().scene().transform(crate_).unwrap(), before);
+}
+
+#[test]
+fn f_frames_the_selection_from_where_the_editor_camera_looks() {
+    let mut run = run();
+    run.app_mut().editor.select(Some(ObjectId(5)));
+    // Far off and turned a little: the crate is small and off-centre.
+    let (engine, app) = run.parts_mut();
+    app.editor.dolly(engine, -40.0);
+    app.editor.look(engine, Vec2::new(30.0, 10.0));
+    let camera = app.editor.editor_camera().unwrap();
+    let facing = engine.scene().transform(camera).unwrap().rotation;
+    input(&mut run, InputEvent::KeyDown(Key::F));
+    let scene = run.engine().scene();
+    assert_eq!(
+        scene.transform(camera).unwrap().rotation,
+        facing,
+        "it keeps its direction"
+    );
+    let crate_ = crate_five(&run).unwrap();
+    let centre = run.engine().scene().world_position(crate_).unwrap();
+    let middle = Vec2::new(SIZE.0 as f32, SIZE.1 as f32) * 0.5;
+    assert!(
+        pixel_of(&run, centre).distance(middle) < 2.0,
+        "the crate is in the middle: {}",
+        pixel_of(&run, centre)
+    );
+    // The unit crate's corners are all in view, and it fills a good part.
+    let corners: Vec<Vec2> = (0..8)
+        .map(|i| {
+            let offset = Vec3::new(
+                if i & 1 == 0 { -0.5 } else { 0.5 },
+                if i & 2 == 0 { -0.5 } else { 0.5 },
+                if i & 4 == 0 { -0.5 } else { 0.5 },
+            );
+            pixel_of(&run, centre + offset)
+        })
+        .collect();
+    for corner in &corners {
+        assert!(
+            corner.x > 0.0
+                && corner.y > 0.0
+                && corner.x < SIZE.0 as f32
+                && corner.y < SIZE.1 as f32,
+            "{corner} is in view"
+        );
+    }
+    let height = corners.iter().map(|c| c.y).fold(f32::MIN, f32::max)
+        - corners.iter().map(|c| c.y).fold(f32::MAX, f32::min);
+    assert!(
+        height > SIZE.1 as f32 * 0.3,
+        "it fills the view: {height} px tall"
+    );
+}
+
+#[test]
+fn while_the_game_plays_its_keys_are_its_own() {
+    let mut run = run();
+    let (engine, app) = run.parts_mut();
+    app.editor.select(Some(ObjectId(5)));
+    app.editor.play(engine);
+    for key in [Key::W, Key::E, Key::F, Key::Backspace] {
+        let event = WindowEvent::Input {
+            event: InputEvent::KeyDown(key),
+            ui_consumed: false,
+        };
+        assert_eq!(
+            app.editor.window_event(engine, &event),
+            Propagate::Continue,
+            "{key:?} reaches the game"
+        );
+    }
+    assert!(
+        engine.scene().find_by_id(ObjectId(5)).is_some(),
+        "Backspace deleted nothing"
+    );
+    assert_eq!(app.editor.gizmo_mode, GizmoMode::Move);
+    // F1 is still the editor's.
+    let f1 = WindowEvent::Input {
+        event: InputEvent::KeyDown(Key::F1),
+        ui_consumed: false,
+    };
+    assert_eq!(app.editor.window_event(engine, &f1), Propagate::Stop);
 }

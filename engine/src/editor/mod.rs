@@ -30,7 +30,8 @@
 //! event)` from [`App::window_event`](crate::App::window_event). Keys:
 //! F1 opens and closes it, Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z)
 //! redoes, Ctrl+D duplicates, Backspace deletes the selection, Ctrl+S
-//! saves, Ctrl+O loads.
+//! saves, Ctrl+O loads, F frames the selection (the editor camera moves
+//! back along its view until the selection fills it).
 //!
 //! Files are read and written with [`read_scene_file`] and
 //! [`write_scene_file`]: on disk natively (a save goes through a temporary
@@ -47,6 +48,7 @@
 
 mod create;
 mod files;
+mod frame;
 mod panels;
 mod rings;
 
@@ -758,7 +760,9 @@ impl Editor {
             }
             return Propagate::Stop;
         }
-        if !self.open {
+        if !self.open || self.mode != EditorMode::Editing {
+            // While the game plays (or is paused in play mode) its keys and
+            // clicks are its own: only F1 is the editor's.
             return Propagate::Continue;
         }
         match event {
@@ -781,6 +785,9 @@ impl Editor {
             }
             InputEvent::KeyDown(Key::O) if self.control => {
                 let _ = self.load(engine);
+            }
+            InputEvent::KeyDown(Key::F) if !self.control => {
+                self.frame_selection(engine);
             }
             InputEvent::KeyDown(Key::W) if !self.control => self.gizmo_mode = GizmoMode::Move,
             InputEvent::KeyDown(Key::E) if !self.control => self.gizmo_mode = GizmoMode::Rotate,

@@ -50,6 +50,16 @@ fn toolbar(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
         {
             let _ = editor.redo(engine);
         }
+        if ui
+            .add_enabled(
+                editing && editor.selected.is_some(),
+                egui::Button::new("Frame"),
+            )
+            .on_hover_text("F: look at the selection whole")
+            .clicked()
+        {
+            editor.frame_selection(engine);
+        }
         ui.separator();
         match editor.mode {
             EditorMode::Editing | EditorMode::Paused => {
