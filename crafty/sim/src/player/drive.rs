@@ -6,7 +6,7 @@
 use bevy_ecs::world::World as Ecs;
 use glam::Vec2;
 use taos_core::controllers::{CollisionQuery, PlayerCommand, PlayerController, PlayerDrive};
-use taos_core::game_loop::Actions;
+use taos_core::game_loop::{ActionFlags, Actions};
 
 use super::{ActionFlagsExt as _, Movement, Pitch, Player, PlayerActions, Yaw, motor_settings};
 use crate::game::Game;
@@ -21,6 +21,13 @@ pub const TURN_PER_TICK: f32 = 0.05;
 pub fn command_from_actions(world: &Ecs) -> PlayerCommand {
     let actions = world.get_resource::<Actions>().copied().unwrap_or_default();
     command(&actions.current.decode())
+}
+
+/// The command one tick of crafty's action flags gives (what a server
+/// steps a remote player with, from the flags its client sent).
+#[must_use]
+pub fn command_from_flags(flags: ActionFlags) -> PlayerCommand {
+    command(&flags.decode())
 }
 
 /// What crafty's flags ask of the body: keyboard turning, walking and
@@ -100,7 +107,6 @@ pub fn player_controller(player: &Player, tick_hz: u32) -> PlayerController {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use taos_core::game_loop::ActionFlags;
 
     #[test]
     fn flags_become_a_command_in_the_players_frame() {

@@ -19,7 +19,7 @@ pub use body::{
     HALF_WIDTH, HEIGHT, JUMP_SPEED, SPRINT_SPEED, WALK_SPEED, motor_settings,
 };
 pub use controls::{CraftyAction, CraftyMapper, default_bindings, touch_layout};
-pub use drive::{TURN_PER_TICK, command_from_actions, player_controller};
+pub use drive::{TURN_PER_TICK, command_from_actions, command_from_flags, player_controller};
 pub use raycast::{RayHit, raycast};
 
 pub use actions::{

@@ -1,0 +1,526 @@
+//! The messages crafty's server and clients exchange: one postcard-encoded
+//! value per transport message.
+//!
+//! A client's first message is [`ClientMessage::Hello`]; the server answers
+//! [`ServerMessage::Welcome`] or [`ServerMessage::Refused`]. `Hello` is the
+//! first variant and `version` its first field in every protocol version,
+//! so [`peek_version`] reads a client's version even when the rest of its
+//! message is laid out differently: a mismatch is a clear refusal, not a
+//! decoding error.
+//!
+//! Input travels as crafty's 32-bit action flags, Marathon style: each
+//! [`ClientMessage::Input`] carries the flags of the last few ticks (at
+//! most [`INPUT_WINDOW`]), so a lost message costs nothing once the next
+//! one arrives, at 4 bytes per tick.
+//!
+//! Everything a client sends is checked by [`ClientMessage::decode`]
+//! before the server looks at it: its size ([`MAX_CLIENT_MESSAGE`]), its
+//! encoding (no trailing bytes), names, chat text and input windows. A
+//! message that fails is an error for that client only.
+
+use serde::{Deserialize, Serialize};
+
+/// This build's protocol version.
+pub const PROTOCOL_VERSION: u16 = 1;
+/// The largest message a client may send, in bytes.
+pub const MAX_CLIENT_MESSAGE: usize = 512;
+/// The largest message a server sends, in bytes (a batch of chunks).
+pub const MAX_SERVER_MESSAGE: usize = 256 * 1024;
+/// The longest player name, in characters.
+pub const MAX_NAME_CHARS: usize = 16;
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 200;
+/// The most ticks of flags one input message carries.
+pub const INPUT_WINDOW: usize = 16;
+
+/// The secret a server issues a player on first join; the client keeps it
+/// and shows it to join again as the same player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Token(pub [u8; 16]);
+
+/// What a client asks of a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EditAction {
+    /// Break it.
+    Break,
+    /// Place this block type (crafty's block number) there.
+    Place {
+        /// The block type.
+        block: u8,
+    },
+}
+
+/// A message from a client to the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ClientMessage {
+    /// The first message: who joins. Always the first variant, `version`
+    /// always its first field.
+    Hello {
+        /// The client's [`PROTOCOL_VERSION`].
+        version: u16,
+        /// The player's name: 1 to [`MAX_NAME_CHARS`] letters, digits, `_`
+        /// or `-`.
+        name: String,
+        /// The token a server gave this name before (`None` on a first
+        /// join).
+        token: Option<Token>,
+    },
+    /// The flags of ticks `last_tick + 1 - flags.len() ..= last_tick`,
+    /// oldest first (1 to [`INPUT_WINDOW`] of them), and how much of the
+    /// world's edit log the client has (its acknowledgement of
+    /// [`ServerMessage::Edits`]).
+    Input {
+        /// The newest tick the flags are for.
+        last_tick: u64,
+        /// crafty's action flags, one per tick.
+        flags: Vec<u32>,
+        /// Edits of the world's log the client has applied, from the start.
+        edits_seen: u64,
+    },
+    /// Break or place a block; the server answers with
+    /// [`ServerMessage::EditResult`] for `seq`.
+    Edit {
+        /// The client's number for this edit, counting up.
+        seq: u32,
+        /// The block.
+        at: [i32; 3],
+        /// Break or place.
+        action: EditAction,
+    },
+    /// A line of chat.
+    Chat {
+        /// At most [`MAX_CHAT_CHARS`] characters, no control characters.
+        text: String,
+    },
+}
+
+/// Why a server turned a client away.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub enum Refusal {
+    /// The client speaks another protocol version.
+    #[error("the server speaks protocol {server}, this client {client}: update the older one")]
+    VersionMismatch {
+        /// The server's version.
+        server: u16,
+        /// The client's.
+        client: u16,
+    },
+    /// The name is empty, too long, or has characters names may not have.
+    #[error("names are 1 to 16 letters, digits, '_' or '-'")]
+    BadName,
+    /// Another player has this name, and the client's token is not theirs.
+    #[error("that name belongs to another player")]
+    NameTaken,
+    /// That player is already connected.
+    #[error("that player is already playing on this server")]
+    AlreadyPlaying,
+    /// The server has as many players as it takes.
+    #[error("the server is full")]
+    Full,
+    /// The first message was not a hello the server could read.
+    #[error("the first message was not a hello")]
+    NoHello,
+}
+
+/// A player's body as the server last stepped it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BodyState {
+    /// Feet position.
+    pub position: [f32; 3],
+    /// Velocity, metres per second.
+    pub velocity: [f32; 3],
+    /// Heading, radians.
+    pub yaw: f32,
+    /// Look above the horizon, radians.
+    pub pitch: f32,
+    /// Standing on something.
+    pub on_ground: bool,
+    /// Flying (creative).
+    pub flying: bool,
+    /// Crouching.
+    pub crouching: bool,
+}
+
+/// Another player, as a client sees them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RemotePlayer {
+    /// The server's number for them.
+    pub player: u32,
+    /// Feet position.
+    pub position: [f32; 3],
+    /// Heading, radians.
+    pub yaw: f32,
+}
+
+/// One entry of the world's edit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedEdit {
+    /// The block.
+    pub at: [i32; 3],
+    /// What was put there (crafty's block number; 0 is air).
+    pub block: u8,
+}
+
+/// The most edit-log entries one [`ServerMessage::Edits`] carries.
+pub const EDITS_PER_MESSAGE: usize = 1024;
+
+/// A message from the server to a client.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ServerMessage {
+    /// The client joined.
+    Welcome {
+        /// The server's [`PROTOCOL_VERSION`].
+        version: u16,
+        /// This player's token (keep it to come back as them).
+        token: Token,
+        /// This player's number.
+        player: u32,
+        /// The server's tick.
+        tick: u64,
+        /// The world's seed (the client generates untouched terrain).
+        seed: u64,
+        /// Where this player is.
+        body: BodyState,
+    },
+    /// The client was turned away (the server closes the link).
+    Refused(Refusal),
+    /// The world as of `tick`: this player's body after their input up to
+    /// `input_tick`, and the others.
+    State {
+        /// The server's tick.
+        tick: u64,
+        /// The newest tick of this player's input the server has stepped.
+        input_tick: u64,
+        /// This player's body.
+        you: BodyState,
+        /// Everyone else within view.
+        others: Vec<RemotePlayer>,
+    },
+    /// What became of the client's edit `seq`.
+    EditResult {
+        /// The client's number for it.
+        seq: u32,
+        /// Done (else: undo it, the block is as `block` says).
+        accepted: bool,
+        /// The block.
+        at: [i32; 3],
+        /// What is there now (crafty's block number).
+        block: u8,
+    },
+    /// Entries `first..first + edits.len()` of the world's edit log (every
+    /// edit since the world was made, in order: with the seed they give
+    /// every block). Sent until the client's input says it has them, so a
+    /// lost message is sent again.
+    Edits {
+        /// The index of the first entry.
+        first: u64,
+        /// The entries.
+        edits: Vec<LoggedEdit>,
+    },
+    /// A line of chat.
+    Chat {
+        /// Who said it.
+        from: String,
+        /// What they said.
+        text: String,
+    },
+    /// The server is closing this link (it is shutting down, or the client
+    /// broke the rules).
+    Goodbye {
+        /// Why, for the player.
+        reason: String,
+    },
+}
+
+/// A message that could not be encoded or was refused on decoding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// Over the size limit (checked before decoding).
+    #[error("a message of {len} bytes is over the {max}-byte limit")]
+    TooLarge {
+        /// Its size.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Not a message of this protocol.
+    #[error("malformed message: {0}")]
+    Malformed(String),
+    /// Well formed, but a value is out of bounds.
+    #[error("invalid message: {0}")]
+    Invalid(&'static str),
+}
+
+impl ClientMessage {
+    /// The message's bytes.
+    ///
+    /// # Errors
+    /// [`ProtocolError::TooLarge`] over [`MAX_CLIENT_MESSAGE`] (a chat line
+    /// too long, an input window too wide).
+    pub fn encode(&self) -> Result<Vec<u8>, ProtocolError> {
+        encode(self, MAX_CLIENT_MESSAGE)
+    }
+
+    /// Reads and checks a client's message.
+    ///
+    /// # Errors
+    /// [`ProtocolError`]: too large (checked first), malformed (including
+    /// trailing bytes), or a name, chat line or input window out of
+    /// bounds.
+    pub fn decode(bytes: &[u8]) -> Result<Self, ProtocolError> {
+        let message: Self = decode(bytes, MAX_CLIENT_MESSAGE)?;
+        message.check()?;
+        Ok(message)
+    }
+
+    fn check(&self) -> Result<(), ProtocolError> {
+        match self {
+            Self::Hello { name, .. } => {
+                if !valid_name(name) {
+                    return Err(ProtocolError::Invalid(
+                        "a name is 1 to 16 letters, digits, '_' or '-'",
+                    ));
+                }
+            }
+            Self::Input { flags, .. } => {
+                if flags.is_empty() || flags.len() > INPUT_WINDOW {
+                    return Err(ProtocolError::Invalid(
+                        "an input window holds 1 to 16 ticks",
+                    ));
+                }
+            }
+            Self::Chat { text } => {
+                if text.chars().count() > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
+                    return Err(ProtocolError::Invalid(
+                        "a chat line is at most 200 characters, none of them control characters",
+                    ));
+                }
+            }
+            Self::Edit { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+impl ServerMessage {
+    /// The message's bytes.
+    ///
+    /// # Errors
+    /// [`ProtocolError::TooLarge`] over [`MAX_SERVER_MESSAGE`].
+    pub fn encode(&self) -> Result<Vec<u8>, ProtocolError> {
+        encode(self, MAX_SERVER_MESSAGE)
+    }
+
+    /// Reads a server's message.
+    ///
+    /// # Errors
+    /// [`ProtocolError`]: too large or malformed.
+    pub fn decode(bytes: &[u8]) -> Result<Self, ProtocolError> {
+        decode(bytes, MAX_SERVER_MESSAGE)
+    }
+}
+
+/// Whether `name` is a valid player name.
+#[must_use]
+pub fn valid_name(name: &str) -> bool {
+    let count = name.chars().count();
+    (1..=MAX_NAME_CHARS).contains(&count)
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// The protocol version of a client's hello, read from its first bytes
+/// whatever the rest of the message holds (`None`: not a hello).
+#[must_use]
+pub fn peek_version(bytes: &[u8]) -> Option<u16> {
+    // Variant 0 (Hello), then its first field, a varint u16.
+    let (&variant, rest) = bytes.split_first()?;
+    if variant != 0 {
+        return None;
+    }
+    postcard::take_from_bytes::<u16>(rest)
+        .ok()
+        .map(|(version, _)| version)
+}
+
+fn encode<T: Serialize>(message: &T, max: usize) -> Result<Vec<u8>, ProtocolError> {
+    let bytes =
+        postcard::to_allocvec(message).map_err(|e| ProtocolError::Malformed(e.to_string()))?;
+    if bytes.len() > max {
+        return Err(ProtocolError::TooLarge {
+            len: bytes.len(),
+            max,
+        });
+    }
+    Ok(bytes)
+}
+
+fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8], max: usize) -> Result<T, ProtocolError> {
+    if bytes.len() > max {
+        return Err(ProtocolError::TooLarge {
+            len: bytes.len(),
+            max,
+        });
+    }
+    let (message, rest) =
+        postcard::take_from_bytes(bytes).map_err(|e| ProtocolError::Malformed(e.to_string()))?;
+    if !rest.is_empty() {
+        return Err(ProtocolError::Malformed(format!(
+            "{} bytes after the message",
+            rest.len()
+        )));
+    }
+    Ok(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hello(name: &str) -> ClientMessage {
+        ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: name.to_owned(),
+            token: Some(Token([7; 16])),
+        }
+    }
+
+    #[test]
+    fn every_client_message_round_trips() {
+        let messages = [
+            hello("Ada_1"),
+            ClientMessage::Input {
+                last_tick: 1_000_000,
+                flags: vec![0, 1 << 15, u32::MAX],
+                edits_seen: 12,
+            },
+            ClientMessage::Edit {
+                seq: 9,
+                at: [-5, 40, 1 << 20],
+                action: EditAction::Place { block: 3 },
+            },
+            ClientMessage::Chat {
+                text: "héllo".to_owned(),
+            },
+        ];
+        for message in messages {
+            let bytes = message.encode().unwrap();
+            assert_eq!(ClientMessage::decode(&bytes).unwrap(), message);
+        }
+    }
+
+    #[test]
+    fn input_costs_about_four_bytes_a_tick() {
+        let flags = vec![(1 << 15) | (1 << 22) | (1 << 9); INPUT_WINDOW];
+        let bytes = ClientMessage::Input {
+            last_tick: 123_456,
+            flags,
+            edits_seen: 70_000,
+        }
+        .encode()
+        .unwrap();
+        assert!(bytes.len() <= 8 + 5 * INPUT_WINDOW, "{} bytes", bytes.len());
+    }
+
+    #[test]
+    fn hostile_messages_are_errors_not_panics() {
+        let huge = vec![0u8; MAX_CLIENT_MESSAGE + 1];
+        assert!(matches!(
+            ClientMessage::decode(&huge),
+            Err(ProtocolError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            ClientMessage::decode(&[200, 1, 2]),
+            Err(ProtocolError::Malformed(_))
+        ));
+        assert!(matches!(
+            ClientMessage::decode(&[]),
+            Err(ProtocolError::Malformed(_))
+        ));
+        // A string claiming 4 billion bytes.
+        assert!(ClientMessage::decode(&[3, 0xff, 0xff, 0xff, 0xff, 0x0f]).is_err());
+        let mut trailing = hello("Ada").encode().unwrap();
+        trailing.push(0);
+        assert!(matches!(
+            ClientMessage::decode(&trailing),
+            Err(ProtocolError::Malformed(_))
+        ));
+        for bad in ["", "a b", "../../x", "seventeen_chars_x", "nul\0"] {
+            let bytes = postcard::to_allocvec(&hello(bad)).unwrap();
+            assert!(ClientMessage::decode(&bytes).is_err(), "{bad:?}");
+        }
+        let wide = postcard::to_allocvec(&ClientMessage::Input {
+            last_tick: 1,
+            flags: vec![0; INPUT_WINDOW + 1],
+            edits_seen: 0,
+        })
+        .unwrap();
+        assert!(ClientMessage::decode(&wide).is_err());
+        let empty = postcard::to_allocvec(&ClientMessage::Input {
+            last_tick: 1,
+            flags: Vec::new(),
+            edits_seen: 0,
+        })
+        .unwrap();
+        assert!(ClientMessage::decode(&empty).is_err());
+        let bell = ClientMessage::Chat {
+            text: "\u{7}".to_owned(),
+        };
+        assert!(ClientMessage::decode(&postcard::to_allocvec(&bell).unwrap()).is_err());
+        let long = ClientMessage::Chat {
+            text: "x".repeat(MAX_CHAT_CHARS + 1),
+        };
+        assert!(ClientMessage::decode(&long.encode().unwrap()).is_err());
+    }
+
+    #[test]
+    fn the_version_is_read_from_any_hello() {
+        let bytes = hello("Ada").encode().unwrap();
+        assert_eq!(peek_version(&bytes), Some(PROTOCOL_VERSION));
+        // A future hello with other fields after the version.
+        let future = postcard::to_allocvec(&(0u8, 77u16, [1u8; 32], "more")).unwrap();
+        assert_eq!(peek_version(&future), Some(77));
+        let input = ClientMessage::Input {
+            last_tick: 1,
+            flags: vec![0],
+            edits_seen: 0,
+        };
+        assert_eq!(peek_version(&input.encode().unwrap()), None);
+        assert_eq!(peek_version(&[]), None);
+    }
+
+    #[test]
+    fn a_full_edit_batch_fits_a_server_message() {
+        let edits = vec![
+            LoggedEdit {
+                at: [i32::MIN, 255, i32::MAX],
+                block: 255,
+            };
+            EDITS_PER_MESSAGE
+        ];
+        let message = ServerMessage::Edits {
+            first: u64::MAX,
+            edits,
+        };
+        let bytes = message.encode().unwrap();
+        assert_eq!(ServerMessage::decode(&bytes).unwrap(), message);
+    }
+
+    #[test]
+    fn every_random_byte_string_decodes_or_errs() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..20_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let len = (state >> 56) as usize % 64;
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| (state.rotate_left(i as u32 * 7) >> 3) as u8)
+                .collect();
+            let _ = ClientMessage::decode(&bytes);
+            let _ = ServerMessage::decode(&bytes);
+            let _ = peek_version(&bytes);
+        }
+    }
+}

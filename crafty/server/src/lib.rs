@@ -1,0 +1,18 @@
+//! crafty_server: crafty's multiplayer server, as a library (the
+//! `crafty-server` binary wraps it).
+//!
+//! One [`Server`] owns one world and every player's record. Clients
+//! connect through any [`Link`](crafty_net::Link) and send their action
+//! flags each tick; the server steps each player with the same
+//! [`PlayerController`](taos_core::controllers::PlayerController) and voxel
+//! collision single-player crafty uses, so a client cannot move faster or
+//! fly where the rules do not let it: it only says which keys are down.
+//! Edits are checked (reach, what is there) and answered by sequence
+//! number.
+//!
+//! What it is not (yet): chunk streaming, client prediction, saving
+//! through the storage trait, or a socket transport (issue 45 goes on).
+
+mod server;
+
+pub use server::{PlayerRecord, Server, ServerConfig, TickReport};

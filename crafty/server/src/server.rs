@@ -1,0 +1,749 @@
+//! [`Server`]: one crafty world, the players connected to it, and every
+//! player's record.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hasher};
+
+use bevy_ecs::prelude::{Component, Resource};
+use bevy_ecs::world::World as Ecs;
+use crafty_net::Link;
+use crafty_net::protocol::{
+    BodyState, ClientMessage, EDITS_PER_MESSAGE, EditAction, INPUT_WINDOW, LoggedEdit,
+    PROTOCOL_VERSION, Refusal, RemotePlayer, ServerMessage, Token, peek_version,
+};
+use crafty_sim::inventory::{GameMode, InventoryState};
+use crafty_sim::player::{Body, REACH, command_from_flags, motor_settings};
+use crafty_sim::save::{PlayerState, SPAWN};
+use crafty_sim::world::{BlockType, World};
+use glam::{IVec3, Vec3};
+use serde::{Deserialize, Serialize};
+use taos_core::controllers::{CollisionQuery, PlayerController, PlayerDrive};
+use taos_core::game_loop::ActionFlags;
+use taos_core::{GameObject, Scene};
+
+/// How a [`Server`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// The world's seed.
+    pub seed: u64,
+    /// Ticks per second (Minecraft's server runs 20).
+    pub tick_hz: u32,
+    /// The most players at once (Luanti's default is 15).
+    pub max_players: usize,
+    /// The most messages one client may send in one tick; more disconnects
+    /// it (a flood).
+    pub max_messages_per_tick: usize,
+    /// The mode new players play in.
+    pub mode: GameMode,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            tick_hz: 20,
+            max_players: 15,
+            max_messages_per_tick: 32,
+            mode: GameMode::Creative,
+        }
+    }
+}
+
+/// What the server keeps of a player between visits: the same payload a
+/// single-player save holds, and the token that proves who they are.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// The secret the player's client shows to come back as them.
+    pub token: Token,
+    /// Where they stand and look.
+    pub state: PlayerState,
+    /// Creative or survival.
+    pub mode: GameMode,
+    /// Survival belongings.
+    pub inventory: InventoryState,
+}
+
+/// What one [`Server::tick`] did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TickReport {
+    /// Players who joined.
+    pub joined: Vec<String>,
+    /// Players who left, and why.
+    pub left: Vec<(String, String)>,
+    /// Clients turned away.
+    pub refused: Vec<Refusal>,
+    /// Edits done.
+    pub edits: usize,
+    /// Edits refused (out of reach, nothing to break, a body in the way).
+    pub refused_edits: usize,
+}
+
+/// The world, where the players' controllers collide with it.
+#[derive(Resource)]
+struct ServerWorld(World);
+
+fn server_collision(world: &Ecs) -> Option<&dyn CollisionQuery> {
+    world
+        .get_resource::<ServerWorld>()
+        .map(|w| &w.0 as &dyn CollisionQuery)
+}
+
+/// The flags a player's controller steps with this tick.
+#[derive(Component, Debug, Default, Clone, Copy)]
+struct NetInput(u32);
+
+/// A connected player.
+#[derive(Debug)]
+struct Playing {
+    name: String,
+    player: u32,
+    object: GameObject,
+    /// Flags received, by the client's tick, not stepped yet.
+    pending: BTreeMap<u64, u32>,
+    /// The client tick stepped next (`None` before the first input).
+    next_tick: Option<u64>,
+    /// Entries of the world's edit log the client says it has.
+    edits_seen: u64,
+    /// Entries sent so far (some may be lost: resent from `edits_seen`).
+    edits_sent: u64,
+    /// The tick edits were last sent.
+    edits_sent_at: u64,
+    /// The answers to the client's recent edits, by its number: a resent
+    /// edit (its answer was lost) gets the same answer, not a second try.
+    answered: BTreeMap<u32, bool>,
+}
+
+/// Ticks to wait for a client's acknowledgement before sending edits again.
+const EDIT_RESEND_TICKS: u64 = 10;
+/// Edit answers kept per player for resent edits.
+const ANSWERS_KEPT: usize = 256;
+
+#[derive(Debug)]
+enum Phase {
+    /// Waiting for the hello.
+    Joining,
+    Playing(Playing),
+    /// To be dropped at the end of the tick.
+    Gone,
+}
+
+#[derive(Debug)]
+struct Connection<L> {
+    link: L,
+    phase: Phase,
+}
+
+/// One crafty world and its players; see the [crate docs](crate).
+pub struct Server<L: Link> {
+    config: ServerConfig,
+    scene: Scene,
+    tick: u64,
+    connections: Vec<Connection<L>>,
+    records: BTreeMap<String, PlayerRecord>,
+    next_player: u32,
+    tokens: std::collections::hash_map::RandomState,
+}
+
+impl<L: Link> std::fmt::Debug for Server<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("config", &self.config)
+            .field("tick", &self.tick)
+            .field("connections", &self.connections.len())
+            .field("records", &self.records.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<L: Link> Server<L> {
+    /// A server for a fresh world of `config.seed`, with no records.
+    #[must_use]
+    pub fn new(config: ServerConfig) -> Self {
+        Self::with_world(config, World::new(config.seed), BTreeMap::new())
+    }
+
+    /// A server for `world` (loaded with its edits) and the players'
+    /// `records` (from the last run).
+    #[must_use]
+    pub fn with_world(
+        config: ServerConfig,
+        world: World,
+        records: BTreeMap<String, PlayerRecord>,
+    ) -> Self {
+        let mut scene = Scene::new();
+        scene.world_mut().insert_resource(ServerWorld(world));
+        Self {
+            config,
+            scene,
+            tick: 0,
+            connections: Vec::new(),
+            records,
+            next_player: 1,
+            tokens: std::collections::hash_map::RandomState::new(),
+        }
+    }
+
+    /// Takes a new client; it joins when its hello arrives.
+    pub fn accept(&mut self, link: L) {
+        self.connections.push(Connection {
+            link,
+            phase: Phase::Joining,
+        });
+    }
+
+    /// The server's tick.
+    #[must_use]
+    pub fn tick_count(&self) -> u64 {
+        self.tick
+    }
+
+    /// The world.
+    #[must_use]
+    pub fn world(&self) -> &World {
+        &self.scene.world().resource::<ServerWorld>().0
+    }
+
+    /// Players connected now.
+    #[must_use]
+    pub fn players(&self) -> usize {
+        self.connections
+            .iter()
+            .filter(|c| matches!(c.phase, Phase::Playing(_)))
+            .count()
+    }
+
+    /// Every player's record, those playing now as they are this tick.
+    #[must_use]
+    pub fn records(&self) -> BTreeMap<String, PlayerRecord> {
+        let mut records = self.records.clone();
+        for connection in &self.connections {
+            if let Phase::Playing(playing) = &connection.phase
+                && let Some(record) = self.record_of(playing)
+            {
+                records.insert(playing.name.clone(), record);
+            }
+        }
+        records
+    }
+
+    /// Where a connected player's feet are.
+    #[must_use]
+    pub fn position_of(&self, name: &str) -> Option<Vec3> {
+        self.connections.iter().find_map(|c| match &c.phase {
+            Phase::Playing(p) if p.name == name => self
+                .scene
+                .behaviour::<PlayerController>(p.object)
+                .map(|controller| controller.motor.position),
+            _ => None,
+        })
+    }
+
+    /// One tick: reads every client's messages (hellos, input, edits,
+    /// chat), steps every player one tick with their flags, and sends each
+    /// client the state.
+    pub fn tick(&mut self) -> TickReport {
+        let mut report = TickReport::default();
+        for index in 0..self.connections.len() {
+            self.read_messages(index, &mut report);
+        }
+        self.step_players();
+        self.tick += 1;
+        self.send_states();
+        self.send_edits();
+        self.drop_gone(&mut report);
+        report
+    }
+
+    /// Says goodbye to every client and returns every record (what a
+    /// shutdown saves).
+    pub fn shut_down(&mut self, reason: &str) -> BTreeMap<String, PlayerRecord> {
+        let records = self.records();
+        for connection in &mut self.connections {
+            send(
+                &mut connection.link,
+                &ServerMessage::Goodbye {
+                    reason: reason.to_owned(),
+                },
+            );
+            connection.link.close();
+        }
+        self.connections.clear();
+        self.records = records.clone();
+        records
+    }
+
+    fn read_messages(&mut self, index: usize, report: &mut TickReport) {
+        let mut count = 0;
+        loop {
+            let connection = &mut self.connections[index];
+            if matches!(connection.phase, Phase::Gone) {
+                return;
+            }
+            let Some(bytes) = connection.link.receive() else {
+                if connection.link.is_closed() {
+                    self.leave(index, "the connection closed", report);
+                }
+                return;
+            };
+            count += 1;
+            if count > self.config.max_messages_per_tick {
+                self.kick(index, "too many messages", report);
+                return;
+            }
+            if matches!(self.connections[index].phase, Phase::Joining) {
+                self.hello(index, &bytes, report);
+                continue;
+            }
+            match ClientMessage::decode(&bytes) {
+                Ok(message) => self.handle(index, message, report),
+                Err(error) => {
+                    self.kick(index, &format!("a bad message: {error}"), report);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn hello(&mut self, index: usize, bytes: &[u8], report: &mut TickReport) {
+        let refusal = match peek_version(bytes) {
+            None => Some(Refusal::NoHello),
+            Some(version) if version != PROTOCOL_VERSION => Some(Refusal::VersionMismatch {
+                server: PROTOCOL_VERSION,
+                client: version,
+            }),
+            Some(_) => None,
+        };
+        let (name, token) = match (refusal, ClientMessage::decode(bytes)) {
+            (None, Ok(ClientMessage::Hello { name, token, .. })) => (name, token),
+            (Some(refusal), _) => return self.refuse(index, refusal, report),
+            (None, Err(_)) => return self.refuse(index, Refusal::BadName, report),
+            (None, Ok(_)) => return self.refuse(index, Refusal::NoHello, report),
+        };
+        if let Some(record) = self.records.get(&name)
+            && token != Some(record.token)
+        {
+            return self.refuse(index, Refusal::NameTaken, report);
+        }
+        let playing_now = self.connections.iter().any(|c| match &c.phase {
+            Phase::Playing(p) => p.name == name,
+            _ => false,
+        });
+        if playing_now {
+            return self.refuse(index, Refusal::AlreadyPlaying, report);
+        }
+        if self.players() >= self.config.max_players {
+            return self.refuse(index, Refusal::Full, report);
+        }
+        let record = self.records.remove(&name).unwrap_or_else(|| PlayerRecord {
+            token: self.new_token(),
+            state: SPAWN,
+            mode: self.config.mode,
+            inventory: InventoryState::default(),
+        });
+        let object = self.spawn_player(&name, &record);
+        let player = self.next_player;
+        self.next_player += 1;
+        let token = record.token;
+        // Kept while they play, refreshed from the body when they leave.
+        self.records.insert(name.clone(), record);
+        let playing = Playing {
+            name: name.clone(),
+            player,
+            object,
+            pending: BTreeMap::new(),
+            next_tick: None,
+            edits_seen: 0,
+            edits_sent: 0,
+            edits_sent_at: 0,
+            answered: BTreeMap::new(),
+        };
+        let body = self.body_state(object);
+        let welcome = ServerMessage::Welcome {
+            version: PROTOCOL_VERSION,
+            token,
+            player,
+            tick: self.tick,
+            seed: self.config.seed,
+            body,
+        };
+        let connection = &mut self.connections[index];
+        send(&mut connection.link, &welcome);
+        connection.phase = Phase::Playing(playing);
+        log::info!("{name} joined");
+        report.joined.push(name);
+    }
+
+    fn handle(&mut self, index: usize, message: ClientMessage, report: &mut TickReport) {
+        match message {
+            ClientMessage::Hello { .. } => self.kick(index, "a second hello", report),
+            ClientMessage::Input {
+                last_tick,
+                flags,
+                edits_seen,
+            } => {
+                let logged = self.world().edits().len() as u64;
+                let Phase::Playing(playing) = &mut self.connections[index].phase else {
+                    return;
+                };
+                // Input may arrive out of order: the newest acknowledgement wins.
+                playing.edits_seen = playing.edits_seen.max(edits_seen.min(logged));
+                let first = last_tick.saturating_sub(flags.len() as u64 - 1);
+                let next = *playing.next_tick.get_or_insert(first);
+                // One tick is stepped per server tick whatever arrives:
+                // sending more input does not move a player faster. Ticks
+                // far ahead are dropped (a client cannot queue the future).
+                let horizon = next + 4 * INPUT_WINDOW as u64;
+                for (tick, flag) in (first..=last_tick).zip(flags) {
+                    if tick >= next && tick < horizon {
+                        playing.pending.insert(tick, flag);
+                    }
+                }
+            }
+            ClientMessage::Edit { seq, at, action } => self.edit(index, seq, at, action, report),
+            ClientMessage::Chat { text } => {
+                let Phase::Playing(playing) = &self.connections[index].phase else {
+                    return;
+                };
+                let line = ServerMessage::Chat {
+                    from: playing.name.clone(),
+                    text,
+                };
+                self.broadcast(&line, None);
+            }
+        }
+    }
+
+    fn edit(
+        &mut self,
+        index: usize,
+        seq: u32,
+        at: [i32; 3],
+        action: EditAction,
+        report: &mut TickReport,
+    ) {
+        let Phase::Playing(playing) = &self.connections[index].phase else {
+            return;
+        };
+        let object = playing.object;
+        let pos = IVec3::from_array(at);
+        if let Some(&accepted) = playing.answered.get(&seq) {
+            // Sent again because the answer was lost: the same answer.
+            let block = u8::from(self.world().block(pos));
+            send(
+                &mut self.connections[index].link,
+                &ServerMessage::EditResult {
+                    seq,
+                    accepted,
+                    at,
+                    block,
+                },
+            );
+            return;
+        }
+        let accepted = self.check_edit(object, pos, action);
+        if let Some(block) = accepted {
+            let world = &mut self.scene.world_mut().resource_mut::<ServerWorld>().0;
+            if world.set_block(pos, block).is_err() {
+                return self.answer_edit(index, seq, pos, false, report);
+            }
+        }
+        self.answer_edit(index, seq, pos, accepted.is_some(), report);
+    }
+
+    /// The block an edit puts at `pos`, or `None` when it is refused.
+    fn check_edit(&self, object: GameObject, pos: IVec3, action: EditAction) -> Option<BlockType> {
+        let body = self
+            .scene
+            .behaviour::<PlayerController>(object)
+            .map(|c| Body::of_motor(&c.motor))?;
+        let centre = pos.as_vec3() + Vec3::splat(0.5);
+        // Reach is to the block's nearest point, as the client's ray sees it.
+        if body.eye().distance(centre) > REACH + 0.87 {
+            return None;
+        }
+        let world = self.world();
+        let there = world.block(pos);
+        match action {
+            EditAction::Break => {
+                // The bottom layer is bedrock, as in single player.
+                (pos.y > 0 && !there.is_air() && there != BlockType::Water)
+                    .then_some(BlockType::Air)
+            }
+            EditAction::Place { block } => {
+                let block = BlockType::try_from(block).ok()?;
+                let free = there.is_air() || there == BlockType::Water;
+                let someone_there = self.connections.iter().any(|c| match &c.phase {
+                    Phase::Playing(p) => self
+                        .scene
+                        .behaviour::<PlayerController>(p.object)
+                        .is_some_and(|c| Body::of_motor(&c.motor).overlaps_block(pos)),
+                    _ => false,
+                });
+                (free && !block.is_air() && !someone_there && World::contains(pos)).then_some(block)
+            }
+        }
+    }
+
+    fn answer_edit(
+        &mut self,
+        index: usize,
+        seq: u32,
+        pos: IVec3,
+        accepted: bool,
+        report: &mut TickReport,
+    ) {
+        let block = u8::from(self.world().block(pos));
+        let at = pos.to_array();
+        let connection = &mut self.connections[index];
+        if let Phase::Playing(playing) = &mut connection.phase {
+            playing.answered.insert(seq, accepted);
+            while playing.answered.len() > ANSWERS_KEPT {
+                playing.answered.pop_first();
+            }
+        }
+        send(
+            &mut connection.link,
+            &ServerMessage::EditResult {
+                seq,
+                accepted,
+                at,
+                block,
+            },
+        );
+        // Everyone (this client too) gets the edit through the log.
+        if accepted {
+            report.edits += 1;
+        } else {
+            report.refused_edits += 1;
+        }
+    }
+
+    fn step_players(&mut self) {
+        for connection in &mut self.connections {
+            let Phase::Playing(playing) = &mut connection.phase else {
+                continue;
+            };
+            let flags = match playing.next_tick {
+                Some(next) => match playing.pending.range(next..).next() {
+                    Some((&tick, &flags)) => {
+                        playing.next_tick = Some(tick + 1);
+                        flags
+                    }
+                    // Nothing for this tick yet: stand still.
+                    None => 0,
+                },
+                None => 0,
+            };
+            if let Some(next) = playing.next_tick {
+                playing.pending = playing.pending.split_off(&next);
+            }
+            let _ = self.scene.add_component(playing.object, NetInput(flags));
+        }
+        self.scene.tick(1.0 / self.config.tick_hz as f32);
+    }
+
+    fn send_states(&mut self) {
+        let players: Vec<(u32, GameObject)> = self
+            .connections
+            .iter()
+            .filter_map(|c| match &c.phase {
+                Phase::Playing(p) => Some((p.player, p.object)),
+                _ => None,
+            })
+            .collect();
+        let bodies: HashMap<u32, BodyState> = players
+            .iter()
+            .map(|&(player, object)| (player, self.body_state(object)))
+            .collect();
+        for connection in &mut self.connections {
+            let Phase::Playing(playing) = &connection.phase else {
+                continue;
+            };
+            let others = bodies
+                .iter()
+                .filter(|(id, _)| **id != playing.player)
+                .map(|(&player, body)| RemotePlayer {
+                    player,
+                    position: body.position,
+                    yaw: body.yaw,
+                })
+                .collect();
+            let state = ServerMessage::State {
+                tick: self.tick,
+                input_tick: playing.next_tick.map_or(0, |t| t.saturating_sub(1)),
+                you: bodies[&playing.player],
+                others,
+            };
+            send(&mut connection.link, &state);
+        }
+    }
+
+    /// Sends each client the edit-log entries it has not been sent, and
+    /// what it has not acknowledged again after [`EDIT_RESEND_TICKS`].
+    fn send_edits(&mut self) {
+        let world = &self.scene.world().resource::<ServerWorld>().0;
+        let log = world.edits();
+        let logged = log.len() as u64;
+        for connection in &mut self.connections {
+            let Phase::Playing(playing) = &mut connection.phase else {
+                continue;
+            };
+            let from = if playing.edits_sent < logged {
+                playing.edits_sent.max(playing.edits_seen)
+            } else if playing.edits_seen < logged
+                && self.tick >= playing.edits_sent_at + EDIT_RESEND_TICKS
+            {
+                playing.edits_seen
+            } else {
+                continue;
+            };
+            let to = logged.min(from + EDITS_PER_MESSAGE as u64);
+            let edits = log[from as usize..to as usize]
+                .iter()
+                .map(|edit| LoggedEdit {
+                    at: edit.pos().to_array(),
+                    block: u8::from(edit.block),
+                })
+                .collect();
+            send(
+                &mut connection.link,
+                &ServerMessage::Edits { first: from, edits },
+            );
+            playing.edits_sent = playing.edits_sent.max(to);
+            playing.edits_sent_at = self.tick;
+        }
+    }
+
+    fn body_state(&self, object: GameObject) -> BodyState {
+        self.scene.behaviour::<PlayerController>(object).map_or(
+            BodyState {
+                position: [0.0; 3],
+                velocity: [0.0; 3],
+                yaw: 0.0,
+                pitch: 0.0,
+                on_ground: false,
+                flying: false,
+                crouching: false,
+            },
+            |c| BodyState {
+                position: c.motor.position.to_array(),
+                velocity: c.motor.velocity.to_array(),
+                yaw: c.yaw,
+                pitch: c.pitch,
+                on_ground: c.motor.on_ground,
+                flying: c.motor.flying,
+                crouching: c.motor.crouching,
+            },
+        )
+    }
+
+    fn spawn_player(&mut self, name: &str, record: &PlayerRecord) -> GameObject {
+        let object = self.scene.spawn(format!("Player {name}"));
+        let mut controller = PlayerController::new(motor_settings());
+        let entity = object.entity();
+        controller.drive = PlayerDrive::commands(move |world: &Ecs| {
+            let flags = world.get::<NetInput>(entity).map_or(0, |input| input.0);
+            command_from_flags(ActionFlags(flags))
+        });
+        controller.collision = server_collision;
+        controller.touch = None;
+        controller.mouse_look = false;
+        controller.can_fly = record.mode == GameMode::Creative;
+        controller.step_hz = self.config.tick_hz as f32;
+        controller.interpolate = false;
+        let state = record.state;
+        controller.teleport(Vec3::new(state.x, state.y, state.z));
+        controller.yaw = state.yaw;
+        controller.pitch = state.pitch;
+        let _ = self.scene.add_component(object, NetInput(0));
+        let _ = self.scene.add_behaviour(object, controller);
+        object
+    }
+
+    fn record_of(&self, playing: &Playing) -> Option<PlayerRecord> {
+        let controller = self.scene.behaviour::<PlayerController>(playing.object)?;
+        let mut record = self.records.get(&playing.name)?.clone();
+        let feet = controller.motor.position;
+        record.state = PlayerState {
+            x: feet.x,
+            y: feet.y,
+            z: feet.z,
+            yaw: controller.yaw,
+            pitch: controller.pitch,
+        };
+        Some(record)
+    }
+
+    fn refuse(&mut self, index: usize, refusal: Refusal, report: &mut TickReport) {
+        let connection = &mut self.connections[index];
+        send(
+            &mut connection.link,
+            &ServerMessage::Refused(refusal.clone()),
+        );
+        connection.link.close();
+        connection.phase = Phase::Gone;
+        log::info!("a client was refused: {refusal}");
+        report.refused.push(refusal);
+    }
+
+    fn kick(&mut self, index: usize, reason: &str, report: &mut TickReport) {
+        send(
+            &mut self.connections[index].link,
+            &ServerMessage::Goodbye {
+                reason: reason.to_owned(),
+            },
+        );
+        self.connections[index].link.close();
+        self.leave(index, reason, report);
+    }
+
+    /// Keeps a leaving player's record and takes their body out.
+    fn leave(&mut self, index: usize, why: &str, report: &mut TickReport) {
+        let phase = std::mem::replace(&mut self.connections[index].phase, Phase::Gone);
+        if let Phase::Playing(playing) = phase {
+            if let Some(record) = self.record_of(&playing) {
+                self.records.insert(playing.name.clone(), record);
+            }
+            let _ = self.scene.remove(playing.object);
+            log::info!("{} left: {why}", playing.name);
+            report.left.push((playing.name, why.to_owned()));
+        }
+    }
+
+    fn drop_gone(&mut self, _report: &mut TickReport) {
+        self.connections.retain(|c| !matches!(c.phase, Phase::Gone));
+    }
+
+    fn broadcast(&mut self, message: &ServerMessage, except: Option<usize>) {
+        for (i, connection) in self.connections.iter_mut().enumerate() {
+            if Some(i) != except && matches!(connection.phase, Phase::Playing(_)) {
+                send(&mut connection.link, message);
+            }
+        }
+    }
+
+    /// A token no client can guess: 128 bits from the process's randomly
+    /// keyed hasher.
+    fn new_token(&mut self) -> Token {
+        let mut bytes = [0u8; 16];
+        for (i, half) in bytes.chunks_exact_mut(8).enumerate() {
+            let mut hasher = self.tokens.build_hasher();
+            hasher.write_u64(self.tick);
+            hasher.write_u32(self.next_player);
+            hasher.write_usize(i);
+            half.copy_from_slice(&hasher.finish().to_le_bytes());
+        }
+        self.tokens = std::collections::hash_map::RandomState::new();
+        Token(bytes)
+    }
+}
+
+/// Sends `message`; a closed link is noticed when it is next read.
+fn send<L: Link>(link: &mut L, message: &ServerMessage) {
+    match message.encode() {
+        Ok(bytes) => {
+            let _ = link.send(bytes);
+        }
+        Err(error) => log::error!("a server message did not encode: {error}"),
+    }
+}

@@ -1,0 +1,223 @@
+//! A bot client for the in-process tests: joins, walks by sending action
+//! flags, breaks and places blocks (showing them at once in its copy of
+//! the world, rolled back if refused), and keeps its copy of the world
+//! from the seed and the server's edit log.
+
+#![allow(dead_code, reason = "each test file uses part of the bot")]
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crafty_net::protocol::{
+    BodyState, ClientMessage, EditAction, INPUT_WINDOW, PROTOCOL_VERSION, Refusal, ServerMessage,
+    Token,
+};
+use crafty_net::{Link, MemoryLink};
+use crafty_sim::world::{BlockType, World};
+use glam::{IVec3, Vec3};
+
+/// Walk forward (bit 15), and turn left (bit 1).
+pub(crate) const FORWARD: u32 = 1 << 15;
+pub(crate) const TURN_LEFT: u32 = 1 << 1;
+
+pub(crate) struct Bot {
+    pub(crate) name: String,
+    pub(crate) link: MemoryLink,
+    pub(crate) token: Option<Token>,
+    pub(crate) player: Option<u32>,
+    pub(crate) tick: u64,
+    history: VecDeque<u32>,
+    pub(crate) world: Option<World>,
+    pub(crate) edits_seen: u64,
+    next_seq: u32,
+    /// Edits sent and not answered: the message and the tick it was sent.
+    pending: BTreeMap<u32, (ClientMessage, u64)>,
+    /// Edits the server accepted.
+    pub(crate) accepted: Vec<IVec3>,
+    pub(crate) refused_edits: usize,
+    pub(crate) body: Option<BodyState>,
+    pub(crate) refused: Option<Refusal>,
+    pub(crate) goodbye: Option<String>,
+    pub(crate) chat: Vec<(String, String)>,
+    rng: u64,
+}
+
+impl Bot {
+    /// A bot that says hello at once.
+    pub(crate) fn join(name: &str, mut link: MemoryLink, token: Option<Token>, seed: u64) -> Self {
+        let hello = ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: name.to_owned(),
+            token,
+        };
+        let _ = link.send(hello.encode().unwrap());
+        Self {
+            name: name.to_owned(),
+            link,
+            token,
+            player: None,
+            tick: 0,
+            history: VecDeque::new(),
+            world: None,
+            edits_seen: 0,
+            next_seq: 0,
+            pending: BTreeMap::new(),
+            accepted: Vec::new(),
+            refused_edits: 0,
+            body: None,
+            refused: None,
+            goodbye: None,
+            chat: Vec::new(),
+            rng: seed,
+        }
+    }
+
+    fn random(&mut self) -> u64 {
+        self.rng = self
+            .rng
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.rng >> 33
+    }
+
+    pub(crate) fn feet(&self) -> Option<Vec3> {
+        self.body.map(|b| Vec3::from_array(b.position))
+    }
+
+    /// Reads what arrived, then plays one tick: walks (turning now and
+    /// then), and every so often, when `editing`, breaks the block under
+    /// its feet ahead, or places stone there when it is air or water. Resends unanswered edits.
+    pub(crate) fn update(&mut self, editing: bool) {
+        self.receive();
+        if self.player.is_none() || self.goodbye.is_some() {
+            return;
+        }
+        let turn = if self.random().is_multiple_of(8) { TURN_LEFT } else { 0 };
+        self.send_flags(FORWARD | turn);
+        if editing && self.random().is_multiple_of(15) {
+            self.edit_ahead();
+        }
+        let now = self.tick;
+        let stale: Vec<ClientMessage> = self
+            .pending
+            .values()
+            .filter(|(_, sent)| now >= sent + 20)
+            .map(|(message, _)| message.clone())
+            .collect();
+        for message in stale {
+            let _ = self.link.send(message.encode().unwrap());
+        }
+        for (_, sent) in self.pending.values_mut() {
+            if now >= *sent + 20 {
+                *sent = now;
+            }
+        }
+    }
+
+    /// Sends one tick of flags (with the ticks before it, against loss).
+    pub(crate) fn send_flags(&mut self, flags: u32) {
+        self.tick += 1;
+        self.history.push_back(flags);
+        while self.history.len() > INPUT_WINDOW {
+            self.history.pop_front();
+        }
+        let input = ClientMessage::Input {
+            last_tick: self.tick,
+            flags: self.history.iter().copied().collect(),
+            edits_seen: self.edits_seen,
+        };
+        let _ = self.link.send(input.encode().unwrap());
+    }
+
+    fn edit_ahead(&mut self) {
+        let (Some(body), Some(world)) = (self.body, self.world.as_mut()) else {
+            return;
+        };
+        let feet = Vec3::from_array(body.position);
+        let ahead = Vec3::new(-body.yaw.sin(), 0.0, -body.yaw.cos()) * 2.0;
+        let below = (feet + ahead - Vec3::Y * 0.5).floor().as_ivec3();
+        let there = world.block(below);
+        let (at, action, shown) = if there.is_air() || there == BlockType::Water {
+            (below, EditAction::Place { block: 1 }, BlockType::Stone)
+        } else {
+            (below, EditAction::Break, BlockType::Air)
+        };
+        // Shown at once; rolled back if the server says no.
+        let _ = world.set_block(at, shown);
+        self.send_edit(at, action);
+    }
+
+    pub(crate) fn send_edit(&mut self, at: IVec3, action: EditAction) -> u32 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let message = ClientMessage::Edit {
+            seq,
+            at: at.to_array(),
+            action,
+        };
+        let _ = self.link.send(message.encode().unwrap());
+        self.pending.insert(seq, (message, self.tick));
+        seq
+    }
+
+    pub(crate) fn pending_edits(&self) -> usize {
+        self.pending.len()
+    }
+
+    pub(crate) fn receive(&mut self) {
+        while let Some(bytes) = self.link.receive() {
+            let message = ServerMessage::decode(&bytes).expect("the server sends good messages");
+            match message {
+                ServerMessage::Welcome {
+                    token,
+                    player,
+                    seed,
+                    body,
+                    ..
+                } => {
+                    self.token = Some(token);
+                    self.player = Some(player);
+                    self.world = Some(World::new(seed));
+                    self.body = Some(body);
+                }
+                ServerMessage::Refused(refusal) => self.refused = Some(refusal),
+                ServerMessage::State { you, .. } => self.body = Some(you),
+                ServerMessage::EditResult {
+                    seq,
+                    accepted,
+                    at,
+                    block,
+                } => {
+                    if self.pending.remove(&seq).is_none() {
+                        continue;
+                    }
+                    if accepted {
+                        self.accepted.push(IVec3::from_array(at));
+                    } else {
+                        self.refused_edits += 1;
+                        if let (Some(world), Ok(block)) =
+                            (self.world.as_mut(), BlockType::try_from(block))
+                        {
+                            let _ = world.set_block(IVec3::from_array(at), block);
+                        }
+                    }
+                }
+                ServerMessage::Edits { first, edits } => {
+                    let Some(world) = self.world.as_mut() else {
+                        continue;
+                    };
+                    if first > self.edits_seen {
+                        continue; // a gap: the server sends it again
+                    }
+                    let skip = (self.edits_seen - first) as usize;
+                    for edit in edits.iter().skip(skip) {
+                        let block = BlockType::try_from(edit.block).expect("a known block");
+                        let _ = world.set_block(IVec3::from_array(edit.at), block);
+                        self.edits_seen += 1;
+                    }
+                }
+                ServerMessage::Chat { from, text } => self.chat.push((from, text)),
+                ServerMessage::Goodbye { reason } => self.goodbye = Some(reason),
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! A server and bots in one process over an in-memory network with a
+//! seeded link conditioner: the bots walk, break and place under latency,
+//! jitter and loss; afterwards every edit the server acknowledged is in its
+//! world, and every bot's copy of the world (the seed plus the edit log it
+//! was sent, with its own edits shown at once and rolled back when
+//! refused) equals the server's.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Bot;
+use crafty_net::{Conditions, MemoryLink, MemoryNet};
+use crafty_server::{Server, ServerConfig};
+use glam::Vec3;
+
+const TICK: Duration = Duration::from_millis(50);
+
+fn play(
+    server: &mut Server<MemoryLink>,
+    net: &MemoryNet,
+    bots: &mut [Bot],
+    ticks: usize,
+    editing: bool,
+) {
+    for _ in 0..ticks {
+        for bot in bots.iter_mut() {
+            bot.update(editing);
+        }
+        server.tick();
+        net.advance(TICK);
+    }
+}
+
+fn joined(server: &mut Server<MemoryLink>, net: &MemoryNet, names: &[&str]) -> Vec<Bot> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let (client, end) = net.connect();
+            server.accept(end);
+            Bot::join(name, client, None, 11 + i as u64)
+        })
+        .collect()
+}
+
+#[test]
+fn bots_walk_and_edit_over_a_bad_network_and_every_copy_of_the_world_agrees() {
+    // 150 ms round trip, up to 40 ms of jitter each way, 5% of messages lost.
+    let net = MemoryNet::new(
+        Conditions::new(Duration::from_millis(75), Duration::from_millis(40), 0.05),
+        3,
+    );
+    let config = ServerConfig::default();
+    let mut server = Server::new(config);
+    let mut bots = joined(&mut server, &net, &["ada", "bob", "cy", "dee"]);
+    play(&mut server, &net, &mut bots, 20, false);
+    assert_eq!(server.players(), 4);
+    let starts: Vec<Vec3> = bots.iter().map(|b| b.feet().unwrap()).collect();
+
+    play(&mut server, &net, &mut bots, 600, true);
+    // Then nothing new: the network settles.
+    play(&mut server, &net, &mut bots, 200, false);
+
+    let world = server.world();
+    let logged = world.edits().len() as u64;
+    assert!(logged > 40, "the bots edited: {logged} edits");
+    for (bot, start) in bots.iter().zip(starts) {
+        assert!(bot.goodbye.is_none(), "{}: {:?}", bot.name, bot.goodbye);
+        assert!(
+            bot.accepted.len() > 5,
+            "{} had {} edits accepted, {} refused",
+            bot.name,
+            bot.accepted.len(),
+            bot.refused_edits
+        );
+        assert_eq!(bot.pending_edits(), 0, "{}: every edit answered", bot.name);
+        let walked = bot.feet().unwrap().distance(start);
+        assert!(walked > 10.0, "{} walked {walked} m", bot.name);
+        // Every acknowledged edit is in the server's log.
+        for at in &bot.accepted {
+            assert!(
+                world.edits().iter().any(|e| e.pos() == *at),
+                "{}'s edit at {at} is not in the log",
+                bot.name
+            );
+        }
+        // The bot's copy equals the server's at every edited block.
+        assert_eq!(bot.edits_seen, logged, "{} has the whole log", bot.name);
+        let copy = bot.world.as_ref().unwrap();
+        for edit in world.edits() {
+            assert_eq!(
+                copy.block(edit.pos()),
+                world.block(edit.pos()),
+                "{} sees {} differently",
+                bot.name,
+                edit.pos()
+            );
+        }
+    }
+    // Each bot's last state is the server's body a round trip ago.
+    for bot in &bots {
+        let server_feet = server.position_of(&bot.name).unwrap();
+        let gap = server_feet.distance(bot.feet().unwrap());
+        assert!(gap < 1.5, "{}: {gap} m behind the server", bot.name);
+    }
+}
+
+#[test]
+fn sending_more_input_does_not_move_a_player_faster() {
+    let net = MemoryNet::new(Conditions::PERFECT, 1);
+    let mut server = Server::new(ServerConfig::default());
+    let mut bots = joined(&mut server, &net, &["honest", "cheat"]);
+    play(&mut server, &net, &mut bots, 40, false);
+    let starts: Vec<Vec3> = bots.iter().map(|b| b.feet().unwrap()).collect();
+    for _ in 0..100 {
+        bots[0].receive();
+        bots[0].send_flags(common::FORWARD);
+        bots[1].receive();
+        // Sixteen ticks of "forward" every server tick.
+        for _ in 0..16 {
+            bots[1].send_flags(common::FORWARD);
+        }
+        server.tick();
+        net.advance(TICK);
+    }
+    bots[0].receive();
+    bots[1].receive();
+    let honest = bots[0].feet().unwrap().distance(starts[0]);
+    let cheat = bots[1].feet().unwrap().distance(starts[1]);
+    assert!(honest > 5.0, "walked {honest} m");
+    assert!(
+        cheat <= honest * 1.05,
+        "the cheat went {cheat} m, the honest {honest} m"
+    );
+}
