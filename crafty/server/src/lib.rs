@@ -10,9 +10,15 @@
 //! Edits are checked (reach, what is there) and answered by sequence
 //! number.
 //!
-//! What it is not (yet): chunk streaming, client prediction, saving
-//! through the storage trait, or a socket transport (issue 45 goes on).
+//! [`ServerStore`] keeps the world's edit log and the players' records in
+//! a database behind the engine's storage trait; [`Server::tick_saving`]
+//! acknowledges nothing before it is saved.
+//!
+//! What it is not (yet): client prediction, or a socket transport (issue
+//! 45 goes on).
 
 mod server;
+mod store;
 
-pub use server::{PlayerRecord, Server, ServerConfig, TickReport};
+pub use server::{PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig, TickReport};
+pub use store::{SavedServer, ServerStore, StoreError};

@@ -14,7 +14,7 @@ use crafty_net::protocol::{
 use crafty_sim::inventory::{GameMode, InventoryState};
 use crafty_sim::player::{Body, REACH, command_from_flags, motor_settings};
 use crafty_sim::save::{PlayerState, SPAWN};
-use crafty_sim::world::{BlockType, World};
+use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::{IVec3, Vec3};
 use serde::{Deserialize, Serialize};
 use taos_core::controllers::{CollisionQuery, PlayerController, PlayerDrive};
@@ -76,6 +76,8 @@ pub struct TickReport {
     pub edits: usize,
     /// Edits refused (out of reach, nothing to break, a body in the way).
     pub refused_edits: usize,
+    /// The save failed: this tick's answers wait for the next one.
+    pub save_failed: bool,
 }
 
 /// The world, where the players' controllers collide with it.
@@ -131,7 +133,36 @@ enum Phase {
 struct Connection<L> {
     link: L,
     phase: Phase,
+    /// Messages of this tick, sent once its edits are saved.
+    outbox: Vec<Vec<u8>>,
+    /// Close the link once the outbox is sent.
+    closing: bool,
 }
+
+impl<L> Connection<L> {
+    fn send(&mut self, message: &ServerMessage) {
+        match message.encode() {
+            Ok(bytes) => self.outbox.push(bytes),
+            Err(error) => log::error!("a server message did not encode: {error}"),
+        }
+    }
+}
+
+/// What must be saved before a tick's answers go out: an edit is
+/// acknowledged only once it is stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaveBatch<'a> {
+    /// The index in the world's edit log of the first new edit.
+    pub first: u64,
+    /// The edits since the last successful save.
+    pub edits: &'a [BlockEdit],
+    /// The records that changed (players who joined, left or edited; every
+    /// player now and then).
+    pub records: BTreeMap<String, PlayerRecord>,
+}
+
+/// Ticks between saves of every connected player's record.
+pub const RECORD_SAVE_TICKS: u64 = 100;
 
 /// One crafty world and its players; see the [crate docs](crate).
 pub struct Server<L: Link> {
@@ -142,6 +173,10 @@ pub struct Server<L: Link> {
     records: BTreeMap<String, PlayerRecord>,
     next_player: u32,
     tokens: std::collections::hash_map::RandomState,
+    /// Edits of the log saved so far.
+    saved_edits: u64,
+    /// Players whose records must be saved with the next batch.
+    dirty: std::collections::BTreeSet<String>,
 }
 
 impl<L: Link> std::fmt::Debug for Server<L> {
@@ -170,6 +205,7 @@ impl<L: Link> Server<L> {
         world: World,
         records: BTreeMap<String, PlayerRecord>,
     ) -> Self {
+        let saved_edits = world.edits().len() as u64;
         let mut scene = Scene::new();
         scene.world_mut().insert_resource(ServerWorld(world));
         Self {
@@ -180,6 +216,8 @@ impl<L: Link> Server<L> {
             records,
             next_player: 1,
             tokens: std::collections::hash_map::RandomState::new(),
+            saved_edits,
+            dirty: std::collections::BTreeSet::new(),
         }
     }
 
@@ -188,6 +226,8 @@ impl<L: Link> Server<L> {
         self.connections.push(Connection {
             link,
             phase: Phase::Joining,
+            outbox: Vec::new(),
+            closing: false,
         });
     }
 
@@ -238,10 +278,22 @@ impl<L: Link> Server<L> {
         })
     }
 
-    /// One tick: reads every client's messages (hellos, input, edits,
-    /// chat), steps every player one tick with their flags, and sends each
-    /// client the state.
+    /// One tick without storage: [`tick_saving`](Self::tick_saving) with a
+    /// save that always succeeds (tests, a throwaway world).
     pub fn tick(&mut self) -> TickReport {
+        self.tick_saving(|_| Ok::<(), std::convert::Infallible>(()))
+    }
+
+    /// One tick: reads every client's messages (hellos, input, edits,
+    /// chat), steps every player one tick with their flags, then hands
+    /// `save` the new edits and changed records and, once it succeeds,
+    /// sends the tick's answers, states and edits: nothing is acknowledged
+    /// before it is stored. A failed save is logged and tried again next
+    /// tick with everything since; the answers wait for it.
+    pub fn tick_saving<E: std::fmt::Display>(
+        &mut self,
+        save: impl FnOnce(SaveBatch<'_>) -> Result<(), E>,
+    ) -> TickReport {
         let mut report = TickReport::default();
         for index in 0..self.connections.len() {
             self.read_messages(index, &mut report);
@@ -250,8 +302,58 @@ impl<L: Link> Server<L> {
         self.tick += 1;
         self.send_states();
         self.send_edits();
-        self.drop_gone(&mut report);
+        if self.tick.is_multiple_of(RECORD_SAVE_TICKS) {
+            self.dirty.extend(self.playing_names());
+        }
+        let logged = self.world().edits().len() as u64;
+        let batch = SaveBatch {
+            first: self.saved_edits,
+            edits: &self.world().edits()[self.saved_edits as usize..],
+            records: self.dirty_records(),
+        };
+        match save(batch) {
+            Ok(()) => {
+                self.saved_edits = logged;
+                self.dirty.clear();
+                self.flush();
+            }
+            Err(error) => {
+                log::error!("saving the world failed (tried again next tick): {error}");
+                report.save_failed = true;
+            }
+        }
+        self.drop_gone();
         report
+    }
+
+    fn playing_names(&self) -> Vec<String> {
+        self.connections
+            .iter()
+            .filter_map(|c| match &c.phase {
+                Phase::Playing(p) => Some(p.name.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn dirty_records(&self) -> BTreeMap<String, PlayerRecord> {
+        let all = self.records();
+        self.dirty
+            .iter()
+            .filter_map(|name| all.get(name).map(|r| (name.clone(), r.clone())))
+            .collect()
+    }
+
+    /// Sends every connection's outbox, and closes those that are closing.
+    fn flush(&mut self) {
+        for connection in &mut self.connections {
+            for bytes in connection.outbox.drain(..) {
+                let _ = connection.link.send(bytes);
+            }
+            if connection.closing {
+                connection.link.close();
+            }
+        }
     }
 
     /// Says goodbye to every client and returns every record (what a
@@ -259,14 +361,12 @@ impl<L: Link> Server<L> {
     pub fn shut_down(&mut self, reason: &str) -> BTreeMap<String, PlayerRecord> {
         let records = self.records();
         for connection in &mut self.connections {
-            send(
-                &mut connection.link,
-                &ServerMessage::Goodbye {
-                    reason: reason.to_owned(),
-                },
-            );
-            connection.link.close();
+            connection.send(&ServerMessage::Goodbye {
+                reason: reason.to_owned(),
+            });
+            connection.closing = true;
         }
+        self.flush();
         self.connections.clear();
         self.records = records.clone();
         records
@@ -367,8 +467,9 @@ impl<L: Link> Server<L> {
             body,
         };
         let connection = &mut self.connections[index];
-        send(&mut connection.link, &welcome);
+        connection.send(&welcome);
         connection.phase = Phase::Playing(playing);
+        self.dirty.insert(name.clone());
         log::info!("{name} joined");
         report.joined.push(name);
     }
@@ -408,7 +509,7 @@ impl<L: Link> Server<L> {
                     from: playing.name.clone(),
                     text,
                 };
-                self.broadcast(&line, None);
+                self.broadcast(&line);
             }
         }
     }
@@ -429,15 +530,12 @@ impl<L: Link> Server<L> {
         if let Some(&accepted) = playing.answered.get(&seq) {
             // Sent again because the answer was lost: the same answer.
             let block = u8::from(self.world().block(pos));
-            send(
-                &mut self.connections[index].link,
-                &ServerMessage::EditResult {
-                    seq,
-                    accepted,
-                    at,
-                    block,
-                },
-            );
+            self.connections[index].send(&ServerMessage::EditResult {
+                seq,
+                accepted,
+                at,
+                block,
+            });
             return;
         }
         let accepted = self.check_edit(object, pos, action);
@@ -501,18 +599,18 @@ impl<L: Link> Server<L> {
                 playing.answered.pop_first();
             }
         }
-        send(
-            &mut connection.link,
-            &ServerMessage::EditResult {
-                seq,
-                accepted,
-                at,
-                block,
-            },
-        );
+        connection.send(&ServerMessage::EditResult {
+            seq,
+            accepted,
+            at,
+            block,
+        });
         // Everyone (this client too) gets the edit through the log.
         if accepted {
             report.edits += 1;
+            if let Phase::Playing(playing) = &self.connections[index].phase {
+                self.dirty.insert(playing.name.clone());
+            }
         } else {
             report.refused_edits += 1;
         }
@@ -574,7 +672,7 @@ impl<L: Link> Server<L> {
                 you: bodies[&playing.player],
                 others,
             };
-            send(&mut connection.link, &state);
+            connection.send(&state);
         }
     }
 
@@ -605,12 +703,9 @@ impl<L: Link> Server<L> {
                     block: u8::from(edit.block),
                 })
                 .collect();
-            send(
-                &mut connection.link,
-                &ServerMessage::Edits { first: from, edits },
-            );
             playing.edits_sent = playing.edits_sent.max(to);
             playing.edits_sent_at = self.tick;
+            connection.send(&ServerMessage::Edits { first: from, edits });
         }
     }
 
@@ -676,24 +771,18 @@ impl<L: Link> Server<L> {
 
     fn refuse(&mut self, index: usize, refusal: Refusal, report: &mut TickReport) {
         let connection = &mut self.connections[index];
-        send(
-            &mut connection.link,
-            &ServerMessage::Refused(refusal.clone()),
-        );
-        connection.link.close();
+        connection.send(&ServerMessage::Refused(refusal.clone()));
+        connection.closing = true;
         connection.phase = Phase::Gone;
         log::info!("a client was refused: {refusal}");
         report.refused.push(refusal);
     }
 
     fn kick(&mut self, index: usize, reason: &str, report: &mut TickReport) {
-        send(
-            &mut self.connections[index].link,
-            &ServerMessage::Goodbye {
-                reason: reason.to_owned(),
-            },
-        );
-        self.connections[index].link.close();
+        self.connections[index].send(&ServerMessage::Goodbye {
+            reason: reason.to_owned(),
+        });
+        self.connections[index].closing = true;
         self.leave(index, reason, report);
     }
 
@@ -704,20 +793,23 @@ impl<L: Link> Server<L> {
             if let Some(record) = self.record_of(&playing) {
                 self.records.insert(playing.name.clone(), record);
             }
+            self.dirty.insert(playing.name.clone());
             let _ = self.scene.remove(playing.object);
             log::info!("{} left: {why}", playing.name);
             report.left.push((playing.name, why.to_owned()));
         }
     }
 
-    fn drop_gone(&mut self, _report: &mut TickReport) {
-        self.connections.retain(|c| !matches!(c.phase, Phase::Gone));
+    /// Drops the connections that are gone (their last words were sent).
+    fn drop_gone(&mut self) {
+        self.connections
+            .retain(|c| !matches!(c.phase, Phase::Gone) || !c.outbox.is_empty());
     }
 
-    fn broadcast(&mut self, message: &ServerMessage, except: Option<usize>) {
-        for (i, connection) in self.connections.iter_mut().enumerate() {
-            if Some(i) != except && matches!(connection.phase, Phase::Playing(_)) {
-                send(&mut connection.link, message);
+    fn broadcast(&mut self, message: &ServerMessage) {
+        for connection in &mut self.connections {
+            if matches!(connection.phase, Phase::Playing(_)) {
+                connection.send(message);
             }
         }
     }
@@ -735,15 +827,5 @@ impl<L: Link> Server<L> {
         }
         self.tokens = std::collections::hash_map::RandomState::new();
         Token(bytes)
-    }
-}
-
-/// Sends `message`; a closed link is noticed when it is next read.
-fn send<L: Link>(link: &mut L, message: &ServerMessage) {
-    match message.encode() {
-        Ok(bytes) => {
-            let _ = link.send(bytes);
-        }
-        Err(error) => log::error!("a server message did not encode: {error}"),
     }
 }

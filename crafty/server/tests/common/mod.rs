@@ -91,7 +91,11 @@ impl Bot {
         if self.player.is_none() || self.goodbye.is_some() {
             return;
         }
-        let turn = if self.random().is_multiple_of(8) { TURN_LEFT } else { 0 };
+        let turn = if self.random().is_multiple_of(8) {
+            TURN_LEFT
+        } else {
+            0
+        };
         self.send_flags(FORWARD | turn);
         if editing && self.random().is_multiple_of(15) {
             self.edit_ahead();
