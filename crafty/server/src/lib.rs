@@ -14,11 +14,19 @@
 //! a database behind the engine's storage trait; [`Server::tick_saving`]
 //! acknowledges nothing before it is saved.
 //!
-//! What it is not (yet): client prediction, or a socket transport (issue
-//! 45 goes on).
+//! [`socket`] carries it over WebSocket on std's blocking sockets, and
+//! [`serve`] is the loop the `crafty-server` binary runs: it sleeps until a
+//! message arrives or a tick is due, and with nobody connected it does not
+//! wake at all.
+//!
+//! What it is not (yet): client prediction, or the browser and launcher
+//! clients (issue 45 goes on).
 
+mod serve;
 mod server;
+pub mod socket;
 mod store;
 
+pub use serve::{ServeStats, serve};
 pub use server::{PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig, TickReport};
 pub use store::{SavedServer, ServerStore, StoreError};

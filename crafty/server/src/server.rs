@@ -243,6 +243,34 @@ impl<L: Link> Server<L> {
         &self.scene.world().resource::<ServerWorld>().0
     }
 
+    /// Connections open now (joining or playing): with none, the server
+    /// has nothing to tick for.
+    #[must_use]
+    pub fn connections(&self) -> usize {
+        self.connections.len()
+    }
+
+    /// Saves everything not saved yet, every record included (what a
+    /// shutdown does after [`shut_down`](Self::shut_down)).
+    ///
+    /// # Errors
+    /// What `save` returned.
+    pub fn save_all<E>(
+        &mut self,
+        save: impl FnOnce(SaveBatch<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let logged = self.world().edits().len() as u64;
+        let batch = SaveBatch {
+            first: self.saved_edits,
+            edits: &self.world().edits()[self.saved_edits as usize..],
+            records: self.records(),
+        };
+        save(batch)?;
+        self.saved_edits = logged;
+        self.dirty.clear();
+        Ok(())
+    }
+
     /// Players connected now.
     #[must_use]
     pub fn players(&self) -> usize {

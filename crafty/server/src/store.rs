@@ -61,6 +61,9 @@ pub enum StoreError {
         /// Where it starts.
         found: u64,
     },
+    /// The server's sockets or threads failed.
+    #[error("the network: {0}")]
+    Io(String),
     /// The database holds a world of another seed.
     #[error("the database holds the world of seed {saved}, not {asked}")]
     OtherSeed {

@@ -19,9 +19,9 @@ use glam::{IVec3, Vec3};
 pub(crate) const FORWARD: u32 = 1 << 15;
 pub(crate) const TURN_LEFT: u32 = 1 << 1;
 
-pub(crate) struct Bot {
+pub(crate) struct Bot<L = MemoryLink> {
     pub(crate) name: String,
-    pub(crate) link: MemoryLink,
+    pub(crate) link: L,
     pub(crate) token: Option<Token>,
     pub(crate) player: Option<u32>,
     pub(crate) tick: u64,
@@ -41,9 +41,9 @@ pub(crate) struct Bot {
     rng: u64,
 }
 
-impl Bot {
+impl<L: Link> Bot<L> {
     /// A bot that says hello at once.
-    pub(crate) fn join(name: &str, mut link: MemoryLink, token: Option<Token>, seed: u64) -> Self {
+    pub(crate) fn join(name: &str, mut link: L, token: Option<Token>, seed: u64) -> Self {
         let hello = ClientMessage::Hello {
             version: PROTOCOL_VERSION,
             name: name.to_owned(),
