@@ -81,6 +81,7 @@ struct InFlight {
 struct Pipe {
     queue: Vec<InFlight>,
     bytes_sent: u64,
+    bytes_delivered: u64,
     lost: u64,
 }
 
@@ -192,6 +193,12 @@ impl MemoryLink {
         self.net.lock().pipes[self.outgoing].bytes_sent
     }
 
+    /// Bytes this end has received.
+    #[must_use]
+    pub fn bytes_received(&self) -> u64 {
+        self.net.lock().pipes[self.incoming].bytes_delivered
+    }
+
     /// Messages from this end the network lost.
     #[must_use]
     pub fn lost(&self) -> u64 {
@@ -233,7 +240,9 @@ impl Link for MemoryLink {
             .filter(|(_, m)| m.arrives <= now)
             .min_by_key(|(_, m)| (m.arrives, m.sent))
             .map(|(i, _)| i)?;
-        Some(queue.swap_remove(next).bytes)
+        let bytes = queue.swap_remove(next).bytes;
+        net.pipes[self.incoming].bytes_delivered += bytes.len() as u64;
+        Some(bytes)
     }
 
     fn close(&mut self) {
@@ -272,6 +281,7 @@ mod tests {
         );
         assert!(client.receive().is_none(), "nothing came back");
         assert_eq!(client.bytes_sent(), 5);
+        assert_eq!(server.bytes_received(), 5);
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! What it is not (yet): client prediction, or the browser and launcher
 //! clients (issue 45 goes on).
 
+pub mod bot;
 mod serve;
 mod server;
 pub mod socket;

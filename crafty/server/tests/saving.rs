@@ -3,14 +3,12 @@
 //! succeeds, and a server that stops without warning comes back with every
 //! acknowledged edit and every player's record.
 
-mod common;
-
 use std::cell::Cell;
 use std::time::Duration;
 
-use common::Bot;
 use crafty_net::protocol::EditAction;
 use crafty_net::{Conditions, MemoryNet};
+use crafty_server::bot::Bot;
 use crafty_server::{SaveBatch, Server, ServerConfig, ServerStore};
 use glam::IVec3;
 use taos_storage::{MemoryBackend, block_on};

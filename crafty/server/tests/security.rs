@@ -4,15 +4,13 @@
 //! another protocol version is told so. The others keep playing, and a
 //! player who leaves comes back where they were.
 
-mod common;
-
 use std::time::Duration;
 
-use common::Bot;
 use crafty_net::protocol::{
     ClientMessage, EditAction, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Refusal,
 };
 use crafty_net::{Conditions, Link, MemoryLink, MemoryNet};
+use crafty_server::bot::Bot;
 use crafty_server::{Server, ServerConfig};
 use glam::IVec3;
 

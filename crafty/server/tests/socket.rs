@@ -8,16 +8,14 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use common::Bot;
 use crafty_net::protocol::EditAction;
+use crafty_server::bot::Bot;
 use crafty_server::socket::SocketLink;
 use crafty_sim::world::BlockType;
 

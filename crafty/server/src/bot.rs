@@ -1,9 +1,9 @@
-//! A bot client for the in-process tests: joins, walks by sending action
-//! flags, breaks and places blocks (showing them at once in its copy of
-//! the world, rolled back if refused), and keeps its copy of the world
-//! from the seed and the server's edit log.
-
-#![allow(dead_code, reason = "each test file uses part of the bot")]
+//! [`Bot`]: a headless client for tests, benches and load tests. It joins,
+//! walks by sending action flags, breaks and places blocks (showing them
+//! at once in its copy of the world, rolled back if refused), resends what
+//! was not answered, and keeps its copy of the world from the seed and the
+//! server's edit log. It does not predict its own movement: it shows the
+//! body the server last sent.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -15,35 +15,51 @@ use crafty_net::{Link, MemoryLink};
 use crafty_sim::world::{BlockType, World};
 use glam::{IVec3, Vec3};
 
-/// Walk forward (bit 15), and turn left (bit 1).
-pub(crate) const FORWARD: u32 = 1 << 15;
-pub(crate) const TURN_LEFT: u32 = 1 << 1;
+/// crafty's flag for walking forward (bit 15).
+pub const FORWARD: u32 = 1 << 15;
+/// crafty's flag for turning left (bit 1).
+pub const TURN_LEFT: u32 = 1 << 1;
 
-pub(crate) struct Bot<L = MemoryLink> {
-    pub(crate) name: String,
-    pub(crate) link: L,
-    pub(crate) token: Option<Token>,
-    pub(crate) player: Option<u32>,
-    pub(crate) tick: u64,
+/// A bot client on link `L`; see the [module docs](self).
+#[derive(Debug)]
+pub struct Bot<L = MemoryLink> {
+    /// The player name it joins as.
+    pub name: String,
+    /// Its connection.
+    pub link: L,
+    /// The token it joined with, or was given.
+    pub token: Option<Token>,
+    /// Its player number, once welcomed.
+    pub player: Option<u32>,
+    /// Its own tick count (of input sent).
+    pub tick: u64,
     history: VecDeque<u32>,
-    pub(crate) world: Option<World>,
-    pub(crate) edits_seen: u64,
+    /// Its copy of the world, once welcomed.
+    pub world: Option<World>,
+    /// Entries of the server's edit log it has applied.
+    pub edits_seen: u64,
     next_seq: u32,
     /// Edits sent and not answered: the message and the tick it was sent.
     pending: BTreeMap<u32, (ClientMessage, u64)>,
     /// Edits the server accepted.
-    pub(crate) accepted: Vec<IVec3>,
-    pub(crate) refused_edits: usize,
-    pub(crate) body: Option<BodyState>,
-    pub(crate) refused: Option<Refusal>,
-    pub(crate) goodbye: Option<String>,
-    pub(crate) chat: Vec<(String, String)>,
+    pub accepted: Vec<IVec3>,
+    /// Edits the server refused.
+    pub refused_edits: usize,
+    /// Its body as the server last sent it.
+    pub body: Option<BodyState>,
+    /// Why it was turned away, if it was.
+    pub refused: Option<Refusal>,
+    /// Why the server closed the link, if it did.
+    pub goodbye: Option<String>,
+    /// Chat lines received: who, what.
+    pub chat: Vec<(String, String)>,
     rng: u64,
 }
 
 impl<L: Link> Bot<L> {
-    /// A bot that says hello at once.
-    pub(crate) fn join(name: &str, mut link: L, token: Option<Token>, seed: u64) -> Self {
+    /// A bot on `link` that says hello at once, as `name` (with `token` to
+    /// come back as itself); `seed` drives its random walk.
+    pub fn join(name: &str, mut link: L, token: Option<Token>, seed: u64) -> Self {
         let hello = ClientMessage::Hello {
             version: PROTOCOL_VERSION,
             name: name.to_owned(),
@@ -79,14 +95,16 @@ impl<L: Link> Bot<L> {
         self.rng >> 33
     }
 
-    pub(crate) fn feet(&self) -> Option<Vec3> {
+    /// Its feet as the server last said.
+    #[must_use]
+    pub fn feet(&self) -> Option<Vec3> {
         self.body.map(|b| Vec3::from_array(b.position))
     }
 
     /// Reads what arrived, then plays one tick: walks (turning now and
     /// then), and every so often, when `editing`, breaks the block under
     /// its feet ahead, or places stone there when it is air or water. Resends unanswered edits.
-    pub(crate) fn update(&mut self, editing: bool) {
+    pub fn update(&mut self, editing: bool) {
         self.receive();
         if self.player.is_none() || self.goodbye.is_some() {
             return;
@@ -118,7 +136,7 @@ impl<L: Link> Bot<L> {
     }
 
     /// Sends one tick of flags (with the ticks before it, against loss).
-    pub(crate) fn send_flags(&mut self, flags: u32) {
+    pub fn send_flags(&mut self, flags: u32) {
         self.tick += 1;
         self.history.push_back(flags);
         while self.history.len() > INPUT_WINDOW {
@@ -150,7 +168,9 @@ impl<L: Link> Bot<L> {
         self.send_edit(at, action);
     }
 
-    pub(crate) fn send_edit(&mut self, at: IVec3, action: EditAction) -> u32 {
+    /// Asks for an edit (not shown in its copy: [`update`](Self::update)'s
+    /// edits are); returns its number.
+    pub fn send_edit(&mut self, at: IVec3, action: EditAction) -> u32 {
         let seq = self.next_seq;
         self.next_seq += 1;
         let message = ClientMessage::Edit {
@@ -163,13 +183,23 @@ impl<L: Link> Bot<L> {
         seq
     }
 
-    pub(crate) fn pending_edits(&self) -> usize {
+    /// Edits sent and not answered yet.
+    #[must_use]
+    pub fn pending_edits(&self) -> usize {
         self.pending.len()
     }
 
-    pub(crate) fn receive(&mut self) {
+    /// Reads every message that has arrived (a message it cannot read is
+    /// noted in [`goodbye`](Self::goodbye)).
+    pub fn receive(&mut self) {
         while let Some(bytes) = self.link.receive() {
-            let message = ServerMessage::decode(&bytes).expect("the server sends good messages");
+            let message = match ServerMessage::decode(&bytes) {
+                Ok(message) => message,
+                Err(error) => {
+                    self.goodbye = Some(format!("the server sent a bad message: {error}"));
+                    continue;
+                }
+            };
             match message {
                 ServerMessage::Welcome {
                     token,
@@ -214,7 +244,8 @@ impl<L: Link> Bot<L> {
                     }
                     let skip = (self.edits_seen - first) as usize;
                     for edit in edits.iter().skip(skip) {
-                        let block = BlockType::try_from(edit.block).expect("a known block");
+                        // An unknown block (a newer server's) shows as air.
+                        let block = BlockType::try_from(edit.block).unwrap_or(BlockType::Air);
                         let _ = world.set_block(IVec3::from_array(edit.at), block);
                         self.edits_seen += 1;
                     }
