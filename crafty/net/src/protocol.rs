@@ -181,6 +181,10 @@ pub enum ServerMessage {
         seed: u64,
         /// Where this player is.
         body: BodyState,
+        /// The server's ticks per second (a client predicts at this rate).
+        tick_hz: u32,
+        /// Whether this player may fly (creative).
+        can_fly: bool,
     },
     /// The client was turned away (the server closes the link).
     Refused(Refusal),

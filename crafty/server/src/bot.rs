@@ -12,8 +12,11 @@ use crafty_net::protocol::{
     Token,
 };
 use crafty_net::{Link, MemoryLink};
+use crafty_sim::inventory::GameMode;
 use crafty_sim::world::{BlockType, World};
 use glam::{IVec3, Vec3};
+
+use crate::prediction::Prediction;
 
 /// crafty's flag for walking forward (bit 15).
 pub const FORWARD: u32 = 1 << 15;
@@ -53,6 +56,12 @@ pub struct Bot<L = MemoryLink> {
     pub goodbye: Option<String>,
     /// Chat lines received: who, what.
     pub chat: Vec<(String, String)>,
+    /// Its own player, predicted (when made with
+    /// [`predicting`](Self::predicting)).
+    pub prediction: Option<Prediction>,
+    /// How far each correction from the server moved the predicted body.
+    pub corrections: Vec<f32>,
+    predict: bool,
     rng: u64,
 }
 
@@ -83,6 +92,9 @@ impl<L: Link> Bot<L> {
             refused: None,
             goodbye: None,
             chat: Vec::new(),
+            prediction: None,
+            corrections: Vec::new(),
+            predict: false,
             rng: seed,
         }
     }
@@ -95,9 +107,20 @@ impl<L: Link> Bot<L> {
         self.rng >> 33
     }
 
-    /// Its feet as the server last said.
+    /// A bot that predicts its own movement ([`Prediction`]) instead of
+    /// showing the server's last word.
+    #[must_use]
+    pub fn predicting(mut self) -> Self {
+        self.predict = true;
+        self
+    }
+
+    /// Its feet: predicted, or as the server last said.
     #[must_use]
     pub fn feet(&self) -> Option<Vec3> {
+        if let Some(prediction) = &self.prediction {
+            return Some(Vec3::from_array(prediction.body().position));
+        }
         self.body.map(|b| Vec3::from_array(b.position))
     }
 
@@ -142,6 +165,9 @@ impl<L: Link> Bot<L> {
         while self.history.len() > INPUT_WINDOW {
             self.history.pop_front();
         }
+        if let Some(prediction) = &mut self.prediction {
+            prediction.step(self.tick, flags);
+        }
         let input = ClientMessage::Input {
             last_tick: self.tick,
             flags: self.history.iter().copied().collect(),
@@ -151,7 +177,7 @@ impl<L: Link> Bot<L> {
     }
 
     fn edit_ahead(&mut self) {
-        let (Some(body), Some(world)) = (self.body, self.world.as_mut()) else {
+        let (Some(body), Some(world)) = (self.body, self.world.as_ref()) else {
             return;
         };
         let feet = Vec3::from_array(body.position);
@@ -164,8 +190,19 @@ impl<L: Link> Bot<L> {
             (below, EditAction::Break, BlockType::Air)
         };
         // Shown at once; rolled back if the server says no.
-        let _ = world.set_block(at, shown);
+        self.set_block(at, shown);
         self.send_edit(at, action);
+    }
+
+    /// Sets a block in its copies of the world (the one it shows, and the
+    /// one its prediction collides with).
+    fn set_block(&mut self, at: IVec3, block: BlockType) {
+        if let Some(world) = &mut self.world {
+            let _ = world.set_block(at, block);
+        }
+        if let Some(prediction) = &mut self.prediction {
+            let _ = prediction.world_mut().set_block(at, block);
+        }
     }
 
     /// Asks for an edit (not shown in its copy: [`update`](Self::update)'s
@@ -206,15 +243,36 @@ impl<L: Link> Bot<L> {
                     player,
                     seed,
                     body,
+                    tick_hz,
+                    can_fly,
                     ..
                 } => {
                     self.token = Some(token);
                     self.player = Some(player);
                     self.world = Some(World::new(seed));
                     self.body = Some(body);
+                    if self.predict {
+                        let mode = if can_fly {
+                            GameMode::Creative
+                        } else {
+                            GameMode::Survival
+                        };
+                        self.prediction =
+                            Some(Prediction::new(World::new(seed), &body, mode, tick_hz));
+                    }
                 }
                 ServerMessage::Refused(refusal) => self.refused = Some(refusal),
-                ServerMessage::State { you, .. } => self.body = Some(you),
+                ServerMessage::State {
+                    input_tick, you, ..
+                } => {
+                    self.body = Some(you);
+                    if let Some(prediction) = &mut self.prediction {
+                        let moved = prediction.reconcile(input_tick, &you);
+                        if moved > 0.0 {
+                            self.corrections.push(moved);
+                        }
+                    }
+                }
                 ServerMessage::EditResult {
                     seq,
                     accepted,
@@ -228,25 +286,20 @@ impl<L: Link> Bot<L> {
                         self.accepted.push(IVec3::from_array(at));
                     } else {
                         self.refused_edits += 1;
-                        if let (Some(world), Ok(block)) =
-                            (self.world.as_mut(), BlockType::try_from(block))
-                        {
-                            let _ = world.set_block(IVec3::from_array(at), block);
+                        if let Ok(block) = BlockType::try_from(block) {
+                            self.set_block(IVec3::from_array(at), block);
                         }
                     }
                 }
                 ServerMessage::Edits { first, edits } => {
-                    let Some(world) = self.world.as_mut() else {
-                        continue;
-                    };
-                    if first > self.edits_seen {
+                    if self.world.is_none() || first > self.edits_seen {
                         continue; // a gap: the server sends it again
                     }
                     let skip = (self.edits_seen - first) as usize;
                     for edit in edits.iter().skip(skip) {
                         // An unknown block (a newer server's) shows as air.
                         let block = BlockType::try_from(edit.block).unwrap_or(BlockType::Air);
-                        let _ = world.set_block(IVec3::from_array(edit.at), block);
+                        self.set_block(IVec3::from_array(edit.at), block);
                         self.edits_seen += 1;
                     }
                 }

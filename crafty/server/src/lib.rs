@@ -23,9 +23,11 @@
 //! clients (issue 45 goes on).
 
 pub mod bot;
+pub mod prediction;
 mod serve;
 mod server;
 pub mod socket;
+mod step;
 mod store;
 
 pub use serve::{ServeStats, serve};

@@ -4,21 +4,20 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hasher};
 
-use bevy_ecs::prelude::{Component, Resource};
-use bevy_ecs::world::World as Ecs;
 use crafty_net::Link;
 use crafty_net::protocol::{
     BodyState, ClientMessage, EDITS_PER_MESSAGE, EditAction, INPUT_WINDOW, LoggedEdit,
     PROTOCOL_VERSION, Refusal, RemotePlayer, ServerMessage, Token, peek_version,
 };
 use crafty_sim::inventory::{GameMode, InventoryState};
-use crafty_sim::player::{Body, REACH, command_from_flags, motor_settings};
+use crafty_sim::player::{Body, REACH};
 use crafty_sim::save::{PlayerState, SPAWN};
 use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::{IVec3, Vec3};
 use serde::{Deserialize, Serialize};
-use taos_core::controllers::{CollisionQuery, PlayerController, PlayerDrive};
-use taos_core::game_loop::ActionFlags;
+
+use crate::step::{NetInput, StepWorld, body_of, spawn_player};
+use taos_core::controllers::PlayerController;
 use taos_core::{GameObject, Scene};
 
 /// How a [`Server`] runs.
@@ -80,20 +79,6 @@ pub struct TickReport {
     pub save_failed: bool,
 }
 
-/// The world, where the players' controllers collide with it.
-#[derive(Resource)]
-struct ServerWorld(World);
-
-fn server_collision(world: &Ecs) -> Option<&dyn CollisionQuery> {
-    world
-        .get_resource::<ServerWorld>()
-        .map(|w| &w.0 as &dyn CollisionQuery)
-}
-
-/// The flags a player's controller steps with this tick.
-#[derive(Component, Debug, Default, Clone, Copy)]
-struct NetInput(u32);
-
 /// A connected player.
 #[derive(Debug)]
 struct Playing {
@@ -113,6 +98,47 @@ struct Playing {
     /// The answers to the client's recent edits, by its number: a resent
     /// edit (its answer was lost) gets the same answer, not a second try.
     answered: BTreeMap<u32, bool>,
+    /// Ticks this player may still be stepped (see `step_players`).
+    credit: u32,
+}
+
+/// Ticks of credit a player can save: how long the server waits for a late
+/// input before stepping without it, and the most ticks it steps a player
+/// in one server tick to catch up.
+const MAX_CREDIT: u32 = 4;
+
+impl Playing {
+    /// The flags of this player's next step, if it steps now: its next
+    /// input tick if it has arrived, or no input once its credit is full
+    /// (it waited long enough); `None` to wait. Spends the credit.
+    fn take_step(&mut self) -> Option<u32> {
+        if self.credit == 0 {
+            return None;
+        }
+        let flags = match self.next_tick {
+            Some(next) => match self.pending.remove(&next) {
+                Some(flags) => {
+                    self.next_tick = Some(next + 1);
+                    flags
+                }
+                None if self.credit == MAX_CREDIT => {
+                    // Waited long enough: step without it (it is dropped
+                    // if it comes).
+                    self.next_tick = Some(next + 1);
+                    0
+                }
+                None => return None,
+            },
+            // No input yet (just joined): fall and stand like anyone.
+            None if self.credit == MAX_CREDIT => 0,
+            None => return None,
+        };
+        self.credit -= 1;
+        if let Some(next) = self.next_tick {
+            self.pending = self.pending.split_off(&next);
+        }
+        Some(flags)
+    }
 }
 
 /// Ticks to wait for a client's acknowledgement before sending edits again.
@@ -207,7 +233,7 @@ impl<L: Link> Server<L> {
     ) -> Self {
         let saved_edits = world.edits().len() as u64;
         let mut scene = Scene::new();
-        scene.world_mut().insert_resource(ServerWorld(world));
+        scene.world_mut().insert_resource(StepWorld(world));
         Self {
             config,
             scene,
@@ -240,7 +266,7 @@ impl<L: Link> Server<L> {
     /// The world.
     #[must_use]
     pub fn world(&self) -> &World {
-        &self.scene.world().resource::<ServerWorld>().0
+        &self.scene.world().resource::<StepWorld>().0
     }
 
     /// Connections open now (joining or playing): with none, the server
@@ -472,6 +498,7 @@ impl<L: Link> Server<L> {
         let player = self.next_player;
         self.next_player += 1;
         let token = record.token;
+        let mode = record.mode;
         // Kept while they play, refreshed from the body when they leave.
         self.records.insert(name.clone(), record);
         let playing = Playing {
@@ -484,6 +511,7 @@ impl<L: Link> Server<L> {
             edits_sent: 0,
             edits_sent_at: 0,
             answered: BTreeMap::new(),
+            credit: 0,
         };
         let body = self.body_state(object);
         let welcome = ServerMessage::Welcome {
@@ -493,6 +521,8 @@ impl<L: Link> Server<L> {
             tick: self.tick,
             seed: self.config.seed,
             body,
+            tick_hz: self.config.tick_hz,
+            can_fly: mode == GameMode::Creative,
         };
         let connection = &mut self.connections[index];
         connection.send(&welcome);
@@ -568,7 +598,7 @@ impl<L: Link> Server<L> {
         }
         let accepted = self.check_edit(object, pos, action);
         if let Some(block) = accepted {
-            let world = &mut self.scene.world_mut().resource_mut::<ServerWorld>().0;
+            let world = &mut self.scene.world_mut().resource_mut::<StepWorld>().0;
             if world.set_block(pos, block).is_err() {
                 return self.answer_edit(index, seq, pos, false, report);
             }
@@ -644,28 +674,42 @@ impl<L: Link> Server<L> {
         }
     }
 
+    /// Steps every player by the input ticks it has, a jitter buffer with
+    /// credit: each server tick gives a player one tick of credit (at most
+    /// [`MAX_CREDIT`]); a tick of credit steps one tick of its input. A
+    /// player whose next input has not arrived waits (its body holds still)
+    /// until its credit is full, then steps without input; when the late
+    /// input arrives it is stepped with the credit saved, up to
+    /// [`MAX_CREDIT`] ticks in one server tick. So late input is not lost
+    /// to a "stand still" step, and sending more input never steps a player
+    /// more than one tick per server tick on average.
     fn step_players(&mut self) {
+        let dt = 1.0 / self.config.tick_hz as f32;
         for connection in &mut self.connections {
-            let Phase::Playing(playing) = &mut connection.phase else {
-                continue;
-            };
-            let flags = match playing.next_tick {
-                Some(next) => match playing.pending.range(next..).next() {
-                    Some((&tick, &flags)) => {
-                        playing.next_tick = Some(tick + 1);
-                        flags
-                    }
-                    // Nothing for this tick yet: stand still.
-                    None => 0,
-                },
-                None => 0,
-            };
-            if let Some(next) = playing.next_tick {
-                playing.pending = playing.pending.split_off(&next);
+            if let Phase::Playing(playing) = &mut connection.phase {
+                playing.credit = (playing.credit + 1).min(MAX_CREDIT);
             }
-            let _ = self.scene.add_component(playing.object, NetInput(flags));
         }
-        self.scene.tick(1.0 / self.config.tick_hz as f32);
+        for _round in 0..MAX_CREDIT {
+            let mut any = false;
+            for connection in &mut self.connections {
+                let Phase::Playing(playing) = &mut connection.phase else {
+                    continue;
+                };
+                let step = playing.take_step();
+                if let Some(flags) = step {
+                    let _ = self.scene.add_component(playing.object, NetInput(flags));
+                    any = true;
+                }
+                if self.scene.is_enabled(playing.object) != Some(step.is_some()) {
+                    let _ = self.scene.set_enabled(playing.object, step.is_some());
+                }
+            }
+            if !any {
+                break;
+            }
+            self.scene.tick(dt);
+        }
     }
 
     fn send_states(&mut self) {
@@ -707,7 +751,7 @@ impl<L: Link> Server<L> {
     /// Sends each client the edit-log entries it has not been sent, and
     /// what it has not acknowledged again after [`EDIT_RESEND_TICKS`].
     fn send_edits(&mut self) {
-        let world = &self.scene.world().resource::<ServerWorld>().0;
+        let world = &self.scene.world().resource::<StepWorld>().0;
         let log = world.edits();
         let logged = log.len() as u64;
         for connection in &mut self.connections {
@@ -738,49 +782,27 @@ impl<L: Link> Server<L> {
     }
 
     fn body_state(&self, object: GameObject) -> BodyState {
-        self.scene.behaviour::<PlayerController>(object).map_or(
-            BodyState {
-                position: [0.0; 3],
-                velocity: [0.0; 3],
-                yaw: 0.0,
-                pitch: 0.0,
-                on_ground: false,
-                flying: false,
-                crouching: false,
-            },
-            |c| BodyState {
-                position: c.motor.position.to_array(),
-                velocity: c.motor.velocity.to_array(),
-                yaw: c.yaw,
-                pitch: c.pitch,
-                on_ground: c.motor.on_ground,
-                flying: c.motor.flying,
-                crouching: c.motor.crouching,
-            },
-        )
+        body_of(&self.scene, object).unwrap_or(BodyState {
+            position: [0.0; 3],
+            velocity: [0.0; 3],
+            yaw: 0.0,
+            pitch: 0.0,
+            on_ground: false,
+            flying: false,
+            crouching: false,
+        })
     }
 
     fn spawn_player(&mut self, name: &str, record: &PlayerRecord) -> GameObject {
-        let object = self.scene.spawn(format!("Player {name}"));
-        let mut controller = PlayerController::new(motor_settings());
-        let entity = object.entity();
-        controller.drive = PlayerDrive::commands(move |world: &Ecs| {
-            let flags = world.get::<NetInput>(entity).map_or(0, |input| input.0);
-            command_from_flags(ActionFlags(flags))
-        });
-        controller.collision = server_collision;
-        controller.touch = None;
-        controller.mouse_look = false;
-        controller.can_fly = record.mode == GameMode::Creative;
-        controller.step_hz = self.config.tick_hz as f32;
-        controller.interpolate = false;
         let state = record.state;
-        controller.teleport(Vec3::new(state.x, state.y, state.z));
-        controller.yaw = state.yaw;
-        controller.pitch = state.pitch;
-        let _ = self.scene.add_component(object, NetInput(0));
-        let _ = self.scene.add_behaviour(object, controller);
-        object
+        spawn_player(
+            &mut self.scene,
+            name,
+            Vec3::new(state.x, state.y, state.z),
+            (state.yaw, state.pitch),
+            record.mode,
+            self.config.tick_hz,
+        )
     }
 
     fn record_of(&self, playing: &Playing) -> Option<PlayerRecord> {

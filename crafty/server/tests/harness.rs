@@ -132,3 +132,62 @@ fn sending_more_input_does_not_move_a_player_faster() {
         "the cheat went {cheat} m, the honest {honest} m"
     );
 }
+
+/// The largest correction a predicting player may see, in metres: about
+/// two ticks of running at 20 Hz (an input later than the server waits
+/// for, or an edit under its feet that landed on another tick than
+/// predicted).
+const SNAP_BOUND: f32 = 0.5;
+
+#[test]
+fn predicted_players_agree_with_the_server_with_small_corrections() {
+    let net = MemoryNet::new(
+        Conditions::new(Duration::from_millis(75), Duration::from_millis(40), 0.05),
+        5,
+    );
+    let mut server = Server::new(ServerConfig::default());
+    let mut bots: Vec<Bot> = ["eve", "fay"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let (client, end) = net.connect();
+            server.accept(end);
+            Bot::join(name, client, None, 40 + i as u64).predicting()
+        })
+        .collect();
+    play(&mut server, &net, &mut bots, 600, true);
+    // Stand still until the network settles: prediction and server agree.
+    for _ in 0..100 {
+        for bot in &mut bots {
+            bot.receive();
+            bot.send_flags(0);
+        }
+        server.tick();
+        net.advance(TICK);
+    }
+    for bot in &mut bots {
+        bot.receive();
+        let prediction = bot.prediction.as_ref().expect("predicting");
+        let worst = bot.corrections.iter().copied().fold(0.0, f32::max);
+        assert!(
+            worst < SNAP_BOUND,
+            "{}: a correction of {worst} m ({} corrections, {} replays)",
+            bot.name,
+            bot.corrections.len(),
+            prediction.replays
+        );
+        let predicted = bot.feet().unwrap();
+        let served = server.position_of(&bot.name).unwrap();
+        assert!(
+            predicted.distance(served) < 0.01,
+            "{}: predicted {predicted}, server {served}",
+            bot.name
+        );
+        println!(
+            "{}: {} corrections over 700 ticks, the largest {worst:.3} m; {} replays",
+            bot.name,
+            bot.corrections.len(),
+            prediction.replays
+        );
+    }
+}

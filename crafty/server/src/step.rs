@@ -1,0 +1,89 @@
+//! One player's tick, as the server steps it and as a client predicts it:
+//! the single-player [`PlayerController`] in a scene whose [`StepWorld`]
+//! is the voxel world it collides with, driven by the flags in its
+//! object's [`NetInput`]. Both sides build players here, so a prediction
+//! steps exactly as the server does.
+
+use bevy_ecs::prelude::{Component, Resource};
+use bevy_ecs::world::World as Ecs;
+use crafty_net::protocol::BodyState;
+use crafty_sim::inventory::GameMode;
+use crafty_sim::player::{command_from_flags, motor_settings};
+use crafty_sim::world::World;
+use glam::Vec3;
+use taos_core::controllers::{CollisionQuery, PlayerController, PlayerDrive};
+use taos_core::game_loop::ActionFlags;
+use taos_core::{GameObject, Scene};
+
+/// The world the players' controllers collide with.
+#[derive(Resource)]
+pub(crate) struct StepWorld(pub(crate) World);
+
+fn step_collision(world: &Ecs) -> Option<&dyn CollisionQuery> {
+    world
+        .get_resource::<StepWorld>()
+        .map(|w| &w.0 as &dyn CollisionQuery)
+}
+
+/// The flags a player's controller steps with this tick.
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub(crate) struct NetInput(pub(crate) u32);
+
+/// Spawns a player object named `name` standing at `feet`, looking
+/// `yaw`/`pitch`, stepped once per tick of a `tick_hz` loop.
+pub(crate) fn spawn_player(
+    scene: &mut Scene,
+    name: &str,
+    feet: Vec3,
+    (yaw, pitch): (f32, f32),
+    mode: GameMode,
+    tick_hz: u32,
+) -> GameObject {
+    let object = scene.spawn(format!("Player {name}"));
+    let mut controller = PlayerController::new(motor_settings());
+    let entity = object.entity();
+    controller.drive = PlayerDrive::commands(move |world: &Ecs| {
+        let flags = world.get::<NetInput>(entity).map_or(0, |input| input.0);
+        command_from_flags(ActionFlags(flags))
+    });
+    controller.collision = step_collision;
+    controller.touch = None;
+    controller.mouse_look = false;
+    controller.can_fly = mode == GameMode::Creative;
+    controller.step_hz = tick_hz as f32;
+    controller.interpolate = false;
+    controller.teleport(feet);
+    controller.yaw = yaw;
+    controller.pitch = pitch;
+    let _ = scene.add_component(object, NetInput(0));
+    let _ = scene.add_behaviour(object, controller);
+    object
+}
+
+/// The body of `object`'s controller as the protocol carries it.
+pub(crate) fn body_of(scene: &Scene, object: GameObject) -> Option<BodyState> {
+    let c = scene.behaviour::<PlayerController>(object)?;
+    Some(BodyState {
+        position: c.motor.position.to_array(),
+        velocity: c.motor.velocity.to_array(),
+        yaw: c.yaw,
+        pitch: c.pitch,
+        on_ground: c.motor.on_ground,
+        flying: c.motor.flying,
+        crouching: c.motor.crouching,
+    })
+}
+
+/// Puts `object`'s controller in `body`'s state (a correction from the
+/// server).
+pub(crate) fn set_body(scene: &mut Scene, object: GameObject, body: &BodyState) {
+    if let Some(c) = scene.behaviour_mut::<PlayerController>(object) {
+        c.teleport(Vec3::from_array(body.position));
+        c.motor.velocity = Vec3::from_array(body.velocity);
+        c.motor.on_ground = body.on_ground;
+        c.motor.flying = body.flying;
+        c.motor.crouching = body.crouching;
+        c.yaw = body.yaw;
+        c.pitch = body.pitch;
+    }
+}
