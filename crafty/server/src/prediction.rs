@@ -20,7 +20,7 @@ use crafty_sim::world::World;
 use glam::Vec3;
 use taos_core::{GameObject, Scene};
 
-use crate::step::{NetInput, StepWorld, body_of, set_body, spawn_player};
+use crate::step::{NetInput, StepWorld, body_of, origin_body, set_body, spawn_player};
 
 /// Ticks of history kept (beyond them the oldest is forgotten: a server
 /// that has not answered for this long gets no replay).
@@ -101,7 +101,7 @@ impl Prediction {
     /// The body as predicted now.
     #[must_use]
     pub fn body(&self) -> BodyState {
-        body_of(&self.scene, self.player).unwrap_or_else(|| unreachable_body())
+        body_of(&self.scene, self.player).unwrap_or_else(origin_body)
     }
 
     /// Steps the player one tick with `flags` (the client's input tick
@@ -155,17 +155,4 @@ fn same(a: &BodyState, b: &BodyState) -> bool {
         && Vec3::from_array(a.velocity).distance(Vec3::from_array(b.velocity)) < SAME * 10.0
         && a.flying == b.flying
         && a.crouching == b.crouching
-}
-
-/// A prediction's player always has its controller; this is never reached.
-fn unreachable_body() -> BodyState {
-    BodyState {
-        position: [0.0; 3],
-        velocity: [0.0; 3],
-        yaw: 0.0,
-        pitch: 0.0,
-        on_ground: false,
-        flying: false,
-        crouching: false,
-    }
 }

@@ -16,7 +16,7 @@ use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::{IVec3, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::step::{NetInput, StepWorld, body_of, spawn_player};
+use crate::step::{NetInput, StepWorld, body_of, origin_body, spawn_player};
 use taos_core::controllers::PlayerController;
 use taos_core::{GameObject, Scene};
 
@@ -782,15 +782,7 @@ impl<L: Link> Server<L> {
     }
 
     fn body_state(&self, object: GameObject) -> BodyState {
-        body_of(&self.scene, object).unwrap_or(BodyState {
-            position: [0.0; 3],
-            velocity: [0.0; 3],
-            yaw: 0.0,
-            pitch: 0.0,
-            on_ground: false,
-            flying: false,
-            crouching: false,
-        })
+        body_of(&self.scene, object).unwrap_or_else(origin_body)
     }
 
     fn spawn_player(&mut self, name: &str, record: &PlayerRecord) -> GameObject {

@@ -87,3 +87,17 @@ pub(crate) fn set_body(scene: &mut Scene, object: GameObject, body: &BodyState) 
         c.pitch = body.pitch;
     }
 }
+
+/// A body at rest at the origin: what a player object without a controller
+/// (never the case for the ones made here) reads as.
+pub(crate) fn origin_body() -> BodyState {
+    BodyState {
+        position: [0.0; 3],
+        velocity: [0.0; 3],
+        yaw: 0.0,
+        pitch: 0.0,
+        on_ground: false,
+        flying: false,
+        crouching: false,
+    }
+}
