@@ -17,6 +17,7 @@ use crafty_sim::world::{BlockType, World};
 use glam::{IVec3, Vec3};
 
 use crate::prediction::Prediction;
+use crate::remote::RemoteView;
 
 /// crafty's flag for walking forward (bit 15).
 pub const FORWARD: u32 = 1 << 15;
@@ -61,6 +62,8 @@ pub struct Bot<L = MemoryLink> {
     pub prediction: Option<Prediction>,
     /// How far each correction from the server moved the predicted body.
     pub corrections: Vec<f32>,
+    /// The other players, for showing between states.
+    pub others: RemoteView,
     predict: bool,
     rng: u64,
 }
@@ -94,6 +97,7 @@ impl<L: Link> Bot<L> {
             chat: Vec::new(),
             prediction: None,
             corrections: Vec::new(),
+            others: RemoteView::default(),
             predict: false,
             rng: seed,
         }
@@ -263,9 +267,13 @@ impl<L: Link> Bot<L> {
                 }
                 ServerMessage::Refused(refusal) => self.refused = Some(refusal),
                 ServerMessage::State {
-                    input_tick, you, ..
+                    tick,
+                    input_tick,
+                    you,
+                    others,
                 } => {
                     self.body = Some(you);
+                    self.others.push(tick, &others);
                     if let Some(prediction) = &mut self.prediction {
                         let moved = prediction.reconcile(input_tick, &you);
                         if moved > 0.0 {

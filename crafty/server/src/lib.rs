@@ -24,6 +24,7 @@
 
 pub mod bot;
 pub mod prediction;
+pub mod remote;
 mod serve;
 mod server;
 pub mod socket;

@@ -96,6 +96,26 @@ fn bots_walk_and_edit_over_a_bad_network_and_every_copy_of_the_world_agrees() {
             );
         }
     }
+    // Each bot sees the others where the server has them, a few ticks behind.
+    let now = server.tick_count() as f64;
+    for bot in &bots {
+        let shown = bot.others.shown(now);
+        assert_eq!(shown.len(), bots.len() - 1, "{} sees the others", bot.name);
+        for other in &shown {
+            let name = bots
+                .iter()
+                .find(|b| b.player == Some(other.player))
+                .map(|b| b.name.clone())
+                .unwrap();
+            let at = server.position_of(&name).unwrap();
+            assert!(
+                other.position.distance(at) < 2.5,
+                "{} shows {name} at {}, the server has {at}",
+                bot.name,
+                other.position
+            );
+        }
+    }
     // Each bot's last state is the server's body a round trip ago.
     for bot in &bots {
         let server_feet = server.position_of(&bot.name).unwrap();
