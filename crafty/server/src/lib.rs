@@ -32,5 +32,8 @@ mod step;
 mod store;
 
 pub use serve::{ServeStats, serve};
-pub use server::{PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig, TickReport};
+pub use server::{
+    CHAT_TICKS, EDITS_PER_SECOND, PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig,
+    TickReport,
+};
 pub use store::{SavedServer, ServerStore, StoreError};

@@ -100,7 +100,18 @@ struct Playing {
     answered: BTreeMap<u32, bool>,
     /// Ticks this player may still be stepped (see `step_players`).
     credit: u32,
+    /// Edits this player may still make (refilled each tick).
+    edit_budget: f32,
+    /// The tick from which this player may chat again.
+    chat_after: u64,
 }
+
+/// The most edits a player makes per second (Minecraft digs far slower;
+/// this stops a flood, not a fast builder).
+pub const EDITS_PER_SECOND: f32 = 20.0;
+/// Ticks between one player's chat lines (one a second at 20 Hz); faster
+/// lines are dropped.
+pub const CHAT_TICKS: u64 = 20;
 
 /// Ticks of credit a player can save: how long the server waits for a late
 /// input before stepping without it, and the most ticks it steps a player
@@ -512,6 +523,8 @@ impl<L: Link> Server<L> {
             edits_sent_at: 0,
             answered: BTreeMap::new(),
             credit: 0,
+            edit_budget: EDITS_PER_SECOND,
+            chat_after: 0,
         };
         let body = self.body_state(object);
         let welcome = ServerMessage::Welcome {
@@ -560,9 +573,15 @@ impl<L: Link> Server<L> {
             }
             ClientMessage::Edit { seq, at, action } => self.edit(index, seq, at, action, report),
             ClientMessage::Chat { text } => {
-                let Phase::Playing(playing) = &self.connections[index].phase else {
+                let tick = self.tick;
+                let Phase::Playing(playing) = &mut self.connections[index].phase else {
                     return;
                 };
+                if tick < playing.chat_after {
+                    // Faster than CHAT_TICKS a line: dropped.
+                    return;
+                }
+                playing.chat_after = tick + CHAT_TICKS;
                 let line = ServerMessage::Chat {
                     from: playing.name.clone(),
                     text,
@@ -596,7 +615,18 @@ impl<L: Link> Server<L> {
             });
             return;
         }
-        let accepted = self.check_edit(object, pos, action);
+        // A budget, refilled each tick: a client cannot dig faster than
+        // EDITS_PER_SECOND however many edits it sends.
+        let within_budget = match &mut self.connections[index].phase {
+            Phase::Playing(playing) if playing.edit_budget >= 1.0 => {
+                playing.edit_budget -= 1.0;
+                true
+            }
+            _ => false,
+        };
+        let accepted = within_budget
+            .then(|| self.check_edit(object, pos, action))
+            .flatten();
         if let Some(block) = accepted {
             let world = &mut self.scene.world_mut().resource_mut::<StepWorld>().0;
             if world.set_block(pos, block).is_err() {
@@ -685,9 +715,11 @@ impl<L: Link> Server<L> {
     /// more than one tick per server tick on average.
     fn step_players(&mut self) {
         let dt = 1.0 / self.config.tick_hz as f32;
+        let refill = EDITS_PER_SECOND / self.config.tick_hz as f32;
         for connection in &mut self.connections {
             if let Phase::Playing(playing) = &mut connection.phase {
                 playing.credit = (playing.credit + 1).min(MAX_CREDIT);
+                playing.edit_budget = (playing.edit_budget + refill).min(EDITS_PER_SECOND);
             }
         }
         for _round in 0..MAX_CREDIT {

@@ -225,3 +225,46 @@ fn a_full_server_turns_the_next_player_away_and_chat_reaches_everyone() {
         assert_eq!(bot.chat, [("a".to_owned(), "hello there".to_owned())]);
     }
 }
+
+#[test]
+fn edits_and_chat_are_rate_limited() {
+    let mut world = World::new();
+    let mut ada = world.join("ada", None);
+    let mut bob = world.join("bob", None);
+    world.run(&mut [&mut ada, &mut bob], 40);
+    let feet = ada.feet().unwrap().floor().as_ivec3();
+    // Sixty breaks in one tick (within the 32-message limit over two ticks):
+    // the budget takes 20 a second.
+    let mut targets = Vec::new();
+    for dx in -3..=3 {
+        for dz in -3..=3 {
+            for dy in 1..=2 {
+                targets.push(feet + IVec3::new(dx, -dy, dz));
+            }
+        }
+    }
+    for chunk in targets.chunks(30).take(2) {
+        for &at in chunk {
+            ada.send_edit(at, EditAction::Break);
+        }
+        world.run(&mut [&mut ada, &mut bob], 1);
+    }
+    world.run(&mut [&mut ada, &mut bob], 2);
+    assert!(ada.goodbye.is_none(), "{:?}", ada.goodbye);
+    assert!(
+        ada.accepted.len() <= 22,
+        "{} edits went through",
+        ada.accepted.len()
+    );
+    assert!(ada.refused_edits >= 38, "{} refused", ada.refused_edits);
+    // Chat: the second line in the same second is dropped.
+    for text in ["one", "two"] {
+        let line = ClientMessage::Chat {
+            text: text.to_owned(),
+        };
+        ada.link.send(line.encode().unwrap()).unwrap();
+    }
+    world.run(&mut [&mut ada, &mut bob], 2);
+    let heard: Vec<&str> = bob.chat.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(heard, ["one"]);
+}
