@@ -46,7 +46,8 @@ pub fn serve<D: Database>(
     wakes: &Receiver<Wake>,
 ) -> Result<ServeStats, StoreError> {
     let saved = block_on(store.load(config.seed))?;
-    let mut server: Server<SocketLink> = Server::with_world(config, saved.world, saved.records);
+    let mut server: Server<SocketLink> =
+        Server::with_world(config, saved.world, saved.records).resume_at(saved.tick);
     accept_clients(listener, wake).map_err(|e| StoreError::Io(e.to_string()))?;
     let period = Duration::from_secs_f64(1.0 / f64::from(config.tick_hz.max(1)));
     let mut stats = ServeStats::default();

@@ -11,6 +11,7 @@ use crafty_net::protocol::{
 };
 use crafty_sim::inventory::{GameMode, InventoryState};
 use crafty_sim::player::{Body, REACH};
+use crafty_sim::player::{inventory_state, restore_inventory};
 use crafty_sim::save::{PlayerState, SPAWN};
 use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::{IVec3, Vec3};
@@ -196,6 +197,10 @@ pub struct SaveBatch<'a> {
     /// The records that changed (players who joined, left or edited; every
     /// player now and then).
     pub records: BTreeMap<String, PlayerRecord>,
+    /// The world's seed.
+    pub seed: u64,
+    /// The server's tick.
+    pub tick: u64,
 }
 
 /// Ticks between saves of every connected player's record.
@@ -258,6 +263,14 @@ impl<L: Link> Server<L> {
         }
     }
 
+    /// Goes on from tick `tick` (a restarted server keeps its clock: time
+    /// of day and weather follow it).
+    #[must_use]
+    pub fn resume_at(mut self, tick: u64) -> Self {
+        self.tick = tick;
+        self
+    }
+
     /// Takes a new client; it joins when its hello arrives.
     pub fn accept(&mut self, link: L) {
         self.connections.push(Connection {
@@ -301,6 +314,8 @@ impl<L: Link> Server<L> {
             first: self.saved_edits,
             edits: &self.world().edits()[self.saved_edits as usize..],
             records: self.records(),
+            seed: self.config.seed,
+            tick: self.tick,
         };
         save(batch)?;
         self.saved_edits = logged;
@@ -375,6 +390,8 @@ impl<L: Link> Server<L> {
             first: self.saved_edits,
             edits: &self.world().edits()[self.saved_edits as usize..],
             records: self.dirty_records(),
+            seed: self.config.seed,
+            tick: self.tick,
         };
         match save(batch) {
             Ok(()) => {
@@ -624,9 +641,11 @@ impl<L: Link> Server<L> {
             }
             _ => false,
         };
+        let there = self.world().block(pos);
         let accepted = within_budget
             .then(|| self.check_edit(object, pos, action))
-            .flatten();
+            .flatten()
+            .filter(|&block| self.pay_for_edit(index, there, block));
         if let Some(block) = accepted {
             let world = &mut self.scene.world_mut().resource_mut::<StepWorld>().0;
             if world.set_block(pos, block).is_err() {
@@ -668,6 +687,34 @@ impl<L: Link> Server<L> {
                 (free && !block.is_air() && !someone_there && World::contains(pos)).then_some(block)
             }
         }
+    }
+
+    /// A survival player's belongings for an edit: a break gives what the
+    /// block drops, a place takes one block of its type (refused without
+    /// one). Creative players pay nothing. The record is updated.
+    fn pay_for_edit(&mut self, index: usize, there: BlockType, block: BlockType) -> bool {
+        let Phase::Playing(playing) = &self.connections[index].phase else {
+            return false;
+        };
+        let Some(record) = self.records.get_mut(&playing.name) else {
+            return false;
+        };
+        if record.mode != GameMode::Survival {
+            return true;
+        }
+        let (mut inventory, mut hotbar) = restore_inventory(&record.inventory);
+        if block.is_air() {
+            if let Some(drop) = there.drop() {
+                inventory.add(drop, 1);
+                hotbar.assign_if_new(drop);
+            }
+        } else if inventory.take_one(block) {
+            hotbar.clear_missing(&inventory);
+        } else {
+            return false;
+        }
+        record.inventory = inventory_state(&inventory, &hotbar);
+        true
     }
 
     fn answer_edit(

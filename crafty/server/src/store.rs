@@ -22,6 +22,10 @@ const SCHEMA: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct Meta {
     seed: u64,
+    /// The server's tick at the last save (time of day and weather follow
+    /// it).
+    #[serde(default)]
+    tick: u64,
 }
 
 impl Record for Meta {}
@@ -44,6 +48,8 @@ pub struct SavedServer {
     pub world: World,
     /// Every player's record.
     pub records: BTreeMap<String, PlayerRecord>,
+    /// The server's tick at the last save ([`Server::resume_at`](crate::Server::resume_at)).
+    pub tick: u64,
 }
 
 /// Why the saved server could not be read or written.
@@ -108,16 +114,19 @@ impl<D: Database> ServerStore<D> {
     /// [`StoreError::Gap`] for a damaged log, or the backend's error.
     pub async fn load(&self, seed: u64) -> Result<SavedServer, StoreError> {
         let meta: Option<Meta> = self.db.get(META, "world").await?;
-        match meta {
+        let tick = match meta {
             Some(meta) if meta.seed != seed => {
                 return Err(StoreError::OtherSeed {
                     saved: meta.seed,
                     asked: seed,
                 });
             }
-            Some(_) => {}
-            None => self.db.put(META, "world", &Meta { seed }).await?,
-        }
+            Some(meta) => meta.tick,
+            None => {
+                self.db.put(META, "world", &Meta { seed, tick: 0 }).await?;
+                0
+            }
+        };
         let batches: Vec<(String, EditBatch)> = self.db.get_all(EDITS).await?;
         let mut edits = Vec::new();
         for (_, batch) in batches {
@@ -134,6 +143,7 @@ impl<D: Database> ServerStore<D> {
         Ok(SavedServer {
             world: World::with_edits(seed, edits),
             records,
+            tick,
         })
     }
 
@@ -146,6 +156,10 @@ impl<D: Database> ServerStore<D> {
         if batch.edits.is_empty() && batch.records.is_empty() {
             return Ok(());
         }
+        let meta = Meta {
+            seed: batch.seed,
+            tick: batch.tick,
+        };
         let edits = EditBatch {
             first: batch.first,
             edits: batch.edits.to_vec(),
@@ -153,15 +167,20 @@ impl<D: Database> ServerStore<D> {
         // Zero-padded, so batches sort by their first index.
         let key = format!("{:020}", batch.first);
         self.db
-            .transaction(&[EDITS, PLAYERS], TransactionMode::ReadWrite, async |tx| {
-                if !edits.edits.is_empty() {
-                    tx.put(EDITS, &key, &edits).await?;
-                }
-                for (name, record) in &batch.records {
-                    tx.put(PLAYERS, name, record).await?;
-                }
-                Ok::<(), StorageError>(())
-            })
+            .transaction(
+                &[META, EDITS, PLAYERS],
+                TransactionMode::ReadWrite,
+                async |tx| {
+                    tx.put(META, "world", &meta).await?;
+                    if !edits.edits.is_empty() {
+                        tx.put(EDITS, &key, &edits).await?;
+                    }
+                    for (name, record) in &batch.records {
+                        tx.put(PLAYERS, name, record).await?;
+                    }
+                    Ok::<(), StorageError>(())
+                },
+            )
             .await?;
         Ok(())
     }

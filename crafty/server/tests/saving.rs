@@ -53,6 +53,7 @@ fn acknowledged_edits_and_records_survive_a_server_that_dies() {
     }
     assert_eq!(edits, log.as_slice(), "the log as the server had it");
     let record = saved.records["ada"].clone();
+    assert!(saved.tick > 350, "the clock was saved: {}", saved.tick);
     assert_eq!(record.token, token);
     // Back on a new server, ada's token is still hers.
     let mut server = Server::with_world(config, saved.world, saved.records);

@@ -268,3 +268,67 @@ fn edits_and_chat_are_rate_limited() {
     let heard: Vec<&str> = bob.chat.iter().map(|(_, t)| t.as_str()).collect();
     assert_eq!(heard, ["one"]);
 }
+
+#[test]
+fn survival_players_pay_for_what_they_place_and_keep_what_they_break() {
+    let net = MemoryNet::new(Conditions::PERFECT, 1);
+    let mut server: Server<MemoryLink> = Server::new(ServerConfig {
+        mode: crafty_sim::inventory::GameMode::Survival,
+        ..ServerConfig::default()
+    });
+    let (client, end) = net.connect();
+    server.accept(end);
+    let mut ada = Bot::join("ada", client, None, 2);
+    let run = |ada: &mut Bot, server: &mut Server<MemoryLink>, ticks: usize| {
+        for _ in 0..ticks {
+            ada.update(false);
+            server.tick();
+        }
+        ada.receive();
+    };
+    run(&mut ada, &mut server, 40);
+    let feet = ada.feet().unwrap().floor().as_ivec3();
+    let beside = feet + IVec3::new(2, 0, 0);
+    // Placing with nothing in hand: refused.
+    ada.send_edit(beside, EditAction::Place { block: 2 });
+    run(&mut ada, &mut server, 2);
+    assert_eq!(ada.refused_edits, 1, "nothing to place yet");
+    // Break the ground beside: its drop goes to the inventory.
+    let ground = feet + IVec3::new(2, -1, 0);
+    let kind = server.world().block(ground);
+    let drop = kind.drop().expect("the ground drops something");
+    ada.send_edit(ground, EditAction::Break);
+    run(&mut ada, &mut server, 2);
+    assert_eq!(ada.accepted, [ground]);
+    let record = &server.records()["ada"];
+    assert!(
+        record
+            .inventory
+            .stacks
+            .iter()
+            .any(|s| s.block_type == drop && s.count == 1)
+    );
+    // Place it back: accepted once, then there is none left.
+    ada.send_edit(
+        ground,
+        EditAction::Place {
+            block: u8::from(drop),
+        },
+    );
+    ada.send_edit(
+        beside,
+        EditAction::Place {
+            block: u8::from(drop),
+        },
+    );
+    run(&mut ada, &mut server, 2);
+    assert_eq!(ada.accepted, [ground, ground]);
+    assert_eq!(ada.refused_edits, 2);
+    assert!(
+        server.records()["ada"]
+            .inventory
+            .stacks
+            .iter()
+            .all(|s| s.count == 0 || s.block_type != drop)
+    );
+}
