@@ -34,6 +34,6 @@ mod store;
 pub use serve::{ServeStats, serve};
 pub use server::{
     CHAT_TICKS, EDITS_PER_SECOND, PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig,
-    TickReport,
+    TickReport, VIEW_DISTANCE,
 };
 pub use store::{SavedServer, ServerStore, StoreError};

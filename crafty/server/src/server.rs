@@ -1,7 +1,7 @@
 //! [`Server`]: one crafty world, the players connected to it, and every
 //! player's record.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hasher};
 
 use crafty_net::Link;
@@ -202,6 +202,10 @@ pub struct SaveBatch<'a> {
     /// The server's tick.
     pub tick: u64,
 }
+
+/// How far away (metres) other players are sent to a client: five chunks,
+/// beyond crafty's default view.
+pub const VIEW_DISTANCE: f32 = 160.0;
 
 /// Ticks between saves of every connected player's record.
 pub const RECORD_SAVE_TICKS: u64 = 100;
@@ -800,7 +804,8 @@ impl<L: Link> Server<L> {
                 _ => None,
             })
             .collect();
-        let bodies: HashMap<u32, BodyState> = players
+        // In player order: the same state bytes in every run.
+        let bodies: BTreeMap<u32, BodyState> = players
             .iter()
             .map(|&(player, object)| (player, self.body_state(object)))
             .collect();
@@ -808,9 +813,13 @@ impl<L: Link> Server<L> {
             let Phase::Playing(playing) = &connection.phase else {
                 continue;
             };
+            let here = Vec3::from_array(bodies[&playing.player].position);
             let others = bodies
                 .iter()
-                .filter(|(id, _)| **id != playing.player)
+                .filter(|(id, body)| {
+                    **id != playing.player
+                        && here.distance(Vec3::from_array(body.position)) <= VIEW_DISTANCE
+                })
                 .map(|(&player, body)| RemotePlayer {
                     player,
                     position: body.position,
