@@ -2,7 +2,7 @@
 //! and corrected by the server.
 //!
 //! The client steps its player with the same controller and collision the
-//! server uses ([`step`](crate::step)), keeping each tick's flags and the
+//! server uses (the same spawn and controller code), keeping each tick's flags and the
 //! body they gave. When a state from the server arrives, saying where the
 //! player stood after input tick `n`, the prediction compares it with its
 //! own body after tick `n`: the same (within a millimetre), it forgets the

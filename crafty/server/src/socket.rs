@@ -5,7 +5,7 @@
 //! so a server with nobody connected does not wake at all.
 //!
 //! A client's messages are limited at the socket (twice
-//! [`MAX_CLIENT_MESSAGE`](crafty_net::MAX_CLIENT_MESSAGE): a bigger one
+//! [`MAX_CLIENT_MESSAGE`]: a bigger one
 //! closes the connection before it is read whole), and its inbox holds at
 //! most [`INBOX_LIMIT`] messages between ticks: a flood closes it.
 
