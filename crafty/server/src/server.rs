@@ -313,15 +313,24 @@ impl<L: Link> Server<L> {
         &mut self,
         save: impl FnOnce(SaveBatch<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
+        self.save_unsaved(self.records(), save)
+    }
+
+    /// Hands `save` the edits not saved yet and `records`; on success,
+    /// they count as saved.
+    fn save_unsaved<E>(
+        &mut self,
+        records: BTreeMap<String, PlayerRecord>,
+        save: impl FnOnce(SaveBatch<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
         let logged = self.world().edits().len() as u64;
-        let batch = SaveBatch {
+        save(SaveBatch {
             first: self.saved_edits,
             edits: &self.world().edits()[self.saved_edits as usize..],
-            records: self.records(),
+            records,
             seed: self.config.seed,
             tick: self.tick,
-        };
-        save(batch)?;
+        })?;
         self.saved_edits = logged;
         self.dirty.clear();
         Ok(())
@@ -389,20 +398,8 @@ impl<L: Link> Server<L> {
         if self.tick.is_multiple_of(RECORD_SAVE_TICKS) {
             self.dirty.extend(self.playing_names());
         }
-        let logged = self.world().edits().len() as u64;
-        let batch = SaveBatch {
-            first: self.saved_edits,
-            edits: &self.world().edits()[self.saved_edits as usize..],
-            records: self.dirty_records(),
-            seed: self.config.seed,
-            tick: self.tick,
-        };
-        match save(batch) {
-            Ok(()) => {
-                self.saved_edits = logged;
-                self.dirty.clear();
-                self.flush();
-            }
+        match self.save_unsaved(self.dirty_records(), save) {
+            Ok(()) => self.flush(),
             Err(error) => {
                 log::error!("saving the world failed (tried again next tick): {error}");
                 report.save_failed = true;

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use taos_core::prelude::*;
 use taos_core::scene_file::{
-    PrefabPart, SceneFileError, SceneTypes, instantiate_prefab, load_scene_with, part_id,
-    save_scene, unpack_prefab,
+    LoadedScene, PrefabPart, SceneFileError, SceneTypes, instantiate_prefab, load_scene_with,
+    part_id, save_scene, unpack_prefab,
 };
 
 /// A lamp post: a post with a lamp (a point light) on top.
@@ -42,6 +42,25 @@ fn files<'t>(
             .cloned()
             .ok_or_else(|| format!("no file {source:?}"))
     }
+}
+
+/// `saved` loaded into a fresh scene, prefabs read from `texts`.
+fn reload(
+    saved: &str,
+    types: &SceneTypes,
+    texts: &BTreeMap<&'static str, String>,
+) -> (Scene, LoadedScene) {
+    let mut copy = Scene::new();
+    let loaded = load_scene_with(
+        &mut copy,
+        saved,
+        "street.json",
+        types,
+        None,
+        &mut files(texts),
+    )
+    .unwrap();
+    (copy, loaded)
 }
 
 fn by_name(scene: &Scene, under: GameObject, name: &str) -> GameObject {
@@ -141,16 +160,7 @@ fn an_instance_saves_only_its_overrides_and_loads_back_the_same() {
             .contains(r#""taos.PointLight": {"color":[1.0,0.9,0.7],"intensity":2.0,"range":10.0}"#)
     );
 
-    let mut copy = Scene::new();
-    let loaded = load_scene_with(
-        &mut copy,
-        &saved,
-        "street.json",
-        &types,
-        None,
-        &mut files(&texts),
-    )
-    .unwrap();
+    let (copy, loaded) = reload(&saved, &types, &texts);
     assert!(loaded.problems.is_empty());
     assert_eq!(copy.len(), scene.len());
     assert_eq!(save_scene(&copy, &types).unwrap().text, saved);
@@ -178,16 +188,7 @@ fn a_changed_prefab_reaches_every_instance_and_overrides_stay() {
         "[1.0,0.2,0.1],\"intensity\":5.0",
     );
     let texts = BTreeMap::from([("lamp_post.json", newer)]);
-    let mut copy = Scene::new();
-    load_scene_with(
-        &mut copy,
-        &saved,
-        "street.json",
-        &types,
-        None,
-        &mut files(&texts),
-    )
-    .unwrap();
+    let (copy, _) = reload(&saved, &types, &texts);
     for instance in [a, b] {
         let root = copy.find_by_id(scene.id(instance).unwrap()).unwrap();
         let post = by_name(&copy, root, "Post");
@@ -243,16 +244,7 @@ fn deleted_parts_and_removed_components_stay_gone_and_added_children_stay() {
         "{saved}"
     );
 
-    let mut copy = Scene::new();
-    load_scene_with(
-        &mut copy,
-        &saved,
-        "street.json",
-        &types,
-        None,
-        &mut files(&texts),
-    )
-    .unwrap();
+    let (copy, _) = reload(&saved, &types, &texts);
     let root = copy.find_by_id(scene.id(a).unwrap()).unwrap();
     let lamp = by_name(&copy, root, "Lamp");
     assert!(copy.get_component::<PointLight>(lamp).is_none());
@@ -284,16 +276,7 @@ fn unpack_breaks_the_link() {
         "lamp_post.json",
         LAMP_POST.replace("[0.2,3.0,0.2]", "[1.0,1.0,1.0]"),
     )]);
-    let mut copy = Scene::new();
-    load_scene_with(
-        &mut copy,
-        &saved,
-        "street.json",
-        &types,
-        None,
-        &mut files(&texts),
-    )
-    .unwrap();
+    let (copy, _) = reload(&saved, &types, &texts);
     let root = copy.find_by_id(scene.id(a).unwrap()).unwrap();
     let post = by_name(&copy, root, "Post");
     assert_eq!(
@@ -309,16 +292,7 @@ fn a_missing_prefab_is_reported_and_the_rest_of_the_scene_loads() {
     let types = SceneTypes::default();
     let saved = save_scene(&scene, &types).unwrap().text;
     let none = BTreeMap::new();
-    let mut copy = Scene::new();
-    let loaded = load_scene_with(
-        &mut copy,
-        &saved,
-        "street.json",
-        &types,
-        None,
-        &mut files(&none),
-    )
-    .unwrap();
+    let (copy, loaded) = reload(&saved, &types, &none);
     assert_eq!(loaded.problems.len(), 2);
     let problem = &loaded.problems[0];
     assert!(
@@ -395,16 +369,7 @@ fn a_part_moved_out_of_its_instance_is_saved_as_an_ordinary_object() {
     let types = SceneTypes::default();
     let saved = save_scene(&scene, &types).unwrap().text;
     assert!(saved.contains(r#""deleted": [2]"#), "{saved}");
-    let mut copy = Scene::new();
-    load_scene_with(
-        &mut copy,
-        &saved,
-        "street.json",
-        &types,
-        None,
-        &mut files(&texts),
-    )
-    .unwrap();
+    let (copy, _) = reload(&saved, &types, &texts);
     let moved = copy.find_by_id(lamp_id).expect("the lamp is still there");
     assert_eq!(copy.parent(moved), None);
     assert!(copy.get_component::<PointLight>(moved).is_some());

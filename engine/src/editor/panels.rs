@@ -29,32 +29,21 @@ pub(super) fn editor_window(editor: &mut Editor, engine: &mut Engine, ui: &mut e
         });
 }
 
+/// A button, greyed out unless `enabled`.
+fn button(ui: &mut egui::Ui, enabled: bool, label: &str) -> egui::Response {
+    ui.add_enabled(enabled, egui::Button::new(label))
+}
+
 fn toolbar(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
         let editing = editor.mode == EditorMode::Editing;
-        if ui
-            .add_enabled(
-                editing && editor.history.undo_len() > 0,
-                egui::Button::new("Undo"),
-            )
-            .clicked()
-        {
+        if button(ui, editing && editor.history.undo_len() > 0, "Undo").clicked() {
             let _ = editor.undo(engine);
         }
-        if ui
-            .add_enabled(
-                editing && editor.history.redo_len() > 0,
-                egui::Button::new("Redo"),
-            )
-            .clicked()
-        {
+        if button(ui, editing && editor.history.redo_len() > 0, "Redo").clicked() {
             let _ = editor.redo(engine);
         }
-        if ui
-            .add_enabled(
-                editing && editor.selected.is_some(),
-                egui::Button::new("Frame"),
-            )
+        if button(ui, editing && editor.selected.is_some(), "Frame")
             .on_hover_text("F: look at the selection whole")
             .clicked()
         {
@@ -73,16 +62,10 @@ fn toolbar(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
                 }
             }
         }
-        if ui
-            .add_enabled(editor.mode == EditorMode::Paused, egui::Button::new("Step"))
-            .clicked()
-        {
+        if button(ui, editor.mode == EditorMode::Paused, "Step").clicked() {
             editor.step(engine);
         }
-        if ui
-            .add_enabled(!editing, egui::Button::new("Stop"))
-            .clicked()
-        {
+        if button(ui, !editing, "Stop").clicked() {
             editor.stop(engine);
         }
     });
@@ -161,19 +144,17 @@ fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
         });
         let selected = editor.selected;
         let can = editing && selected.is_some();
-        if ui
-            .add_enabled(can, egui::Button::new("Duplicate"))
-            .clicked()
+        if button(ui, can, "Duplicate").clicked()
             && let Some(object) = selected
         {
             let _ = editor.apply(engine, EditCommand::Duplicate { object });
         }
-        if ui.add_enabled(can, egui::Button::new("Delete")).clicked()
+        if button(ui, can, "Delete").clicked()
             && let Some(object) = selected
         {
             let _ = editor.apply(engine, EditCommand::Delete { object });
         }
-        if ui.add_enabled(can, egui::Button::new("To root")).clicked()
+        if button(ui, can, "To root").clicked()
             && let Some(object) = selected
         {
             let _ = editor.apply(

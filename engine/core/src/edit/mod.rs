@@ -299,6 +299,26 @@ fn find(scene: &Scene, id: ObjectId) -> Result<GameObject, EditError> {
     scene.find_by_id(id).ok_or(EditError::NoSuchObject(id))
 }
 
+/// An object that may be deleted or copied on its own (not a prefab's or a
+/// model's part): the object, its subtree as scene-file text, and its
+/// parent's id.
+fn own_subtree(
+    scene: &Scene,
+    types: &SceneTypes,
+    object: ObjectId,
+) -> Result<(GameObject, String, Option<ObjectId>), EditError> {
+    let target = find(scene, object)?;
+    if scene.get_component::<PrefabPart>(target).is_some() {
+        return Err(EditError::PrefabPart(object));
+    }
+    if scene.get_component::<ModelPart>(target).is_some() {
+        return Err(EditError::ModelPart(object));
+    }
+    let text = save_subtree(scene, types, target)?.text;
+    let parent = scene.parent(target).and_then(|p| scene.id(p));
+    Ok((target, text, parent))
+}
+
 /// Carries out `command`; returns `(done, undo)`: the command as carried
 /// out (the ids it chose filled in: what a redo repeats) and its inverse.
 fn carry_out(
@@ -383,15 +403,7 @@ fn carry_out(
             ))
         }
         EditCommand::Delete { object } => {
-            let target = find(scene, object)?;
-            if scene.get_component::<PrefabPart>(target).is_some() {
-                return Err(EditError::PrefabPart(object));
-            }
-            if scene.get_component::<ModelPart>(target).is_some() {
-                return Err(EditError::ModelPart(object));
-            }
-            let text = save_subtree(scene, types, target)?.text;
-            let parent = scene.parent(target).and_then(|p| scene.id(p));
+            let (target, text, parent) = own_subtree(scene, types, object)?;
             let _ = scene.remove(target);
             Ok((
                 EditCommand::Delete { object },
@@ -399,16 +411,8 @@ fn carry_out(
             ))
         }
         EditCommand::Duplicate { object } => {
-            let target = find(scene, object)?;
-            if scene.get_component::<PrefabPart>(target).is_some() {
-                return Err(EditError::PrefabPart(object));
-            }
-            if scene.get_component::<ModelPart>(target).is_some() {
-                return Err(EditError::ModelPart(object));
-            }
-            let text = save_subtree(scene, types, target)?.text;
+            let (_, text, parent) = own_subtree(scene, types, object)?;
             let text = with_fresh_ids(scene, &text)?;
-            let parent = scene.parent(target).and_then(|p| scene.id(p));
             carry_out(scene, types, EditCommand::Restore { text, parent })
         }
         EditCommand::Restore { text, parent } => {
