@@ -8,10 +8,10 @@
 //! message is laid out differently: a mismatch is a clear refusal, not a
 //! decoding error.
 //!
-//! Input travels as crafty's 32-bit action flags, Marathon style: each
-//! [`ClientMessage::Input`] carries the flags of the last few ticks (at
-//! most [`INPUT_WINDOW`]), so a lost message costs nothing once the next
-//! one arrives, at 4 bytes per tick.
+//! Input travels as crafty's 32-bit action flags, Marathon style, with the
+//! view angles each tick starts from: each [`ClientMessage::Input`] carries
+//! the last few ticks (at most [`INPUT_WINDOW`]), so a lost message costs
+//! nothing once the next one arrives, at about 12 bytes per tick.
 //!
 //! Everything a client sends is checked by [`ClientMessage::decode`]
 //! before the server looks at it: its size ([`MAX_CLIENT_MESSAGE`]), its
@@ -21,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 
 /// This build's protocol version.
-pub const PROTOCOL_VERSION: u16 = 1;
+pub const PROTOCOL_VERSION: u16 = 2;
 /// The largest message a client may send, in bytes.
 pub const MAX_CLIENT_MESSAGE: usize = 512;
 /// The largest message a server sends, in bytes (a batch of chunks).
@@ -37,6 +37,19 @@ pub const INPUT_WINDOW: usize = 16;
 /// and shows it to join again as the same player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Token(pub [u8; 16]);
+
+/// One tick of a player's input: crafty's action flags, and the view
+/// angles the tick starts from (mouse look turns between ticks, so the
+/// server needs them to step the player as the client did).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TickInput {
+    /// crafty's action flags.
+    pub flags: u32,
+    /// Heading, radians (any finite value; wrapped when applied).
+    pub yaw: f32,
+    /// Radians above the horizon (clamped when applied).
+    pub pitch: f32,
+}
 
 /// What a client asks of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,15 +78,15 @@ pub enum ClientMessage {
         /// join).
         token: Option<Token>,
     },
-    /// The flags of ticks `last_tick + 1 - flags.len() ..= last_tick`,
+    /// The input of ticks `last_tick + 1 - ticks.len() ..= last_tick`,
     /// oldest first (1 to [`INPUT_WINDOW`] of them), and how much of the
     /// world's edit log the client has (its acknowledgement of
     /// [`ServerMessage::Edits`]).
     Input {
-        /// The newest tick the flags are for.
+        /// The newest tick the input is for.
         last_tick: u64,
-        /// crafty's action flags, one per tick.
-        flags: Vec<u32>,
+        /// Each tick's flags and look, oldest first.
+        ticks: Vec<TickInput>,
         /// Edits of the world's log the client has applied, from the start.
         edits_seen: u64,
     },
@@ -228,6 +241,13 @@ pub enum ServerMessage {
         /// What they said.
         text: String,
     },
+    /// Who is playing: every player's number and name (sent on joining and
+    /// whenever someone joins or leaves).
+    Roster {
+        /// Player number and name, for everyone connected (this player
+        /// too).
+        players: Vec<(u32, String)>,
+    },
     /// The server is closing this link (it is shutting down, or the client
     /// broke the rules).
     Goodbye {
@@ -286,11 +306,14 @@ impl ClientMessage {
                     ));
                 }
             }
-            Self::Input { flags, .. } => {
-                if flags.is_empty() || flags.len() > INPUT_WINDOW {
+            Self::Input { ticks, .. } => {
+                if ticks.is_empty() || ticks.len() > INPUT_WINDOW {
                     return Err(ProtocolError::Invalid(
                         "an input window holds 1 to 16 ticks",
                     ));
+                }
+                if ticks.iter().any(|t| !t.yaw.is_finite() || !t.pitch.is_finite()) {
+                    return Err(ProtocolError::Invalid("look angles must be finite"));
                 }
             }
             Self::Chat { text } => {
@@ -396,7 +419,7 @@ mod tests {
             hello("Ada_1"),
             ClientMessage::Input {
                 last_tick: 1_000_000,
-                flags: vec![0, 1 << 15, u32::MAX],
+                ticks: vec![tick(0), tick(1 << 15), tick(u32::MAX)],
                 edits_seen: 12,
             },
             ClientMessage::Edit {
@@ -414,17 +437,25 @@ mod tests {
         }
     }
 
+    fn tick(flags: u32) -> TickInput {
+        TickInput {
+            flags,
+            yaw: 1.5,
+            pitch: -0.25,
+        }
+    }
+
     #[test]
-    fn input_costs_about_four_bytes_a_tick() {
-        let flags = vec![(1 << 15) | (1 << 22) | (1 << 9); INPUT_WINDOW];
+    fn input_costs_about_twelve_bytes_a_tick() {
+        let ticks = vec![tick((1 << 15) | (1 << 22) | (1 << 9)); INPUT_WINDOW];
         let bytes = ClientMessage::Input {
             last_tick: 123_456,
-            flags,
+            ticks,
             edits_seen: 70_000,
         }
         .encode()
         .unwrap();
-        assert!(bytes.len() <= 8 + 5 * INPUT_WINDOW, "{} bytes", bytes.len());
+        assert!(bytes.len() <= 8 + 12 * INPUT_WINDOW, "{} bytes", bytes.len());
     }
 
     #[test]
@@ -456,18 +487,28 @@ mod tests {
         }
         let wide = postcard::to_allocvec(&ClientMessage::Input {
             last_tick: 1,
-            flags: vec![0; INPUT_WINDOW + 1],
+            ticks: vec![tick(0); INPUT_WINDOW + 1],
             edits_seen: 0,
         })
         .unwrap();
         assert!(ClientMessage::decode(&wide).is_err());
         let empty = postcard::to_allocvec(&ClientMessage::Input {
             last_tick: 1,
-            flags: Vec::new(),
+            ticks: Vec::new(),
             edits_seen: 0,
         })
         .unwrap();
         assert!(ClientMessage::decode(&empty).is_err());
+        let nan = ClientMessage::Input {
+            last_tick: 1,
+            ticks: vec![TickInput {
+                flags: 0,
+                yaw: f32::NAN,
+                pitch: 0.0,
+            }],
+            edits_seen: 0,
+        };
+        assert!(ClientMessage::decode(&postcard::to_allocvec(&nan).unwrap()).is_err());
         let bell = ClientMessage::Chat {
             text: "\u{7}".to_owned(),
         };
@@ -487,7 +528,7 @@ mod tests {
         assert_eq!(peek_version(&future), Some(77));
         let input = ClientMessage::Input {
             last_tick: 1,
-            flags: vec![0],
+            ticks: vec![tick(0)],
             edits_seen: 0,
         };
         assert_eq!(peek_version(&input.encode().unwrap()), None);

@@ -19,16 +19,14 @@
 //! message arrives or a tick is due, and with nobody connected it does not
 //! wake at all.
 //!
-//! What it is not (yet): client prediction, or the browser and launcher
-//! clients (issue 45 goes on).
+//! The player step it shares with clients, client prediction and the
+//! socket link live in `crafty_client`; [`bot`] is a headless client for
+//! tests and benches.
 
 pub mod bot;
-pub mod prediction;
-pub mod remote;
 mod serve;
 mod server;
 pub mod socket;
-mod step;
 mod store;
 
 pub use serve::{ServeStats, serve};

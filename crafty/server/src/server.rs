@@ -7,7 +7,7 @@ use std::hash::{BuildHasher, Hasher};
 use crafty_net::Link;
 use crafty_net::protocol::{
     BodyState, ClientMessage, EDITS_PER_MESSAGE, EditAction, INPUT_WINDOW, LoggedEdit,
-    PROTOCOL_VERSION, Refusal, RemotePlayer, ServerMessage, Token, peek_version,
+    PROTOCOL_VERSION, Refusal, RemotePlayer, ServerMessage, TickInput, Token, peek_version,
 };
 use crafty_sim::inventory::{GameMode, InventoryState};
 use crafty_sim::player::{Body, REACH};
@@ -17,7 +17,7 @@ use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::{IVec3, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::step::{NetInput, StepWorld, body_of, origin_body, spawn_player};
+use crafty_client::step::{NetInput, StepWorld, apply_input, body_of, origin_body, spawn_player};
 use taos_core::controllers::PlayerController;
 use taos_core::{GameObject, Scene};
 
@@ -86,8 +86,8 @@ struct Playing {
     name: String,
     player: u32,
     object: GameObject,
-    /// Flags received, by the client's tick, not stepped yet.
-    pending: BTreeMap<u64, u32>,
+    /// Input received, by the client's tick, not stepped yet.
+    pending: BTreeMap<u64, TickInput>,
     /// The client tick stepped next (`None` before the first input).
     next_tick: Option<u64>,
     /// Entries of the world's edit log the client says it has.
@@ -120,36 +120,36 @@ pub const CHAT_TICKS: u64 = 20;
 const MAX_CREDIT: u32 = 4;
 
 impl Playing {
-    /// The flags of this player's next step, if it steps now: its next
-    /// input tick if it has arrived, or no input once its credit is full
-    /// (it waited long enough); `None` to wait. Spends the credit.
-    fn take_step(&mut self) -> Option<u32> {
+    /// This player's next step, if it steps now: its next input tick if it
+    /// has arrived, or no input (`Some(None)`: stand still) once its credit
+    /// is full (it waited long enough); `None` to wait. Spends the credit.
+    fn take_step(&mut self) -> Option<Option<TickInput>> {
         if self.credit == 0 {
             return None;
         }
-        let flags = match self.next_tick {
+        let input = match self.next_tick {
             Some(next) => match self.pending.remove(&next) {
-                Some(flags) => {
+                Some(input) => {
                     self.next_tick = Some(next + 1);
-                    flags
+                    Some(input)
                 }
                 None if self.credit == MAX_CREDIT => {
                     // Waited long enough: step without it (it is dropped
                     // if it comes).
                     self.next_tick = Some(next + 1);
-                    0
+                    None
                 }
                 None => return None,
             },
-            // No input yet (just joined): fall and stand like anyone.
-            None if self.credit == MAX_CREDIT => 0,
+            // No input yet (just joined): wait for it, so the client's
+            // first tick starts where the welcome put it.
             None => return None,
         };
         self.credit -= 1;
         if let Some(next) = self.next_tick {
             self.pending = self.pending.split_off(&next);
         }
-        Some(flags)
+        Some(input)
     }
 }
 
@@ -223,6 +223,8 @@ pub struct Server<L: Link> {
     saved_edits: u64,
     /// Players whose records must be saved with the next batch.
     dirty: std::collections::BTreeSet<String>,
+    /// Someone joined or left since the last roster was sent.
+    roster_changed: bool,
 }
 
 impl<L: Link> std::fmt::Debug for Server<L> {
@@ -264,6 +266,7 @@ impl<L: Link> Server<L> {
             tokens: std::collections::hash_map::RandomState::new(),
             saved_edits,
             dirty: std::collections::BTreeSet::new(),
+            roster_changed: false,
         }
     }
 
@@ -394,6 +397,7 @@ impl<L: Link> Server<L> {
         self.step_players();
         self.tick += 1;
         self.send_states();
+        self.send_roster();
         self.send_edits();
         if self.tick.is_multiple_of(RECORD_SAVE_TICKS) {
             self.dirty.extend(self.playing_names());
@@ -559,6 +563,7 @@ impl<L: Link> Server<L> {
         connection.send(&welcome);
         connection.phase = Phase::Playing(playing);
         self.dirty.insert(name.clone());
+        self.roster_changed = true;
         log::info!("{name} joined");
         report.joined.push(name);
     }
@@ -568,7 +573,7 @@ impl<L: Link> Server<L> {
             ClientMessage::Hello { .. } => self.kick(index, "a second hello", report),
             ClientMessage::Input {
                 last_tick,
-                flags,
+                ticks,
                 edits_seen,
             } => {
                 let logged = self.world().edits().len() as u64;
@@ -577,15 +582,15 @@ impl<L: Link> Server<L> {
                 };
                 // Input may arrive out of order: the newest acknowledgement wins.
                 playing.edits_seen = playing.edits_seen.max(edits_seen.min(logged));
-                let first = last_tick.saturating_sub(flags.len() as u64 - 1);
+                let first = last_tick.saturating_sub(ticks.len() as u64 - 1);
                 let next = *playing.next_tick.get_or_insert(first);
                 // One tick is stepped per server tick whatever arrives:
                 // sending more input does not move a player faster. Ticks
                 // far ahead are dropped (a client cannot queue the future).
                 let horizon = next + 4 * INPUT_WINDOW as u64;
-                for (tick, flag) in (first..=last_tick).zip(flags) {
+                for (tick, input) in (first..=last_tick).zip(ticks) {
                     if tick >= next && tick < horizon {
-                        playing.pending.insert(tick, flag);
+                        playing.pending.insert(tick, input);
                     }
                 }
             }
@@ -777,10 +782,14 @@ impl<L: Link> Server<L> {
                     continue;
                 };
                 let step = playing.take_step();
-                if let Some(flags) = step {
-                    let _ = self.scene.add_component(playing.object, NetInput(flags));
-                    any = true;
+                match step {
+                    Some(Some(input)) => apply_input(&mut self.scene, playing.object, input),
+                    Some(None) => {
+                        let _ = self.scene.add_component(playing.object, NetInput(0));
+                    }
+                    None => {}
                 }
+                any |= step.is_some();
                 if self.scene.is_enabled(playing.object) != Some(step.is_some()) {
                     let _ = self.scene.set_enabled(playing.object, step.is_some());
                 }
@@ -921,6 +930,7 @@ impl<L: Link> Server<L> {
                 self.records.insert(playing.name.clone(), record);
             }
             self.dirty.insert(playing.name.clone());
+            self.roster_changed = true;
             let _ = self.scene.remove(playing.object);
             log::info!("{} left: {why}", playing.name);
             report.left.push((playing.name, why.to_owned()));
@@ -931,6 +941,22 @@ impl<L: Link> Server<L> {
     fn drop_gone(&mut self) {
         self.connections
             .retain(|c| !matches!(c.phase, Phase::Gone) || !c.outbox.is_empty());
+    }
+
+    /// Tells everyone who is playing, when that changed.
+    fn send_roster(&mut self) {
+        if !std::mem::take(&mut self.roster_changed) {
+            return;
+        }
+        let players = self
+            .connections
+            .iter()
+            .filter_map(|c| match &c.phase {
+                Phase::Playing(p) => Some((p.player, p.name.clone())),
+                _ => None,
+            })
+            .collect();
+        self.broadcast(&ServerMessage::Roster { players });
     }
 
     fn broadcast(&mut self, message: &ServerMessage) {

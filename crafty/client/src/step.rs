@@ -1,12 +1,13 @@
 //! One player's tick, as the server steps it and as a client predicts it:
 //! the single-player [`PlayerController`] in a scene whose [`StepWorld`]
-//! is the voxel world it collides with, driven by the flags in its
-//! object's [`NetInput`]. Both sides build players here, so a prediction
-//! steps exactly as the server does.
+//! is the voxel world it collides with, turned to the tick's look angles
+//! and driven by the flags in its object's [`NetInput`]
+//! ([`apply_input`]). Both sides build players here, so a prediction steps
+//! exactly as the server does.
 
 use bevy_ecs::prelude::{Component, Resource};
 use bevy_ecs::world::World as Ecs;
-use crafty_net::protocol::BodyState;
+use crafty_net::protocol::{BodyState, TickInput};
 use crafty_sim::inventory::GameMode;
 use crafty_sim::player::{command_from_flags, motor_settings};
 use crafty_sim::world::World;
@@ -16,8 +17,8 @@ use taos_core::game_loop::ActionFlags;
 use taos_core::{GameObject, Scene};
 
 /// The world the players' controllers collide with.
-#[derive(Resource)]
-pub(crate) struct StepWorld(pub(crate) World);
+#[derive(Resource, Debug)]
+pub struct StepWorld(pub World);
 
 fn step_collision(world: &Ecs) -> Option<&dyn CollisionQuery> {
     world
@@ -27,11 +28,22 @@ fn step_collision(world: &Ecs) -> Option<&dyn CollisionQuery> {
 
 /// The flags a player's controller steps with this tick.
 #[derive(Component, Debug, Default, Clone, Copy)]
-pub(crate) struct NetInput(pub(crate) u32);
+pub struct NetInput(pub u32);
+
+/// Readies `object` (made by [`spawn_player`]) for one tick of `input`:
+/// turns its view to the tick's look angles (wrapped and clamped as mouse
+/// look is) and sets the flags its controller steps with.
+pub fn apply_input(scene: &mut Scene, object: GameObject, input: TickInput) {
+    if let Some(c) = scene.behaviour_mut::<PlayerController>(object) {
+        let (yaw, pitch) = (c.yaw, c.pitch);
+        c.look(input.yaw - yaw, input.pitch - pitch);
+    }
+    let _ = scene.add_component(object, NetInput(input.flags));
+}
 
 /// Spawns a player object named `name` standing at `feet`, looking
 /// `yaw`/`pitch`, stepped once per tick of a `tick_hz` loop.
-pub(crate) fn spawn_player(
+pub fn spawn_player(
     scene: &mut Scene,
     name: &str,
     feet: Vec3,
@@ -61,7 +73,7 @@ pub(crate) fn spawn_player(
 }
 
 /// The body of `object`'s controller as the protocol carries it.
-pub(crate) fn body_of(scene: &Scene, object: GameObject) -> Option<BodyState> {
+pub fn body_of(scene: &Scene, object: GameObject) -> Option<BodyState> {
     let c = scene.behaviour::<PlayerController>(object)?;
     Some(BodyState {
         position: c.motor.position.to_array(),
@@ -76,7 +88,7 @@ pub(crate) fn body_of(scene: &Scene, object: GameObject) -> Option<BodyState> {
 
 /// Puts `object`'s controller in `body`'s state (a correction from the
 /// server).
-pub(crate) fn set_body(scene: &mut Scene, object: GameObject, body: &BodyState) {
+pub fn set_body(scene: &mut Scene, object: GameObject, body: &BodyState) {
     if let Some(c) = scene.behaviour_mut::<PlayerController>(object) {
         c.teleport(Vec3::from_array(body.position));
         c.motor.velocity = Vec3::from_array(body.velocity);
@@ -90,7 +102,7 @@ pub(crate) fn set_body(scene: &mut Scene, object: GameObject, body: &BodyState) 
 
 /// A body at rest at the origin: what a player object without a controller
 /// (never the case for the ones made here) reads as.
-pub(crate) fn origin_body() -> BodyState {
+pub fn origin_body() -> BodyState {
     BodyState {
         position: [0.0; 3],
         velocity: [0.0; 3],

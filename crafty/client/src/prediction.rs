@@ -1,26 +1,26 @@
-//! [`Prediction`]: a client's own player, moved at once from its own flags
+//! [`Prediction`]: a client's own player, moved at once from its own input
 //! and corrected by the server.
 //!
 //! The client steps its player with the same controller and collision the
-//! server uses (the same spawn and controller code), keeping each tick's flags and the
+//! server uses (the same spawn and controller code), keeping each tick's input and the
 //! body they gave. When a state from the server arrives, saying where the
 //! player stood after input tick `n`, the prediction compares it with its
 //! own body after tick `n`: the same (within a millimetre), it forgets the
 //! ticks up to `n`; different (the server stood still for a late input,
 //! another player was in the way, an edit was refused), it puts the body
 //! where the server says and steps the ticks after `n` again from their
-//! kept flags. The correction the player sees is how far that moves the
+//! kept input. The correction the player sees is how far that moves the
 //! body shown now ([`Prediction::reconcile`] returns it).
 
 use std::collections::VecDeque;
 
-use crafty_net::protocol::BodyState;
+use crafty_net::protocol::{BodyState, TickInput};
 use crafty_sim::inventory::GameMode;
 use crafty_sim::world::World;
 use glam::Vec3;
 use taos_core::{GameObject, Scene};
 
-use crate::step::{NetInput, StepWorld, body_of, origin_body, set_body, spawn_player};
+use crate::step::{StepWorld, apply_input, body_of, origin_body, set_body, spawn_player};
 
 /// Ticks of history kept (beyond them the oldest is forgotten: a server
 /// that has not answered for this long gets no replay).
@@ -29,11 +29,11 @@ const HISTORY: usize = 256;
 /// How far apart two bodies may be and still count as the same.
 const SAME: f32 = 1e-3;
 
-/// One predicted tick: its flags and the body they gave.
+/// One predicted tick: its input and the body it gave.
 #[derive(Debug, Clone, Copy)]
 struct Predicted {
     tick: u64,
-    flags: u32,
+    input: TickInput,
     body: BodyState,
 }
 
@@ -104,20 +104,20 @@ impl Prediction {
         body_of(&self.scene, self.player).unwrap_or_else(origin_body)
     }
 
-    /// Steps the player one tick with `flags` (the client's input tick
+    /// Steps the player one tick with `input` (the client's input tick
     /// `tick`) and keeps both; returns the feet.
-    pub fn step(&mut self, tick: u64, flags: u32) -> Vec3 {
-        self.advance(flags);
+    pub fn step(&mut self, tick: u64, input: TickInput) -> Vec3 {
+        self.advance(input);
         let body = self.body();
-        self.history.push_back(Predicted { tick, flags, body });
+        self.history.push_back(Predicted { tick, input, body });
         while self.history.len() > HISTORY {
             self.history.pop_front();
         }
         Vec3::from_array(body.position)
     }
 
-    fn advance(&mut self, flags: u32) {
-        let _ = self.scene.add_component(self.player, NetInput(flags));
+    fn advance(&mut self, input: TickInput) {
+        apply_input(&mut self.scene, self.player, input);
         self.scene.tick(1.0 / self.tick_hz as f32);
     }
 
@@ -131,19 +131,25 @@ impl Prediction {
         let Some(at) = self.history.front().copied() else {
             return 0.0;
         };
-        if at.tick != input_tick || same(&at.body, server) {
+        if at.tick > input_tick {
+            // An older state than one already taken (states may arrive out
+            // of order): nothing to learn from it.
+            return 0.0;
+        }
+        if same(&at.body, server) {
             self.history.pop_front();
             return 0.0;
         }
         let before = Vec3::from_array(self.body().position);
         set_body(&mut self.scene, self.player, server);
         self.history.pop_front();
-        let replay: Vec<(u64, u32)> = self.history.iter().map(|p| (p.tick, p.flags)).collect();
+        let replay: Vec<(u64, TickInput)> =
+            self.history.iter().map(|p| (p.tick, p.input)).collect();
         self.history.clear();
-        for (tick, flags) in replay {
-            self.advance(flags);
+        for (tick, input) in replay {
+            self.advance(input);
             let body = self.body();
-            self.history.push_back(Predicted { tick, flags, body });
+            self.history.push_back(Predicted { tick, input, body });
         }
         self.replays += 1;
         before.distance(Vec3::from_array(self.body().position))
@@ -155,4 +161,43 @@ fn same(a: &BodyState, b: &BodyState) -> bool {
         && Vec3::from_array(a.velocity).distance(Vec3::from_array(b.velocity)) < SAME * 10.0
         && a.flying == b.flying
         && a.crouching == b.crouching
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(flags: u32) -> TickInput {
+        TickInput {
+            flags,
+            yaw: 0.0,
+            pitch: 0.0,
+        }
+    }
+
+    /// Bit 15: walk forward.
+    const FORWARD: u32 = 1 << 15;
+
+    #[test]
+    fn a_late_state_does_not_hide_the_next_correction() {
+        let start = BodyState {
+            position: [0.5, 80.0, 0.5],
+            ..origin_body()
+        };
+        let mut prediction = Prediction::new(World::new(3), &start, GameMode::Creative, 20);
+        let bodies: Vec<BodyState> = (1..=6)
+            .map(|tick| {
+                prediction.step(tick, input(FORWARD));
+                prediction.body()
+            })
+            .collect();
+        assert_eq!(prediction.reconcile(3, &bodies[2]), 0.0);
+        // Tick 2's state arrives after tick 3's.
+        assert_eq!(prediction.reconcile(2, &bodies[1]), 0.0);
+        // The server stood still at tick 4: the prediction must notice.
+        let mut stood = bodies[2];
+        stood.velocity = [0.0; 3];
+        assert!(prediction.reconcile(4, &stood) > 0.0);
+        assert_eq!(prediction.replays, 1);
+    }
 }

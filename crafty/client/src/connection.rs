@@ -1,0 +1,419 @@
+//! [`Connection`]: a client's side of a game on a crafty server.
+//!
+//! It says hello, then keeps what the server said: the player's number and
+//! token, a copy of the world (the seed's terrain plus the server's edit
+//! log), the other players ([`RemoteView`]) and their names, and chat. The
+//! client sends one [`TickInput`] per tick ([`Connection::send_input`]);
+//! each input message repeats the last [`INPUT_WINDOW`] ticks, so a lost
+//! one costs nothing. Edits are shown at once ([`Connection::edit`]),
+//! resent until answered, and rolled back when refused.
+//!
+//! [`Connection::receive`] reads what arrived and returns what the game
+//! must show: blocks to set in its own world, a correction of its own
+//! player, the end of the connection.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crafty_net::protocol::{
+    BodyState, ClientMessage, EditAction, INPUT_WINDOW, PROTOCOL_VERSION, Refusal, ServerMessage,
+    TickInput, Token,
+};
+use crafty_net::MemoryLink;
+use crafty_sim::inventory::GameMode;
+use crafty_sim::world::{BlockType, World};
+use glam::{IVec3, Vec3};
+
+use crate::prediction::Prediction;
+use crate::remote::RemoteView;
+
+/// Chat lines kept (older ones are forgotten).
+pub const CHAT_KEPT: usize = 100;
+
+/// Client ticks before an unanswered edit is sent again (a little over a
+/// round trip at 150 ms: a lost edit costs 300 ms, not a second).
+pub const EDIT_RESEND_TICKS: u64 = 6;
+
+/// What the server gave a client on joining.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Welcome {
+    /// The world's seed.
+    pub seed: u64,
+    /// Where the player is.
+    pub body: BodyState,
+    /// The server's ticks per second: the client ticks at this rate.
+    pub tick_hz: u32,
+    /// Creative (may fly) or survival.
+    pub mode: GameMode,
+}
+
+/// Something the game must show, from [`Connection::receive`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConnectionEvent {
+    /// The server let the player in: start the game.
+    Welcomed(Welcome),
+    /// A block changed (another player's edit, or one of this player's
+    /// refused): set it in the game's world.
+    Block {
+        /// Where.
+        at: IVec3,
+        /// What is there now.
+        block: BlockType,
+    },
+    /// The server corrected this player's predicted body: put the game's
+    /// player here.
+    Corrected(BodyState),
+    /// A chat line.
+    Chat {
+        /// Who said it.
+        from: String,
+        /// What they said.
+        text: String,
+    },
+    /// The connection ended: refused, said goodbye, or the link closed.
+    Closed(String),
+}
+
+/// An edit sent and not answered yet.
+#[derive(Debug, Clone)]
+struct PendingEdit {
+    message: ClientMessage,
+    sent_at: u64,
+}
+
+/// A client's side of a game; see the [module docs](self).
+#[derive(Debug)]
+pub struct Connection<L = MemoryLink> {
+    /// The player name it joins as.
+    pub name: String,
+    /// The connection to the server.
+    pub link: L,
+    /// The token it joined with, or was given (keep it to come back as
+    /// this player).
+    pub token: Option<Token>,
+    /// Its player number, once welcomed.
+    pub player: Option<u32>,
+    /// Its own tick count (of input sent).
+    pub tick: u64,
+    history: VecDeque<TickInput>,
+    /// Its copy of the world, once welcomed.
+    pub world: Option<World>,
+    /// Entries of the server's edit log it has applied.
+    pub edits_seen: u64,
+    next_seq: u32,
+    pending: BTreeMap<u32, PendingEdit>,
+    /// Edits the server accepted.
+    pub accepted: Vec<IVec3>,
+    /// Edits the server refused.
+    pub refused_edits: usize,
+    /// Its body as the server last sent it.
+    pub body: Option<BodyState>,
+    /// Why it was turned away, if it was.
+    pub refused: Option<Refusal>,
+    /// Why the connection ended, if it did.
+    pub goodbye: Option<String>,
+    /// The last [`CHAT_KEPT`] chat lines received: who, what.
+    pub chat: Vec<(String, String)>,
+    /// Its own player, predicted (when made with
+    /// [`predicting`](Self::predicting)).
+    pub prediction: Option<Prediction>,
+    /// How far each correction from the server moved the predicted body.
+    pub corrections: Vec<f32>,
+    /// The other players, for showing between states.
+    pub others: RemoteView,
+    /// Everyone playing, by player number.
+    pub roster: BTreeMap<u32, String>,
+    predict: bool,
+}
+
+impl<L: crafty_net::Link> Connection<L> {
+    /// A connection on `link` that says hello at once, as `name` (with
+    /// `token` to come back as itself).
+    pub fn join(name: &str, mut link: L, token: Option<Token>) -> Self {
+        let hello = ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: name.to_owned(),
+            token,
+        };
+        let closed = hello
+            .encode()
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| link.send(bytes).map_err(|e| e.to_string()))
+            .err();
+        Self {
+            name: name.to_owned(),
+            link,
+            token,
+            player: None,
+            tick: 0,
+            history: VecDeque::new(),
+            world: None,
+            edits_seen: 0,
+            next_seq: 0,
+            pending: BTreeMap::new(),
+            accepted: Vec::new(),
+            refused_edits: 0,
+            body: None,
+            refused: None,
+            goodbye: closed,
+            chat: Vec::new(),
+            prediction: None,
+            corrections: Vec::new(),
+            others: RemoteView::default(),
+            roster: BTreeMap::new(),
+            predict: false,
+        }
+    }
+
+    /// Predicts its own movement ([`Prediction`]) instead of showing the
+    /// server's last word.
+    #[must_use]
+    pub fn predicting(mut self) -> Self {
+        self.predict = true;
+        self
+    }
+
+    /// Whether the server let it in and the connection is still open.
+    #[must_use]
+    pub fn is_playing(&self) -> bool {
+        self.player.is_some() && self.goodbye.is_none()
+    }
+
+    /// Its feet: predicted, or as the server last said.
+    #[must_use]
+    pub fn feet(&self) -> Option<Vec3> {
+        if let Some(prediction) = &self.prediction {
+            return Some(Vec3::from_array(prediction.body().position));
+        }
+        self.body.map(|b| Vec3::from_array(b.position))
+    }
+
+    /// Sends one tick of input (with the ticks before it, against loss),
+    /// steps the prediction with it, and resends edits left unanswered
+    /// for [`EDIT_RESEND_TICKS`].
+    pub fn send_input(&mut self, input: TickInput) {
+        self.tick += 1;
+        self.history.push_back(input);
+        while self.history.len() > INPUT_WINDOW {
+            self.history.pop_front();
+        }
+        if let Some(prediction) = &mut self.prediction {
+            prediction.step(self.tick, input);
+        }
+        self.send(&ClientMessage::Input {
+            last_tick: self.tick,
+            ticks: self.history.iter().copied().collect(),
+            edits_seen: self.edits_seen,
+        });
+        let now = self.tick;
+        let stale: Vec<ClientMessage> = self
+            .pending
+            .values_mut()
+            .filter(|edit| now >= edit.sent_at + EDIT_RESEND_TICKS)
+            .map(|edit| {
+                edit.sent_at = now;
+                edit.message.clone()
+            })
+            .collect();
+        for message in &stale {
+            self.send(message);
+        }
+    }
+
+    /// Shows an edit at once in its copies of the world and asks the
+    /// server for it; returns its number. If the server refuses, the block
+    /// comes back as a [`ConnectionEvent::Block`].
+    pub fn edit(&mut self, at: IVec3, action: EditAction) -> u32 {
+        let shown = match action {
+            EditAction::Break => BlockType::Air,
+            EditAction::Place { block } => BlockType::try_from(block).unwrap_or(BlockType::Stone),
+        };
+        self.set_block(at, shown);
+        self.send_edit(at, action)
+    }
+
+    /// Asks the server for an edit without showing it; returns its number.
+    pub fn send_edit(&mut self, at: IVec3, action: EditAction) -> u32 {
+        let seq = self.next_seq;
+        self.next_seq = self.next_seq.wrapping_add(1);
+        let message = ClientMessage::Edit {
+            seq,
+            at: at.to_array(),
+            action,
+        };
+        self.send(&message);
+        self.pending.insert(
+            seq,
+            PendingEdit {
+                message,
+                sent_at: self.tick,
+            },
+        );
+        seq
+    }
+
+    /// Sends a chat line (the server drops lines faster than one a
+    /// second, and refuses control characters).
+    pub fn say(&mut self, text: &str) {
+        let text: String = text.chars().filter(|c| !c.is_control()).collect();
+        if !text.trim().is_empty() {
+            self.send(&ClientMessage::Chat { text });
+        }
+    }
+
+    /// Edits sent and not answered yet.
+    #[must_use]
+    pub fn pending_edits(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Closes the connection (leaving the game).
+    pub fn leave(&mut self) {
+        self.link.close();
+        self.goodbye.get_or_insert_with(|| "left the game".to_owned());
+    }
+
+    fn send(&mut self, message: &ClientMessage) {
+        let sent = message
+            .encode()
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| self.link.send(bytes).map_err(|e| e.to_string()));
+        if sent.is_err() && self.goodbye.is_none() {
+            self.goodbye = Some("the connection to the server was lost".to_owned());
+        }
+    }
+
+    /// Sets a block in its copies of the world (the one it shows, and the
+    /// one its prediction collides with).
+    fn set_block(&mut self, at: IVec3, block: BlockType) {
+        if let Some(world) = &mut self.world {
+            let _ = world.set_block(at, block);
+        }
+        if let Some(prediction) = &mut self.prediction {
+            let _ = prediction.world_mut().set_block(at, block);
+        }
+    }
+
+    /// Reads every message that has arrived; returns what the game must
+    /// show, in order. A message it cannot read, a refusal, a goodbye or a
+    /// closed link ends the connection ([`ConnectionEvent::Closed`], once).
+    pub fn receive(&mut self) -> Vec<ConnectionEvent> {
+        let mut events = Vec::new();
+        let was_open = self.goodbye.is_none();
+        while let Some(bytes) = self.link.receive() {
+            match ServerMessage::decode(&bytes) {
+                Ok(message) => self.take(message, &mut events),
+                Err(error) => {
+                    self.goodbye
+                        .get_or_insert(format!("the server sent a bad message: {error}"));
+                }
+            }
+        }
+        if self.link.is_closed() && self.goodbye.is_none() {
+            self.goodbye = Some("the server closed the connection".to_owned());
+        }
+        if was_open && let Some(reason) = &self.goodbye {
+            events.push(ConnectionEvent::Closed(reason.clone()));
+        }
+        events
+    }
+
+    fn take(&mut self, message: ServerMessage, events: &mut Vec<ConnectionEvent>) {
+        match message {
+            ServerMessage::Welcome {
+                token,
+                player,
+                seed,
+                body,
+                tick_hz,
+                can_fly,
+                ..
+            } => {
+                self.token = Some(token);
+                self.player = Some(player);
+                self.world = Some(World::new(seed));
+                self.body = Some(body);
+                let mode = if can_fly {
+                    GameMode::Creative
+                } else {
+                    GameMode::Survival
+                };
+                if self.predict {
+                    self.prediction = Some(Prediction::new(World::new(seed), &body, mode, tick_hz));
+                }
+                events.push(ConnectionEvent::Welcomed(Welcome {
+                    seed,
+                    body,
+                    tick_hz,
+                    mode,
+                }));
+            }
+            ServerMessage::Refused(refusal) => {
+                self.goodbye.get_or_insert(refusal.to_string());
+                self.refused = Some(refusal);
+            }
+            ServerMessage::State {
+                tick,
+                input_tick,
+                you,
+                others,
+            } => {
+                self.body = Some(you);
+                self.others.push(tick, &others);
+                if let Some(prediction) = &mut self.prediction {
+                    let moved = prediction.reconcile(input_tick, &you);
+                    if moved > 0.0 {
+                        self.corrections.push(moved);
+                        events.push(ConnectionEvent::Corrected(prediction.body()));
+                    }
+                }
+            }
+            ServerMessage::EditResult {
+                seq,
+                accepted,
+                at,
+                block,
+            } => {
+                if self.pending.remove(&seq).is_none() {
+                    return;
+                }
+                let at = IVec3::from_array(at);
+                if accepted {
+                    self.accepted.push(at);
+                } else {
+                    self.refused_edits += 1;
+                    if let Ok(block) = BlockType::try_from(block) {
+                        self.set_block(at, block);
+                        events.push(ConnectionEvent::Block { at, block });
+                    }
+                }
+            }
+            ServerMessage::Edits { first, edits } => {
+                if self.world.is_none() || first > self.edits_seen {
+                    return; // a gap: the server sends it again
+                }
+                let skip = usize::try_from(self.edits_seen - first).unwrap_or(usize::MAX);
+                for edit in edits.iter().skip(skip) {
+                    // An unknown block (a newer server's) shows as air.
+                    let block = BlockType::try_from(edit.block).unwrap_or(BlockType::Air);
+                    let at = IVec3::from_array(edit.at);
+                    self.set_block(at, block);
+                    self.edits_seen += 1;
+                    events.push(ConnectionEvent::Block { at, block });
+                }
+            }
+            ServerMessage::Roster { players } => {
+                self.roster = players.into_iter().collect();
+            }
+            ServerMessage::Chat { from, text } => {
+                self.chat.push((from.clone(), text.clone()));
+                if self.chat.len() > CHAT_KEPT {
+                    self.chat.remove(0);
+                }
+                events.push(ConnectionEvent::Chat { from, text });
+            }
+            ServerMessage::Goodbye { reason } => {
+                self.goodbye.get_or_insert(reason);
+            }
+        }
+    }
+}
