@@ -44,6 +44,7 @@ pub mod cli;
 // The headless runner writes saves and screenshots to files: native only.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
+pub mod online;
 pub mod render;
 pub mod session;
 pub mod settings;

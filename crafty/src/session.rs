@@ -28,6 +28,24 @@ pub const MESH_UPLOADS_PER_FRAME: usize = 8;
 /// Chunks being generated in the background at once at most.
 pub const GENERATION_IN_FLIGHT: usize = 16;
 
+/// How a session's loop ticks.
+#[derive(Debug, Clone, Copy)]
+enum Ticking {
+    /// Single player, at [`TICK_HZ`].
+    Local,
+    /// On a server, at its rate: the player stays where the server put it.
+    Online(u32),
+}
+
+/// Why a multiplayer session could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OnlineError {
+    /// The server asked for a tick rate the loop cannot run.
+    #[error("the server ticks at {0} Hz; crafty plays at 1 to 1000 Hz")]
+    TickRate(u32),
+}
+
 /// Moves a player whose body is inside solid blocks (a new world's spawn
 /// point under a hill, or a corrupt position) up until it stands free.
 fn lift_out_of_ground(world: &World, player: &mut Player) {
@@ -100,7 +118,7 @@ impl Session {
         render: CraftyRenderHandle,
     ) -> (Self, GameLoop) {
         let (world, saves) = SaveSession::start(loaded);
-        Self::assemble(world, saves, clock, render)
+        Self::assemble(world, saves, clock, render, Ticking::Local)
     }
 
     /// Starts playing a world that has never been saved (no edits yet). A
@@ -123,7 +141,47 @@ impl Session {
             }
         }
         let world = World::with_terrain(terrain);
-        Self::assemble(world, SaveSession::new(record), clock, render)
+        Self::assemble(
+            world,
+            SaveSession::new(record),
+            clock,
+            render,
+            Ticking::Local,
+        )
+    }
+
+    /// Starts playing on a multiplayer server: the world of `seed` (the
+    /// server's edits arrive later), the player where the server put it
+    /// (not lifted or moved: the server owns the position), ticking at the
+    /// server's `tick_hz` and keeping each tick's input
+    /// ([`Game::take_played`]) for the client to send. Nothing is saved
+    /// locally: `name` only labels the world.
+    ///
+    /// # Errors
+    /// `tick_hz` is not a tick rate the loop can run (outside 1..=1000).
+    pub fn online(
+        name: &str,
+        seed: u64,
+        mode: GameMode,
+        player: PlayerState,
+        tick_hz: u32,
+        clock: impl Clock + 'static,
+        render: CraftyRenderHandle,
+    ) -> Result<(Self, GameLoop), OnlineError> {
+        if !(1..=1000).contains(&tick_hz) {
+            return Err(OnlineError::TickRate(tick_hz));
+        }
+        let mut record = SavedWorld::create(name, seed, mode, 0);
+        record.player = player;
+        let (session, mut game_loop) = Self::assemble(
+            World::new(seed),
+            SaveSession::new(record),
+            clock,
+            render,
+            Ticking::Online(tick_hz),
+        );
+        state_mut(&mut game_loop).keep_played(true);
+        Ok((session, game_loop))
     }
 
     fn assemble(
@@ -131,8 +189,13 @@ impl Session {
         saves: SaveSession,
         clock: impl Clock + 'static,
         render: CraftyRenderHandle,
+        ticking: Ticking,
     ) -> (Self, GameLoop) {
         let record = saves.record();
+        let (tick_hz, online) = match ticking {
+            Ticking::Local => (TICK_HZ, false),
+            Ticking::Online(hz) => (hz, true),
+        };
         let p = record.player;
         let mode = record.mode();
         let mut player = Player::new(Vec3::new(p.x, p.y, p.z), p.yaw, p.pitch, mode);
@@ -149,11 +212,13 @@ impl Session {
             game.weather = Weather::restore(record.seed, saved);
         }
         // Now with trees and edits loaded around the player.
-        lift_out_of_ground(&game.world, &mut game.player);
-        install(&mut scene, game, TICK_HZ);
-        let config = LoopConfig::fixed(TICK_HZ).expect("60 Hz is a valid tick rate");
+        if !online {
+            lift_out_of_ground(&game.world, &mut game.player);
+        }
+        install(&mut scene, game, tick_hz);
+        let config = LoopConfig::fixed(tick_hz).expect("callers pass a tick rate in 1..=1000");
         let mut game_loop =
-            GameLoop::new(scene, config, clock).expect("the fixed 60 Hz configuration is valid");
+            GameLoop::new(scene, config, clock).expect("a fixed tick rate is a valid loop");
         game_loop.set_action_mapper(CraftyMapper::default());
         game_loop.checksum_mut().resource::<Game>();
         // The first view was generated in place (the spawn is ready at

@@ -14,11 +14,11 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use crafty_net::MemoryLink;
 use crafty_net::protocol::{
     BodyState, ClientMessage, EditAction, INPUT_WINDOW, PROTOCOL_VERSION, Refusal, ServerMessage,
     TickInput, Token,
 };
-use crafty_net::MemoryLink;
 use crafty_sim::inventory::GameMode;
 use crafty_sim::world::{BlockType, World};
 use glam::{IVec3, Vec3};
@@ -269,7 +269,8 @@ impl<L: crafty_net::Link> Connection<L> {
     /// Closes the connection (leaving the game).
     pub fn leave(&mut self) {
         self.link.close();
-        self.goodbye.get_or_insert_with(|| "left the game".to_owned());
+        self.goodbye
+            .get_or_insert_with(|| "left the game".to_owned());
     }
 
     fn send(&mut self, message: &ClientMessage) {

@@ -63,6 +63,12 @@ impl RemoteView {
         }
     }
 
+    /// The newest server tick a state came from (0 before any).
+    #[must_use]
+    pub fn newest(&self) -> u64 {
+        self.newest
+    }
+
     /// The others as shown at `now`, in server ticks (fractions between
     /// ticks), [`DELAY_TICKS`] behind.
     #[must_use]

@@ -33,6 +33,26 @@ pub trait Link {
     fn is_closed(&self) -> bool;
 }
 
+/// A boxed link is a link (a client that picks its transport at run time
+/// holds a `Box<dyn Link>`).
+impl<L: Link + ?Sized> Link for Box<L> {
+    fn send(&mut self, message: Vec<u8>) -> Result<(), LinkClosed> {
+        (**self).send(message)
+    }
+
+    fn receive(&mut self) -> Option<Vec<u8>> {
+        (**self).receive()
+    }
+
+    fn close(&mut self) {
+        (**self).close();
+    }
+
+    fn is_closed(&self) -> bool {
+        (**self).is_closed()
+    }
+}
+
 /// How a [`MemoryNet`] treats messages.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Conditions {

@@ -312,7 +312,10 @@ impl ClientMessage {
                         "an input window holds 1 to 16 ticks",
                     ));
                 }
-                if ticks.iter().any(|t| !t.yaw.is_finite() || !t.pitch.is_finite()) {
+                if ticks
+                    .iter()
+                    .any(|t| !t.yaw.is_finite() || !t.pitch.is_finite())
+                {
                     return Err(ProtocolError::Invalid("look angles must be finite"));
                 }
             }
@@ -455,7 +458,11 @@ mod tests {
         }
         .encode()
         .unwrap();
-        assert!(bytes.len() <= 8 + 12 * INPUT_WINDOW, "{} bytes", bytes.len());
+        assert!(
+            bytes.len() <= 8 + 12 * INPUT_WINDOW,
+            "{} bytes",
+            bytes.len()
+        );
     }
 
     #[test]

@@ -65,7 +65,25 @@ pub struct Game {
     /// ([`accept_generated`](Game::accept_generated)) instead of being
     /// generated in the tick.
     background_generation: bool,
+    /// Each tick's input as played, kept for a multiplayer client to send
+    /// (`None`: not kept).
+    played: Option<Vec<PlayedTick>>,
 }
+
+/// One tick's input as the player played it: what a multiplayer client
+/// sends the server so it can step the player the same way.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayedTick {
+    /// The tick's action flags.
+    pub flags: u32,
+    /// The heading the tick started from (mouse look turns between ticks).
+    pub yaw: f32,
+    /// The pitch the tick started from.
+    pub pitch: f32,
+}
+
+/// Played ticks kept at most between [`Game::take_played`] calls.
+pub const MAX_PLAYED_KEPT: usize = 1024;
 
 /// A sound the simulation made; the app plays it (headless runs are silent).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,6 +124,7 @@ impl Game {
             sounds: Vec::new(),
             stride: 0.0,
             background_generation: false,
+            played: None,
         };
         game.stream_chunks();
         game.target = game.player.target(&game.world);
@@ -116,6 +135,16 @@ impl Game {
     /// actions, after the player's controller moved it to `moved` (`None`:
     /// the player did not move).
     pub fn tick(&mut self, actions: &Actions, moved: Option<PlayerPose>, dt: f32) {
+        if let Some(played) = &mut self.played
+            && played.len() < MAX_PLAYED_KEPT
+        {
+            // The pose before `follow`: the look this tick started from.
+            played.push(PlayedTick {
+                flags: actions.current.0,
+                yaw: self.player.yaw,
+                pitch: self.player.pitch,
+            });
+        }
         let now = actions.current.decode();
         let previous = actions.previous.decode();
         let before = self.player.body.position;
@@ -163,6 +192,31 @@ impl Game {
         self.player.body = pose.body;
         self.player.yaw = pose.yaw;
         self.player.pitch = pose.pitch;
+    }
+
+    /// Starts (or stops) keeping each tick's input for
+    /// [`take_played`](Self::take_played).
+    pub fn keep_played(&mut self, keep: bool) {
+        self.played = keep.then(Vec::new);
+    }
+
+    /// Takes the ticks played since the last call, oldest first (at most
+    /// [`MAX_PLAYED_KEPT`]; empty when not kept).
+    pub fn take_played(&mut self) -> Vec<PlayedTick> {
+        self.played.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Sets a block another player (or the server) changed, and marks the
+    /// chunks that show it for meshing.
+    pub fn set_block_from_server(&mut self, at: IVec3, block: crate::world::BlockType) {
+        if self.world.block(at) == block {
+            return;
+        }
+        if let Ok(dirty) = self.world.set_block(at, block) {
+            for pos in dirty {
+                self.mark_dirty(pos);
+            }
+        }
     }
 
     /// Takes the sounds made since the last call, oldest first.
@@ -359,6 +413,19 @@ pub fn look(game_loop: &mut GameLoop, yaw: f32, pitch: f32) {
 /// scripted tours, a teleport command); non-finite positions are ignored.
 pub fn teleport(game_loop: &mut GameLoop, feet: Vec3) {
     steer_player(game_loop, |controller| controller.teleport(feet));
+}
+
+/// Puts the player in `pose` at once (a multiplayer server's correction of
+/// a predicted body): position, velocity, contact, flying, crouching and
+/// look.
+pub fn set_pose(game_loop: &mut GameLoop, pose: PlayerPose) {
+    steer_player(game_loop, |controller| {
+        controller.teleport(pose.body.position);
+        controller.motor = pose.body.motor();
+        controller.motor.flying &= controller.can_fly;
+        controller.yaw = pose.yaw;
+        controller.pitch = pose.pitch;
+    });
 }
 
 /// Changes the player's controller between ticks with `change`, then copies

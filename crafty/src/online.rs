@@ -1,0 +1,231 @@
+//! [`Online`]: crafty played on a multiplayer server, shared by the window
+//! and tests.
+//!
+//! The local game runs as in single player, at the server's tick rate: the
+//! player's own controller moves it at once from the keys (that is the
+//! prediction the player sees). After each frame, [`Online::sync`] sends
+//! every tick just played (its flags and the look it started from) and
+//! every block the player changed, then takes in what the server said:
+//! other players' edits and refused edits of this player go into the
+//! game's world, and a correction of the predicted body puts the player
+//! where the server's replay says. The [`Connection`] keeps its own
+//! prediction of the player, stepped with the same input by the same code
+//! as the server, which is what is replayed on a correction.
+//!
+//! Nothing is saved locally: the server keeps the world and the player.
+
+use crafty_client::connection::Welcome;
+use crafty_client::{Connection, ConnectionEvent};
+use crafty_net::Link;
+use crafty_net::protocol::{EditAction, TickInput, Token};
+use glam::Vec3;
+use taos_engine::game_loop::{Clock, GameLoop};
+
+use crate::game::{PlayerPose, set_pose, state, state_mut};
+use crate::player::Body;
+use crate::render::CraftyRenderHandle;
+use crate::save::PlayerState;
+use crate::session::{OnlineError, Session};
+use crate::world::BlockType;
+
+/// A connection that may be any transport (a socket natively, a
+/// WebSocket in the page, memory in tests).
+pub type AnyConnection = Connection<Box<dyn Link>>;
+
+/// Another player as the game shows them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Avatar {
+    /// Their name (their number until the roster names them).
+    pub name: String,
+    /// Feet position.
+    pub feet: Vec3,
+    /// Heading, radians.
+    pub yaw: f32,
+}
+
+/// crafty on a server; see the [module docs](self).
+pub struct Online {
+    /// The connection to the server.
+    pub connection: AnyConnection,
+    /// The server's address, as the player typed it.
+    pub address: String,
+    /// Entries of the game world's edit log already sent or taken from the
+    /// server.
+    edits_handled: usize,
+}
+
+impl std::fmt::Debug for Online {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Online")
+            .field("address", &self.address)
+            .field("name", &self.connection.name)
+            .field("player", &self.connection.player)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Online {
+    /// Says hello to the server on `link` as `name` (with `token`, to come
+    /// back as the same player); [`welcome`](Self::welcome) waits for the
+    /// answer.
+    pub fn join(address: &str, name: &str, link: Box<dyn Link>, token: Option<Token>) -> Self {
+        Self {
+            connection: Connection::join(name, link, token).predicting(),
+            address: address.to_owned(),
+            edits_handled: 0,
+        }
+    }
+
+    /// Reads what arrived while joining: `Ok(Some)` once the server let
+    /// the player in, `Ok(None)` while it has not answered yet.
+    ///
+    /// # Errors
+    /// Why the connection ended (refused, a version mismatch, closed).
+    pub fn welcome(&mut self) -> Result<Option<Welcome>, String> {
+        for event in self.connection.receive() {
+            match event {
+                ConnectionEvent::Welcomed(welcome) => return Ok(Some(welcome)),
+                ConnectionEvent::Closed(reason) => return Err(reason),
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// The game for `welcome`: the seed's world at the server's tick rate,
+    /// the player where the server put it. Edits the server sends later
+    /// arrive through [`sync`](Self::sync).
+    ///
+    /// # Errors
+    /// The server's tick rate is not one the loop can run.
+    pub fn start_session(
+        &mut self,
+        welcome: &Welcome,
+        clock: impl Clock + 'static,
+        render: CraftyRenderHandle,
+    ) -> Result<(Session, GameLoop), OnlineError> {
+        let body = welcome.body;
+        let player = PlayerState {
+            x: body.position[0],
+            y: body.position[1],
+            z: body.position[2],
+            yaw: body.yaw,
+            pitch: body.pitch,
+        };
+        let name = format!("{} on {}", self.connection.name, self.address);
+        let (session, game) = Session::online(
+            &name,
+            welcome.seed,
+            welcome.mode,
+            player,
+            welcome.tick_hz,
+            clock,
+            render,
+        )?;
+        self.edits_handled = state(&game).world.edits().len();
+        Ok((session, game))
+    }
+
+    /// After the loop ran this frame: sends the ticks played and the
+    /// player's edits, then applies what the server said. Returns the
+    /// events the window shows (chat, the end of the connection).
+    pub fn sync(&mut self, game_loop: &mut GameLoop) -> Vec<ConnectionEvent> {
+        for tick in state_mut(game_loop).take_played() {
+            self.connection.send_input(TickInput {
+                flags: tick.flags,
+                yaw: tick.yaw,
+                pitch: tick.pitch,
+            });
+        }
+        let local: Vec<_> = state(game_loop).world.edits()[self.edits_handled..].to_vec();
+        for edit in local {
+            let action = if edit.block == BlockType::Air {
+                EditAction::Break
+            } else {
+                EditAction::Place {
+                    block: edit.block.into(),
+                }
+            };
+            self.connection
+                .edit(glam::IVec3::new(edit.x, edit.y, edit.z), action);
+        }
+        let events = self.connection.receive();
+        for event in &events {
+            match event {
+                ConnectionEvent::Block { at, block } => {
+                    state_mut(game_loop).set_block_from_server(*at, *block);
+                }
+                ConnectionEvent::Corrected(body) => set_pose(
+                    game_loop,
+                    PlayerPose {
+                        body: Body {
+                            position: Vec3::from_array(body.position),
+                            velocity: Vec3::from_array(body.velocity),
+                            on_ground: body.on_ground,
+                            flying: body.flying,
+                            crouching: body.crouching,
+                        },
+                        yaw: body.yaw,
+                        pitch: body.pitch,
+                    },
+                ),
+                _ => {}
+            }
+        }
+        self.edits_handled = state(game_loop).world.edits().len();
+        events
+    }
+
+    /// The other players where they are shown now, with their names.
+    #[must_use]
+    pub fn avatars(&self) -> Vec<Avatar> {
+        let connection = &self.connection;
+        connection
+            .others
+            .shown(connection.others.newest() as f64)
+            .into_iter()
+            .map(|shown| Avatar {
+                name: connection
+                    .roster
+                    .get(&shown.player)
+                    .cloned()
+                    .unwrap_or_else(|| format!("player {}", shown.player)),
+                feet: shown.position,
+                yaw: shown.yaw,
+            })
+            .collect()
+    }
+
+    /// Leaves the server (the server keeps the player's record).
+    pub fn leave(&mut self) {
+        self.connection.leave();
+    }
+}
+
+/// Connects to a server at `address` (`host:port`) over WebSocket.
+///
+/// # Errors
+/// The address could not be reached, or the handshake failed.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn connect(address: &str) -> Result<Box<dyn Link>, String> {
+    let link = crafty_client::socket::SocketLink::connect(address)
+        .map_err(|e| format!("cannot reach {address}: {e}"))?;
+    Ok(Box::new(link))
+}
+
+/// Connects to a server at `address` (`host:port`, or a `ws://` or
+/// `wss://` URL) over the page's WebSocket.
+///
+/// # Errors
+/// The page refused the address.
+#[cfg(target_arch = "wasm32")]
+pub fn connect(address: &str) -> Result<Box<dyn Link>, String> {
+    let url = if address.starts_with("ws://") || address.starts_with("wss://") {
+        address.to_owned()
+    } else {
+        format!("ws://{address}/")
+    };
+    let link = crafty_client::web_socket::WebSocketLink::connect(&url)
+        .map_err(|e| format!("cannot reach {address}: {e}"))?;
+    Ok(Box::new(link))
+}
