@@ -1,5 +1,6 @@
 //! The start screen: saved worlds (most recently played first, with
-//! thumbnails); create, play, rename, and delete with confirmation.
+//! thumbnails); create, play, rename, and delete with confirmation; and
+//! joining a multiplayer server by address and name.
 
 use taos_engine::egui::{self, Color32, RichText, TextureHandle, Vec2};
 
@@ -31,7 +32,16 @@ pub(crate) enum LauncherAction {
     Delete(String),
     /// Open the settings screen.
     Settings,
+    /// Join the server at `address` as `name`.
+    Join {
+        address: String,
+        name: String,
+    },
 }
+
+/// The address "Join server" offers first: a server on this machine, on
+/// `crafty-server`'s default port.
+const DEFAULT_SERVER: &str = "127.0.0.1:30000";
 
 /// The launcher's state between frames.
 pub(crate) struct Launcher {
@@ -42,6 +52,15 @@ pub(crate) struct Launcher {
     new_mode: GameMode,
     renaming: Option<(String, String)>,
     confirm_delete: Option<String>,
+    /// "Join server": the address and the player's name (boxed: the
+    /// launcher is kept inline in the app's screen).
+    join: Box<JoinForm>,
+}
+
+/// What "Join server" is filled in with.
+struct JoinForm {
+    address: String,
+    name: String,
 }
 
 impl Launcher {
@@ -54,6 +73,10 @@ impl Launcher {
             new_mode: GameMode::Creative,
             renaming: None,
             confirm_delete: None,
+            join: Box::new(JoinForm {
+                address: DEFAULT_SERVER.to_owned(),
+                name: "Player".to_owned(),
+            }),
         }
     }
 
@@ -83,6 +106,15 @@ impl Launcher {
                     action = self.create_action();
                 }
             });
+            ui.horizontal(|ui| {
+                ui.label("Server");
+                ui.add(egui::TextEdit::singleline(&mut self.join.address).desired_width(160.0));
+                ui.label("Your name");
+                ui.add(egui::TextEdit::singleline(&mut self.join.name).desired_width(120.0));
+                if ui.button("Join server").clicked() {
+                    action = self.join_action();
+                }
+            });
             ui.separator();
             if self.worlds.is_empty() {
                 ui.label("No saved worlds yet: create one above.");
@@ -103,6 +135,29 @@ impl Launcher {
             self.confirm_delete = None;
         }
         action
+    }
+
+    /// Joining needs an address and a name the server accepts (1 to 16
+    /// letters, digits, `_` or `-`); said here rather than by the server.
+    fn join_action(&mut self) -> Option<LauncherAction> {
+        let address = self.join.address.trim();
+        let name = self.join.name.trim();
+        if address.is_empty() {
+            self.error = Some("type the server's address, e.g. 127.0.0.1:30000".to_owned());
+            return None;
+        }
+        if !crafty_net::protocol::valid_name(name) {
+            self.error = Some(format!(
+                "a player name is 1 to {} letters, digits, _ or -, not {name:?}",
+                crafty_net::protocol::MAX_NAME_CHARS
+            ));
+            return None;
+        }
+        self.error = None;
+        Some(LauncherAction::Join {
+            address: address.to_owned(),
+            name: name.to_owned(),
+        })
     }
 
     fn create_action(&mut self) -> Option<LauncherAction> {

@@ -11,6 +11,7 @@
 mod export;
 mod hud;
 mod launcher;
+mod online_hud;
 mod play;
 mod settings_screen;
 mod sounds;
@@ -39,6 +40,8 @@ use play::{MenuChoice, Play};
 use settings_screen::{SettingsOutcome, SettingsScreen};
 use tasks::Pending;
 use world_lock::{WorldInUse, WorldLock, lock_world};
+
+use crate::online::{Online, connect};
 
 #[cfg(target_arch = "wasm32")]
 pub use web::run_in_page;
@@ -168,6 +171,8 @@ enum Task {
     Create(Pending<Result<String, SaveError>>),
     /// A rename or delete; the launcher is listed again after it.
     Change(Pending<Result<(), WorldError>>),
+    /// Joining a server: waiting for its welcome.
+    Joining(Box<Online>),
     /// Leaving play: waiting for an autosave still being written, then
     /// writing the last save.
     Leaving(Box<Play>),
@@ -199,6 +204,9 @@ struct Crafty {
     /// The window was asked to close while playing: the run ends once the
     /// world is saved (or the player quits without saving).
     exit_after_save: bool,
+    /// Tokens servers gave this run, by address and player name (to come
+    /// back to a server as the same player).
+    tokens: std::collections::HashMap<(String, String), crafty_net::protocol::Token>,
 }
 
 impl Crafty {
@@ -222,6 +230,7 @@ impl Crafty {
             task: None,
             settings_saved: None,
             exit_after_save: false,
+            tokens: std::collections::HashMap::new(),
         }
     }
 
@@ -348,6 +357,7 @@ impl Crafty {
                 self.settings_screen = Some(SettingsScreen::new(&self.settings));
                 return;
             }
+            LauncherAction::Join { address, name } => return self.join(engine, &address, &name),
             LauncherAction::Rename { id, name } => Pending::start(async move {
                 let _lock = lock_world(&id).await?;
                 Ok(store.rename(&id, &name).await?)
@@ -361,14 +371,38 @@ impl Crafty {
         engine.request_redraw();
     }
 
-    /// Leaves play: saves (with a thumbnail) and returns to the launcher.
+    /// Connects to the server at `address` and says hello as `name` (with
+    /// the token this run was given there before, to come back as the same
+    /// player); play starts when the server answers.
+    fn join(&mut self, engine: &mut Engine, address: &str, name: &str) {
+        let token = self
+            .tokens
+            .get(&(address.to_owned(), name.to_owned()))
+            .copied();
+        match connect(address) {
+            Ok(link) => {
+                let online = Online::join(address, name, link, token);
+                self.task = Some(Task::Joining(Box::new(online)));
+                self.poll_task(engine);
+            }
+            Err(e) => self.show_launcher(engine, Some(e)),
+        }
+    }
+
+    /// Leaves play: saves (with a thumbnail) and returns to the launcher;
+    /// on a server, leaves it (the server keeps the player).
     fn leave_play(&mut self, engine: &mut Engine) {
-        let Screen::Playing(play) = std::mem::replace(
+        let Screen::Playing(mut play) = std::mem::replace(
             &mut self.screen,
             Screen::Launcher(Launcher::new(Vec::new(), 0)),
         ) else {
             return;
         };
+        if play.is_online() {
+            play.leave_server();
+            let problem = play.disconnected();
+            return self.close_play(engine, *play, problem);
+        }
         self.task = Some(Task::Leaving(play));
         self.poll_task(engine);
     }
@@ -439,6 +473,36 @@ impl Crafty {
             Task::Change(change) => match change.take() {
                 Some(result) => self.show_launcher(engine, result.err().map(|e| e.to_string())),
                 None => self.wait(engine, Task::Change(change)),
+            },
+            Task::Joining(mut online) => match online.welcome() {
+                Ok(Some(welcome)) => {
+                    let started = online.start_session(
+                        &welcome,
+                        taos_engine::game_loop::RealClock::new(),
+                        self.render.clone(),
+                    );
+                    match started {
+                        Ok((session, game)) => {
+                            if let Some(token) = online.connection.token {
+                                let key = (online.address.clone(), online.connection.name.clone());
+                                self.tokens.insert(key, token);
+                            }
+                            let play =
+                                Play::start_online(engine, *online, session, game, &self.settings);
+                            self.screen = Screen::Playing(Box::new(play));
+                            engine.request_redraw();
+                        }
+                        Err(e) => {
+                            online.leave();
+                            self.show_launcher(engine, Some(e.to_string()));
+                        }
+                    }
+                }
+                Ok(None) => self.wait(engine, Task::Joining(online)),
+                Err(reason) => self.show_launcher(
+                    engine,
+                    Some(format!("could not join {}: {reason}", online.address)),
+                ),
             },
             Task::Leaving(mut play) => {
                 if play.collect_autosave(engine, now) {
@@ -614,6 +678,11 @@ impl App for Crafty {
         self.poll_task(engine);
         if let Screen::Playing(play) = &mut self.screen {
             play.update(engine, &self.store, (self.now_ms)());
+            if play.disconnected().is_some() {
+                // The server went (or closed this player's connection):
+                // back to the launcher, saying why.
+                self.leave_play(engine);
+            }
         }
         #[cfg(target_arch = "wasm32")]
         self.page_status(engine).show();
@@ -636,6 +705,11 @@ impl App for Crafty {
         let Some(mut play) = play else {
             return;
         };
+        if play.is_online() {
+            // The server keeps the world: nothing to save here.
+            play.leave_server();
+            return;
+        }
         log::warn!("the run is ending ({error}); saving the world first");
         let now = (self.now_ms)();
         play.collect_autosave(engine, now);

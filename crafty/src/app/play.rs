@@ -16,12 +16,14 @@ use super::sounds::CraftySounds;
 use super::tasks::Pending;
 use super::world_lock::WorldLock;
 use crate::game::{state, state_mut};
+use crate::online::Online;
 use crate::player::{CraftyMapper, touch_layout};
 use crate::render::{CraftyRenderHandle, Fog};
 use crate::save::{CompletedSave, LoadedWorld, SaveError, UnsavedEdits, encode_thumbnail};
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
 use crate::settings::{PlayerSettings, Settings, TouchMode};
 use crate::view::ViewObjects;
+use crafty_client::ConnectionEvent;
 
 /// Radians per second the right stick turns the view at full tilt (at
 /// sensitivity 1).
@@ -31,6 +33,8 @@ const PAD_LOOK_SPEED: f32 = 2.5;
 const MAX_LOOK_FRAME_MS: u64 = 100;
 /// Opens and closes the block picker.
 const PICKER_KEY: Key = Key::B;
+/// Opens the chat line on a server.
+const CHAT_KEY: Key = Key::T;
 /// Size of the thumbnail render (scaled to 160x90 when encoded).
 const THUMBNAIL_RENDER: (u32, u32) = (320, 180);
 
@@ -95,8 +99,15 @@ pub(super) struct Play {
     /// Why the last save failed: the world stays open, paused, until it
     /// is saved or the player chooses to quit without saving.
     save_failed: Option<String>,
-    /// This window is the world's one writer while it plays.
-    _lock: WorldLock,
+    /// This window is the world's one writer while it plays (`None` on a
+    /// server: the server keeps the world).
+    _lock: Option<WorldLock>,
+    /// The server, when this world is played on one.
+    online: Option<Online>,
+    /// Why the server connection ended; the app goes back to the launcher.
+    disconnected: Option<String>,
+    /// A chat line being typed (T opens it, Enter sends it).
+    chat_line: Option<String>,
 }
 
 impl Play {
@@ -115,6 +126,34 @@ impl Play {
         }
         engine.set_title(&format!("crafty: {}", loaded.record.name));
         let (session, game) = Session::start(loaded, RealClock::new(), render);
+        let notice = (!warnings.is_empty()).then(|| warnings.join("\n"));
+        Self::begin(engine, session, game, Some(lock), settings, notice)
+    }
+
+    /// Starts playing on a server: `online` was welcomed and made
+    /// `session` and `game`. Nothing is saved locally.
+    pub(super) fn start_online(
+        engine: &mut Engine,
+        online: Online,
+        session: Session,
+        game: GameLoop,
+        settings: &PlayerSettings,
+    ) -> Self {
+        engine.set_title(&format!("crafty: {}", session.record().name));
+        let mut play = Self::begin(engine, session, game, None, settings, None);
+        play.online = Some(online);
+        play
+    }
+
+    /// Hands `game` to the engine and shows it, with sounds and settings.
+    fn begin(
+        engine: &mut Engine,
+        session: Session,
+        game: GameLoop,
+        lock: Option<WorldLock>,
+        settings: &PlayerSettings,
+        notice: Option<String>,
+    ) -> Self {
         // The launcher's loop had nothing in it.
         drop(engine.set_game_loop(game));
         engine.show_scene(true);
@@ -139,7 +178,7 @@ impl Play {
             session,
             captured: false,
             fps: FpsCounter::default(),
-            notice: (!warnings.is_empty()).then(|| warnings.join("\n")),
+            notice,
             retry_autosave_at: 0,
             autosave: None,
             saves: 0,
@@ -155,6 +194,9 @@ impl Play {
             icons: None,
             save_failed: None,
             _lock: lock,
+            online: None,
+            disconnected: None,
+            chat_line: None,
         };
         #[cfg(target_arch = "wasm32")]
         {
@@ -255,12 +297,14 @@ impl Play {
             engine.request_redraw();
         }
         self.look_without_mouse(engine, now_ms);
-        self.session.note_progress(engine.game_loop(), now_ms);
-        if self.collect_autosave(engine, now_ms)
-            && now_ms >= self.retry_autosave_at
-            && self.session.autosave_due(now_ms)
-        {
-            self.start_autosave(engine, store, now_ms);
+        if let Some(online) = &mut self.online {
+            for event in online.sync(engine.game_loop()) {
+                if let ConnectionEvent::Closed(reason) = event {
+                    self.disconnected = Some(reason);
+                }
+            }
+        } else {
+            self.autosave_if_due(engine, store, now_ms);
         }
         let game = engine.game_loop();
         self.session
@@ -268,6 +312,36 @@ impl Play {
         let events = state_mut(engine.game_loop()).take_sounds();
         if let Some(sounds) = &mut self.sounds {
             sounds.play(engine.audio(), &events);
+        }
+    }
+
+    fn autosave_if_due(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) {
+        self.session.note_progress(engine.game_loop(), now_ms);
+        if self.collect_autosave(engine, now_ms)
+            && now_ms >= self.retry_autosave_at
+            && self.session.autosave_due(now_ms)
+        {
+            self.start_autosave(engine, store, now_ms);
+        }
+    }
+
+    /// Whether this world is played on a server.
+    pub(super) fn is_online(&self) -> bool {
+        self.online.is_some()
+    }
+
+    /// Why the server connection ended, once it has.
+    pub(super) fn disconnected(&self) -> Option<String> {
+        let online = self.online.as_ref()?;
+        self.disconnected
+            .as_ref()
+            .map(|reason| format!("disconnected from {}: {reason}", online.address))
+    }
+
+    /// Leaves the server (it keeps this player's record).
+    pub(super) fn leave_server(&mut self) {
+        if let Some(online) = &mut self.online {
+            online.leave();
         }
     }
 
@@ -325,6 +399,13 @@ impl Play {
         if let Some(notice) = &self.notice {
             ui.colored_label(egui::Color32::YELLOW, notice);
         }
+        if let Some(online) = &mut self.online {
+            super::online_hud::draw_avatars(ui, engine, online);
+            let sent = super::online_hud::draw_chat(ui, online, &mut self.chat_line);
+            if sent {
+                self.capture(engine, true);
+            }
+        }
         if !self.menu_open {
             return None;
         }
@@ -344,7 +425,12 @@ impl Play {
                     if ui.button("Settings").clicked() {
                         choice = Some(MenuChoice::Settings);
                     }
-                    if ui.button("Save and quit to the launcher").clicked() {
+                    let leave = if self.online.is_some() {
+                        "Leave the server"
+                    } else {
+                        "Save and quit to the launcher"
+                    };
+                    if ui.button(leave).clicked() {
                         choice = Some(MenuChoice::Leave);
                     }
                 });
@@ -400,6 +486,35 @@ impl Play {
 
     /// Handles a window event before the engine does.
     pub(super) fn on_window_event(&mut self, engine: &mut Engine, event: &WindowEvent) -> Reaction {
+        if self.chat_line.is_some() {
+            // Typing a chat line: keys are text, not play (Escape drops it).
+            return match event {
+                WindowEvent::Input {
+                    event: InputEvent::KeyDown(Key::Escape),
+                    ..
+                } => {
+                    self.chat_line = None;
+                    Reaction::Handled
+                }
+                WindowEvent::Input { .. } | WindowEvent::MouseMotion { .. } => Reaction::Handled,
+                _ => Reaction::Continue,
+            };
+        }
+        if self.online.is_some()
+            && !self.menu_open
+            && matches!(
+                event,
+                WindowEvent::Input {
+                    event: InputEvent::KeyDown(CHAT_KEY),
+                    ..
+                }
+            )
+        {
+            self.chat_line = Some(String::new());
+            self.capture(engine, false);
+            engine.request_redraw();
+            return Reaction::Handled;
+        }
         match *event {
             WindowEvent::Input {
                 event: InputEvent::MouseDown(_),
