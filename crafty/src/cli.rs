@@ -4,6 +4,7 @@
 //! crafty                                   the launcher, in a window
 //! crafty --world NAME                      straight into a saved world, in a window
 //! crafty --world NAME --script "..."        ... playing an input script first
+//! crafty --world join:NAME@HOST:PORT        joining a multiplayer server as NAME
 //! crafty --headless --world <NAME|new:SEED> [--mode creative|survival]
 //!        [--replay FILE] --ticks N [--screenshot out.png] [--size WxH]
 //! crafty --make-replay FILE --script "walk 60, look-down 15, break"
@@ -25,6 +26,14 @@ pub enum WorldChoice {
     Named(String),
     /// A new world from this seed.
     New(u64),
+    /// A multiplayer server (`join:NAME@ADDRESS`): the window joins it as
+    /// `name`.
+    Join {
+        /// The player's name on the server.
+        name: String,
+        /// The server's address (`host:port`).
+        address: String,
+    },
 }
 
 /// A headless run: play `ticks` deterministically, save, optionally screenshot, exit.
@@ -129,14 +138,14 @@ impl From<WeatherArg> for WeatherKind {
 #[command(
     name = "crafty",
     about = "crafty: the Taos voxel game with saved worlds",
-    after_help = "Forms:\n  crafty [--world NAME] [--script \"...\"]          the launcher (or a world, a script played first) in a window\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n  crafty --apply-edits FILE                      save edits the window exported when saving failed\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
+    after_help = "Forms:\n  crafty [--world NAME] [--script \"...\"]          the launcher (or a world, a script played first) in a window\n  crafty --world join:NAME@HOST:PORT             join a multiplayer server (crafty-server) as NAME\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n  crafty --apply-edits FILE                      save edits the window exported when saving failed\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
 )]
 struct Cli {
     /// Run without a window: play --ticks ticks deterministically, save, exit.
     #[arg(long)]
     headless: bool,
     /// The world: a saved world's name, or new:SEED for a new one (headless).
-    #[arg(long, value_name = "NAME|new:SEED")]
+    #[arg(long, value_name = "NAME|new:SEED|join:NAME@HOST:PORT")]
     world: Option<String>,
     /// Game mode of a new world.
     #[arg(long, value_enum, default_value = "creative")]
@@ -236,16 +245,32 @@ impl Args {
 }
 
 impl WorldChoice {
-    /// Reads `NAME` or `new:SEED` (as `--world` takes it).
+    /// Reads `NAME`, `new:SEED` or `join:NAME@ADDRESS` (as `--world` takes
+    /// it).
     ///
     /// # Errors
-    /// An empty name, or a seed that is not a whole number.
+    /// An empty name, a seed that is not a whole number, or a player name
+    /// a server would refuse.
     pub fn parse(text: &str) -> Result<Self, ArgsError> {
         parse_world(text)
     }
 }
 
 fn parse_world(text: &str) -> Result<WorldChoice, ArgsError> {
+    if let Some(join) = text.strip_prefix("join:") {
+        let (name, address) = join.split_once('@').unwrap_or(("", ""));
+        if !crafty_net::protocol::valid_name(name) || address.is_empty() {
+            return Err(ArgsError(format!(
+                "{text:?}: joining a server reads join:NAME@HOST:PORT, NAME being 1 to {} \
+                 letters, digits, _ or -",
+                crafty_net::protocol::MAX_NAME_CHARS
+            )));
+        }
+        return Ok(WorldChoice::Join {
+            name: name.to_owned(),
+            address: address.to_owned(),
+        });
+    }
     match text.strip_prefix("new:") {
         Some(seed) => seed
             .parse::<u64>()

@@ -19,6 +19,12 @@ use crate::world::TerrainGenerator;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum HeadlessError {
+    /// Headless play is single player.
+    #[error("headless play cannot join a server ({address}); join it in the window")]
+    Online {
+        /// The server asked for.
+        address: String,
+    },
     /// No saved world has this name or id.
     #[error("no saved world is called {name:?}; saved worlds: {known}")]
     UnknownWorld {
@@ -93,6 +99,11 @@ pub fn run_headless<B: StorageBackend>(
                 .with_generator(TerrainGenerator::LATEST);
             block_on(store.save(&record))?;
             (Session::fresh(record, clock, render), Vec::new())
+        }
+        WorldChoice::Join { address, .. } => {
+            return Err(HeadlessError::Online {
+                address: address.clone(),
+            });
         }
         WorldChoice::Named(name) => {
             let listing = block_on(store.list())?;

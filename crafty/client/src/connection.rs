@@ -123,6 +123,11 @@ pub struct Connection<L = MemoryLink> {
     /// Everyone playing, by player number.
     pub roster: BTreeMap<u32, String>,
     predict: bool,
+    /// A send failed: the link is gone (said by the next `receive`, after
+    /// whatever the server said last).
+    send_failed: bool,
+    /// [`ConnectionEvent::Closed`] was returned.
+    closed_reported: bool,
 }
 
 impl<L: crafty_net::Link> Connection<L> {
@@ -134,11 +139,11 @@ impl<L: crafty_net::Link> Connection<L> {
             name: name.to_owned(),
             token,
         };
-        let closed = hello
+        let send_failed = hello
             .encode()
             .map_err(|e| e.to_string())
             .and_then(|bytes| link.send(bytes).map_err(|e| e.to_string()))
-            .err();
+            .is_err();
         Self {
             name: name.to_owned(),
             link,
@@ -154,13 +159,15 @@ impl<L: crafty_net::Link> Connection<L> {
             refused_edits: 0,
             body: None,
             refused: None,
-            goodbye: closed,
+            goodbye: None,
             chat: Vec::new(),
             prediction: None,
             corrections: Vec::new(),
             others: RemoteView::default(),
             roster: BTreeMap::new(),
             predict: false,
+            send_failed,
+            closed_reported: false,
         }
     }
 
@@ -278,8 +285,8 @@ impl<L: crafty_net::Link> Connection<L> {
             .encode()
             .map_err(|e| e.to_string())
             .and_then(|bytes| self.link.send(bytes).map_err(|e| e.to_string()));
-        if sent.is_err() && self.goodbye.is_none() {
-            self.goodbye = Some("the connection to the server was lost".to_owned());
+        if sent.is_err() {
+            self.send_failed = true;
         }
     }
 
@@ -299,7 +306,6 @@ impl<L: crafty_net::Link> Connection<L> {
     /// closed link ends the connection ([`ConnectionEvent::Closed`], once).
     pub fn receive(&mut self) -> Vec<ConnectionEvent> {
         let mut events = Vec::new();
-        let was_open = self.goodbye.is_none();
         while let Some(bytes) = self.link.receive() {
             match ServerMessage::decode(&bytes) {
                 Ok(message) => self.take(message, &mut events),
@@ -309,10 +315,12 @@ impl<L: crafty_net::Link> Connection<L> {
                 }
             }
         }
-        if self.link.is_closed() && self.goodbye.is_none() {
-            self.goodbye = Some("the server closed the connection".to_owned());
+        if (self.link.is_closed() || self.send_failed) && self.goodbye.is_none() {
+            self.goodbye = Some("the connection to the server was lost".to_owned());
         }
-        if was_open && let Some(reason) = &self.goodbye {
+        if let Some(reason) = &self.goodbye
+            && !std::mem::replace(&mut self.closed_reported, true)
+        {
             events.push(ConnectionEvent::Closed(reason.clone()));
         }
         events

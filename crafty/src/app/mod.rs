@@ -12,6 +12,8 @@ mod export;
 mod hud;
 mod launcher;
 mod online_hud;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod online_tests;
 mod play;
 mod settings_screen;
 mod sounds;
@@ -317,6 +319,7 @@ impl Crafty {
                 );
                 self.create(record);
             }
+            Ok(WorldChoice::Join { name, address }) => self.join(engine, &address, &name),
             Ok(WorldChoice::Named(name)) => {
                 let store = self.store.clone();
                 self.task = Some(Task::FindNamed {
@@ -487,8 +490,16 @@ impl Crafty {
                                 let key = (online.address.clone(), online.connection.name.clone());
                                 self.tokens.insert(key, token);
                             }
-                            let play =
+                            let mut play =
                                 Play::start_online(engine, *online, session, game, &self.settings);
+                            if let Some(mut script) = self.start_script.take() {
+                                // The same steps at the server's tick rate.
+                                if let Ok(rate) = taos_engine::game_loop::Rate::hz(welcome.tick_hz)
+                                {
+                                    script.tick_rate = rate;
+                                }
+                                play.play_script(engine, script);
+                            }
                             self.screen = Screen::Playing(Box::new(play));
                             engine.request_redraw();
                         }

@@ -330,6 +330,12 @@ impl Play {
         self.online.is_some()
     }
 
+    /// The server this world is played on, if it is.
+    #[cfg(test)]
+    pub(super) fn online(&self) -> Option<&Online> {
+        self.online.as_ref()
+    }
+
     /// Why the server connection ended, once it has.
     pub(super) fn disconnected(&self) -> Option<String> {
         let online = self.online.as_ref()?;
