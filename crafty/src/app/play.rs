@@ -667,6 +667,13 @@ impl Play {
             loaded_last_edit,
             last_edit,
             job_failures: hud::job_failures(&self.session),
+            online: self.online.as_ref().map(|online| super::web::OnlineStatus {
+                address: online.address.clone(),
+                name: online.connection.name.clone(),
+                players: online.connection.roster.values().cloned().collect(),
+                accepted: online.connection.accepted.len(),
+                pending: online.connection.pending_edits(),
+            }),
             ..super::web::PageStatus::default()
         }
     }

@@ -16,8 +16,9 @@ pub(super) const STATUS_ELEMENT: &str = "crafty-status";
 /// Runs crafty in the page: opens the saved worlds in IndexedDB, asks the
 /// browser to keep them (`navigator.storage.persist()`), then starts the
 /// window loop on a canvas appended to the page. `?world=NAME` or
-/// `?world=new:SEED` in the address goes straight into a world, like
-/// `--world` natively; `?backend=webgl2|webgpu` forces a GPU API;
+/// `?world=new:SEED` in the address goes straight into a world, and
+/// `?world=join:NAME@HOST:PORT` joins a server (over the page's
+/// WebSocket), like `--world` natively; `?backend=webgl2|webgpu` forces a GPU API;
 /// `?script=...` plays an input script (see [`crate::script`]) in that
 /// world before the player takes over, like `--script` natively.
 ///
@@ -162,6 +163,23 @@ pub(super) struct PageStatus {
     /// Mesh and terrain jobs that panicked this session, retries included
     /// (0 in a healthy game; the HUD says so when not).
     pub job_failures: u64,
+    /// On a server: where, as whom, and what it answered.
+    pub online: Option<OnlineStatus>,
+}
+
+/// A game on a server, as the page reports it.
+#[derive(Debug, Default, Serialize)]
+pub(super) struct OnlineStatus {
+    /// The server's address.
+    pub address: String,
+    /// This player's name.
+    pub name: String,
+    /// Everyone playing there, by name.
+    pub players: Vec<String>,
+    /// This player's edits the server accepted.
+    pub accepted: usize,
+    /// This player's edits not answered yet.
+    pub pending: usize,
 }
 
 impl PageStatus {

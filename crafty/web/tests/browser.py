@@ -19,6 +19,7 @@ import functools
 import http.server
 import json
 import os
+import queue
 import shutil
 import signal
 import socketserver
@@ -336,6 +337,89 @@ StorageManager.prototype.estimate = async function () {
   return window.__taosQuota === null ? estimate : { ...estimate, quota: window.__taosQuota };
 };
 """
+
+
+def native_binary(name):
+    """A native binary of the workspace (the tests built it; built here if not)."""
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    path = os.path.join(target, "debug", name)
+    if not os.path.exists(path):
+        subprocess.run(["cargo", "build", "-q", "-p", "crafty_server", "--bins"], cwd=ROOT, check=True)
+    return path
+
+
+def line_reader(process):
+    """A queue filled with `process`'s stdout lines by a thread."""
+    lines = queue.Queue()
+
+    def pump():
+        for line in process.stdout:
+            lines.put(line.strip())
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def next_line(lines, what, timeout, match=lambda line: True):
+    """The next line of `lines` that `match`es, within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        seen.append(line)
+        if match(line):
+            return line
+    raise Failure(f"no {what} within {timeout} s; saw {seen[-5:]}")
+
+
+def test_multiplayer(base, report, profile):
+    """The page joins a native crafty-server (?world=join:Web@ADDRESS) over
+    its WebSocket, breaks a block by clicking, and a native bot on the same
+    server sees that block turn to air."""
+    data = tempfile.mkdtemp(prefix="taos-server-")
+    server = subprocess.Popen([native_binary("crafty-server"), "--port", "0", "--seed", "5", "--data", data],
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "RUST_LOG": "warn"})
+    bot = None
+    browser = None
+    try:
+        listening = next_line(line_reader(server), "listening line from the server", 60,
+                              lambda line: "listening on " in line)
+        address = listening.split("listening on ")[1].split(" ")[0]
+        bot = subprocess.Popen([native_binary("crafty-bot"), address, "--name", "Watcher", "--seconds", "300"],
+                               stdout=subprocess.PIPE, text=True)
+        seen = line_reader(bot)
+        next_line(seen, "welcome for the bot", 30, lambda line: line.startswith("joined"))
+        browser = Browser(profile)
+        browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world=join:Web@{address}")
+        status = browser.wait_for("the page playing on the server",
+                                  lambda s: playing(s) and s.get("online") is not None, 180)
+        players = status["online"]["players"]
+        if sorted(players) != ["Watcher", "Web"]:
+            raise Failure(f"the page sees players {players}, not Watcher and Web")
+        break_blocks(browser, 1)
+        status = browser.wait_for("the server's answer to the page's break",
+                                  lambda s: s["edits"] >= 1 and s["online"]["accepted"] >= 1
+                                  and s["online"]["pending"] == 0, 60)
+        at, block = status["last_edit"]
+        if block != "Air":
+            raise Failure(f"the page's edit is not a broken block: {status['last_edit']}")
+        wanted = f"edit {at[0]} {at[1]} {at[2]} 0"
+        next_line(seen, f"the bot seeing {wanted!r}", 30, lambda line: line == wanted)
+        report["multiplayer"] = (f"ok: the page joined {address} with {players}, broke {at}, "
+                                 f"and the native bot saw it")
+    finally:
+        if browser is not None:
+            browser.quit()
+        for process in (bot, server):
+            if process is not None:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def test_storage(base, report, profile):
@@ -785,7 +869,7 @@ def test_physics_checksum(base, report, profile):
     report["physics_checksum"] = f"ok: {title} (native: {expected})"
 
 
-PARTS = ["e2e", "storage", "tabs", "touch", "full_quality", "webgpu", "samples", "kills"]
+PARTS = ["e2e", "storage", "tabs", "touch", "full_quality", "webgpu", "samples", "multiplayer", "kills"]
 
 
 def main():
@@ -827,6 +911,8 @@ def main():
                 test_webgpu(base, report, profile)
             elif part == "samples":
                 test_samples(base, report, profile)
+            elif part == "multiplayer":
+                test_multiplayer(base, report, profile)
             elif part == "kills":
                 test_kills(base, report, profile, args.kills, args.seed)
             else:

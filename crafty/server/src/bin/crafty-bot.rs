@@ -1,0 +1,73 @@
+//! `crafty-bot`: a headless player for trying a server by hand and for the
+//! browser test. It joins, stands still at the server's tick rate, and
+//! prints each block change it learns of (`edit X Y Z BLOCK`, BLOCK being
+//! crafty's block number, 0 for air) and each chat line, until it has run
+//! `--seconds` or the server says goodbye.
+//!
+//! ```text
+//! crafty-bot 127.0.0.1:30000 --name Bot --seconds 60
+//! ```
+
+use std::io::Write as _;
+use std::time::{Duration, Instant};
+
+use crafty_client::ConnectionEvent;
+use crafty_server::bot::Bot;
+use crafty_server::socket::SocketLink;
+
+fn main() {
+    if let Err(e) = run(std::env::args().skip(1)) {
+        eprintln!("crafty-bot: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
+    let address = args
+        .next()
+        .ok_or("usage: crafty-bot HOST:PORT [--name NAME] [--seconds N]")?;
+    let (mut name, mut seconds) = ("Bot".to_owned(), 60u64);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--name" => name = value,
+            "--seconds" => {
+                seconds = value
+                    .parse()
+                    .map_err(|_| format!("--seconds takes a number, not {value:?}"))?;
+            }
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    let link = SocketLink::connect(address.as_str())?;
+    let mut bot = Bot::join(&name, link, None, 1);
+    let end = Instant::now() + Duration::from_secs(seconds);
+    let mut tick = Duration::from_millis(50);
+    let mut out = std::io::stdout();
+    while Instant::now() < end {
+        for event in bot.receive() {
+            let line = match event {
+                ConnectionEvent::Welcomed(welcome) => {
+                    tick = Duration::from_secs_f64(1.0 / f64::from(welcome.tick_hz.max(1)));
+                    format!("joined seed {}", welcome.seed)
+                }
+                ConnectionEvent::Block { at, block } => {
+                    format!("edit {} {} {} {}", at.x, at.y, at.z, u8::from(block))
+                }
+                ConnectionEvent::Chat { from, text } => format!("chat <{from}> {text}"),
+                ConnectionEvent::Closed(reason) => {
+                    println!("closed: {reason}");
+                    return Ok(());
+                }
+                ConnectionEvent::Corrected(_) => continue,
+            };
+            println!("{line}");
+            let _ = out.flush();
+        }
+        if bot.is_playing() {
+            bot.send_flags(0);
+        }
+        std::thread::sleep(tick);
+    }
+    Ok(())
+}
