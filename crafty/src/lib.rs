@@ -46,5 +46,6 @@ pub mod cli;
 pub mod headless;
 pub mod online;
 pub mod render;
+pub mod servers;
 pub mod session;
 pub mod settings;

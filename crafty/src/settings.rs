@@ -39,6 +39,7 @@ use taos_engine::storage::{
 use crate::player::{CraftyAction, default_bindings};
 use crate::render::{Godrays, Shadows};
 use crate::save::{SETTINGS_STORE, WorldStore};
+use crate::servers::KnownServers;
 
 /// The key of the [`Settings`] record.
 const SETTINGS_KEY: &str = "player";
@@ -217,6 +218,9 @@ pub struct PlayerSettings {
     pub settings: Settings,
     /// The key, mouse and gamepad bindings.
     pub bindings: Bindings<CraftyAction>,
+    /// The servers joined, with their tokens (stored on their own when a
+    /// server gives a token: [`KnownServers::save`]).
+    pub servers: KnownServers,
     /// Why something could not be read (the defaults were used instead).
     pub warnings: Vec<String>,
 }
@@ -226,6 +230,7 @@ impl Default for PlayerSettings {
         Self {
             settings: Settings::default(),
             bindings: default_bindings(),
+            servers: KnownServers::default(),
             warnings: Vec::new(),
         }
     }
@@ -278,9 +283,11 @@ impl PlayerSettings {
             }
             Err(error) => return Err(error),
         };
+        let servers = KnownServers::load(store).await?;
         Ok(Self {
             settings,
             bindings,
+            servers,
             warnings,
         })
     }

@@ -80,6 +80,12 @@ impl Launcher {
         }
     }
 
+    /// Fills "Join server" in (the server joined last).
+    pub(crate) fn set_server(&mut self, address: &str, name: &str) {
+        self.join.address = address.to_owned();
+        self.join.name = name.to_owned();
+    }
+
     /// Draws the launcher; returns what the player clicked, if anything.
     pub(crate) fn ui(&mut self, ui: &mut egui::Ui, now_ms: u64) -> Option<LauncherAction> {
         let mut action = None;

@@ -203,12 +203,11 @@ struct Crafty {
     task: Option<Task>,
     /// Settings being saved.
     settings_saved: Option<Pending<Result<(), taos_engine::storage::StorageError>>>,
+    /// The known servers being stored (after a server gave a token).
+    servers_saved: Option<Pending<Result<(), taos_engine::storage::StorageError>>>,
     /// The window was asked to close while playing: the run ends once the
     /// world is saved (or the player quits without saving).
     exit_after_save: bool,
-    /// Tokens servers gave this run, by address and player name (to come
-    /// back to a server as the same player).
-    tokens: std::collections::HashMap<(String, String), crafty_net::protocol::Token>,
 }
 
 impl Crafty {
@@ -231,8 +230,8 @@ impl Crafty {
             settings_screen: None,
             task: None,
             settings_saved: None,
+            servers_saved: None,
             exit_after_save: false,
-            tokens: std::collections::HashMap::new(),
         }
     }
 
@@ -301,6 +300,9 @@ impl Crafty {
         problems.extend(problem);
         problems.extend(self.settings.warnings.iter().cloned());
         let mut launcher = Launcher::new(entries, (self.now_ms)() % 1_000_000);
+        if let Some(last) = self.settings.servers.last() {
+            launcher.set_server(&last.address, &last.name);
+        }
         launcher.error = (!problems.is_empty()).then(|| problems.join("\n"));
         self.screen = Screen::Launcher(launcher);
         engine.request_redraw();
@@ -375,13 +377,10 @@ impl Crafty {
     }
 
     /// Connects to the server at `address` and says hello as `name` (with
-    /// the token this run was given there before, to come back as the same
-    /// player); play starts when the server answers.
+    /// the token that server gave this name before, to come back as the
+    /// same player); play starts when the server answers.
     fn join(&mut self, engine: &mut Engine, address: &str, name: &str) {
-        let token = self
-            .tokens
-            .get(&(address.to_owned(), name.to_owned()))
-            .copied();
+        let token = self.settings.servers.token(address, name);
         match connect(address) {
             Ok(link) => {
                 let online = Online::join(address, name, link, token);
@@ -390,6 +389,25 @@ impl Crafty {
             }
             Err(e) => self.show_launcher(engine, Some(e)),
         }
+    }
+
+    /// Keeps the token `address` gave `name`, in storage too (a failure
+    /// only costs coming back as this player after a restart: said on the
+    /// HUD).
+    fn remember_server(&mut self, address: &str, name: &str, token: crafty_net::protocol::Token) {
+        if self.settings.servers.token(address, name) == Some(token)
+            && self
+                .settings
+                .servers
+                .last()
+                .is_some_and(|s| s.address == address)
+        {
+            return;
+        }
+        self.settings.servers.remember(address, name, token);
+        let store = self.store.clone();
+        let servers = self.settings.servers.clone();
+        self.servers_saved = Some(Pending::start(async move { servers.save(&store).await }));
     }
 
     /// Leaves play: saves (with a thumbnail) and returns to the launcher;
@@ -413,6 +431,19 @@ impl Crafty {
     /// Picks up the answer of the storage work in flight, if it came, and
     /// does what comes next; asks for frames while it waits.
     fn poll_task(&mut self, engine: &mut Engine) {
+        if let Some(saved) = &self.servers_saved {
+            if let Some(result) = saved.take() {
+                self.servers_saved = None;
+                if let Err(e) = result {
+                    self.notice(format!(
+                        "this server's token was not stored (after a restart you would join \
+                         as a new player): {e}"
+                    ));
+                }
+            } else {
+                saved.keep_polling(engine);
+            }
+        }
         if let Some(saved) = &self.settings_saved {
             if let Some(result) = saved.take() {
                 self.settings_saved = None;
@@ -487,8 +518,11 @@ impl Crafty {
                     match started {
                         Ok((session, game)) => {
                             if let Some(token) = online.connection.token {
-                                let key = (online.address.clone(), online.connection.name.clone());
-                                self.tokens.insert(key, token);
+                                self.remember_server(
+                                    &online.address,
+                                    &online.connection.name,
+                                    token,
+                                );
                             }
                             let mut play =
                                 Play::start_online(engine, *online, session, game, &self.settings);

@@ -1,7 +1,8 @@
 //! The window on a server, driven through the same [`App`] hooks the
 //! window driver calls, on a headless engine: `--world join:Ada@ADDRESS`
 //! joins the server's loop over a real socket; Ada's break reaches a bot
-//! on the same server, the bot shows up on Ada's screen by name, and when
+//! on the same server, the bot shows up on Ada's screen by name, the
+//! server's token for Ada is kept, and when
 //! the server shuts down the window goes back to the launcher saying so.
 //! (The sockets and the server run in real time: the test paces its
 //! frames at the server's tick, with deadlines.)
@@ -128,6 +129,15 @@ fn the_window_joins_a_server_plays_with_others_and_returns_when_it_goes() {
             .is_some_and(|online| online.avatars().iter().any(|a| a.name == "Bob")),
         Screen::Launcher(_) => false,
     });
+
+    // The server's token is kept (and stored) to come back as Ada.
+    let Screen::Playing(play) = &table.app.screen else {
+        unreachable!()
+    };
+    let token = play.online().unwrap().connection.token;
+    assert!(token.is_some());
+    assert_eq!(table.app.settings.servers.token(&address, "Ada"), token);
+    table.until("the token is stored", |t| t.app.servers_saved.is_none());
 
     stop.send(Wake::Shutdown).unwrap();
     let stats = server.join().unwrap();
