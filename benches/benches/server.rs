@@ -123,7 +123,7 @@ fn idle() {
     });
     let before = cpu_time();
     let started = Instant::now();
-    let stats = serve(ServerConfig::default(), listener, &store, wake, &wakes).expect("it serves");
+    let stats = serve(ServerConfig::default(), listener, store, wake, &wakes).expect("it serves");
     let wall = started.elapsed();
     let after = cpu_time();
     let _ = waiter.join();

@@ -15,9 +15,10 @@
 //! acknowledges nothing before it is saved.
 //!
 //! [`socket`] carries it over WebSocket on std's blocking sockets, and
-//! [`serve`] is the loop the `crafty-server` binary runs: it sleeps until a
-//! message arrives or a tick is due, and with nobody connected it does not
-//! wake at all.
+//! [`serve`] is the loop the `crafty-server` binary runs: the engine's
+//! game loop at the server's tick rate, sleeping until a message arrives
+//! or a tick is due, and paused (not waking at all) with nobody
+//! connected.
 //!
 //! The player step it shares with clients, client prediction and the
 //! socket link live in `crafty_client`; [`bot`] is a headless client for
@@ -29,7 +30,7 @@ mod server;
 pub mod socket;
 mod store;
 
-pub use serve::{ServeStats, serve};
+pub use serve::{ServeError, ServeStats, serve};
 pub use server::{
     CHAT_TICKS, EDITS_PER_SECOND, PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig,
     TickReport, VIEW_DISTANCE,

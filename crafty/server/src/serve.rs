@@ -1,14 +1,24 @@
-//! [`serve`]: the server's loop on real sockets. It sleeps on the wake
-//! channel until a client's message arrives or the next tick is due, and
-//! with nobody connected it sleeps until somebody connects: no tick, no
-//! timer. Each tick is saved before its answers go out; a shutdown
-//! ([`Wake::Shutdown`], from SIGINT or SIGTERM) says goodbye, saves every
-//! record and returns.
+//! [`serve`]: the server's loop on real sockets, run by the engine's
+//! [`GameLoop`]: the server is a resource of the loop's scene and each
+//! fixed tick (at the server's rate, presenting nothing) runs one server
+//! tick. Between ticks the loop says when the next one is due
+//! ([`LoopWake::At`]), and the server sleeps on its wake channel until
+//! then or until a client's message arrives. With nobody connected the
+//! loop is paused ([`LoopWake::OnEvent`]): the server sleeps until
+//! somebody connects, with no tick and no timer. Each tick is saved
+//! before its answers go out; a shutdown ([`Wake::Shutdown`], from SIGINT
+//! or SIGTERM) says goodbye, saves every record and returns.
 
 use std::net::TcpListener;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
-use std::time::{Duration, Instant};
 
+use bevy_ecs::prelude::Resource;
+use bevy_ecs::world::World as Ecs;
+use taos_core::Scene;
+use taos_core::game_loop::{
+    FixedStep, GameLoop, LoopConfig, LoopConfigError, LoopPolicy, PresentOn, Rate, RealClock,
+    Wake as LoopWake,
+};
 use taos_storage::{Database, block_on};
 
 use crate::socket::{SocketLink, Wake, accept_clients};
@@ -28,73 +38,139 @@ pub struct ServeStats {
     pub edits: usize,
 }
 
-/// Ticks a late loop catches up before it gives up on the lost time.
+/// Why [`serve`] stopped early.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The store could not be read, or the final save failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The tick rate is not one the loop runs.
+    #[error("the server's loop: {0}")]
+    Loop(#[from] LoopConfigError),
+    /// The accepting thread could not start.
+    #[error("cannot accept connections: {0}")]
+    Accept(#[from] std::io::Error),
+}
+
+/// Ticks a late loop catches up in one go before it gives up on the lost
+/// time.
 const MAX_CATCH_UP: u32 = 5;
+
+/// The server and its database, in the loop's scene.
+#[derive(Resource)]
+struct Served<D: Database + Send + Sync + 'static> {
+    server: Server<SocketLink>,
+    store: ServerStore<D>,
+    ticks: u64,
+}
+
+/// One fixed tick of the loop: one server tick, saved.
+fn tick_server<D: Database + Send + Sync + 'static>(world: &mut Ecs) {
+    let mut served = world.resource_mut::<Served<D>>();
+    let Served {
+        server,
+        store,
+        ticks,
+    } = &mut *served;
+    let report = server.tick_saving(|batch: SaveBatch<'_>| block_on(store.save(&batch)));
+    *ticks += 1;
+    for name in &report.joined {
+        log::info!("{name} joined");
+    }
+}
+
+/// The loop that paces the server: fixed ticks at `tick_hz`, a frame only
+/// after a tick (so between ticks it asks to sleep until the next), and at
+/// most [`MAX_CATCH_UP`] ticks after a stall.
+fn server_loop(scene: Scene, tick_hz: u32) -> Result<GameLoop, LoopConfigError> {
+    let mut step = FixedStep::new(Rate::hz(tick_hz)?);
+    step.max_ticks_per_callback = MAX_CATCH_UP;
+    step.present = PresentOn::Tick;
+    let config = LoopConfig {
+        policy: LoopPolicy::Fixed(step),
+        ..LoopConfig::default()
+    };
+    GameLoop::new(scene, config, RealClock::new())
+}
 
 /// Runs a server for `config` on `listener`, with its world and players in
 /// `store`, until a [`Wake::Shutdown`] arrives on `wakes` (`wake` is that
 /// channel's sender, handed to the connections).
 ///
 /// # Errors
-/// The store could not be read, the final save failed, or the accepting
-/// thread could not start.
-pub fn serve<D: Database>(
+/// The store could not be read, the final save failed, the tick rate is
+/// not one the loop runs, or the accepting thread could not start.
+pub fn serve<D: Database + Send + Sync + 'static>(
     config: ServerConfig,
     listener: TcpListener,
-    store: &ServerStore<D>,
+    store: ServerStore<D>,
     wake: Sender<Wake>,
     wakes: &Receiver<Wake>,
-) -> Result<ServeStats, StoreError> {
+) -> Result<ServeStats, ServeError> {
     let saved = block_on(store.load(config.seed))?;
-    let mut server: Server<SocketLink> =
+    let server: Server<SocketLink> =
         Server::with_world(config, saved.world, saved.records).resume_at(saved.tick);
-    accept_clients(listener, wake).map_err(|e| StoreError::Io(e.to_string()))?;
-    let period = Duration::from_secs_f64(1.0 / f64::from(config.tick_hz.max(1)));
+    let mut scene = Scene::new();
+    scene.world_mut().insert_resource(Served {
+        server,
+        store,
+        ticks: 0,
+    });
+    scene.add_systems(tick_server::<D>);
+    let mut game = server_loop(scene, config.tick_hz)?;
+    accept_clients(listener, wake)?;
     let mut stats = ServeStats::default();
-    let mut next = Instant::now() + period;
+    // Nobody is connected yet.
+    game.pause();
+    let mut next = LoopWake::OnEvent;
     loop {
-        let idle = server.connections() == 0;
-        let woke = if idle {
-            wakes.recv().map_err(|_| RecvTimeoutError::Disconnected)
-        } else {
-            wakes.recv_timeout(next.saturating_duration_since(Instant::now()))
+        let woke = match next {
+            LoopWake::OnEvent => wakes.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            LoopWake::At(due) => wakes.recv_timeout(due.saturating_sub(game.clock().now())),
+            LoopWake::Now => Err(RecvTimeoutError::Timeout),
         };
         match woke {
             Ok(Wake::Connected(link)) => {
                 if let Some(peer) = link.peer() {
                     log::info!("{peer} connected");
                 }
-                server.accept(*link);
+                served::<D>(&mut game).server.accept(*link);
+                if game.is_paused() {
+                    game.resume();
+                }
             }
-            Ok(Wake::Activity) if idle => stats.idle_wakeups += 1,
+            Ok(Wake::Activity) if game.is_paused() => stats.idle_wakeups += 1,
             Ok(Wake::Activity) | Err(RecvTimeoutError::Timeout) => {}
             Ok(Wake::Shutdown) | Err(RecvTimeoutError::Disconnected) => break,
         }
-        let now = Instant::now();
-        if server.connections() == 0 {
-            next = now + period;
-            continue;
-        }
-        let mut caught_up = 0;
-        while now >= next {
-            let report = server.tick_saving(|batch: SaveBatch<'_>| block_on(store.save(&batch)));
-            stats.ticks += 1;
-            for name in &report.joined {
-                log::info!("{name} joined");
-            }
-            caught_up += 1;
-            next += period;
-            if caught_up == MAX_CATCH_UP {
-                // Too far behind (a stall): drop the lost time, not the players.
-                next = now + period;
-                break;
-            }
+        next = game.on_clock().wake;
+        if served::<D>(&mut game).server.connections() == 0 {
+            game.pause();
+            next = LoopWake::OnEvent;
         }
     }
+    let Served {
+        mut server,
+        store,
+        ticks,
+    } = game
+        .scene_mut()
+        .world_mut()
+        .remove_resource::<Served<D>>()
+        .expect("the loop's scene holds the server until here");
     server.shut_down("the server is shutting down");
-    let records = server.records().len();
+    stats.ticks = ticks;
+    stats.records_saved = server.records().len();
     server.save_all(|batch: SaveBatch<'_>| block_on(store.save(&batch)))?;
-    stats.records_saved = records;
     stats.edits = server.world().edits().len();
     Ok(stats)
+}
+
+/// The server in `game`'s scene.
+fn served<D: Database + Send + Sync + 'static>(game: &mut GameLoop) -> &mut Served<D> {
+    game.scene_mut()
+        .world_mut()
+        .resource_mut::<Served<D>>()
+        .into_inner()
 }

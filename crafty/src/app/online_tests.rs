@@ -73,7 +73,7 @@ fn the_window_joins_a_server_plays_with_others_and_returns_when_it_goes() {
     let stop = wake.clone();
     let server = std::thread::spawn(move || {
         let store = block_on(ServerStore::open(&MemoryBackend::new(), "window")).unwrap();
-        serve(ServerConfig::default(), listener, &store, wake, &wakes).unwrap()
+        serve(ServerConfig::default(), listener, store, wake, &wakes).unwrap()
     });
 
     let dir = tempfile::tempdir().unwrap();

@@ -109,7 +109,7 @@ fn run(options: &Options) -> Result<(), String> {
         "crafty-server: listening on {address} (seed {})",
         options.config.seed
     );
-    let stats = serve(options.config, listener, &store, wake, &wakes).map_err(|e| e.to_string())?;
+    let stats = serve(options.config, listener, store, wake, &wakes).map_err(|e| e.to_string())?;
     println!(
         "crafty-server: saved {} players and {} edits; {} ticks; {} idle wake-ups",
         stats.records_saved, stats.edits, stats.ticks, stats.idle_wakeups
