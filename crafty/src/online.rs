@@ -22,6 +22,7 @@ use glam::Vec3;
 use taos_engine::game_loop::{Clock, GameLoop};
 
 use crate::game::{PlayerPose, set_pose, state, state_mut};
+use crate::inventory::{GameMode, restore_inventory};
 use crate::player::Body;
 use crate::render::CraftyRenderHandle;
 use crate::save::PlayerState;
@@ -52,6 +53,9 @@ pub struct Online {
     /// Entries of the game world's edit log already sent or taken from the
     /// server.
     edits_handled: usize,
+    /// What arrived with the welcome (the world's edits, the inventory),
+    /// applied by the first [`sync`](Self::sync).
+    held: Vec<ConnectionEvent>,
 }
 
 impl std::fmt::Debug for Online {
@@ -73,6 +77,7 @@ impl Online {
             connection: Connection::join(name, link, token).predicting(),
             address: address.to_owned(),
             edits_handled: 0,
+            held: Vec::new(),
         }
     }
 
@@ -82,9 +87,14 @@ impl Online {
     /// # Errors
     /// Why the connection ended (refused, a version mismatch, closed).
     pub fn welcome(&mut self) -> Result<Option<Welcome>, String> {
-        for event in self.connection.receive() {
+        let mut events = self.connection.receive().into_iter();
+        while let Some(event) = events.next() {
             match event {
-                ConnectionEvent::Welcomed(welcome) => return Ok(Some(welcome)),
+                ConnectionEvent::Welcomed(welcome) => {
+                    // The world's edits and the inventory come right after.
+                    self.held.extend(events);
+                    return Ok(Some(welcome));
+                }
                 ConnectionEvent::Closed(reason) => return Err(reason),
                 _ => {}
             }
@@ -149,11 +159,18 @@ impl Online {
             self.connection
                 .edit(glam::IVec3::new(edit.x, edit.y, edit.z), action);
         }
-        let events = self.connection.receive();
+        let mut events = std::mem::take(&mut self.held);
+        events.extend(self.connection.receive());
         for event in &events {
             match event {
                 ConnectionEvent::Block { at, block } => {
                     state_mut(game_loop).set_block_from_server(*at, *block);
+                }
+                ConnectionEvent::Inventory(inventory) => {
+                    let player = &mut state_mut(game_loop).into_inner().player;
+                    if player.mode == GameMode::Survival {
+                        (player.inventory, player.hotbar) = restore_inventory(inventory);
+                    }
                 }
                 ConnectionEvent::Corrected(body) => set_pose(
                     game_loop,

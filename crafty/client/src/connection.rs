@@ -19,7 +19,7 @@ use crafty_net::protocol::{
     BodyState, ClientMessage, EditAction, INPUT_WINDOW, PROTOCOL_VERSION, Refusal, ServerMessage,
     TickInput, Token,
 };
-use crafty_sim::inventory::GameMode;
+use crafty_sim::inventory::{GameMode, HOTBAR_SLOTS, InventoryState, ItemStack};
 use crafty_sim::world::{BlockType, World};
 use glam::{IVec3, Vec3};
 
@@ -62,6 +62,9 @@ pub enum ConnectionEvent {
     /// The server corrected this player's predicted body: put the game's
     /// player here.
     Corrected(BodyState),
+    /// A survival player's belongings as the server keeps them (on
+    /// joining, and after a refused edit): the game's player takes them.
+    Inventory(InventoryState),
     /// A chat line.
     Chat {
         /// Who said it.
@@ -410,6 +413,9 @@ impl<L: crafty_net::Link> Connection<L> {
                     events.push(ConnectionEvent::Block { at, block });
                 }
             }
+            ServerMessage::Inventory { stacks, hotbar } => {
+                events.push(ConnectionEvent::Inventory(inventory_from(&stacks, &hotbar)));
+            }
             ServerMessage::Roster { players } => {
                 self.roster = players.into_iter().collect();
             }
@@ -424,5 +430,48 @@ impl<L: crafty_net::Link> Connection<L> {
                 self.goodbye.get_or_insert(reason);
             }
         }
+    }
+}
+
+/// The server's inventory message as crafty's inventory: block numbers
+/// this build does not know (a newer server's) are left out, and the
+/// hotbar is cut or padded to [`HOTBAR_SLOTS`].
+fn inventory_from(stacks: &[(u8, u32)], hotbar: &[Option<u8>]) -> InventoryState {
+    let mut state = InventoryState {
+        stacks: stacks
+            .iter()
+            .filter_map(|&(block, count)| {
+                let block_type = BlockType::try_from(block).ok()?;
+                Some(ItemStack { block_type, count })
+            })
+            .collect(),
+        hotbar: [None; HOTBAR_SLOTS],
+    };
+    for (slot, block) in state.hotbar.iter_mut().zip(hotbar) {
+        *slot = block.and_then(|b| BlockType::try_from(b).ok());
+    }
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_inventory_from_a_newer_server_keeps_what_this_build_knows() {
+        let stone = u8::from(BlockType::Stone);
+        let mut hotbar = vec![None; 12];
+        hotbar[0] = Some(stone);
+        hotbar[1] = Some(250);
+        let state = inventory_from(&[(stone, 5), (250, 3)], &hotbar);
+        assert_eq!(
+            state.stacks,
+            vec![ItemStack {
+                block_type: BlockType::Stone,
+                count: 5
+            }]
+        );
+        assert_eq!(state.hotbar[0], Some(BlockType::Stone));
+        assert_eq!(state.hotbar[1], None);
     }
 }

@@ -241,6 +241,16 @@ pub enum ServerMessage {
         /// What they said.
         text: String,
     },
+    /// A survival player's belongings as the server keeps them: sent on
+    /// joining and after a refused edit (the client's own count was
+    /// wrong). Creative players get none.
+    Inventory {
+        /// Block number and count of each stack, in the order they were
+        /// first acquired.
+        stacks: Vec<(u8, u32)>,
+        /// The block number in each hotbar slot, left to right.
+        hotbar: Vec<Option<u8>>,
+    },
     /// Who is playing: every player's number and name (sent on joining and
     /// whenever someone joins or leaves).
     Roster {

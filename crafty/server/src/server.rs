@@ -562,6 +562,7 @@ impl<L: Link> Server<L> {
         let connection = &mut self.connections[index];
         connection.send(&welcome);
         connection.phase = Phase::Playing(playing);
+        self.send_inventory(index);
         self.dirty.insert(name.clone());
         self.roster_changed = true;
         log::info!("{name} joined");
@@ -754,7 +755,31 @@ impl<L: Link> Server<L> {
             }
         } else {
             report.refused_edits += 1;
+            self.send_inventory(index);
         }
+    }
+
+    /// Sends a survival player their belongings as the record has them.
+    fn send_inventory(&mut self, index: usize) {
+        let Phase::Playing(playing) = &self.connections[index].phase else {
+            return;
+        };
+        let Some(record) = self.records.get(&playing.name) else {
+            return;
+        };
+        if record.mode != GameMode::Survival {
+            return;
+        }
+        let state = &record.inventory;
+        let message = ServerMessage::Inventory {
+            stacks: state
+                .stacks
+                .iter()
+                .map(|s| (u8::from(s.block_type), s.count))
+                .collect(),
+            hotbar: state.hotbar.iter().map(|slot| slot.map(u8::from)).collect(),
+        };
+        self.connections[index].send(&message);
     }
 
     /// Steps every player by the input ticks it has, a jitter buffer with
