@@ -59,7 +59,7 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                     println!("closed: {reason}");
                     return Ok(());
                 }
-                ConnectionEvent::Corrected(_) => continue,
+                ConnectionEvent::Corrected(_) | ConnectionEvent::Inventory(_) => continue,
             };
             println!("{line}");
             let _ = out.flush();
