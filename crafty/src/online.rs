@@ -132,6 +132,9 @@ impl Online {
             clock,
             render,
         )?;
+        let mut game = game;
+        // The sky and the weather where the server's clock has them.
+        state_mut(&mut game).pass_time(welcome.tick as f64 / f64::from(welcome.tick_hz));
         self.edits_handled = state(&game).world.edits().len();
         Ok((session, game))
     }

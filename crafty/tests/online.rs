@@ -209,7 +209,7 @@ fn one_players_break_reaches_the_others_game_and_the_server_keeps_it() {
 
 /// Everything the server says on joining (the welcome, the player's
 /// belongings, the world's edits) may come in one batch: the game gets all
-/// of it, not just the welcome.
+/// of it, not just the welcome; and its sky follows the server's clock.
 #[test]
 fn what_comes_with_the_welcome_reaches_the_game() {
     use crafty::inventory::{InventoryState, ItemStack};
@@ -266,4 +266,9 @@ fn what_comes_with_the_welcome_reaches_the_game() {
     server.tick();
     online.sync(&mut game);
     assert_eq!(state(&game).world.block(dug), BlockType::Air);
+    // The sky is where an hour (and the tick just played) puts it.
+    let mut sky = crafty::time_of_day::TimeOfDay::new(crafty::save::START_SUN_ANGLE, 0.0);
+    sky.advance(3_600.0);
+    sky.advance(1.0 / 20.0);
+    assert!((state(&game).time.sun_angle - sky.sun_angle).abs() < 1e-3);
 }

@@ -36,6 +36,9 @@ pub const EDIT_RESEND_TICKS: u64 = 6;
 /// What the server gave a client on joining.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Welcome {
+    /// The server's tick: with `tick_hz`, how long the world has run (its
+    /// time of day and weather follow from it and the seed).
+    pub tick: u64,
     /// The world's seed.
     pub seed: u64,
     /// Where the player is.
@@ -334,6 +337,7 @@ impl<L: crafty_net::Link> Connection<L> {
             ServerMessage::Welcome {
                 token,
                 player,
+                tick,
                 seed,
                 body,
                 tick_hz,
@@ -353,6 +357,7 @@ impl<L: crafty_net::Link> Connection<L> {
                     self.prediction = Some(Prediction::new(World::new(seed), &body, mode, tick_hz));
                 }
                 events.push(ConnectionEvent::Welcomed(Welcome {
+                    tick,
                     seed,
                     body,
                     tick_hz,

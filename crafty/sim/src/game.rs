@@ -194,6 +194,25 @@ impl Game {
         self.player.pitch = pose.pitch;
     }
 
+    /// Moves the sky and the weather on by `seconds` of game time, as if
+    /// that much had been played (a client joining a server whose world
+    /// has run that long: its time of day and weather follow from the
+    /// server's clock and the seed). Large spans are passed in hour-long
+    /// steps, so no precision is lost.
+    pub fn pass_time(&mut self, seconds: f64) {
+        const STEP: f64 = 3_600.0;
+        if !seconds.is_finite() || seconds <= 0.0 {
+            return;
+        }
+        let mut left = seconds;
+        while left > 0.0 {
+            let dt = left.min(STEP);
+            self.time.advance(dt as f32);
+            self.weather.advance(dt as f32);
+            left -= dt;
+        }
+    }
+
     /// Starts (or stops) keeping each tick's input for
     /// [`take_played`](Self::take_played).
     pub fn keep_played(&mut self, keep: bool) {
@@ -492,6 +511,26 @@ mod tests {
         game.view_radius = 1;
         let _ = install(&mut scene, game, 60);
         GameLoop::new(scene, LoopConfig::fixed(60).unwrap(), ManualClock::new()).unwrap()
+    }
+
+    #[test]
+    fn passing_time_matches_playing_it() {
+        let player = Player::new(Vec3::new(64.0, 110.0, 64.0), 0.0, 0.0, GameMode::Creative);
+        let mut played = Game::new(World::new(7), player, TimeOfDay::default());
+        played.view_radius = 1;
+        let mut passed = played.clone();
+        // Five hours, second by second, against one call.
+        for _ in 0..5 * 3_600 {
+            played.time.advance(1.0);
+            played.weather.advance(1.0);
+        }
+        passed.pass_time(5.0 * 3_600.0);
+        assert!((played.time.sun_angle - passed.time.sun_angle).abs() < 1e-3);
+        assert_eq!(played.weather.state().spell, passed.weather.state().spell);
+        assert!((played.weather.state().elapsed - passed.weather.state().elapsed).abs() < 0.5);
+        passed.pass_time(f64::NAN);
+        passed.pass_time(-1.0);
+        assert!((played.time.sun_angle - passed.time.sun_angle).abs() < 1e-3);
     }
 
     #[test]
