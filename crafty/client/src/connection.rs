@@ -12,7 +12,7 @@
 //! must show: blocks to set in its own world, a correction of its own
 //! player, the end of the connection.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crafty_net::MemoryLink;
 use crafty_net::protocol::{
@@ -134,6 +134,9 @@ pub struct Connection<L = MemoryLink> {
     send_failed: bool,
     /// [`ConnectionEvent::Closed`] was returned.
     closed_reported: bool,
+    /// For each block the server told of, the edit-log length its news was
+    /// as of: older news (reordered messages) does not overwrite newer.
+    known: HashMap<IVec3, u64>,
 }
 
 impl<L: crafty_net::Link> Connection<L> {
@@ -174,6 +177,7 @@ impl<L: crafty_net::Link> Connection<L> {
             predict: false,
             send_failed,
             closed_reported: false,
+            known: HashMap::new(),
         }
     }
 
@@ -244,7 +248,8 @@ impl<L: crafty_net::Link> Connection<L> {
         self.send_edit(at, action)
     }
 
-    /// Asks the server for an edit without showing it; returns its number.
+    /// Asks the server for an edit without showing it, made after the last
+    /// tick of input sent; returns its number.
     pub fn send_edit(&mut self, at: IVec3, action: EditAction) -> u32 {
         let seq = self.next_seq;
         self.next_seq = self.next_seq.wrapping_add(1);
@@ -252,6 +257,7 @@ impl<L: crafty_net::Link> Connection<L> {
             seq,
             at: at.to_array(),
             action,
+            after_tick: self.tick,
         };
         self.send(&message);
         self.pending.insert(
@@ -305,6 +311,18 @@ impl<L: crafty_net::Link> Connection<L> {
         if let Some(prediction) = &mut self.prediction {
             let _ = prediction.world_mut().set_block(at, block);
         }
+    }
+
+    /// Whether news of block `at` as of edit-log length `log_len` is at
+    /// least as new as what was shown there from the server; if so, it
+    /// becomes what is known.
+    fn newer_news(&mut self, at: IVec3, log_len: u64) -> bool {
+        let known = self.known.entry(at).or_insert(0);
+        if log_len < *known {
+            return false;
+        }
+        *known = log_len;
+        true
     }
 
     /// Reads every message that has arrived; returns what the game must
@@ -389,6 +407,7 @@ impl<L: crafty_net::Link> Connection<L> {
                 accepted,
                 at,
                 block,
+                log_len,
             } => {
                 if self.pending.remove(&seq).is_none() {
                     return;
@@ -398,7 +417,9 @@ impl<L: crafty_net::Link> Connection<L> {
                     self.accepted.push(at);
                 } else {
                     self.refused_edits += 1;
-                    if let Ok(block) = BlockType::try_from(block) {
+                    if let Ok(block) = BlockType::try_from(block)
+                        && self.newer_news(at, log_len)
+                    {
                         self.set_block(at, block);
                         events.push(ConnectionEvent::Block { at, block });
                     }
@@ -413,9 +434,11 @@ impl<L: crafty_net::Link> Connection<L> {
                     // An unknown block (a newer server's) shows as air.
                     let block = BlockType::try_from(edit.block).unwrap_or(BlockType::Air);
                     let at = IVec3::from_array(edit.at);
-                    self.set_block(at, block);
                     self.edits_seen += 1;
-                    events.push(ConnectionEvent::Block { at, block });
+                    if self.newer_news(at, self.edits_seen) {
+                        self.set_block(at, block);
+                        events.push(ConnectionEvent::Block { at, block });
+                    }
                 }
             }
             ServerMessage::Inventory { stacks, hotbar } => {
@@ -461,6 +484,66 @@ fn inventory_from(stacks: &[(u8, u32)], hotbar: &[Option<u8>]) -> InventoryState
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crafty_net::protocol::LoggedEdit;
+    use crafty_net::{Conditions, Link, MemoryNet};
+
+    #[test]
+    fn an_old_refusal_arriving_late_does_not_undo_newer_news() {
+        let net = MemoryNet::new(Conditions::PERFECT, 1);
+        let (client, mut server) = net.connect();
+        let mut connection = Connection::join("Ada", client, None);
+        let body = BodyState {
+            position: [0.5, 80.0, 0.5],
+            velocity: [0.0; 3],
+            yaw: 0.0,
+            pitch: 0.0,
+            on_ground: false,
+            flying: false,
+            crouching: false,
+        };
+        let at = IVec3::new(3, 100, 3);
+        let stone = u8::from(BlockType::Stone);
+        let messages = [
+            ServerMessage::Welcome {
+                version: PROTOCOL_VERSION,
+                token: Token([1; 16]),
+                player: 1,
+                tick: 0,
+                seed: 4,
+                body,
+                tick_hz: 20,
+                can_fly: true,
+            },
+            // Bob's stone is entry 0 of the log...
+            ServerMessage::Edits {
+                first: 0,
+                edits: vec![LoggedEdit {
+                    at: at.to_array(),
+                    block: stone,
+                }],
+            },
+            // ...and the refusal of Ada's edit there, answered before it
+            // (air, log length 0), arrives after it.
+            ServerMessage::EditResult {
+                seq: 0,
+                accepted: false,
+                at: at.to_array(),
+                block: 0,
+                log_len: 0,
+            },
+        ];
+        connection.receive();
+        connection.send_edit(at, EditAction::Place { block: stone });
+        for message in messages {
+            server.send(message.encode().unwrap()).unwrap();
+        }
+        connection.receive();
+        assert_eq!(connection.refused_edits, 1);
+        assert_eq!(
+            connection.world.as_ref().unwrap().block(at),
+            BlockType::Stone
+        );
+    }
 
     #[test]
     fn an_inventory_from_a_newer_server_keeps_what_this_build_knows() {

@@ -91,7 +91,10 @@ pub enum ClientMessage {
         edits_seen: u64,
     },
     /// Break or place a block; the server answers with
-    /// [`ServerMessage::EditResult`] for `seq`.
+    /// [`ServerMessage::EditResult`] for `seq`. The server makes it right
+    /// after stepping the player's input tick `after_tick`, as the client
+    /// did, so the player's predicted path and the server's cross it at
+    /// the same tick.
     Edit {
         /// The client's number for this edit, counting up.
         seq: u32,
@@ -99,6 +102,8 @@ pub enum ClientMessage {
         at: [i32; 3],
         /// Break or place.
         action: EditAction,
+        /// The client's input tick the edit was made after.
+        after_tick: u64,
     },
     /// A line of chat.
     Chat {
@@ -223,6 +228,10 @@ pub enum ServerMessage {
         at: [i32; 3],
         /// What is there now (crafty's block number).
         block: u8,
+        /// The length of the world's edit log when this was answered:
+        /// `block` is as of that entry (a client that already applied a
+        /// later entry there keeps that one; messages may be reordered).
+        log_len: u64,
     },
     /// Entries `first..first + edits.len()` of the world's edit log (every
     /// edit since the world was made, in order: with the seed they give
@@ -439,6 +448,7 @@ mod tests {
                 seq: 9,
                 at: [-5, 40, 1 << 20],
                 action: EditAction::Place { block: 3 },
+                after_tick: 1_000_000,
             },
             ClientMessage::Chat {
                 text: "héllo".to_owned(),

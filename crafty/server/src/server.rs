@@ -105,7 +105,14 @@ struct Playing {
     edit_budget: f32,
     /// The tick from which this player may chat again.
     chat_after: u64,
+    /// Edits waiting for the input tick they were made after to be
+    /// stepped, by that tick and their number.
+    queued: BTreeMap<(u64, u32), ([i32; 3], EditAction)>,
 }
+
+/// Edits a player may have waiting for their tick; beyond it, an edit is
+/// made when it arrives.
+const MAX_QUEUED_EDITS: usize = 64;
 
 /// The most edits a player makes per second (Minecraft digs far slower;
 /// this stops a flood, not a fast builder).
@@ -394,7 +401,7 @@ impl<L: Link> Server<L> {
         for index in 0..self.connections.len() {
             self.read_messages(index, &mut report);
         }
-        self.step_players();
+        self.step_players(&mut report);
         self.tick += 1;
         self.send_states();
         self.send_roster();
@@ -547,6 +554,7 @@ impl<L: Link> Server<L> {
             credit: 0,
             edit_budget: EDITS_PER_SECOND,
             chat_after: 0,
+            queued: BTreeMap::new(),
         };
         let body = self.body_state(object);
         let welcome = ServerMessage::Welcome {
@@ -584,7 +592,15 @@ impl<L: Link> Server<L> {
                 // Input may arrive out of order: the newest acknowledgement wins.
                 playing.edits_seen = playing.edits_seen.max(edits_seen.min(logged));
                 let first = last_tick.saturating_sub(ticks.len() as u64 - 1);
-                let next = *playing.next_tick.get_or_insert(first);
+                if playing.next_tick.is_none() {
+                    // The first input: the credit saved while waiting for it
+                    // is dropped, so the jitter buffer starts with its whole
+                    // patience (a full credit would step the next late
+                    // input's tick without it).
+                    playing.next_tick = Some(first);
+                    playing.credit = 0;
+                }
+                let next = playing.next_tick.unwrap_or(first);
                 // One tick is stepped per server tick whatever arrives:
                 // sending more input does not move a player faster. Ticks
                 // far ahead are dropped (a client cannot queue the future).
@@ -595,7 +611,12 @@ impl<L: Link> Server<L> {
                     }
                 }
             }
-            ClientMessage::Edit { seq, at, action } => self.edit(index, seq, at, action, report),
+            ClientMessage::Edit {
+                seq,
+                at,
+                action,
+                after_tick,
+            } => self.edit_after(index, seq, at, action, after_tick, report),
             ClientMessage::Chat { text } => {
                 let tick = self.tick;
                 let Phase::Playing(playing) = &mut self.connections[index].phase else {
@@ -615,6 +636,51 @@ impl<L: Link> Server<L> {
         }
     }
 
+    /// An edit made after the player's input tick `after_tick`: queued
+    /// until that tick is stepped (so it lands where the client's
+    /// prediction had it), or made now if that tick was stepped already,
+    /// is far ahead, or too many wait.
+    fn edit_after(
+        &mut self,
+        index: usize,
+        seq: u32,
+        at: [i32; 3],
+        action: EditAction,
+        after_tick: u64,
+        report: &mut TickReport,
+    ) {
+        let Phase::Playing(playing) = &mut self.connections[index].phase else {
+            return;
+        };
+        let horizon = |next: u64| next + 4 * INPUT_WINDOW as u64;
+        let waits = !playing.answered.contains_key(&seq)
+            && playing.queued.len() < MAX_QUEUED_EDITS
+            && playing
+                .next_tick
+                .is_some_and(|next| after_tick >= next && after_tick < horizon(next));
+        if waits {
+            playing.queued.insert((after_tick, seq), (at, action));
+        } else {
+            self.edit(index, seq, at, action, report);
+        }
+    }
+
+    /// Makes the edits of connection `index` that waited for its input up
+    /// to the tick just stepped.
+    fn make_queued_edits(&mut self, index: usize, report: &mut TickReport) {
+        let Phase::Playing(playing) = &mut self.connections[index].phase else {
+            return;
+        };
+        let Some(stepped) = playing.next_tick.and_then(|next| next.checked_sub(1)) else {
+            return;
+        };
+        let later = playing.queued.split_off(&(stepped + 1, 0));
+        let due = std::mem::replace(&mut playing.queued, later);
+        for ((_, seq), (at, action)) in due {
+            self.edit(index, seq, at, action, report);
+        }
+    }
+
     fn edit(
         &mut self,
         index: usize,
@@ -631,11 +697,13 @@ impl<L: Link> Server<L> {
         if let Some(&accepted) = playing.answered.get(&seq) {
             // Sent again because the answer was lost: the same answer.
             let block = u8::from(self.world().block(pos));
+            let log_len = self.world().edits().len() as u64;
             self.connections[index].send(&ServerMessage::EditResult {
                 seq,
                 accepted,
                 at,
                 block,
+                log_len,
             });
             return;
         }
@@ -733,6 +801,7 @@ impl<L: Link> Server<L> {
         report: &mut TickReport,
     ) {
         let block = u8::from(self.world().block(pos));
+        let log_len = self.world().edits().len() as u64;
         let at = pos.to_array();
         let connection = &mut self.connections[index];
         if let Phase::Playing(playing) = &mut connection.phase {
@@ -746,6 +815,7 @@ impl<L: Link> Server<L> {
             accepted,
             at,
             block,
+            log_len,
         });
         // Everyone (this client too) gets the edit through the log.
         if accepted {
@@ -791,7 +861,7 @@ impl<L: Link> Server<L> {
     /// [`MAX_CREDIT`] ticks in one server tick. So late input is not lost
     /// to a "stand still" step, and sending more input never steps a player
     /// more than one tick per server tick on average.
-    fn step_players(&mut self) {
+    fn step_players(&mut self, report: &mut TickReport) {
         let dt = 1.0 / self.config.tick_hz as f32;
         let refill = EDITS_PER_SECOND / self.config.tick_hz as f32;
         for connection in &mut self.connections {
@@ -801,8 +871,8 @@ impl<L: Link> Server<L> {
             }
         }
         for _round in 0..MAX_CREDIT {
-            let mut any = false;
-            for connection in &mut self.connections {
+            let mut stepped = Vec::new();
+            for (index, connection) in self.connections.iter_mut().enumerate() {
                 let Phase::Playing(playing) = &mut connection.phase else {
                     continue;
                 };
@@ -814,15 +884,20 @@ impl<L: Link> Server<L> {
                     }
                     None => {}
                 }
-                any |= step.is_some();
+                if step.is_some() {
+                    stepped.push(index);
+                }
                 if self.scene.is_enabled(playing.object) != Some(step.is_some()) {
                     let _ = self.scene.set_enabled(playing.object, step.is_some());
                 }
             }
-            if !any {
+            if stepped.is_empty() {
                 break;
             }
             self.scene.tick(dt);
+            for index in stepped {
+                self.make_queued_edits(index, report);
+            }
         }
     }
 

@@ -159,6 +159,10 @@ fn sending_more_input_does_not_move_a_player_faster() {
 /// predicted).
 const SNAP_BOUND: f32 = 0.5;
 
+/// The most corrections a predicting player may see in the test's 700
+/// ticks on a bad link (late input beyond the buffer, lost edits).
+const MAX_CORRECTIONS: usize = 10;
+
 #[test]
 fn predicted_players_agree_with_the_server_with_small_corrections() {
     let net = MemoryNet::new(
@@ -195,6 +199,15 @@ fn predicted_players_agree_with_the_server_with_small_corrections() {
             bot.name,
             bot.corrections.len(),
             prediction.replays
+        );
+        // Corrections are rare, not a steady shimmer: a run here sees 0 and
+        // 1 in 700 ticks. (With a jitter buffer that started without
+        // patience, one bot saw a correction every third tick.)
+        assert!(
+            bot.corrections.len() <= MAX_CORRECTIONS,
+            "{}: {} corrections in 700 ticks",
+            bot.name,
+            bot.corrections.len()
         );
         let predicted = bot.feet().unwrap();
         let served = server.position_of(&bot.name).unwrap();
