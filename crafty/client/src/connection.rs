@@ -494,12 +494,7 @@ mod tests {
         let mut connection = Connection::join("Ada", client, None);
         let body = BodyState {
             position: [0.5, 80.0, 0.5],
-            velocity: [0.0; 3],
-            yaw: 0.0,
-            pitch: 0.0,
-            on_ground: false,
-            flying: false,
-            crouching: false,
+            ..crate::step::origin_body()
         };
         let at = IVec3::new(3, 100, 3);
         let stone = u8::from(BlockType::Stone);

@@ -15,13 +15,11 @@ use crafty_server::bot::Bot;
 use crafty_server::socket::{SocketLink, Wake};
 use crafty_server::{ServerConfig, ServerStore, serve};
 use taos_engine::storage::{MemoryBackend, RedbBackend, block_on};
-use taos_engine::{App, Engine, EngineConfig};
+use taos_engine::{App, Engine};
 
 use super::{Crafty, Screen};
 use crate::game::{state, state_mut};
-use crate::render::{CraftyPipelineFeature, crafty_preset};
 use crate::save::WorldStore;
-use crate::settings::PlayerSettings;
 use crate::world::BlockType;
 
 fn now() -> u64 {
@@ -78,16 +76,8 @@ fn the_window_joins_a_server_plays_with_others_and_returns_when_it_goes() {
 
     let dir = tempfile::tempdir().unwrap();
     let store = block_on(WorldStore::open(&RedbBackend::new(dir.path()))).unwrap();
-    let (feature, render) = CraftyPipelineFeature::new();
-    let mut engine = Engine::headless(EngineConfig::new(64, 40), crafty_preset(feature)).unwrap();
-    let mut app = Crafty::new(
-        store,
-        PlayerSettings::default(),
-        render,
-        Some(format!("join:Ada@{address}")),
-        None,
-        now,
-    );
+    let (mut engine, mut app) =
+        super::tests::headless_app(store, &format!("join:Ada@{address}"), now);
     app.start(&mut engine).unwrap();
     let mut table = Table {
         app,

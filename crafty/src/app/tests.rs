@@ -34,6 +34,26 @@ struct Window {
     app: Crafty,
 }
 
+/// crafty on a small headless engine, starting in `world` (as `--world`
+/// takes it), its wall clock read from `now`.
+pub(super) fn headless_app(
+    store: WorldStore<RedbBackend>,
+    world: &str,
+    now: fn() -> u64,
+) -> (Engine, Crafty) {
+    let (feature, render) = CraftyPipelineFeature::new();
+    let engine = Engine::headless(EngineConfig::new(64, 40), crafty_preset(feature)).unwrap();
+    let app = Crafty::new(
+        store,
+        PlayerSettings::default(),
+        render,
+        Some(world.to_owned()),
+        None,
+        now,
+    );
+    (engine, app)
+}
+
 /// crafty started straight into a new world, as `crafty --world new:42`.
 fn open_window() -> Window {
     let dir = tempfile::tempdir().unwrap();
@@ -43,16 +63,7 @@ fn open_window() -> Window {
         faults.clone(),
     )))
     .unwrap();
-    let (feature, render) = CraftyPipelineFeature::new();
-    let mut engine = Engine::headless(EngineConfig::new(64, 40), crafty_preset(feature)).unwrap();
-    let mut app = Crafty::new(
-        store,
-        PlayerSettings::default(),
-        render,
-        Some("new:42".to_owned()),
-        None,
-        now,
-    );
+    let (mut engine, mut app) = headless_app(store, "new:42", now);
     app.start(&mut engine).unwrap();
     // Creating the world, then opening it: one storage task a frame.
     for _ in 0..4 {
