@@ -210,6 +210,43 @@ fn blocks_by_day_with_a_highlighted_block() {
 }
 
 #[test]
+fn other_players_stand_among_the_blocks_and_are_hidden_behind_them() {
+    let edge = CHUNK_SIZE as f32;
+    let mut h = Harness::new();
+    h.load_scene();
+    h.handle.set_sky(sky_lighting(1.1, 0.5));
+    let without = h.render();
+    // Buried in the ground (the depth test hides it): nothing changes.
+    h.handle
+        .set_avatars(&[(Vec3::new(edge - 1.5, 1.0, 6.5), 0.0), (Vec3::NAN, 0.0)]);
+    let buried = h.render();
+    assert!(
+        mean_difference(&without, &buried, 0..HEIGHT) < 0.01,
+        "a buried figure showed"
+    );
+    // Two players on the grass, one turned towards the camera.
+    h.handle.set_avatars(&[
+        (Vec3::new(edge - 1.5, 5.0, 6.5), 0.0),
+        (Vec3::new(edge + 1.5, 5.0, 9.5), 2.3),
+    ]);
+    let pixels = h.render();
+    // Two small figures in a 160 x 120 frame (0.7 here).
+    let seen = mean_difference(&without, &pixels, 0..HEIGHT);
+    assert!(seen > 0.3, "the figures changed the frame by {seen}");
+    assert_matches_reference(
+        &reference_dir(),
+        "crafty_render_players",
+        WIDTH,
+        HEIGHT,
+        &pixels,
+        TOLERANCE,
+    );
+    // No list: no figures.
+    h.handle.set_avatars(&[]);
+    assert!(mean_difference(&without, &h.render(), 0..HEIGHT) < 0.01);
+}
+
+#[test]
 fn blocks_at_sunrise() {
     let mut h = Harness::new();
     h.load_scene();

@@ -1,11 +1,12 @@
-//! What play on a server adds to the HUD: the other players as blocky
-//! figures with name tags, and the chat (the last lines, and the line being
-//! typed).
+//! What play on a server adds to the HUD: the other players' name tags
+//! (their figures are drawn in the scene by crafty's avatar pass), and the
+//! chat (the last lines, and the line being typed).
 //!
-//! The figures are drawn on the overlay from the camera's projection, not
-//! in the 3D scene: terrain does not hide them.
+//! The tags are drawn on the overlay from the camera's projection, so
+//! terrain does not hide them (as in most block games, a name shows where
+//! a player is).
 
-use taos_engine::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke};
+use taos_engine::egui::{self, Align2, Color32, FontId, Pos2};
 use taos_engine::{Camera, Engine};
 
 use crate::online::Online;
@@ -13,13 +14,11 @@ use crate::view::ViewObjects;
 
 /// Chat lines shown at most.
 const CHAT_SHOWN: usize = 6;
-/// A figure's height and width, in blocks.
-const FIGURE_HEIGHT: f32 = 1.8;
-const FIGURE_WIDTH: f32 = 0.6;
+/// How far above the feet a name tag sits, in blocks (above the head).
+const TAG_HEIGHT: f32 = 2.1;
 
-/// Draws each other player in view as a blocky figure (head, body) with
-/// their name above.
-pub(super) fn draw_avatars(ui: &egui::Ui, engine: &Engine, online: &Online) {
+/// Draws each other player's name above their head.
+pub(super) fn draw_name_tags(ui: &egui::Ui, engine: &Engine, online: &Online) {
     let Some(view_projection) = engine
         .scene()
         .world()
@@ -30,54 +29,30 @@ pub(super) fn draw_avatars(ui: &egui::Ui, engine: &Engine, online: &Online) {
         return;
     };
     let screen = ui.ctx().content_rect();
-    let project = |p: glam::Vec3| -> Option<Pos2> {
-        let clip = view_projection * p.extend(1.0);
-        if clip.w <= 0.05 {
-            return None;
-        }
-        let ndc = clip.truncate() / clip.w;
-        Some(Pos2::new(
-            screen.left() + (ndc.x + 1.0) * 0.5 * screen.width(),
-            screen.top() + (1.0 - ndc.y) * 0.5 * screen.height(),
-        ))
-    };
     let painter = ui.painter();
     for avatar in online.avatars() {
-        let (Some(feet), Some(top)) = (
-            project(avatar.feet),
-            project(avatar.feet + glam::Vec3::Y * FIGURE_HEIGHT),
-        ) else {
-            continue;
-        };
-        let height = (feet.y - top.y).abs();
-        if !(2.0..4000.0).contains(&height) {
+        let clip = view_projection * (avatar.feet + glam::Vec3::Y * TAG_HEIGHT).extend(1.0);
+        if clip.w <= 0.05 {
             continue;
         }
-        let width = height * FIGURE_WIDTH / FIGURE_HEIGHT;
-        let head = height * 0.25;
-        let body = Rect::from_min_max(
-            Pos2::new(feet.x - width / 2.0, top.y + head),
-            Pos2::new(feet.x + width / 2.0, feet.y),
+        let ndc = clip.truncate() / clip.w;
+        if ndc.x.abs() > 1.2 || ndc.y.abs() > 1.2 {
+            continue;
+        }
+        let at = Pos2::new(
+            screen.left() + (ndc.x + 1.0) * 0.5 * screen.width(),
+            screen.top() + (1.0 - ndc.y) * 0.5 * screen.height(),
         );
-        let face = Rect::from_center_size(
-            Pos2::new(feet.x, top.y + head / 2.0),
-            egui::vec2(head, head),
-        );
-        painter.rect_filled(body, 0.0, Color32::from_rgb(60, 90, 170));
-        painter.rect_filled(face, 0.0, Color32::from_rgb(225, 180, 140));
-        painter.rect_stroke(
-            body,
-            0.0,
-            Stroke::new(1.0, Color32::BLACK),
-            egui::StrokeKind::Inside,
-        );
-        painter.text(
-            Pos2::new(feet.x, top.y - 4.0),
-            Align2::CENTER_BOTTOM,
-            &avatar.name,
+        let galley = painter.layout_no_wrap(
+            avatar.name.clone(),
             FontId::proportional(14.0),
             Color32::WHITE,
         );
+        let rect = Align2::CENTER_BOTTOM
+            .anchor_size(at, galley.size())
+            .expand(3.0);
+        painter.rect_filled(rect, 3.0, Color32::from_black_alpha(140));
+        painter.galley(rect.shrink(3.0).min, galley, Color32::WHITE);
     }
 }
 

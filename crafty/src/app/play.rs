@@ -303,6 +303,17 @@ impl Play {
                     self.disconnected = Some(reason);
                 }
             }
+            let eye = state(engine.game_loop()).player.body.position;
+            let mut figures: Vec<(glam::Vec3, f32)> = online
+                .avatars()
+                .into_iter()
+                .map(|avatar| (avatar.feet, avatar.yaw))
+                .collect();
+            figures.sort_by(|a, b| {
+                a.0.distance_squared(eye)
+                    .total_cmp(&b.0.distance_squared(eye))
+            });
+            self.session.render().set_avatars(&figures);
         } else {
             self.autosave_if_due(engine, store, now_ms);
         }
@@ -406,7 +417,7 @@ impl Play {
             ui.colored_label(egui::Color32::YELLOW, notice);
         }
         if let Some(online) = &mut self.online {
-            super::online_hud::draw_avatars(ui, engine, online);
+            super::online_hud::draw_name_tags(ui, engine, online);
             let sent = super::online_hud::draw_chat(ui, online, &mut self.chat_line);
             if sent {
                 self.capture(engine, true);
@@ -813,6 +824,7 @@ impl Play {
     /// or when the player chose to quit without saving.
     pub(super) fn close(mut self, engine: &mut Engine) {
         self.capture(engine, false);
+        self.session.render().set_avatars(&[]);
         self.session.clear_render(engine.game_loop());
         let idle = GameLoop::new(Scene::new(), LoopConfig::default(), RealClock::new())
             .expect("the default loop configuration is valid");

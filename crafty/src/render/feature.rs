@@ -14,8 +14,8 @@ use super::atlas_texture::AtlasTexture;
 use super::chunks::ChunkStore;
 use super::handle::{CraftyRenderHandle, CraftyRenderStats};
 use super::passes::{
-    ChunkDraws, ChunkScene, ChunkShading, GodrayPasses, HighlightPass, OpaqueChunksPass, SkyPass,
-    SunShadows, TransparentChunksPass, WeatherPass,
+    AvatarPass, ChunkDraws, ChunkScene, ChunkShading, GodrayPasses, HighlightPass,
+    OpaqueChunksPass, SkyPass, SunShadows, TransparentChunksPass, WeatherPass,
 };
 use super::shared::{FrameBindings, FrameInputs, FrameUniform, PassSetup};
 use super::weather::PrecipitationTexture;
@@ -26,8 +26,8 @@ use crate::world::ChunkPos;
 ///
 /// The built-in passes run in this order, each chaining the frame's `hdr`
 /// handle (the shadow cascades come first, but draw no HDR): sky,
-/// **`AfterSky`**, opaque chunks (which create `frame.depth`),
-/// **`AfterOpaque`**, transparent chunks, weather particles,
+/// **`AfterSky`**, opaque chunks (which create `frame.depth`), other
+/// players' figures, **`AfterOpaque`**, transparent chunks, weather particles,
 /// **`AfterTransparent`**, block highlight, godrays, **`BeforeTonemap`**,
 /// tonemap into `frame.output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,6 +154,7 @@ struct Passes {
     transparent: TransparentChunksPass,
     weather: WeatherPass,
     highlight: HighlightPass,
+    avatars: AvatarPass,
     godrays: GodrayPasses,
     _atlas: AtlasTexture,
 }
@@ -179,6 +180,7 @@ impl Passes {
             transparent: TransparentChunksPass::new(device, &shading),
             weather: WeatherPass::new(&setup),
             highlight: HighlightPass::new(&setup),
+            avatars: AvatarPass::new(&setup),
             godrays: GodrayPasses::new(&setup),
             shadows,
             draws: ChunkDraws::default(),
@@ -219,6 +221,7 @@ impl Passes {
         self.godrays.update(queue, data, &inputs);
         self.frame.write(queue, &FrameUniform::new(data, &inputs));
         self.highlight.update(&inputs);
+        self.avatars.update(&inputs);
         let weather_particles = self.weather.update(&inputs);
         CraftyRenderStats {
             weather_particles,
@@ -279,6 +282,7 @@ impl RenderFeature for CraftyPipelineFeature {
                 clouds: shared.clouds,
                 shadows: shared.shadows,
                 godrays: shared.godrays,
+                avatars: shared.avatars,
             };
             (inputs, shared.precipitation.take())
         };
@@ -300,6 +304,7 @@ impl RenderFeature for CraftyPipelineFeature {
         gpu.sky.add_pass(frame, &gpu.frame);
         self.add_stage_passes(StagePoint::AfterSky, frame);
         gpu.opaque.add_pass(frame, scene);
+        gpu.avatars.add_pass(frame, &gpu.frame);
         self.add_stage_passes(StagePoint::AfterOpaque, frame);
         gpu.transparent.add_pass(frame, scene);
         gpu.weather.add_pass(frame, &gpu.frame);

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use glam::{IVec2, IVec3, Vec2};
+use glam::{IVec2, IVec3, Vec2, Vec3};
 
 use crate::mesh::ChunkMesh;
 use crate::time_of_day::{SkyLighting, sky_lighting};
@@ -181,8 +181,22 @@ pub(crate) struct Shared {
     pub(crate) clouds: Clouds,
     pub(crate) shadows: Shadows,
     pub(crate) godrays: Godrays,
+    pub(crate) avatars: Avatars,
     pub(crate) stats: CraftyRenderStats,
 }
+
+/// Other players drawn as blocky figures (at most [`MAX_AVATARS`]): each
+/// one's feet and heading.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Avatars {
+    /// xyz: the feet; w: the heading, radians.
+    pub(crate) figures: [[f32; 4]; MAX_AVATARS],
+    /// How many of `figures` are drawn.
+    pub(crate) count: usize,
+}
+
+/// Figures drawn at most (the nearest are given first).
+pub const MAX_AVATARS: usize = 16;
 
 /// A cloneable handle through which the game feeds a
 /// [`CraftyPipelineFeature`](super::CraftyPipelineFeature) after the feature
@@ -207,6 +221,7 @@ impl CraftyRenderHandle {
                 clouds: Clouds::default(),
                 shadows: Shadows::default(),
                 godrays: Godrays::default(),
+                avatars: Avatars::default(),
                 stats: CraftyRenderStats::default(),
             })),
         }
@@ -225,6 +240,23 @@ impl CraftyRenderHandle {
     pub fn set_chunk(&self, pos: ChunkPos, mesh: &ChunkMesh) {
         let change = (!mesh.is_empty()).then(|| mesh.clone());
         self.lock().pending.insert(pos, change);
+    }
+
+    /// The other players to draw as blocky figures: their feet and heading
+    /// (radians). Beyond [`MAX_AVATARS`] the rest are left out, so give the
+    /// nearest first; positions that are not finite are skipped. An empty
+    /// list draws none.
+    pub fn set_avatars(&self, avatars: &[(Vec3, f32)]) {
+        let mut list = Avatars::default();
+        for &(feet, yaw) in avatars
+            .iter()
+            .filter(|(feet, yaw)| feet.is_finite() && yaw.is_finite())
+            .take(MAX_AVATARS)
+        {
+            list.figures[list.count] = feet.extend(yaw).to_array();
+            list.count += 1;
+        }
+        self.lock().avatars = list;
     }
 
     /// Removes chunk `pos` (nothing happens if it is not there).

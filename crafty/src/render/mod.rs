@@ -73,7 +73,9 @@ pub use atlas::{
     is_cutout_tile, tile_mips, tile_origin,
 };
 pub use feature::{CraftyPipelineFeature, StagePoint};
-pub use handle::{Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, Shadows};
+pub use handle::{
+    Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, MAX_AVATARS, Shadows,
+};
 pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};
 

@@ -2,9 +2,10 @@
 //! bind groups and per-frame update. They depend on
 //! [`shared`](super::shared) only; [`CraftyPipelineFeature`](super::CraftyPipelineFeature)
 //! composes them, in frame order: [`SunShadows`], [`SkyPass`],
-//! [`OpaqueChunksPass`], [`TransparentChunksPass`], [`WeatherPass`],
+//! [`OpaqueChunksPass`], [`AvatarPass`], [`TransparentChunksPass`], [`WeatherPass`],
 //! [`HighlightPass`], [`GodrayPasses`].
 
+mod avatars;
 mod chunk_draws;
 mod chunk_shading;
 mod godrays;
@@ -15,6 +16,7 @@ mod sky;
 mod transparent;
 mod weather;
 
+pub(crate) use avatars::AvatarPass;
 pub(crate) use chunk_draws::ChunkDraws;
 pub(crate) use chunk_shading::{ChunkScene, ChunkShading};
 pub(crate) use godrays::GodrayPasses;

@@ -33,6 +33,9 @@ struct FrameUniform {
     // x: cloud cover, 0 (none) to 1; yz: how far the wind has carried the
     // clouds along x and z, in blocks.
     clouds: vec4<f32>,
+    // Other players' figures (as many as the avatar pass draws): xyz the
+    // feet, w the heading.
+    avatars: array<vec4<f32>, 16>,
 };
 
 @group(0) @binding(0) var<uniform> frame: FrameUniform;

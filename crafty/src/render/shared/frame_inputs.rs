@@ -1,7 +1,7 @@
 //! [`FrameInputs`]: what the game set through the handle, copied out once
 //! per frame for the passes to read.
 
-use crate::render::handle::{Clouds, Fog, Godrays, Shadows};
+use crate::render::handle::{Avatars, Clouds, Fog, Godrays, Shadows};
 use crate::time_of_day::SkyLighting;
 use crate::weather::WeatherView;
 
@@ -19,4 +19,6 @@ pub(crate) struct FrameInputs {
     pub(crate) clouds: Clouds,
     pub(crate) shadows: Shadows,
     pub(crate) godrays: Godrays,
+    /// Other players, drawn as blocky figures.
+    pub(crate) avatars: Avatars,
 }

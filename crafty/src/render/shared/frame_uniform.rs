@@ -6,7 +6,7 @@ use glam::{Mat4, Vec3};
 use taos_renderer::FrameData;
 
 use super::FrameInputs;
-use crate::render::handle::Clouds;
+use crate::render::handle::{Clouds, MAX_AVATARS};
 use crate::render::weather::SNOW_ALTITUDE;
 
 /// How far one sees under water, in blocks.
@@ -38,6 +38,7 @@ pub(crate) struct FrameUniform {
     weather_map: [f32; 4],
     water: [f32; 4],
     clouds: [f32; 4],
+    avatars: [[f32; 4]; MAX_AVATARS],
 }
 
 fn v4(v: Vec3, w: f32) -> [f32; 4] {
@@ -57,6 +58,7 @@ impl FrameUniform {
             clouds,
             shadows: _,
             godrays: _,
+            avatars,
         } = *inputs;
         let camera = &data.camera;
         let view_proj = camera.depth_view_proj();
@@ -138,6 +140,7 @@ impl FrameUniform {
             weather_map: map,
             water: [f32::from(u8::from(underwater)), 0.0, 0.0, 0.0],
             clouds: cloud_uniform(clouds, overcast, data.time.elapsed),
+            avatars: avatars.figures,
         }
     }
 }

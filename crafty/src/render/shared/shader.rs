@@ -42,6 +42,8 @@ shader_programs! {
     Godrays => "crafty godrays",
     /// The targeted block's edges.
     Outline => "crafty outline",
+    /// Other players as blocky figures.
+    Avatar => "crafty avatar",
 }
 
 impl CraftyShader {
@@ -73,6 +75,7 @@ impl CraftyShader {
             Self::Weather => &[COMMON, include_str!("../shaders/weather.wgsl")],
             Self::Godrays => &[COMMON, include_str!("../shaders/godrays.wgsl")],
             Self::Outline => &[COMMON, include_str!("../shaders/outline.wgsl")],
+            Self::Avatar => &[COMMON, include_str!("../shaders/avatar.wgsl")],
         };
         parts.concat()
     }
