@@ -222,15 +222,18 @@ impl Online {
     }
 }
 
-/// Connects to a server at `address` (`host:port`) over WebSocket.
+/// Starts connecting to a server at `address` (`host:port`) over
+/// WebSocket, on a thread of its own: the window goes on meanwhile, and a
+/// server that cannot be reached ends the connection with the reason
+/// ([`Online::welcome`] returns it).
 ///
 /// # Errors
-/// The address could not be reached, or the handshake failed.
+/// None natively (kept for the browser's, which can refuse an address).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn connect(address: &str) -> Result<Box<dyn Link>, String> {
-    let link = crafty_client::socket::SocketLink::connect(address)
-        .map_err(|e| format!("cannot reach {address}: {e}"))?;
-    Ok(Box::new(link))
+    Ok(Box::new(crafty_client::socket::PendingSocketLink::connect(
+        address,
+    )))
 }
 
 /// Connects to a server at `address` (`host:port`, or a `ws://` or

@@ -340,7 +340,11 @@ impl<L: crafty_net::Link> Connection<L> {
             }
         }
         if (self.link.is_closed() || self.send_failed) && self.goodbye.is_none() {
-            self.goodbye = Some("the connection to the server was lost".to_owned());
+            self.goodbye = Some(
+                self.link
+                    .close_reason()
+                    .unwrap_or_else(|| "the connection to the server was lost".to_owned()),
+            );
         }
         if let Some(reason) = &self.goodbye
             && !std::mem::replace(&mut self.closed_reported, true)

@@ -31,6 +31,12 @@ pub trait Link {
 
     /// Whether the link was closed.
     fn is_closed(&self) -> bool;
+
+    /// Why the link closed, when it knows better than "closed" (a
+    /// connection that could not be made says what failed).
+    fn close_reason(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A boxed link is a link (a client that picks its transport at run time
@@ -50,6 +56,10 @@ impl<L: Link + ?Sized> Link for Box<L> {
 
     fn is_closed(&self) -> bool {
         (**self).is_closed()
+    }
+
+    fn close_reason(&self) -> Option<String> {
+        (**self).close_reason()
     }
 }
 

@@ -145,3 +145,34 @@ fn the_window_joins_a_server_plays_with_others_and_returns_when_it_goes() {
         "{message}"
     );
 }
+
+#[test]
+fn a_server_that_is_not_there_is_said_on_the_launcher_without_freezing_the_window() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let store = block_on(WorldStore::open(&RedbBackend::new(dir.path()))).unwrap();
+    let (mut engine, mut app) =
+        super::tests::headless_app(store, &format!("join:Ada@127.0.0.1:{port}"), now);
+    app.start(&mut engine).unwrap();
+    let mut table = Table {
+        app,
+        engine,
+        bot: None,
+    };
+    table.until("the launcher says why", |t| {
+        matches!(&t.app.screen, Screen::Launcher(l) if l.error.is_some()) && t.app.task.is_none()
+    });
+    let Screen::Launcher(launcher) = &table.app.screen else {
+        unreachable!()
+    };
+    let message = launcher.error.clone().unwrap();
+    assert!(
+        message.contains(&format!("could not join 127.0.0.1:{port}"))
+            && message.contains("cannot reach"),
+        "{message}"
+    );
+}
