@@ -204,7 +204,7 @@ enum Pending {
         result: std::sync::mpsc::Receiver<Result<SocketLink, String>>,
         queued: Vec<Vec<u8>>,
     },
-    Open(SocketLink),
+    Open(Box<SocketLink>),
     Failed(String),
 }
 
@@ -247,7 +247,7 @@ impl PendingSocketLink {
             Ok(mut link) => {
                 let sent = queued.into_iter().try_for_each(|m| link.send(m));
                 match sent {
-                    Ok(()) => Pending::Open(link),
+                    Ok(()) => Pending::Open(Box::new(link)),
                     Err(e) => Pending::Failed(e.to_string()),
                 }
             }
