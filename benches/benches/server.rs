@@ -8,9 +8,10 @@
 //! saving to an in-memory database; the bots' own work is not. Bytes are
 //! what the server sent after the first 10 s, per player and per second.
 //!
-//! Idle: the real loop (`serve`) on a loopback socket with nobody
-//! connected, for 5 s: the process's CPU time from `/proc/self/stat` and
-//! the loop's wake-ups.
+//! Idle: the real loop (`serve`, on the engine's `GameLoop`) on a loopback
+//! socket with nobody connected, for 60 s (`TAOS_IDLE_SECONDS` to change
+//! it): the process's CPU time from `/proc/self/stat` and the loop's
+//! wake-ups.
 //!
 //! Targets (issue 45):
 //! - 32 bots: 99th percentile under 10 ms a tick;
@@ -116,7 +117,10 @@ fn idle() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
     let (wake, wakes) = mpsc::channel();
     let stop = wake.clone();
-    let seconds = 5;
+    let seconds = std::env::var("TAOS_IDLE_SECONDS")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(60);
     let waiter = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_secs(seconds));
         let _ = stop.send(Wake::Shutdown);
