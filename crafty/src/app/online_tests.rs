@@ -31,9 +31,26 @@ struct Table {
     app: Crafty,
     engine: Engine,
     bot: Option<Bot<SocketLink>>,
+    /// Where the window keeps its saves and settings.
+    _dir: tempfile::TempDir,
 }
 
 impl Table {
+    /// The window started with `--world join:Ada@ADDRESS`.
+    fn joining(address: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = block_on(WorldStore::open(&RedbBackend::new(dir.path()))).unwrap();
+        let (mut engine, mut app) =
+            super::tests::headless_app(store, &format!("join:Ada@{address}"), now);
+        app.start(&mut engine).unwrap();
+        Self {
+            app,
+            engine,
+            bot: None,
+            _dir: dir,
+        }
+    }
+
     /// One frame of the window (and a tick of the bot), then the rest of a
     /// server tick.
     fn frame(&mut self) {
@@ -74,16 +91,7 @@ fn the_window_joins_a_server_plays_with_others_and_returns_when_it_goes() {
         serve(ServerConfig::default(), listener, store, wake, &wakes).unwrap()
     });
 
-    let dir = tempfile::tempdir().unwrap();
-    let store = block_on(WorldStore::open(&RedbBackend::new(dir.path()))).unwrap();
-    let (mut engine, mut app) =
-        super::tests::headless_app(store, &format!("join:Ada@{address}"), now);
-    app.start(&mut engine).unwrap();
-    let mut table = Table {
-        app,
-        engine,
-        bot: None,
-    };
+    let mut table = Table::joining(&address);
     table.until(
         "the window plays on the server",
         |t| matches!(&t.app.screen, Screen::Playing(play) if play.is_online()),
@@ -153,16 +161,7 @@ fn a_server_that_is_not_there_is_said_on_the_launcher_without_freezing_the_windo
         .local_addr()
         .unwrap()
         .port();
-    let dir = tempfile::tempdir().unwrap();
-    let store = block_on(WorldStore::open(&RedbBackend::new(dir.path()))).unwrap();
-    let (mut engine, mut app) =
-        super::tests::headless_app(store, &format!("join:Ada@127.0.0.1:{port}"), now);
-    app.start(&mut engine).unwrap();
-    let mut table = Table {
-        app,
-        engine,
-        bot: None,
-    };
+    let mut table = Table::joining(&format!("127.0.0.1:{port}"));
     table.until("the launcher says why", |t| {
         matches!(&t.app.screen, Screen::Launcher(l) if l.error.is_some()) && t.app.task.is_none()
     });
