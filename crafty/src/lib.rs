@@ -45,6 +45,9 @@ pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
 pub mod online;
+// In the library's own test binary (one link fewer than a tests/ file).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod online_tests;
 pub mod render;
 pub mod servers;
 pub mod session;

@@ -16,12 +16,12 @@ use std::net::TcpListener;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
-use crafty::game::state;
-use crafty::inventory::GameMode;
-use crafty::online::{Online, connect};
-use crafty::render::CraftyPipelineFeature;
-use crafty::session::Session;
-use crafty::world::BlockType;
+use crate::game::state;
+use crate::inventory::GameMode;
+use crate::online::{Online, connect};
+use crate::render::CraftyPipelineFeature;
+use crate::session::Session;
+use crate::world::BlockType;
 use crafty_client::ConnectionEvent;
 use crafty_net::protocol::Token;
 use crafty_server::socket::Wake;
@@ -103,7 +103,7 @@ fn one_players_break_reaches_the_others_game_and_the_server_keeps_it() {
     let before = state(&bob.game).world.block(below);
     assert!(before.is_solid(), "the ground under Ada is {before:?}");
     // Ada breaks the block the way play does: in her game's world.
-    let _ = crafty::game::state_mut(&mut ada.game)
+    let _ = crate::game::state_mut(&mut ada.game)
         .world
         .set_block(below, BlockType::Air);
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -125,7 +125,7 @@ fn one_players_break_reaches_the_others_game_and_the_server_keeps_it() {
     assert_eq!(ada.online.connection.accepted, vec![below]);
     // She places glass she does not have: the server refuses, the hole
     // comes back, and her belongings are the server's (the sand she dug).
-    let _ = crafty::game::state_mut(&mut ada.game)
+    let _ = crate::game::state_mut(&mut ada.game)
         .world
         .set_block(below, BlockType::Glass);
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -212,8 +212,8 @@ fn one_players_break_reaches_the_others_game_and_the_server_keeps_it() {
 /// of it, not just the welcome; and its sky follows the server's clock.
 #[test]
 fn what_comes_with_the_welcome_reaches_the_game() {
-    use crafty::inventory::{InventoryState, ItemStack};
-    use crafty::save::PlayerState;
+    use crate::inventory::{InventoryState, ItemStack};
+    use crate::save::PlayerState;
     use crafty_net::{Conditions, MemoryNet};
     use crafty_server::{PlayerRecord, Server};
     use std::collections::BTreeMap;
@@ -223,7 +223,7 @@ fn what_comes_with_the_welcome_reaches_the_game() {
         mode: GameMode::Survival,
         ..ServerConfig::default()
     };
-    let mut world = crafty::world::World::new(config.seed);
+    let mut world = crate::world::World::new(config.seed);
     let dug = IVec3::new(64, 61, 64);
     world.set_block(dug, BlockType::Air).unwrap();
     let token = Token([3; 16]);
@@ -267,7 +267,7 @@ fn what_comes_with_the_welcome_reaches_the_game() {
     online.sync(&mut game);
     assert_eq!(state(&game).world.block(dug), BlockType::Air);
     // The sky is where an hour (and the tick just played) puts it.
-    let mut sky = crafty::time_of_day::TimeOfDay::new(crafty::save::START_SUN_ANGLE, 0.0);
+    let mut sky = crate::time_of_day::TimeOfDay::new(crate::save::START_SUN_ANGLE, 0.0);
     sky.advance(3_600.0);
     sky.advance(1.0 / 20.0);
     assert!((state(&game).time.sun_angle - sky.sun_angle).abs() < 1e-3);
