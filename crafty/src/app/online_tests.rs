@@ -75,6 +75,18 @@ impl Table {
         }
     }
 
+    /// Waits for the launcher to be back with a message; returns it.
+    fn launcher_message(&mut self) -> String {
+        self.until("the launcher with a message", |t| {
+            matches!(&t.app.screen, Screen::Launcher(l) if l.error.is_some())
+                && t.app.task.is_none()
+        });
+        let Screen::Launcher(launcher) = &self.app.screen else {
+            unreachable!()
+        };
+        launcher.error.clone().unwrap_or_default()
+    }
+
     fn bot(&self) -> &Bot<SocketLink> {
         self.bot.as_ref().unwrap()
     }
@@ -140,13 +152,7 @@ fn the_window_joins_a_server_plays_with_others_and_returns_when_it_goes() {
     stop.send(Wake::Shutdown).unwrap();
     let stats = server.join().unwrap();
     assert_eq!(stats.edits, 1);
-    table.until("the window is back on the launcher", |t| {
-        matches!(t.app.screen, Screen::Launcher(_)) && t.app.task.is_none()
-    });
-    let Screen::Launcher(launcher) = &table.app.screen else {
-        unreachable!()
-    };
-    let message = launcher.error.clone().unwrap_or_default();
+    let message = table.launcher_message();
     assert!(
         message.contains(&format!("disconnected from {address}"))
             && message.contains("shutting down"),
@@ -162,13 +168,7 @@ fn a_server_that_is_not_there_is_said_on_the_launcher_without_freezing_the_windo
         .unwrap()
         .port();
     let mut table = Table::joining(&format!("127.0.0.1:{port}"));
-    table.until("the launcher says why", |t| {
-        matches!(&t.app.screen, Screen::Launcher(l) if l.error.is_some()) && t.app.task.is_none()
-    });
-    let Screen::Launcher(launcher) = &table.app.screen else {
-        unreachable!()
-    };
-    let message = launcher.error.clone().unwrap();
+    let message = table.launcher_message();
     assert!(
         message.contains(&format!("could not join 127.0.0.1:{port}"))
             && message.contains("cannot reach"),
