@@ -359,6 +359,19 @@ impl Engine {
         self.wake_at = Some(self.wake_at.map_or(at, |earlier| earlier.min(at)));
     }
 
+    /// The answer of `task` if it has come (once), else `None` with a frame
+    /// asked for soon (16 ms) so the game's [`App::update`](crate::App::update)
+    /// looks again even when nothing else would wake the window. The way to
+    /// wait for saves and assets in a per-frame hook, natively and in the
+    /// browser alike (see [`Task`](crate::Task)).
+    pub fn poll<T>(&mut self, task: &mut crate::Task<T>) -> Option<T> {
+        let answer = task.take();
+        if answer.is_none() && !task.is_taken() {
+            self.wake_at(crate::time::Instant::now() + std::time::Duration::from_millis(16));
+        }
+        answer
+    }
+
     pub(crate) fn take_wake_at(&mut self) -> Option<web_time::Instant> {
         self.wake_at.take()
     }

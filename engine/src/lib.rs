@@ -58,6 +58,7 @@
 #![forbid(unsafe_code)]
 
 mod app;
+mod args;
 pub mod bindings_store;
 mod builtin_assets;
 pub mod editor;
@@ -68,9 +69,12 @@ mod handles;
 mod headless_app;
 mod headless_ui;
 mod logging;
+mod notice;
 mod picking;
 mod presenter;
+pub mod saves;
 mod scene_files;
+pub mod task;
 pub mod touch_overlay;
 mod ui;
 mod window;
@@ -89,6 +93,7 @@ pub use taos_renderer as renderer;
 pub use taos_storage as storage;
 
 pub use app::{App, AppError, Propagate, WindowEvent};
+pub use args::{args, args_from_query};
 pub use builtin_assets::{DEFAULT_MATERIAL, Shape};
 /// The immediate-mode UI library of the overlay ([`App::ui`]), re-exported
 /// so a game builds its UI against the same version.
@@ -96,7 +101,10 @@ pub use egui;
 pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
 pub use handles::AssetHandle;
 pub use headless_app::HeadlessApp;
+pub use saves::Saves;
+pub use task::{Progress, ProgressReporter, Task};
 pub use logging::init_logging;
+pub use notice::show_notice;
 pub use scene_files::scene_types;
 /// The future [`Engine::capture_later`] returns.
 pub use taos_renderer::PendingReadback;
@@ -106,6 +114,16 @@ pub use window::{
     RunError, SetupError, input_from_window_event, run_windowed, text_from_window_event,
     window_event_from_device,
 };
+
+/// Clock types that work on every platform: `std::time::Instant` panics in
+/// the browser (wasm32 has no clock of its own), so games use these (on
+/// native targets they are std's own types). `.ci` forbids std's `Instant`
+/// and `SystemTime::now` in the workspace through clippy's
+/// `disallowed-types` and `disallowed-methods` (`clippy.toml`).
+pub mod time {
+    pub use std::time::Duration;
+    pub use web_time::{Instant, SystemTime, UNIX_EPOCH};
+}
 
 /// The names a game needs: `use taos_engine::prelude::*;` (the core's
 /// prelude: scene, objects, transforms, components, behaviours, the loop's

@@ -100,6 +100,9 @@ pub use transform::{Transform, TransformStats};
 pub mod deps {
     pub use bevy_ecs;
     pub use glam;
+    /// The logging facade the engine reports through (`log::warn!`): its
+    /// messages reach the engine's logger, natively and in the page's console.
+    pub use log;
     pub use serde;
 }
 
