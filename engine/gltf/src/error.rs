@@ -324,6 +324,17 @@ pub enum SourceProblem {
         /// Bytes left in the budget.
         remaining: u64,
     },
+    /// A model imported with its files supplied in memory
+    /// ([`GltfModel::from_slice_with_files`](crate::GltfModel::from_slice_with_files)) names a
+    /// file that was not supplied.
+    #[error("URI {uri:?} names {path:?}, which is not among the files supplied in memory")]
+    NotSupplied {
+        /// The URI as written in the file.
+        uri: String,
+        /// The percent-decoded path, the key it was looked up by
+        /// ([`ExternalUri::path`](crate::ExternalUri::path)).
+        path: Box<str>,
+    },
     /// A `data:` URI's contents are larger than what is left of the decoded-data budget.
     #[error(
         "the data URI holds {size} bytes, more than the {remaining} left of the importer's decoded-data limit"

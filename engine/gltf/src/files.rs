@@ -1,6 +1,7 @@
 //! External files named by URIs: confined to the model's folder (and
 //! [`LoadOptions::allowed_roots`]), regular files only, read no further than the decoded-data
-//! budget allows, and each read once per load.
+//! budget allows, and each read once per load. Or, for a model imported with its files
+//! supplied in memory ([`ExternalFiles`]), looked up there and charged to the same budget.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -11,8 +12,9 @@ use std::sync::Arc;
 
 use crate::budget::Budget;
 use crate::error::SourceProblem;
+use crate::external::ExternalFiles;
 use crate::options::LoadOptions;
-use crate::source::{parse_data_uri, resolve_relative_uri};
+use crate::source::{decode_relative_uri, parse_data_uri, resolve_relative_uri};
 
 /// A buffer's or an image's bytes: borrowed from the input, decoded from a `data:` URI, or a
 /// file shared by every element naming it.
@@ -88,8 +90,10 @@ pub(crate) struct Files<'o> {
     allowed_roots: &'o [PathBuf],
     /// The model's folder and the allowed roots, canonicalized when first needed.
     roots: Option<Vec<PathBuf>>,
-    /// Files read so far, by canonical path.
+    /// Files read so far, by canonical path (by decoded URI path for files in memory).
     cache: HashMap<PathBuf, Arc<Vec<u8>>>,
+    /// The files supplied in memory: when set, the file system is never touched.
+    memory: Option<&'o ExternalFiles>,
 }
 
 impl<'o> Files<'o> {
@@ -106,6 +110,15 @@ impl<'o> Files<'o> {
             allowed_roots: &options.allowed_roots,
             roots: None,
             cache: HashMap::new(),
+            memory: None,
+        }
+    }
+
+    /// External files come from `memory` only, keyed by their URI's percent-decoded path.
+    pub(crate) fn in_memory(memory: &'o ExternalFiles, options: &'o LoadOptions) -> Self {
+        Self {
+            memory: Some(memory),
+            ..Self::new(None, options)
         }
     }
 
@@ -127,6 +140,9 @@ impl<'o> Files<'o> {
     }
 
     fn external(&mut self, uri: &str, budget: &Budget) -> Result<Arc<Vec<u8>>, SourceProblem> {
+        if let Some(memory) = self.memory {
+            return self.supplied(memory, uri, budget);
+        }
         let joined = resolve_relative_uri(uri, self.base_dir, !self.allowed_roots.is_empty())?;
         let file_error = |path: &Path, source| SourceProblem::File {
             uri: uri.to_owned(),
@@ -160,6 +176,38 @@ impl<'o> Files<'o> {
         let _ = budget.charge(bytes.len() as u64);
         let bytes = Arc::new(bytes);
         self.cache.insert(path, Arc::clone(&bytes));
+        Ok(bytes)
+    }
+
+    /// The file `uri` names among those supplied in memory, charged to `budget` the first time
+    /// it is named. `..` is not refused here: whoever supplied the files chose where they came
+    /// from.
+    fn supplied(
+        &mut self,
+        memory: &ExternalFiles,
+        uri: &str,
+        budget: &Budget,
+    ) -> Result<Arc<Vec<u8>>, SourceProblem> {
+        let path = decode_relative_uri(uri, true)?;
+        let key = PathBuf::from(&path);
+        if let Some(bytes) = self.cache.get(&key) {
+            return Ok(Arc::clone(bytes));
+        }
+        let Some(bytes) = memory.shared(&path) else {
+            return Err(SourceProblem::NotSupplied {
+                uri: uri.to_owned(),
+                path: path.into(),
+            });
+        };
+        budget
+            .charge(bytes.len() as u64)
+            .map_err(|(size, remaining)| SourceProblem::FileTooLarge {
+                uri: uri.to_owned(),
+                size,
+                remaining,
+            })?;
+        let bytes = Arc::clone(bytes);
+        self.cache.insert(key, Arc::clone(&bytes));
         Ok(bytes)
     }
 

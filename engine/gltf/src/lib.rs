@@ -25,6 +25,11 @@
 //! [`LoadOptions`] for the rules and an example); [`LoadOptions::max_decoded_bytes`] changes
 //! the budget.
 //!
+//! Where the importer cannot read files itself (in a browser, from an archive), a model's
+//! external files can be supplied in memory: [`external_uris`] lists what it names,
+//! [`ExternalFiles`] holds the bytes and [`GltfModel::from_slice_with_files`] imports it,
+//! charging them to the same budget.
+//!
 //! # Example
 //!
 //! ```
@@ -99,6 +104,7 @@ mod animation;
 mod budget;
 mod camera_light;
 mod error;
+mod external;
 mod files;
 mod images;
 mod index;
@@ -122,6 +128,7 @@ pub use error::{
     AccessorProblem, AnimationProblem, ElementKind, ElementName, GlbProblem, GltfError,
     NodeProblem, PrimitiveProblem, SkinProblem, SourceProblem,
 };
+pub use external::{ExternalFiles, ExternalUri, external_uris};
 pub use images::{Image, MAX_IMAGE_SIZE};
 pub use index::{
     AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex,

@@ -8,6 +8,7 @@ use crate::animation::{Animation, import_animations};
 use crate::budget::Budget;
 use crate::camera_light::{Camera, Light, import_cameras, import_lights};
 use crate::error::GltfError;
+use crate::external::ExternalFiles;
 use crate::files::{Files, ReadProblem, read_regular_file};
 use crate::images::{Image, import_images};
 use crate::index::{NodeIndex, SceneIndex};
@@ -277,6 +278,62 @@ impl GltfModel {
         options: &LoadOptions,
         progress: &mut dyn FnMut(LoadProgress),
     ) -> Result<Self, GltfError> {
+        let files = Files::new(base_dir, options);
+        Self::import(bytes, name_for_messages, files, options, progress)
+    }
+
+    /// Imports a `.gltf` or `.glb` from memory whose external buffers and images are supplied
+    /// in memory too: `files` holds each by its URI's percent-decoded path (list them with
+    /// [`external_uris`](crate::external_uris)). Nothing is read from the file system, so
+    /// [`LoadOptions::allowed_roots`] plays no part: whoever supplied the files decided where
+    /// they may come from. Each file is charged to [`LoadOptions::max_decoded_bytes`] once,
+    /// as a file read from disk is.
+    ///
+    /// ```
+    /// use taos_gltf::{ExternalFiles, GltfModel, LoadOptions, external_uris, test_models};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("taos_gltf_memory_{}", std::process::id()));
+    /// let path = test_models::texture_transforms(&dir)?; // a .bin and a .png beside it
+    /// let bytes = std::fs::read(&path)?;
+    /// let mut files = ExternalFiles::new();
+    /// for uri in external_uris(&bytes, "texture_transforms.gltf")? {
+    ///     // In a browser these would come from `fetch`.
+    ///     files.insert(uri.path.clone(), std::fs::read(dir.join(&uri.path))?);
+    /// }
+    /// let model = GltfModel::from_slice_with_files(
+    ///     &bytes,
+    ///     "texture_transforms.gltf",
+    ///     &files,
+    ///     &LoadOptions::default(),
+    ///     &mut |_| {},
+    /// )?;
+    /// assert_eq!(model, GltfModel::load(&path)?);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`GltfModel::from_slice`]; a URI naming a file `files` lacks is a
+    /// [`SourceProblem::NotSupplied`](crate::SourceProblem::NotSupplied) naming the URI.
+    pub fn from_slice_with_files(
+        bytes: &[u8],
+        name_for_messages: &str,
+        files: &ExternalFiles,
+        options: &LoadOptions,
+        progress: &mut dyn FnMut(LoadProgress),
+    ) -> Result<Self, GltfError> {
+        let files = Files::in_memory(files, options);
+        Self::import(bytes, name_for_messages, files, options, progress)
+    }
+
+    /// The import itself, external files coming from `files`.
+    fn import(
+        bytes: &[u8],
+        name_for_messages: &str,
+        mut files: Files<'_>,
+        options: &LoadOptions,
+        progress: &mut dyn FnMut(LoadProgress),
+    ) -> Result<Self, GltfError> {
         let file = name_for_messages;
         let report = |progress: &mut dyn FnMut(LoadProgress), stage, done, total| {
             progress(LoadProgress { stage, done, total });
@@ -335,7 +392,6 @@ impl GltfModel {
 
         let buffer_count = doc.buffers().len();
         report(progress, LoadStage::Buffers, 0, buffer_count);
-        let mut files = Files::new(base_dir, options);
         let budget = Budget::new(options.max_decoded_bytes);
         let buffers = load_buffers(&doc, container.bin, &mut files, file, budget)?;
         report(progress, LoadStage::Buffers, buffer_count, buffer_count);

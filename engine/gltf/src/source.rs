@@ -137,6 +137,18 @@ pub(crate) fn resolve_relative_uri(
     base_dir: Option<&Path>,
     allow_parent: bool,
 ) -> Result<PathBuf, SourceProblem> {
+    let decoded = decode_relative_uri(uri, allow_parent)?;
+    let base = base_dir.ok_or_else(|| SourceProblem::UnsupportedUri {
+        uri: uri.to_owned(),
+        reason: "no base directory was given (loaded from memory)",
+    })?;
+    Ok(base.join(decoded))
+}
+
+/// The relative path a URI names, percent-decoded: what [`resolve_relative_uri`] joins to the
+/// model's folder, and the key of a file supplied in memory
+/// ([`ExternalFiles`](crate::ExternalFiles)). Refuses what [`resolve_relative_uri`] refuses.
+pub(crate) fn decode_relative_uri(uri: &str, allow_parent: bool) -> Result<String, SourceProblem> {
     let unsupported = |reason| SourceProblem::UnsupportedUri {
         uri: uri.to_owned(),
         reason,
@@ -162,9 +174,7 @@ pub(crate) fn resolve_relative_uri(
             "`..` is refused: files must be in the model's folder (LoadOptions::allowed_roots can allow more)",
         ));
     }
-    let base =
-        base_dir.ok_or_else(|| unsupported("no base directory was given (loaded from memory)"))?;
-    Ok(base.join(relative))
+    Ok(decoded.into_owned())
 }
 
 /// Resolves every buffer to its bytes (at least `byteLength` of them), charging what it
