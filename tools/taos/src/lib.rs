@@ -1,0 +1,41 @@
+//! `taos`, the command-line tool of the Taos engine: builds any game crate
+//! for the browser and serves the result.
+//!
+//! ```sh
+//! cargo install --path tools/taos    # once
+//! cd my_game
+//! taos web build                     # -> <workspace>/dist/<bin>/
+//! taos web serve                     # -> http://127.0.0.1:8080/
+//! ```
+//!
+//! `taos web build` finds the game with `cargo metadata`, installs the
+//! `wasm-bindgen` CLI at the exact version the game's `Cargo.lock` pins,
+//! builds the binary for `wasm32-unknown-unknown` with the `web` profile,
+//! runs `wasm-bindgen --target web` and `wasm-opt -Os` (where a usable one
+//! exists), writes a page from a template, copies the `assets/` folder and
+//! reports the wasm's size. `taos web serve` is a small static file server
+//! on std's `TcpListener` that serves `.wasm` as `application/wasm` and
+//! refuses any path outside its folder.
+//!
+//! What it is not: a bundler (no npm packages, no JS minifying), a
+//! development server (no watching, no reloading, no HTTPS, no compression)
+//! or a production web server: serve the built folder with any static
+//! server for that.
+//!
+//! The binary (`src/main.rs`) is only the command line; the logic lives in
+//! this library so it can be tested without a wasm build or a network.
+
+pub mod assets;
+pub mod build;
+pub mod lock;
+pub mod metadata;
+pub mod mime;
+pub mod page;
+pub mod process;
+pub mod request;
+pub mod serve;
+pub mod size;
+pub mod tools;
+
+#[cfg(test)]
+pub(crate) mod test_dir;
