@@ -99,21 +99,25 @@ pub struct Saves {
 impl Saves {
     /// Opens (creating on first run) the game's database `name` at schema
     /// `version` (1 or more); `upgrade` runs when the stored version is
-    /// older (0 for a new database) and creates or deletes stores. Natively
+    /// older (0 for a new database) and creates or deletes stores (what it
+    /// returns besides an error is ignored, so `|up| up.create_store("scores")`
+    /// will do). Natively
     /// the file is `name.redb` in the data directory; in the browser the
     /// IndexedDB database `name`.
     ///
     /// The task fails with a [`StorageError`] when the name or version is
     /// invalid, the database is corrupt, locked by another copy of the game,
     /// or (in the browser) storage is blocked for the site.
-    pub fn open<F>(name: &str, version: u32, upgrade: F) -> Task<Result<Self, StorageError>>
+    pub fn open<F, R>(name: &str, version: u32, upgrade: F) -> Task<Result<Self, StorageError>>
     where
-        F: FnOnce(&mut Upgrade) -> Result<(), StorageError> + 'static,
+        F: FnOnce(&mut Upgrade) -> Result<R, StorageError> + 'static,
     {
         let name = name.to_owned();
         Task::spawn(async move {
             let backend = platform_backend()?;
-            let database = backend.open(&name, version, upgrade).await?;
+            let database = backend
+                .open(&name, version, move |up| upgrade(up).map(drop))
+                .await?;
             Ok(Self {
                 database: Rc::new(database),
             })

@@ -1,41 +1,24 @@
-//! Storage work the window starts now and picks up on a later frame.
-//!
-//! Natively the embedded database answers at once, so a task is finished
-//! when it is started. In the browser IndexedDB answers through the page's
-//! event loop, which must never be blocked: the work runs there and the
-//! app polls for its answer each frame (asking for frames while waiting).
+//! Storage work the window starts now and picks up on a later frame: the
+//! engine's [`Task`] (done at once natively, answered through the page's
+//! event loop in the browser), read through a shared reference.
 
 use std::cell::RefCell;
 use std::future::Future;
-use std::rc::Rc;
 use std::time::Duration;
 
-use taos_engine::Engine;
+use taos_engine::{Engine, Task};
 
 /// How soon to look again while a task runs.
 pub(super) const POLL_EVERY: Duration = Duration::from_millis(16);
 
 /// The answer of work started with [`Pending::start`], once it is there.
-pub(super) struct Pending<T>(Rc<RefCell<Option<T>>>);
+pub(super) struct Pending<T>(RefCell<Task<T>>);
 
 impl<T: 'static> Pending<T> {
     /// Starts `work`: runs it to the end natively, hands it to the page's
     /// event loop in the browser.
     pub(super) fn start(work: impl Future<Output = T> + 'static) -> Self {
-        let slot = Rc::new(RefCell::new(None));
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            *slot.borrow_mut() = Some(taos_engine::storage::block_on(work));
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            let answer = slot.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let value = work.await;
-                *answer.borrow_mut() = Some(value);
-            });
-        }
-        Self(slot)
+        Self(RefCell::new(Task::spawn(work)))
     }
 
     /// The answer, if it came (once).

@@ -193,9 +193,16 @@ impl<A: App> Driver<A> {
         if self.gpu_request.is_some() {
             return Ok(());
         }
-        let attributes = Window::default_attributes()
-            .with_title(self.title.clone())
-            .with_append(true);
+        // The page's own canvas when it has one (`<canvas id="taos-canvas">`),
+        // else a new one appended to the body.
+        let attributes = match web::page_canvas() {
+            Some(canvas) => Window::default_attributes()
+                .with_title(self.title.clone())
+                .with_canvas(Some(canvas)),
+            None => Window::default_attributes()
+                .with_title(self.title.clone())
+                .with_append(true),
+        };
         let window = Arc::new(
             event_loop
                 .create_window(attributes)

@@ -41,6 +41,24 @@ fn requested_backends() -> wgpu::Backends {
     }
 }
 
+/// The id of the canvas element a page may provide for the game.
+pub(super) const CANVAS_ID: &str = "taos-canvas";
+
+/// The page's `<canvas id="taos-canvas">`, if it has one.
+pub(super) fn page_canvas() -> Option<web_sys::HtmlCanvasElement> {
+    use wasm_bindgen::JsCast as _;
+    let element = web_sys::window()?
+        .document()?
+        .get_element_by_id(CANVAS_ID)?;
+    match element.dyn_into::<web_sys::HtmlCanvasElement>() {
+        Ok(canvas) => Some(canvas),
+        Err(_) => {
+            log::warn!("#{CANVAS_ID} is not a <canvas>; the game makes its own");
+            None
+        }
+    }
+}
+
 /// Starts asking the browser for a GPU for `window`'s canvas; the answer
 /// lands in the returned slot and the window is asked to redraw, which is
 /// when the loop picks it up.
