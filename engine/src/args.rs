@@ -7,7 +7,9 @@
 /// `key=value` becomes `--key value` and each bare `key` becomes `--key`,
 /// percent-decoded (`+` is a space). So `game.html?seconds=3&mute` gives
 /// `["--seconds", "3", "--mute"]`, what `my_game --seconds 3 --mute` gives
-/// natively, and one argument parser serves both.
+/// natively, and one argument parser serves both. The parameters the engine
+/// reads itself ([`ENGINE_PAGE_PARAMETERS`]: `backend=webgpu|webgl2`) are
+/// left out.
 pub fn args() -> Vec<String> {
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -22,6 +24,9 @@ pub fn args() -> Vec<String> {
     }
 }
 
+/// Page parameters the engine reads itself, left out of [`args`].
+pub const ENGINE_PAGE_PARAMETERS: &[&str] = &["backend"];
+
 /// The arguments a page address's query string (`?a=1&b`) stands for (see [`args`]).
 pub fn args_from_query(query: &str) -> Vec<String> {
     let decode = |text: &str| {
@@ -33,6 +38,10 @@ pub fn args_from_query(query: &str) -> Vec<String> {
     let mut args = Vec::new();
     for pair in query.trim_start_matches('?').split('&') {
         if pair.is_empty() {
+            continue;
+        }
+        let key = pair.split_once('=').map_or(pair, |(key, _)| key);
+        if ENGINE_PAGE_PARAMETERS.contains(&decode(key).as_str()) {
             continue;
         }
         match pair.split_once('=') {
@@ -59,5 +68,6 @@ mod tests {
         assert!(args_from_query("").is_empty());
         assert!(args_from_query("?&&").is_empty());
         assert_eq!(args_from_query("?bad=%FF"), ["--bad", "\u{FFFD}"]);
+        assert_eq!(args_from_query("?backend=webgl2&speed=0"), ["--speed", "0"]);
     }
 }

@@ -134,7 +134,11 @@ def browser_at(profile, fresh=True, **flags):
     """Chromium with the template's window size, on a new profile under
     `profile` (or on `profile` itself with `fresh=False`)."""
     browser_module.WINDOW = SIZE
-    return Browser(tempfile.mkdtemp(dir=profile) if fresh else profile, **flags)
+    browser = Browser(tempfile.mkdtemp(dir=profile) if fresh else profile, **flags)
+    # The page's viewport, not the window with its frame, is the game's size.
+    browser.cdp("Emulation.setDeviceMetricsOverride",
+                {"width": SIZE[0], "height": SIZE[1], "deviceScaleFactor": 1, "mobile": False})
+    return browser
 
 
 def wait_title(browser, what, check, timeout, every=0.1):

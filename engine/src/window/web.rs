@@ -86,14 +86,7 @@ pub(super) fn request_gpu(window: Arc<Window>) -> GpuSlot {
 
 /// Shows `error` (with its causes) in the page, see [`show_page_error`].
 pub(super) fn show_error(error: &dyn std::error::Error) {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(inner) = cause {
-        text.push_str("\n  caused by: ");
-        text.push_str(&inner.to_string());
-        cause = inner.source();
-    }
-    show_page_error(&text);
+    show_page_error(&crate::main_entry::describe(error));
 }
 
 /// Shows `text` to the player in the page (wasm32 only): in the element

@@ -235,19 +235,22 @@ impl App for MyGame {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let options = Options::parse(&taos_engine::args())?;
-    let config = EngineConfig::new(960, 540);
-    let preset = forward_preset(PresetOptions::default());
-    if let Some((path, frames)) = options.screenshot.clone() {
-        // No window: a few frames offscreen, then the picture.
-        let mut run = HeadlessApp::new(config, preset, MyGame::new(options))?;
-        for _ in 0..frames {
-            run.frame()?;
+fn main() -> std::process::ExitCode {
+    // Errors end up on standard error natively and in the page in the browser.
+    taos_engine::run_main(|| {
+        let options = Options::parse(&taos_engine::args())?;
+        let config = EngineConfig::new(960, 540);
+        let preset = forward_preset(PresetOptions::default());
+        if let Some((path, frames)) = options.screenshot.clone() {
+            // No window: a few frames offscreen, then the picture.
+            let mut run = HeadlessApp::new(config, preset, MyGame::new(options))?;
+            for _ in 0..frames {
+                run.frame()?;
+            }
+            run.engine_mut().screenshot(&path)?;
+            return Ok(());
         }
-        run.engine_mut().screenshot(&path)?;
-        return Ok(());
-    }
-    Engine::run_app("my game", config, preset, MyGame::new(options))?;
-    Ok(())
+        Engine::run_app("my game", config, preset, MyGame::new(options))?;
+        Ok(())
+    })
 }
