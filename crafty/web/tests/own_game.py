@@ -126,7 +126,7 @@ def difference(a, b):
     """Mean absolute difference of 96x54 thumbnails, 0..255."""
     a = a.convert("RGB").resize((96, 54))
     b = b.convert("RGB").resize((96, 54))
-    diff = sum(abs(x - y) for pa, pb in zip(a.getdata(), b.getdata()) for x, y in zip(pa, pb))
+    diff = sum(abs(x - y) for x, y in zip(a.tobytes(), b.tobytes()))
     return diff / (96 * 54 * 3)
 
 
@@ -179,6 +179,14 @@ def test_template(tool, report, profile):
             if distance > IMAGE_TOLERANCE:
                 raise Failure(f"the browser's frame differs from the native one by {distance:.1f}/255 "
                               f"(tolerance {IMAGE_TOLERANCE}): see {OUT}/template_webgl2.png and {native}")
+            # Sound starts with the first gesture (the browser keeps it suspended before).
+            states = lambda: browser.driver.execute_script(
+                "return (window.__taosAudioContexts || []).map(c => c.state);")
+            before = states()
+            browser.click()
+            after = browser.wait_for("sound after a click", lambda s: s and all(x == "running" for x in s),
+                                     10, read=states)
+            report["template_audio"] = f"ok: {before} before the first click, {after} after"
             # A fast spin sets a high score; a reload must find it.
             browser.open(f"{served.base}/?speed=40&backend=webgl2")
             seen = wait_title(browser, "a high score of 2 turns", lambda s: (s[1] or 0) >= 2, 120)

@@ -208,6 +208,7 @@ impl<A: App> Driver<A> {
                 .create_window(attributes)
                 .map_err(RunError::Window)?,
         );
+        web::resume_audio_on_gesture();
         self.gpu_request = Some(web::request_gpu(window.clone()));
         self.window = Some(window);
         Ok(())

@@ -41,6 +41,60 @@ fn requested_backends() -> wgpu::Backends {
     }
 }
 
+/// Browsers start an `AudioContext` made before the player touched the page
+/// suspended, and keep it so until a script resumes it during a gesture.
+/// The sound device (cpal's Web Audio host, under kira) makes its context
+/// when the engine starts, so this wraps the methods a device calls on its
+/// context (`resume`, `createBuffer`, ...) to remember the contexts in use,
+/// and resumes them on the first pointer, key or touch gesture (and every
+/// later one that finds them suspended).
+const RESUME_AUDIO_ON_GESTURE: &str = r#"
+if (!window.__taosAudioOnGesture) {
+  window.__taosAudioOnGesture = true;
+  const contexts = [];
+  window.__taosAudioContexts = contexts;
+  const remember = (context) => {
+    if (!contexts.includes(context)) contexts.push(context);
+  };
+  // wasm-bindgen's glue keeps the AudioContext constructor it saw at load,
+  // so the contexts are learned from the methods a sound device calls.
+  for (const name of ["AudioContext", "BaseAudioContext", "webkitAudioContext"]) {
+    const proto = window[name] && window[name].prototype;
+    if (!proto) continue;
+    for (const method of ["resume", "createBuffer", "createBufferSource", "createGain"]) {
+      const original = proto[method];
+      if (typeof original !== "function" || original.__taos) continue;
+      const wrapped = function (...args) {
+        if (typeof this.resume === "function" && "state" in this) remember(this);
+        return original.apply(this, args);
+      };
+      wrapped.__taos = true;
+      proto[method] = wrapped;
+    }
+  }
+  const resume = () => {
+    for (const context of contexts) {
+      if (context.state === "suspended") context.resume().catch(() => {});
+    }
+  };
+  for (const type of ["pointerdown", "keydown", "touchend"]) {
+    window.addEventListener(type, resume, { capture: true });
+  }
+}
+"#;
+
+/// Makes the game's sound start with the player's first gesture (see
+/// [`RESUME_AUDIO_ON_GESTURE`]); called before the engine opens its sound
+/// device. A page whose content security policy refuses it stays silent
+/// and says so in the console.
+pub(super) fn resume_audio_on_gesture() {
+    let installed = js_sys::Function::new_no_args(RESUME_AUDIO_ON_GESTURE)
+        .call0(&wasm_bindgen::JsValue::NULL);
+    if let Err(error) = installed {
+        log::warn!("audio: cannot arrange for sound to start on the first gesture: {error:?}");
+    }
+}
+
 /// The id of the canvas element a page may provide for the game.
 pub(super) const CANVAS_ID: &str = "taos-canvas";
 
