@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::time::{Duration, Instant};
+use taos_engine::time::{Duration, Instant};
 
 use taos_engine::gltf::{GltfError, GltfModel, LoadOptions, LoadProgress};
 

@@ -23,7 +23,7 @@ mod timings;
 mod window;
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use taos_engine::time::Instant;
 
 use anyhow::Context as _;
 use clap::Parser;
