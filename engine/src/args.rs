@@ -63,7 +63,15 @@ mod tests {
     fn a_query_string_reads_as_a_command_line() {
         assert_eq!(
             args_from_query("?seconds=3&mute&name=Ada+Lovelace&path=a%2Fb"),
-            ["--seconds", "3", "--mute", "--name", "Ada Lovelace", "--path", "a/b"]
+            [
+                "--seconds",
+                "3",
+                "--mute",
+                "--name",
+                "Ada Lovelace",
+                "--path",
+                "a/b"
+            ]
         );
         assert!(args_from_query("").is_empty());
         assert!(args_from_query("?&&").is_empty());

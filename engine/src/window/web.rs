@@ -88,8 +88,8 @@ if (!window.__taosAudioOnGesture) {
 /// device. A page whose content security policy refuses it stays silent
 /// and says so in the console.
 pub(super) fn resume_audio_on_gesture() {
-    let installed = js_sys::Function::new_no_args(RESUME_AUDIO_ON_GESTURE)
-        .call0(&wasm_bindgen::JsValue::NULL);
+    let installed =
+        js_sys::Function::new_no_args(RESUME_AUDIO_ON_GESTURE).call0(&wasm_bindgen::JsValue::NULL);
     if let Err(error) = installed {
         log::warn!("audio: cannot arrange for sound to start on the first gesture: {error:?}");
     }
