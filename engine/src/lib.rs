@@ -59,6 +59,7 @@
 
 mod app;
 mod args;
+pub mod assets;
 pub mod bindings_store;
 mod builtin_assets;
 pub mod editor;
@@ -69,6 +70,7 @@ mod handles;
 mod headless_app;
 mod headless_ui;
 mod logging;
+mod main_entry;
 mod notice;
 mod picking;
 mod presenter;
@@ -93,7 +95,8 @@ pub use taos_renderer as renderer;
 pub use taos_storage as storage;
 
 pub use app::{App, AppError, Propagate, WindowEvent};
-pub use args::{args, args_from_query};
+pub use args::{ENGINE_PAGE_PARAMETERS, args, args_from_query};
+pub use assets::{AssetPath, Assets};
 pub use builtin_assets::{DEFAULT_MATERIAL, Shape};
 /// The immediate-mode UI library of the overlay ([`App::ui`]), re-exported
 /// so a game builds its UI against the same version.
@@ -101,13 +104,14 @@ pub use egui;
 pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
 pub use handles::AssetHandle;
 pub use headless_app::HeadlessApp;
-pub use saves::Saves;
-pub use task::{Progress, ProgressReporter, Task};
 pub use logging::init_logging;
+pub use main_entry::run_main;
 pub use notice::show_notice;
+pub use saves::Saves;
 pub use scene_files::scene_types;
 /// The future [`Engine::capture_later`] returns.
 pub use taos_renderer::PendingReadback;
+pub use task::{Progress, ProgressReporter, Task};
 #[cfg(target_arch = "wasm32")]
 pub use window::show_page_error;
 pub use window::{

@@ -18,7 +18,9 @@
 //!
 //! Scene files refer to models by path ([`ModelFile`](crate::scene_file::ModelFile),
 //! `taos.Model`); [`Engine::spawn_model_files`] spawns them under their
-//! objects after a load.
+//! objects after a load, reading them from a folder, and
+//! [`Engine::spawn_scene_asset`] spawns a scene file and its models read
+//! through [`Assets`](crate::assets::Assets) (natively and in the browser).
 //!
 //! [`model_collider`] makes a physics [`Collider`](crate::physics::Collider)
 //! from a spawned model's triangles: a triangle mesh for level geometry, a
@@ -68,6 +70,7 @@ use crate::{
 };
 use assets::{ModelAssets, PrimitiveAsset, upload_assets};
 pub use colliders::{ModelColliderError, ModelShape, model_collider};
+pub(crate) use model_files::{FetchedModel, pending as pending_model_files};
 pub use model_files::{ModelFileError, ModelFilesReport};
 
 /// How a model is spawned.
@@ -123,6 +126,11 @@ pub enum GltfSpawnError {
     /// The file could not be imported (it names the file and element).
     #[error(transparent)]
     Import(Box<GltfError>),
+    /// The file could not be read from the asset folder, or imported
+    /// ([`Assets`](crate::assets::Assets): a scene file's model that failed
+    /// to load, spawned by [`Engine::spawn_scene_asset`]).
+    #[error(transparent)]
+    Asset(Box<crate::assets::AssetError>),
     /// The file has no scene of that index.
     #[error("{file}: no scene {scene} (the file has {count})")]
     NoSuchScene {
@@ -259,11 +267,7 @@ impl Engine {
     ) -> Result<SpawnedGltf, GltfSpawnError> {
         let path = path.as_ref();
         let model = GltfModel::load_with_options(path, &options.load, progress)?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        self.spawn_gltf(&model, &name, options)
+        self.spawn_gltf(&model, &model_name(path), options)
     }
 
     /// Spawns an already imported `model` (named `name`: the root object's
@@ -284,6 +288,14 @@ impl Engine {
         let assets = upload_assets(self.renderer(), model, &roots, name)?;
         spawn_uploaded(self.scene_mut(), model, &assets, name, options)
     }
+}
+
+/// The name of a model read from `path`: its file name.
+fn model_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Spawns `model` into `scene`, uploading its meshes, textures and

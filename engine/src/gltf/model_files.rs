@@ -3,12 +3,13 @@
 //! [`ModelPart`] (left out of scene files), and gets them again when its
 //! `ModelFile` changes.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 
-use super::{GltfSpawnError, GltfSpawnOptions};
+use super::{GltfModel, GltfSpawnError, GltfSpawnOptions};
 use crate::scene_file::{ModelFile, ModelPart};
 use crate::{Engine, GameObject, ObjectId, Scene};
 
@@ -48,6 +49,11 @@ pub struct ModelFilesReport {
     pub errors: Vec<ModelFileError>,
 }
 
+/// The model for one object's [`ModelFile`]: the path it was read from
+/// (for messages; its file name names the model's root) and the model,
+/// borrowed when it was loaded before, or why there is none.
+pub(crate) type FetchedModel<'m> = (PathBuf, Result<Cow<'m, GltfModel>, GltfSpawnError>);
+
 impl Engine {
     /// Spawns the model of every object whose [`ModelFile`] has not been
     /// spawned yet or changed since (removing what the old one spawned),
@@ -56,14 +62,37 @@ impl Engine {
     /// file; the editor calls it every frame while it is open. A model
     /// that fails is reported (and logged) and not tried again until its
     /// `ModelFile` changes: the rest of the scene is unaffected.
+    ///
+    /// In the browser, where nothing is read from disk, load the scene
+    /// with [`Assets::load_scene`](crate::assets::Assets::load_scene) and
+    /// spawn it with [`Engine::spawn_scene_asset`].
     pub fn spawn_model_files(&mut self, folder: &Path) -> ModelFilesReport {
+        let pending = pending(self.scene());
+        self.spawn_pending_models(pending, &mut |file| {
+            let path = folder.join(file.path());
+            let model = GltfModel::load(&path)
+                .map(Cow::Owned)
+                .map_err(GltfSpawnError::from);
+            (path, model)
+        })
+    }
+
+    /// Spawns (or removes) the models of `pending` objects, each from what
+    /// `fetch` gives for its [`ModelFile`]: the one way both
+    /// [`spawn_model_files`](Self::spawn_model_files) and
+    /// [`spawn_scene_asset`](Self::spawn_scene_asset) spawn models.
+    pub(crate) fn spawn_pending_models<'m>(
+        &mut self,
+        pending: Vec<(GameObject, Option<ModelFile>)>,
+        fetch: &mut dyn FnMut(&ModelFile) -> FetchedModel<'m>,
+    ) -> ModelFilesReport {
         let mut report = ModelFilesReport::default();
-        for (object, file) in pending(self.scene()) {
+        for (object, file) in pending {
             remove_spawned(self.scene_mut(), object);
             let Some(file) = file else {
                 continue;
             };
-            let root = match self.spawn_one(folder, object, &file) {
+            let root = match self.spawn_one(object, &file, fetch(&file)) {
                 Ok(root) => {
                     report.spawned.push((object, root));
                     Some(root)
@@ -83,25 +112,26 @@ impl Engine {
 
     fn spawn_one(
         &mut self,
-        folder: &Path,
         object: GameObject,
         file: &ModelFile,
+        (path, model): FetchedModel<'_>,
     ) -> Result<GameObject, ModelFileError> {
-        let path = folder.join(file.path());
         let options = GltfSpawnOptions {
             autoplay: file.autoplay,
             parent: Some(object),
             ..GltfSpawnOptions::default()
         };
-        let spawned = self.load_gltf(&path, &options).map_err(|source| {
-            let scene = self.scene();
-            ModelFileError {
-                object: scene.id(object).unwrap_or(ObjectId(0)),
-                name: scene.name(object).unwrap_or_default().to_owned(),
-                path: path.clone(),
-                source: Box::new(source),
-            }
-        })?;
+        let spawned = model
+            .and_then(|model| self.spawn_gltf(&model, &super::model_name(&path), &options))
+            .map_err(|source| {
+                let scene = self.scene();
+                ModelFileError {
+                    object: scene.id(object).unwrap_or(ObjectId(0)),
+                    name: scene.name(object).unwrap_or_default().to_owned(),
+                    path: path.clone(),
+                    source: Box::new(source),
+                }
+            })?;
         mark_parts(self.scene_mut(), spawned.root);
         Ok(spawned.root)
     }
@@ -109,7 +139,7 @@ impl Engine {
 
 /// Objects whose model must be (re)spawned or removed, with the
 /// [`ModelFile`] they now carry (`None`: remove only).
-fn pending(scene: &Scene) -> Vec<(GameObject, Option<ModelFile>)> {
+pub(crate) fn pending(scene: &Scene) -> Vec<(GameObject, Option<ModelFile>)> {
     let world = scene.world();
     let mut out = Vec::new();
     // `try_query` is `None` until its components are known to the world.
