@@ -5,12 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Quat, Vec3};
+use taos_engine::assets::{AssetError, AssetPath, Assets};
 use taos_engine::gltf::{
     GltfModel, GltfSpawnError, GltfSpawnOptions, ModelColliderError, ModelShape, SpawnedGltf,
     model_collider,
 };
 use taos_engine::physics::{Collider, Physics, PhysicsConfig, QueryFilter, RigidBody};
 use taos_engine::prelude::*;
+use taos_engine::scene_file::load_scene;
 use taos_engine::{Engine, EngineConfig};
 use taos_gltf::test_models;
 use taos_image_compare::{Tolerance, assert_matches_reference};
@@ -196,6 +198,74 @@ fn a_bad_file_is_an_error_naming_it_and_spawns_nothing() {
         .unwrap_err();
     assert!(error.to_string().contains("broken.gltf"), "{error}");
     assert_eq!(engine.scene().len(), before);
+}
+
+/// The names of `root` and every object under it, depth first.
+fn subtree_names(scene: &Scene, root: GameObject) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut stack = vec![root];
+    while let Some(object) = stack.pop() {
+        names.push(scene.name(object).unwrap_or_default().to_owned());
+        stack.extend(scene.children(object));
+    }
+    names
+}
+
+#[test]
+fn a_scene_file_read_through_assets_spawns_its_models_as_spawn_model_files_does() {
+    let dir = models();
+    let levels = dir.path().join("levels");
+    test_models::texture_transforms(&levels.join("props")).unwrap();
+    let text = r#"{"format": 1, "objects": [
+        {"id": 1, "name": "Sign", "components": {"taos.Model": {"path": "props/texture_transforms.gltf"}}},
+        {"id": 2, "name": "Ghost", "components": {"taos.Model": {"path": "props/missing.gltf"}}}
+    ]}"#;
+    std::fs::write(levels.join("one.scene.json"), text).unwrap();
+
+    let mut engine = engine();
+    let assets = Assets::with_root(dir.path());
+    let mut task = assets.load_scene(&AssetPath::new("levels/one.scene.json").unwrap());
+    let asset = engine
+        .poll(&mut task)
+        .expect("done at once natively")
+        .unwrap();
+    let types = taos_engine::scene_types();
+    let spawned = engine.spawn_scene_asset(&asset, &types, None).unwrap();
+    assert_eq!(spawned.scene.roots.len(), 2);
+    let [(owner, root)] = spawned.models.spawned[..] else {
+        panic!("{:?}", spawned.models);
+    };
+    assert_eq!(engine.scene().name(owner), Some("Sign"));
+    assert_eq!(engine.scene().parent(root), Some(owner));
+    assert_eq!(engine.scene().name(root), Some("texture_transforms.gltf"));
+    let [error] = &spawned.models.errors[..] else {
+        panic!("{:?}", spawned.models.errors);
+    };
+    assert_eq!(error.object, ObjectId(2));
+    assert_eq!(error.path, Path::new("levels/props/missing.gltf"));
+    assert!(
+        matches!(&*error.source, GltfSpawnError::Asset(e) if matches!(**e, AssetError::NotFound { .. })),
+        "{error}"
+    );
+    // Marked as spawned: the folder's pass does not spawn them again.
+    let again = engine.spawn_model_files(&levels);
+    assert!(
+        again.spawned.is_empty() && again.errors.is_empty(),
+        "{again:?}"
+    );
+
+    // The same file read from disk and spawned from the folder.
+    let mut other = self::engine();
+    load_scene(other.scene_mut(), text, "one.scene.json", &types, None).unwrap();
+    let report = other.spawn_model_files(&levels);
+    assert_eq!(report.errors.len(), 1);
+    let [(_, disk_root)] = report.spawned[..] else {
+        panic!("{report:?}");
+    };
+    assert_eq!(
+        subtree_names(engine.scene(), root),
+        subtree_names(other.scene(), disk_root)
+    );
 }
 
 /// Puts a camera and a sun in front of `model`'s bounds.

@@ -30,9 +30,9 @@ pub struct ExternalUri {
 /// # Errors
 /// [`GltfError::Glb`] or [`GltfError::Json`] when the container or its JSON is malformed;
 /// [`GltfError::Buffer`] or [`GltfError::Image`] with
-/// [`SourceProblem::UnsupportedUri`] for a URI that is absolute, has a scheme (`http:`,
-/// `file:`, `C:`) or does not percent-decode to UTF-8. `name_for_messages` starts every
-/// message.
+/// [`SourceProblem::UnsupportedUri`](crate::SourceProblem::UnsupportedUri) for a URI that
+/// is absolute, has a scheme (`http:`, `file:`, `C:`) or does not percent-decode to UTF-8.
+/// `name_for_messages` starts every message.
 pub fn external_uris(bytes: &[u8], name_for_messages: &str) -> Result<Vec<ExternalUri>, GltfError> {
     let file = name_for_messages;
     let container = split_container(bytes).map_err(|problem| GltfError::Glb {

@@ -16,7 +16,7 @@
 //! - [`Assets::load_gltf`]: a `.gltf`/`.glb` with the buffers and images it
 //!   names, for [`Engine::spawn_gltf`](crate::Engine::spawn_gltf).
 //! - [`Assets::load_scene`]: a scene file with the prefabs and models it
-//!   names, for [`Engine::spawn_scene_asset`].
+//!   names, for [`Engine::spawn_scene_asset`](crate::Engine::spawn_scene_asset).
 //!
 //! What a path may reach: [`AssetPath::new`] refuses absolute paths, `..`,
 //! `\`, `:` and NUL; a file a model names may use `..` as long as it stays
