@@ -54,6 +54,34 @@ pub struct BuildOptions {
     pub wasm_opt: bool,
     /// `--title`: the page's title (default the binary's name).
     pub title: Option<String>,
+    /// `--also-build PACKAGE:BIN`: other binaries of the workspace built in
+    /// the same cargo run (linked side by side), not packaged; a later
+    /// `taos web build` of one finds it fresh.
+    pub also_build: Vec<AlsoBuild>,
+}
+
+/// A binary built beside the game in the same cargo run (`--also-build`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlsoBuild {
+    /// Its package.
+    pub package: String,
+    /// Its binary.
+    pub bin: String,
+}
+
+impl std::str::FromStr for AlsoBuild {
+    type Err = String;
+
+    /// Parses `PACKAGE:BIN`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.split_once(':') {
+            Some((package, bin)) if !package.is_empty() && !bin.is_empty() => Ok(Self {
+                package: package.into(),
+                bin: bin.into(),
+            }),
+            _ => Err(format!("`{text}` is not PACKAGE:BIN")),
+        }
+    }
 }
 
 impl Default for BuildOptions {
@@ -69,6 +97,7 @@ impl Default for BuildOptions {
             profile: DEFAULT_PROFILE.into(),
             wasm_opt: true,
             title: None,
+            also_build: Vec::new(),
         }
     }
 }
@@ -146,7 +175,7 @@ pub fn build(options: &BuildOptions) -> anyhow::Result<PathBuf> {
         None
     };
 
-    let wasm = cargo_build(&game, &options.profile)?;
+    let wasm = cargo_build(&game, &options.profile, &options.also_build)?;
     let stem = wasm
         .file_stem()
         .and_then(|s| s.to_str())
@@ -259,15 +288,18 @@ fn defines_profile(root: &Path, name: &str) -> bool {
 }
 
 /// `cargo build` for wasm32; returns the built `.wasm`.
-fn cargo_build(game: &Game, profile: &str) -> anyhow::Result<PathBuf> {
+fn cargo_build(game: &Game, profile: &str, also: &[AlsoBuild]) -> anyhow::Result<PathBuf> {
     let mut command = process::cargo();
     command
         .arg("build")
         .arg("--manifest-path")
         .arg(&game.package.manifest_path)
         .args(["--target", WASM_TARGET, "--profile", profile])
-        .args(["-p", &game.package.name, "--bin", &game.bin])
-        .args(["--message-format", "json-render-diagnostics"]);
+        .args(["-p", &game.package.name, "--bin", &game.bin]);
+    for other in also {
+        command.args(["-p", &other.package, "--bin", &other.bin]);
+    }
+    command.args(["--message-format", "json-render-diagnostics"]);
     if profile == DEFAULT_PROFILE && !defines_profile(&game.workspace.root, profile) {
         for value in WEB_PROFILE_CONFIG {
             command.args(["--config", value]);
@@ -427,6 +459,18 @@ mod tests {
             None
         );
         assert_eq!(wasm_artifact("not json", "my-game"), None);
+    }
+
+    #[test]
+    fn also_build_reads_package_colon_bin() {
+        let also: AlsoBuild = "taos_samples:samples_web".parse().unwrap();
+        assert_eq!(
+            (also.package.as_str(), also.bin.as_str()),
+            ("taos_samples", "samples_web")
+        );
+        for bad in ["samples_web", ":x", "x:", ""] {
+            assert!(bad.parse::<AlsoBuild>().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -75,6 +75,11 @@ struct BuildArgs {
     /// The page's title (default: the binary's name).
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
+    /// Also build this binary of the workspace (PACKAGE:BIN; repeatable) in
+    /// the same cargo run, linked side by side; it is not packaged, but a
+    /// later `taos web build` of it finds it built.
+    #[arg(long, value_name = "PACKAGE:BIN")]
+    also_build: Vec<build::AlsoBuild>,
     /// Serve the folder once built (as `taos web serve`).
     #[arg(long)]
     serve: bool,
@@ -130,6 +135,7 @@ fn web_build(args: BuildArgs) -> anyhow::Result<()> {
         profile: args.profile,
         wasm_opt: !args.no_wasm_opt && !env_off,
         title: args.title,
+        also_build: args.also_build,
     };
     let out = build::build(&options)?;
     if args.serve {
