@@ -76,6 +76,7 @@ pub use animation::{
     AnimationEventError, AnimationLayer, AnimationMask, AnimationPlayer, AnimationPlayerError,
     ChannelProblem, ClipEvent, ClipId, Interpolation, LayerSettings, MaskId,
 };
+pub use animation::{Locomotion, LocomotionError, LocomotionWeights};
 pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult, behaviour_in, behaviour_in_mut};
 pub use components::{
     Camera, CameraError, Cascades, DeformError, DirectionalLight, MaterialHandle, MeshHandle,

@@ -88,7 +88,9 @@
 //! [`events`](AnimationPlayer::events) holds the last step's, and
 //! [`drain_events`](AnimationPlayer::drain_events) takes them. Layers
 //! report whatever their weight, so a cross-fade reports both clips' events;
-//! filter by [`AnimationEvent::clip`] when that matters.
+//! filter by [`AnimationEvent::clip`] when that matters. [`Locomotion`]
+//! blends idle, walk and run by speed with the strides in phase, and passes
+//! only the leading stride's events.
 //!
 //! [`set_root_motion(Some(bone))`](AnimationPlayer::set_root_motion) keeps
 //! the bone at its clip-start X and Z and moves the player's own object by
@@ -185,6 +187,7 @@
 
 mod blend;
 mod clip;
+mod locomotion;
 mod mask;
 mod player;
 mod sample;
@@ -194,6 +197,7 @@ pub use clip::{
     AnimatedProperty, AnimationChannel, AnimationClip, AnimationClipError, AnimationEventError,
     ChannelProblem, ClipEvent, Interpolation,
 };
+pub use locomotion::{Locomotion, LocomotionError, LocomotionWeights};
 pub use mask::AnimationMask;
 pub(crate) use player::PlayState;
 pub use player::{

@@ -594,6 +594,79 @@ impl AnimationPlayer {
         Ok(())
     }
 
+    /// Moves `clip`'s layer to `time` seconds into its clip, clamped to
+    /// `0..=duration`, as [`seek`](Self::seek) does for the current clip:
+    /// events between the old and new time do not fire, root motion does
+    /// not move, and the targets get the pose at the next update.
+    ///
+    /// # Errors
+    /// [`InvalidTime`](AnimationPlayerError::InvalidTime) for NaN or infinity,
+    /// [`UnknownClip`](AnimationPlayerError::UnknownClip),
+    /// [`NotPlaying`](AnimationPlayerError::NotPlaying) when it has no layer;
+    /// nothing changes.
+    ///
+    /// ```
+    /// use taos_core::{AnimationClip, AnimationPlayer, LayerSettings};
+    ///
+    /// let mut player = AnimationPlayer::new();
+    /// let walk = player.add_clip(AnimationClip::new("walk", vec![])?);
+    /// player.play_layer(walk, LayerSettings::default().looping(true))?;
+    /// player.set_layer_time(walk, 0.0)?;
+    /// assert_eq!(player.layer(walk).unwrap().time(), 0.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_layer_time(&mut self, clip: ClipId, time: f32) -> Result<(), AnimationPlayerError> {
+        let duration = self.check_clip(clip)?.duration();
+        if !time.is_finite() {
+            return Err(AnimationPlayerError::InvalidTime { time });
+        }
+        let index = self
+            .layer_index(clip)
+            .ok_or(AnimationPlayerError::NotPlaying { clip })?;
+        let layer = &mut self.state.layers[index];
+        let time = time.clamp(0.0, duration);
+        if layer.time != time {
+            layer.time = time;
+            self.state.pose_pending = true;
+        }
+        Ok(())
+    }
+
+    /// Sets the speed of `clip`'s layer (the player's speed multiplies it):
+    /// 1 normal, 2 twice as fast, 0 held, negative backwards. Its time stays.
+    ///
+    /// # Errors
+    /// [`InvalidSpeed`](AnimationPlayerError::InvalidSpeed) for NaN or infinity,
+    /// [`UnknownClip`](AnimationPlayerError::UnknownClip),
+    /// [`NotPlaying`](AnimationPlayerError::NotPlaying) when it has no layer;
+    /// nothing changes.
+    ///
+    /// ```
+    /// use taos_core::{AnimationClip, AnimationPlayer, LayerSettings};
+    ///
+    /// let mut player = AnimationPlayer::new();
+    /// let run = player.add_clip(AnimationClip::new("run", vec![])?);
+    /// player.play_layer(run, LayerSettings::default().looping(true))?;
+    /// player.set_layer_speed(run, 1.5)?;
+    /// assert_eq!(player.layer(run).unwrap().speed(), 1.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_layer_speed(
+        &mut self,
+        clip: ClipId,
+        speed: f32,
+    ) -> Result<(), AnimationPlayerError> {
+        self.check_clip(clip)?;
+        if !speed.is_finite() {
+            return Err(AnimationPlayerError::InvalidSpeed { speed });
+        }
+        let index = self
+            .layer_index(clip)
+            .ok_or(AnimationPlayerError::NotPlaying { clip })?;
+        self.state.layers[index].speed = speed;
+        Ok(())
+    }
+
     /// Fades every layer out and `to` in, linearly over `duration` seconds
     /// of scene time; then only `to` plays. `to` becomes current. A `to`
     /// that is already playing keeps its time and settings; otherwise it
@@ -1328,6 +1401,61 @@ mod tests {
         let layer = player.layer(id).unwrap();
         assert_eq!((layer.weight(), layer.fade_progress()), (0.0, None));
         assert!(player.is_playing(), "a plain fade to 0 keeps the layer");
+    }
+
+    #[test]
+    fn a_layer_time_and_speed_are_set_by_clip() {
+        let (mut player, id) = player(2.0);
+        player.clips[0].add_event(0.5, "skipped").unwrap();
+        assert_eq!(
+            player.set_layer_time(id, 1.0),
+            Err(AnimationPlayerError::NotPlaying { clip: id })
+        );
+        assert_eq!(
+            player.set_layer_speed(id, 2.0),
+            Err(AnimationPlayerError::NotPlaying { clip: id })
+        );
+        player
+            .play_layer(id, LayerSettings::default().looping(true))
+            .unwrap();
+        player.advance(0.0);
+        player.set_layer_time(id, 1.0).unwrap();
+        assert_eq!(player.layer(id).unwrap().time(), 1.0);
+        assert!(player.advance(0.0), "a moved time asks for a pose");
+        assert!(
+            player.events().is_empty(),
+            "jumping over an event fires nothing"
+        );
+        player.set_layer_time(id, 9.0).unwrap();
+        assert_eq!(player.layer(id).unwrap().time(), 2.0, "clamped to the clip");
+        assert!(matches!(
+            player.set_layer_time(id, f32::NAN),
+            Err(AnimationPlayerError::InvalidTime { .. })
+        ));
+        assert_eq!(
+            player.layer(id).unwrap().time(),
+            2.0,
+            "a refused time changes nothing"
+        );
+        player.set_layer_time(id, 0.0).unwrap();
+        player.set_layer_speed(id, 2.0).unwrap();
+        assert_eq!(player.layer(id).unwrap().speed(), 2.0);
+        player.advance(0.25);
+        assert_eq!(player.layer(id).unwrap().time(), 0.5);
+        assert!(player.set_layer_speed(id, f32::INFINITY).is_err());
+        assert_eq!(
+            player.layer(id).unwrap().speed(),
+            2.0,
+            "the old speed stays"
+        );
+        let stranger = ClipId(5);
+        assert_eq!(
+            player.set_layer_speed(stranger, 1.0),
+            Err(AnimationPlayerError::UnknownClip {
+                clip: stranger,
+                clips: 1
+            })
+        );
     }
 
     #[test]
