@@ -99,19 +99,31 @@ enum BusDoc {
     Ui,
 }
 
+/// An [`AudioSource`] in a scene file: `clip` is required, as
+/// [`AudioSource::new`] requires it; a setting left out takes the value it
+/// gives.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SourceDoc {
     clip: String,
-    volume: f32,
-    looping: bool,
-    spatial: bool,
-    min_distance: f32,
-    max_distance: f32,
-    attenuation: CurveDoc,
-    pan_strength: f32,
-    bus: BusDoc,
-    play_on_start: bool,
+    #[serde(default)]
+    volume: Option<f32>,
+    #[serde(default)]
+    looping: Option<bool>,
+    #[serde(default)]
+    spatial: Option<bool>,
+    #[serde(default)]
+    min_distance: Option<f32>,
+    #[serde(default)]
+    max_distance: Option<f32>,
+    #[serde(default)]
+    attenuation: Option<CurveDoc>,
+    #[serde(default)]
+    pan_strength: Option<f32>,
+    #[serde(default)]
+    bus: Option<BusDoc>,
+    #[serde(default)]
+    play_on_start: Option<bool>,
 }
 
 fn finite(what: &str, value: f32) -> Result<f32, String> {
@@ -122,6 +134,32 @@ fn finite(what: &str, value: f32) -> Result<f32, String> {
             "{what} must be a finite number, 0 or more: {value}"
         ))
     }
+}
+
+/// Sets `*slot` to the stored value, when the file holds one, checked by
+/// `check` (a setting left out keeps the builder's value).
+fn set<T, S>(
+    slot: &mut T,
+    stored: Option<S>,
+    check: impl FnOnce(S) -> Result<T, String>,
+) -> Result<(), String> {
+    if let Some(value) = stored {
+        *slot = check(value)?;
+    }
+    Ok(())
+}
+
+fn curve(doc: CurveDoc) -> Result<Attenuation, String> {
+    Ok(match doc {
+        CurveDoc::None => Attenuation::None,
+        CurveDoc::Linear => Attenuation::Linear,
+        CurveDoc::Inverse { rolloff } => Attenuation::Inverse {
+            rolloff: finite("rolloff", rolloff)?,
+        },
+        CurveDoc::Exponential { rolloff } => Attenuation::Exponential {
+            rolloff: finite("rolloff", rolloff)?,
+        },
+    })
 }
 
 impl SourceDoc {
@@ -136,23 +174,23 @@ impl SourceDoc {
             .to_owned();
         Ok(Self {
             clip,
-            volume: source.volume,
-            looping: source.looping,
-            spatial: source.spatial,
-            min_distance: source.min_distance,
-            max_distance: source.max_distance,
-            attenuation: match source.attenuation {
+            volume: Some(source.volume),
+            looping: Some(source.looping),
+            spatial: Some(source.spatial),
+            min_distance: Some(source.min_distance),
+            max_distance: Some(source.max_distance),
+            attenuation: Some(match source.attenuation {
                 Attenuation::None => CurveDoc::None,
                 Attenuation::Linear => CurveDoc::Linear,
                 Attenuation::Inverse { rolloff } => CurveDoc::Inverse { rolloff },
                 Attenuation::Exponential { rolloff } => CurveDoc::Exponential { rolloff },
-            },
-            pan_strength: source.pan_strength,
-            bus: match source.bus {
+            }),
+            pan_strength: Some(source.pan_strength),
+            bus: Some(match source.bus {
                 AudioBus::Game => BusDoc::Game,
                 AudioBus::Ui => BusDoc::Ui,
-            },
-            play_on_start: source.play_on_start,
+            }),
+            play_on_start: Some(source.play_on_start),
         })
     }
 
@@ -162,35 +200,33 @@ impl SourceDoc {
             .and_then(|names| names.clip(&doc.clip))
             .ok_or_else(|| format!("no sound clip is named {:?}", doc.clip))?
             .clone();
-        let (min, max) = (
-            finite("min_distance", doc.min_distance)?,
-            finite("max_distance", doc.max_distance)?,
-        );
-        if min > max {
-            return Err(format!("min_distance {min} is above max_distance {max}"));
+        let mut source = AudioSource::new(clip);
+        set(&mut source.volume, doc.volume, |v| finite("volume", v))?;
+        set(&mut source.looping, doc.looping, Ok)?;
+        set(&mut source.spatial, doc.spatial, Ok)?;
+        set(&mut source.min_distance, doc.min_distance, |v| {
+            finite("min_distance", v)
+        })?;
+        set(&mut source.max_distance, doc.max_distance, |v| {
+            finite("max_distance", v)
+        })?;
+        if source.min_distance > source.max_distance {
+            return Err(format!(
+                "min_distance {} is above max_distance {}",
+                source.min_distance, source.max_distance
+            ));
         }
-        let attenuation = match doc.attenuation {
-            CurveDoc::None => Attenuation::None,
-            CurveDoc::Linear => Attenuation::Linear,
-            CurveDoc::Inverse { rolloff } => Attenuation::Inverse {
-                rolloff: finite("rolloff", rolloff)?,
-            },
-            CurveDoc::Exponential { rolloff } => Attenuation::Exponential {
-                rolloff: finite("rolloff", rolloff)?,
-            },
-        };
-        let mut source = AudioSource::new(clip)
-            .volume(finite("volume", doc.volume)?)
-            .looping(doc.looping)
-            .spatial(doc.spatial)
-            .distances(min, max)
-            .attenuation(attenuation)
-            .bus(match doc.bus {
+        set(&mut source.attenuation, doc.attenuation, curve)?;
+        set(&mut source.pan_strength, doc.pan_strength, |v| {
+            finite("pan_strength", v)
+        })?;
+        set(&mut source.bus, doc.bus, |bus| {
+            Ok(match bus {
                 BusDoc::Game => AudioBus::Game,
                 BusDoc::Ui => AudioBus::Ui,
             })
-            .play_on_start(doc.play_on_start);
-        source.pan_strength = finite("pan_strength", doc.pan_strength)?;
+        })?;
+        set(&mut source.play_on_start, doc.play_on_start, Ok)?;
         Ok(source)
     }
 }

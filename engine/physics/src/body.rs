@@ -96,7 +96,12 @@ pub enum Mass {
 ///     .with_ccd(true);
 /// # Ok::<(), taos_physics::SettingError>(())
 /// ```
+///
+/// In a scene file every setting may be left out: `{}` is
+/// [`RigidBody::dynamic`], and a setting left out takes the value the
+/// constructors give it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default = "RigidBody::dynamic")]
 pub struct RigidBody {
     kind: BodyKind,
     mass: Mass,

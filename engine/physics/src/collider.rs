@@ -62,14 +62,35 @@ impl Default for CollisionLayers {
 /// let pickup_zone = Collider::ball(2.0)?.sensor(true);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// In a scene file only `shape` is required: a setting left out takes the
+/// value [`Collider::new`] gives it.
 #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Collider {
     shape: Shape,
+    #[serde(default = "default_friction")]
     friction: f32,
+    #[serde(default)]
     restitution: f32,
+    #[serde(default = "default_density")]
     density: f32,
+    #[serde(default)]
     layers: CollisionLayers,
+    #[serde(default)]
     sensor: bool,
+}
+
+/// Between ice (0) and rubber on concrete (1).
+const DEFAULT_FRICTION: f32 = 0.5;
+/// Water, in kg/m^3.
+const DEFAULT_DENSITY: f32 = 1000.0;
+
+const fn default_friction() -> f32 {
+    DEFAULT_FRICTION
+}
+
+const fn default_density() -> f32 {
+    DEFAULT_DENSITY
 }
 
 impl Collider {
@@ -79,9 +100,9 @@ impl Collider {
     pub fn new(shape: Shape) -> Self {
         Self {
             shape,
-            friction: 0.5,
+            friction: DEFAULT_FRICTION,
             restitution: 0.0,
-            density: 1000.0,
+            density: DEFAULT_DENSITY,
             layers: CollisionLayers::ALL,
             sensor: false,
         }

@@ -79,20 +79,32 @@ pub enum JointTarget {
 /// let chain = Joint::rope(2.0)?.with_connected_anchor(Vec3::new(0.0, 5.0, 0.0))?;
 /// # Ok::<(), taos_physics::SettingError>(())
 /// ```
+///
+/// In a scene file only `kind` is required: a setting left out takes the
+/// value the constructors give it (tied to the world, anchored at the
+/// origin, the other anchor where that point is, no contacts).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Joint {
     kind: JointKind,
+    #[serde(default = "world_target")]
     target: JointTarget,
+    #[serde(default)]
     anchor: Vec3,
+    #[serde(default)]
     connected_anchor: Option<Vec3>,
+    #[serde(default)]
     contacts: bool,
+}
+
+const fn world_target() -> JointTarget {
+    JointTarget::World
 }
 
 impl Joint {
     const fn new(kind: JointKind) -> Self {
         Self {
             kind,
-            target: JointTarget::World,
+            target: world_target(),
             anchor: Vec3::ZERO,
             connected_anchor: None,
             contacts: false,

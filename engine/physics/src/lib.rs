@@ -162,12 +162,25 @@ pub fn install(scene: &mut Scene, config: PhysicsConfig) {
 /// Registers the physics components with scene files: [`RigidBody`],
 /// [`Collider`] and [`Joint`] as `taos.RigidBody`, `taos.Collider` and
 /// `taos.Joint` (joints name their other object by id, which scene files
-/// keep).
+/// keep). Settings left out of a file take the constructors' values; a
+/// value the constructors would refuse (a negative friction, a NaN) is
+/// refused on load, naming the setting.
 pub fn scene_types(types: &mut taos_core::scene_file::SceneTypes) {
     types
-        .component::<RigidBody>("taos.RigidBody")
-        .component::<Collider>("taos.Collider")
-        .component::<Joint>("taos.Joint");
+        .component_with("taos.RigidBody", stored, |body: RigidBody| {
+            body.validate().map(|()| body)
+        })
+        .component_with("taos.Collider", stored, |collider: Collider| {
+            collider.validate().map(|()| collider)
+        })
+        .component_with("taos.Joint", stored, |joint: Joint| {
+            joint.validate().map(|()| joint)
+        });
+}
+
+/// A physics component is stored as it is.
+fn stored<C: Clone>(component: &C) -> Result<C, std::convert::Infallible> {
+    Ok(component.clone())
 }
 
 /// Registers physics with a game loop's determinism tools: the

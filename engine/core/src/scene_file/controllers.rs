@@ -113,22 +113,48 @@ enum ModeDoc {
     Fly,
 }
 
-/// A [`CameraController`] in a scene file.
+/// Sets `*slot` to the stored value, when the file holds one, checked by
+/// `check` (a setting left out keeps the builder's value).
+fn set<T, S>(
+    slot: &mut T,
+    stored: Option<S>,
+    check: impl FnOnce(S) -> Result<T, String>,
+) -> Result<(), String> {
+    if let Some(value) = stored {
+        *slot = check(value)?;
+    }
+    Ok(())
+}
+
+/// A [`CameraController`] in a scene file: `mode` is required, as the
+/// builders ([`CameraController::orbit`], [`CameraController::fly`])
+/// require it; a setting left out takes the value the builder gives.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct CameraControllerDoc {
     mode: ModeDoc,
-    yaw: f32,
-    pitch: f32,
-    rotate_speed: f32,
-    zoom_step: f32,
-    pan_speed: f32,
-    min_distance: f32,
-    max_distance: f32,
-    always_look: bool,
-    fly_speed: f32,
-    fast_multiplier: f32,
-    pad_look_speed: f32,
+    #[serde(default)]
+    yaw: Option<f32>,
+    #[serde(default)]
+    pitch: Option<f32>,
+    #[serde(default)]
+    rotate_speed: Option<f32>,
+    #[serde(default)]
+    zoom_step: Option<f32>,
+    #[serde(default)]
+    pan_speed: Option<f32>,
+    #[serde(default)]
+    min_distance: Option<f32>,
+    #[serde(default)]
+    max_distance: Option<f32>,
+    #[serde(default)]
+    always_look: Option<bool>,
+    #[serde(default)]
+    fly_speed: Option<f32>,
+    #[serde(default)]
+    fast_multiplier: Option<f32>,
+    #[serde(default)]
+    pad_look_speed: Option<f32>,
     /// Forward, backward, left, right, up, down, fast (when rebound).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     keys: Option<Vec<String>>,
@@ -149,17 +175,17 @@ impl CameraControllerDoc {
                 },
                 CameraMode::Fly => ModeDoc::Fly,
             },
-            yaw: c.yaw,
-            pitch: c.pitch,
-            rotate_speed: c.rotate_speed,
-            zoom_step: c.zoom_step,
-            pan_speed: c.pan_speed,
-            min_distance: c.min_distance,
-            max_distance: c.max_distance,
-            always_look: c.always_look,
-            fly_speed: c.fly_speed,
-            fast_multiplier: c.fast_multiplier,
-            pad_look_speed: c.pad_look_speed,
+            yaw: Some(c.yaw),
+            pitch: Some(c.pitch),
+            rotate_speed: Some(c.rotate_speed),
+            zoom_step: Some(c.zoom_step),
+            pan_speed: Some(c.pan_speed),
+            min_distance: Some(c.min_distance),
+            max_distance: Some(c.max_distance),
+            always_look: Some(c.always_look),
+            fly_speed: Some(c.fly_speed),
+            fast_multiplier: Some(c.fast_multiplier),
+            pad_look_speed: Some(c.pad_look_speed),
             keys: keys_to_names(fly_keys(c.keys), fly_keys(defaults.keys)),
             buttons: (buttons != (defaults.rotate_button, defaults.pan_button))
                 .then(|| [button_name(buttons.0), button_name(buttons.1)]),
@@ -174,23 +200,33 @@ impl CameraControllerDoc {
             ),
             ModeDoc::Fly => CameraController::fly(),
         };
-        c.yaw = finite("yaw", self.yaw)?;
-        c.pitch = finite("pitch", self.pitch)?;
-        c.rotate_speed = finite("rotate_speed", self.rotate_speed)?;
-        c.zoom_step = finite("zoom_step", self.zoom_step)?;
-        c.pan_speed = finite("pan_speed", self.pan_speed)?;
-        c.min_distance = positive("min_distance", self.min_distance)?;
-        c.max_distance = positive("max_distance", self.max_distance)?;
+        set(&mut c.yaw, self.yaw, |v| finite("yaw", v))?;
+        set(&mut c.pitch, self.pitch, |v| finite("pitch", v))?;
+        set(&mut c.rotate_speed, self.rotate_speed, |v| {
+            finite("rotate_speed", v)
+        })?;
+        set(&mut c.zoom_step, self.zoom_step, |v| finite("zoom_step", v))?;
+        set(&mut c.pan_speed, self.pan_speed, |v| finite("pan_speed", v))?;
+        set(&mut c.min_distance, self.min_distance, |v| {
+            positive("min_distance", v)
+        })?;
+        set(&mut c.max_distance, self.max_distance, |v| {
+            positive("max_distance", v)
+        })?;
         if c.min_distance > c.max_distance {
             return Err(format!(
                 "min_distance {} is above max_distance {}",
                 c.min_distance, c.max_distance
             ));
         }
-        c.always_look = self.always_look;
-        c.fly_speed = finite("fly_speed", self.fly_speed)?;
-        c.fast_multiplier = finite("fast_multiplier", self.fast_multiplier)?;
-        c.pad_look_speed = finite("pad_look_speed", self.pad_look_speed)?;
+        set(&mut c.always_look, self.always_look, Ok)?;
+        set(&mut c.fly_speed, self.fly_speed, |v| finite("fly_speed", v))?;
+        set(&mut c.fast_multiplier, self.fast_multiplier, |v| {
+            finite("fast_multiplier", v)
+        })?;
+        set(&mut c.pad_look_speed, self.pad_look_speed, |v| {
+            finite("pad_look_speed", v)
+        })?;
         let keys = names_to_keys(self.keys, fly_keys(c.keys))?;
         for (slot, key) in fly_slots(&mut c.keys).into_iter().zip(keys) {
             *slot = key;
@@ -203,24 +239,37 @@ impl CameraControllerDoc {
     }
 }
 
-/// A [`PlayerController`] in a scene file.
+/// A [`PlayerController`] in a scene file: every setting may be left out
+/// (`{}` is [`PlayerController::default`]); one left out takes the value
+/// the builder gives.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PlayerControllerDoc {
     /// Body size, speeds, jump and gravity.
-    body: [f32; 12],
+    #[serde(default)]
+    body: Option<[f32; 12]>,
     /// Swim speeds, float depth and drag.
-    swim: [f32; 6],
-    yaw: f32,
-    pitch: f32,
-    mouse_sensitivity: f32,
-    mouse_look: bool,
-    can_fly: bool,
-    step_hz: f32,
-    interpolate: bool,
-    pad_look_speed: f32,
+    #[serde(default)]
+    swim: Option<[f32; 6]>,
+    #[serde(default)]
+    yaw: Option<f32>,
+    #[serde(default)]
+    pitch: Option<f32>,
+    #[serde(default)]
+    mouse_sensitivity: Option<f32>,
+    #[serde(default)]
+    mouse_look: Option<bool>,
+    #[serde(default)]
+    can_fly: Option<bool>,
+    #[serde(default)]
+    step_hz: Option<f32>,
+    #[serde(default)]
+    interpolate: Option<bool>,
+    #[serde(default)]
+    pad_look_speed: Option<f32>,
     /// On-screen controls on touch screens (the first-person layout).
-    touch: bool,
+    #[serde(default)]
+    touch: Option<bool>,
     /// Forward, backward, left, right, jump, run, crouch, fly (when rebound).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     keys: Option<Vec<String>>,
@@ -243,6 +292,61 @@ fn body(s: &MotorSettings) -> [f32; 12] {
     ]
 }
 
+fn swim(s: &SwimSettings) -> [f32; 6] {
+    [
+        s.speed,
+        s.run_speed,
+        s.rise_speed,
+        s.dive_speed,
+        s.float_depth,
+        s.drag,
+    ]
+}
+
+/// Puts the stored body settings into `s` (settings a file does not hold
+/// keep theirs).
+fn set_body(s: &mut MotorSettings, stored: [f32; 12]) -> Result<(), String> {
+    let [
+        w,
+        h,
+        ch,
+        eye,
+        ceye,
+        walk,
+        run,
+        crouch,
+        fly,
+        jump,
+        gravity,
+        terminal,
+    ] = stored;
+    s.half_width = positive("half_width", w)?;
+    s.height = positive("height", h)?;
+    s.crouch_height = positive("crouch_height", ch)?;
+    s.eye_height = positive("eye_height", eye)?;
+    s.crouch_eye_height = positive("crouch_eye_height", ceye)?;
+    s.walk_speed = finite("walk_speed", walk)?;
+    s.run_speed = finite("run_speed", run)?;
+    s.crouch_speed = finite("crouch_speed", crouch)?;
+    s.fly_speed = finite("fly_speed", fly)?;
+    s.jump_speed = finite("jump_speed", jump)?;
+    s.gravity = finite("gravity", gravity)?;
+    s.terminal_speed = positive("terminal_speed", terminal)?;
+    Ok(())
+}
+
+fn swim_from_stored(stored: [f32; 6]) -> Result<SwimSettings, String> {
+    let [speed, run_speed, rise_speed, dive_speed, float_depth, drag] = stored;
+    Ok(SwimSettings {
+        speed: finite("swim speed", speed)?,
+        run_speed: finite("swim run_speed", run_speed)?,
+        rise_speed: finite("rise_speed", rise_speed)?,
+        dive_speed: finite("dive_speed", dive_speed)?,
+        float_depth: finite("float_depth", float_depth)?,
+        drag: finite("drag", drag)?,
+    })
+}
+
 impl PlayerControllerDoc {
     pub(super) fn save(c: &PlayerController) -> Result<Self, String> {
         if matches!(c.drive, PlayerDrive::Commands(_)) {
@@ -251,80 +355,44 @@ impl PlayerControllerDoc {
                     .to_owned(),
             );
         }
-        let s = &c.motor.swim;
         Ok(Self {
-            body: body(&c.motor.settings),
-            swim: [
-                s.speed,
-                s.run_speed,
-                s.rise_speed,
-                s.dive_speed,
-                s.float_depth,
-                s.drag,
-            ],
-            yaw: c.yaw,
-            pitch: c.pitch,
-            mouse_sensitivity: c.mouse_sensitivity,
-            mouse_look: c.mouse_look,
-            can_fly: c.can_fly,
-            step_hz: c.step_hz,
-            interpolate: c.interpolate,
-            pad_look_speed: c.pad_look_speed,
-            touch: c.touch.is_some(),
+            body: Some(body(&c.motor.settings)),
+            swim: Some(swim(&c.motor.swim)),
+            yaw: Some(c.yaw),
+            pitch: Some(c.pitch),
+            mouse_sensitivity: Some(c.mouse_sensitivity),
+            mouse_look: Some(c.mouse_look),
+            can_fly: Some(c.can_fly),
+            step_hz: Some(c.step_hz),
+            interpolate: Some(c.interpolate),
+            pad_look_speed: Some(c.pad_look_speed),
+            touch: Some(c.touch.is_some()),
             keys: keys_to_names(player_keys(c.keys), player_keys(PlayerKeys::default())),
         })
     }
 
     pub(super) fn load(self) -> Result<PlayerController, String> {
-        let [
-            w,
-            h,
-            ch,
-            eye,
-            ceye,
-            walk,
-            run,
-            crouch,
-            fly,
-            jump,
-            gravity,
-            terminal,
-        ] = self.body;
-        let settings = MotorSettings {
-            half_width: positive("half_width", w)?,
-            height: positive("height", h)?,
-            crouch_height: positive("crouch_height", ch)?,
-            eye_height: positive("eye_height", eye)?,
-            crouch_eye_height: positive("crouch_eye_height", ceye)?,
-            walk_speed: finite("walk_speed", walk)?,
-            run_speed: finite("run_speed", run)?,
-            crouch_speed: finite("crouch_speed", crouch)?,
-            fly_speed: finite("fly_speed", fly)?,
-            jump_speed: finite("jump_speed", jump)?,
-            gravity: finite("gravity", gravity)?,
-            terminal_speed: positive("terminal_speed", terminal)?,
-        };
-        let [speed, run_speed, rise_speed, dive_speed, float_depth, drag] = self.swim;
+        let mut settings = MotorSettings::default();
+        if let Some(stored) = self.body {
+            set_body(&mut settings, stored)?;
+        }
         let mut c = PlayerController::new(settings);
-        c.motor.swim = SwimSettings {
-            speed: finite("swim speed", speed)?,
-            run_speed: finite("swim run_speed", run_speed)?,
-            rise_speed: finite("rise_speed", rise_speed)?,
-            dive_speed: finite("dive_speed", dive_speed)?,
-            float_depth: finite("float_depth", float_depth)?,
-            drag: finite("drag", drag)?,
-        };
-        c.yaw = finite("yaw", self.yaw)?;
-        c.pitch = finite("pitch", self.pitch)?;
-        c.mouse_sensitivity = finite("mouse_sensitivity", self.mouse_sensitivity)?;
-        c.mouse_look = self.mouse_look;
-        c.can_fly = self.can_fly;
-        c.step_hz = positive("step_hz", self.step_hz)?;
-        c.interpolate = self.interpolate;
-        c.pad_look_speed = finite("pad_look_speed", self.pad_look_speed)?;
-        c.touch = self
-            .touch
-            .then(|| TouchControls::new(TouchLayout::first_person()));
+        set(&mut c.motor.swim, self.swim, swim_from_stored)?;
+        set(&mut c.yaw, self.yaw, |v| finite("yaw", v))?;
+        set(&mut c.pitch, self.pitch, |v| finite("pitch", v))?;
+        set(&mut c.mouse_sensitivity, self.mouse_sensitivity, |v| {
+            finite("mouse_sensitivity", v)
+        })?;
+        set(&mut c.mouse_look, self.mouse_look, Ok)?;
+        set(&mut c.can_fly, self.can_fly, Ok)?;
+        set(&mut c.step_hz, self.step_hz, |v| positive("step_hz", v))?;
+        set(&mut c.interpolate, self.interpolate, Ok)?;
+        set(&mut c.pad_look_speed, self.pad_look_speed, |v| {
+            finite("pad_look_speed", v)
+        })?;
+        if let Some(touch) = self.touch {
+            c.touch = touch.then(|| TouchControls::new(TouchLayout::first_person()));
+        }
         let keys = names_to_keys(self.keys, player_keys(c.keys))?;
         for (slot, key) in player_slots(&mut c.keys).into_iter().zip(keys) {
             *slot = key;
@@ -359,6 +427,47 @@ mod tests {
         let bad = text.replace("ControlLeft", "Hyper");
         let doc: CameraControllerDoc = serde_json::from_str(&bad).unwrap();
         assert!(doc.load().unwrap_err().contains("Hyper"));
+    }
+
+    #[test]
+    fn settings_left_out_take_the_builders_values() {
+        let stored = |c: &CameraController| serde_json::to_value(CameraControllerDoc::save(c));
+        let orbit = CameraController::orbit(Vec3::new(1.0, 2.0, 3.0), 7.0);
+        for (text, builder) in [
+            (r#"{"mode":"fly"}"#, CameraController::fly()),
+            (
+                r#"{"mode":{"orbit":{"target":[1.0,2.0,3.0],"distance":7.0}}}"#,
+                orbit,
+            ),
+        ] {
+            let doc: CameraControllerDoc = serde_json::from_str(text).unwrap();
+            let loaded = doc.load().unwrap();
+            assert_eq!(
+                stored(&loaded).unwrap(),
+                stored(&builder).unwrap(),
+                "{text}"
+            );
+        }
+        let doc: CameraControllerDoc =
+            serde_json::from_str(r#"{"mode":"fly","fly_speed":3.0}"#).unwrap();
+        let loaded = doc.load().unwrap();
+        assert_eq!(loaded.fly_speed, 3.0);
+        assert_eq!(
+            loaded.fast_multiplier,
+            CameraController::fly().fast_multiplier
+        );
+
+        let doc: PlayerControllerDoc = serde_json::from_str("{}").unwrap();
+        let loaded = doc.load().unwrap();
+        let builder = PlayerController::default();
+        assert_eq!(loaded.motor.settings, builder.motor.settings);
+        assert_eq!(loaded.motor.swim, builder.motor.swim);
+        let stored = |c: &PlayerController| {
+            serde_json::to_value(PlayerControllerDoc::save(c).unwrap()).unwrap()
+        };
+        assert_eq!(stored(&loaded), stored(&builder));
+        let doc: PlayerControllerDoc = serde_json::from_str(r#"{"step_hz":-1.0}"#).unwrap();
+        assert!(doc.load().unwrap_err().contains("step_hz"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::behaviour::Behaviour;
-use crate::components::{Camera, Cascades, DirectionalLight, PointLight, Projection, SpotLight};
+use crate::components::{Camera, DirectionalLight, PointLight, Projection, SpotLight};
 use crate::object::GameObject;
 use crate::{MeshRenderer, MorphWeights, Scene};
 
@@ -453,15 +453,22 @@ impl CameraDoc {
     }
 }
 
+/// A sun as a scene file stores it: `direction`, `color` and `intensity`
+/// are required, as [`DirectionalLight::new`] requires them; the shadow
+/// settings left out take the values it gives.
 #[derive(Serialize, Deserialize)]
 struct SunDoc {
     direction: [f32; 3],
     color: [f32; 3],
     intensity: f32,
-    cast_shadows: bool,
-    cascades: u8,
-    split_lambda: f32,
-    max_distance: f32,
+    #[serde(default)]
+    cast_shadows: Option<bool>,
+    #[serde(default)]
+    cascades: Option<u8>,
+    #[serde(default)]
+    split_lambda: Option<f32>,
+    #[serde(default)]
+    max_distance: Option<f32>,
 }
 
 impl SunDoc {
@@ -470,10 +477,10 @@ impl SunDoc {
             direction: light.direction.to_array(),
             color: light.color.to_array(),
             intensity: light.intensity,
-            cast_shadows: light.cast_shadows,
-            cascades: light.cascades.count,
-            split_lambda: light.cascades.split_lambda,
-            max_distance: light.cascades.max_distance,
+            cast_shadows: Some(light.cast_shadows),
+            cascades: Some(light.cascades.count),
+            split_lambda: Some(light.cascades.split_lambda),
+            max_distance: Some(light.cascades.max_distance),
         })
     }
 
@@ -482,17 +489,24 @@ impl SunDoc {
         if direction.length_squared() == 0.0 {
             return Err("direction has no length".to_owned());
         }
-        Ok(DirectionalLight {
+        let mut light = DirectionalLight::new(
             direction,
-            color: finite_vec("color", self.color)?,
-            intensity: finite("intensity", self.intensity)?,
-            cast_shadows: self.cast_shadows,
-            cascades: Cascades {
-                count: self.cascades,
-                split_lambda: finite("split_lambda", self.split_lambda)?,
-                max_distance: finite("max_distance", self.max_distance)?,
-            },
-        })
+            finite_vec("color", self.color)?,
+            finite("intensity", self.intensity)?,
+        );
+        if let Some(cast_shadows) = self.cast_shadows {
+            light.cast_shadows = cast_shadows;
+        }
+        if let Some(count) = self.cascades {
+            light.cascades.count = count;
+        }
+        if let Some(lambda) = self.split_lambda {
+            light.cascades.split_lambda = finite("split_lambda", lambda)?;
+        }
+        if let Some(distance) = self.max_distance {
+            light.cascades.max_distance = finite("max_distance", distance)?;
+        }
+        Ok(light)
     }
 }
 
