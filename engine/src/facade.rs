@@ -502,16 +502,43 @@ impl Engine {
     /// systems, transforms), then `update_render`, bucketing, the features'
     /// updates, a fresh graph, compile and one submit, then `after_frame` hooks.
     ///
+    /// While the loop is paused ([`GameLoop::pause`], or auto-paused) no
+    /// tick runs: the frame shows the current state, as a window's paused
+    /// frames do, and the scene's time stands still. After
+    /// [`GameLoop::resume`] each frame runs one tick again: the paused time
+    /// is not simulated later. [`step`](Self::step) runs one tick, paused
+    /// or not.
+    ///
     /// # Errors
     /// [`EngineError::Update`] if a behaviour or command failed (the frame
     /// still rendered), [`EngineError::Render`] if the frame failed to
     /// render. Both are also logged.
     pub fn frame(&mut self) -> Result<RenderStats, EngineError> {
+        let tick = !self.game.is_paused();
+        self.frame_ticking(tick)
+    }
+
+    /// Exactly one tick and a frame, also while the loop is paused (which it
+    /// stays): single-stepping a paused game, [`GameLoop::step`] with the
+    /// frame rendered.
+    ///
+    /// # Errors
+    /// As [`frame`](Self::frame).
+    pub fn step(&mut self) -> Result<RenderStats, EngineError> {
+        self.frame_ticking(true)
+    }
+
+    /// A frame with one tick, or with none (the current state presented).
+    fn frame_ticking(&mut self, tick: bool) -> Result<RenderStats, EngineError> {
         let mut output = FrameOutput {
             render: &mut self.render,
             audio: &mut self.audio,
         };
-        let rendered = self.game.step_through(&mut output);
+        let rendered = if tick {
+            self.game.step_through(&mut output)
+        } else {
+            self.game.present_through(&mut output)
+        };
         if let Some(first) = self.game.take_errors().into_iter().next() {
             return Err(EngineError::Update(first));
         }

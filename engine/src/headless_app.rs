@@ -15,7 +15,8 @@ use crate::window::route::route_event;
 ///
 /// Per [`frame`](Self::frame), in the window's order: [`App::update`],
 /// [`App::ui`], one tick of the loop with the scene rendered and the UI
-/// painted over it. [`send`](Self::send) hands a [`WindowEvent`] to the UI,
+/// painted over it. A paused loop ticks as it does in a window: not at all
+/// (the frame shows the current state; [`step`](Self::step) single-steps). [`send`](Self::send) hands a [`WindowEvent`] to the UI,
 /// the app and the engine exactly as the window driver does, so pointer
 /// clicks reach UI buttons and mouse motion reaches the controllers.
 ///
@@ -86,21 +87,41 @@ impl<A: App> HeadlessApp<A> {
     }
 
     /// One frame as a window's redraw runs it: [`App::update`], [`App::ui`],
-    /// then one tick of the loop, the scene rendered and the UI painted.
+    /// then one tick of the loop (none while it is paused:
+    /// [`Engine::frame`]), the scene rendered and the UI painted.
     ///
     /// # Errors
     /// [`RunError::App`] when a hook fails, [`RunError::Update`] when a
     /// behaviour or command fails, [`RunError::Engine`] when the frame does
     /// not render. [`App::stopping`] runs first, as in a window.
     pub fn frame(&mut self) -> Result<RenderStats, RunError> {
-        let result = self.try_frame();
+        self.run_frame(Engine::frame)
+    }
+
+    /// [`frame`](Self::frame) with exactly one tick, also while the loop is
+    /// paused (which it stays): single-stepping ([`Engine::step`]).
+    ///
+    /// # Errors
+    /// As [`frame`](Self::frame).
+    pub fn step(&mut self) -> Result<RenderStats, RunError> {
+        self.run_frame(Engine::step)
+    }
+
+    fn run_frame(
+        &mut self,
+        render: fn(&mut Engine) -> Result<RenderStats, EngineError>,
+    ) -> Result<RenderStats, RunError> {
+        let result = self.try_frame(render);
         if let Err(error) = &result {
             self.app.stopping(&mut self.engine, error);
         }
         result
     }
 
-    fn try_frame(&mut self) -> Result<RenderStats, RunError> {
+    fn try_frame(
+        &mut self,
+        render: fn(&mut Engine) -> Result<RenderStats, EngineError>,
+    ) -> Result<RenderStats, RunError> {
         self.app.update(&mut self.engine).map_err(RunError::App)?;
         let size = self.engine.game_loop().frame_info().size;
         let dt =
@@ -108,7 +129,7 @@ impl<A: App> HeadlessApp<A> {
         let (engine, app) = (&mut self.engine, &mut self.app);
         let frame = self.ui.run(size, dt, |ui| app.ui(engine, ui));
         self.engine.set_ui_frame(frame);
-        self.engine.frame().map_err(|error| match error {
+        render(&mut self.engine).map_err(|error| match error {
             EngineError::Update(error) => RunError::Update(error),
             other => RunError::Engine(other),
         })
