@@ -106,6 +106,8 @@ pub struct Engine {
     pub(crate) builtins: crate::builtin_assets::BuiltinAssets,
     /// Meshes' triangles, read back for exact picking.
     pub(crate) pick_triangles: crate::picking::TriangleCache,
+    /// The names of spawned models' meshes and materials.
+    pub(crate) model_names: crate::asset_lookup::ModelAssetNames,
 }
 
 /// What the window driver did so far (how often the event loop woke, how
@@ -187,6 +189,7 @@ impl Engine {
             graph_overlay: crate::graph_overlay::GraphOverlay::default(),
             builtins,
             pick_triangles: crate::picking::TriangleCache::default(),
+            model_names: crate::asset_lookup::ModelAssetNames::default(),
         })
     }
 

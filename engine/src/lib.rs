@@ -59,6 +59,7 @@
 
 mod app;
 mod args;
+mod asset_lookup;
 pub mod assets;
 pub mod bindings_store;
 mod builtin_assets;
@@ -130,10 +131,13 @@ pub mod time {
 }
 
 /// The names a game needs: `use taos_engine::prelude::*;` (the core's
-/// prelude: scene, objects, transforms, components, behaviours, the loop's
-/// everyday types, and `Component`/`Resource` derives), and
-/// [`AssetHandle`] (`mesh_id.handle()`).
+/// prelude: scene, objects, transforms, components, behaviours, tags, the
+/// loop's everyday types, and `Component`/`Resource` derives), the
+/// [`Engine`] with its [`EngineConfig`] and the [`App`] hooks,
+/// [`AssetHandle`] (`mesh_id.handle()`), and sound's [`AudioSource`](audio::AudioSource)
+/// and [`PlaySound`](audio::PlaySound).
 pub mod prelude {
-    pub use crate::AssetHandle;
+    pub use crate::audio::{AudioSource, PlaySound};
+    pub use crate::{App, AssetHandle, Engine, EngineConfig};
     pub use taos_core::prelude::*;
 }

@@ -13,7 +13,7 @@ use taos_engine::gltf::{
 use taos_engine::physics::{Collider, Physics, PhysicsConfig, QueryFilter, RigidBody};
 use taos_engine::prelude::*;
 use taos_engine::scene_file::load_scene;
-use taos_engine::{Engine, EngineConfig};
+use taos_engine::{DEFAULT_MATERIAL, Engine, EngineConfig, Shape};
 use taos_gltf::test_models;
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::presets::{PresetOptions, forward_preset};
@@ -266,6 +266,104 @@ fn a_scene_file_read_through_assets_spawns_its_models_as_spawn_model_files_does(
         subtree_names(engine.scene(), root),
         subtree_names(other.scene(), disk_root)
     );
+}
+
+/// The mesh and material drawn by the object at `path` below `root`.
+fn drawn(engine: &Engine, root: GameObject, path: &str) -> (MeshHandle, MaterialHandle) {
+    let object = engine.scene().find_child(root, path).unwrap();
+    let renderer = engine
+        .scene()
+        .get_component::<MeshRenderer>(object)
+        .unwrap();
+    (renderer.mesh, renderer.material)
+}
+
+#[test]
+fn named_meshes_and_materials_are_found_by_name_per_model_and_across_the_engine() {
+    let dir = models();
+    let mut engine = engine();
+    let quads = engine
+        .load_gltf(
+            test_models::alpha_modes(dir.path()).unwrap(),
+            &GltfSpawnOptions::default(),
+        )
+        .unwrap();
+    let meshes: Vec<_> = quads.meshes_by_name.keys().map(String::as_str).collect();
+    assert_eq!(meshes, ["QuadBlend", "QuadMask", "QuadOpaque"]);
+    let materials: Vec<_> = quads.materials_by_name.keys().map(String::as_str).collect();
+    assert_eq!(materials, ["Blend", "Mask", "Opaque"]);
+    let (mask_mesh, mask_material) = drawn(&engine, quads.root, "Mask");
+    assert_eq!(quads.meshes_by_name["QuadMask"], mask_mesh);
+    assert_eq!(quads.materials_by_name["Mask"], mask_material);
+    assert_eq!(engine.mesh_named("QuadMask"), Some(mask_mesh));
+    assert_eq!(engine.material_named("Mask"), Some(mask_material));
+
+    // A second model adds its names; the first model's stay.
+    let cube = engine
+        .load_gltf(
+            test_models::textured_box(dir.path()).unwrap(),
+            &GltfSpawnOptions::default(),
+        )
+        .unwrap();
+    let (box_mesh, box_material) = drawn(&engine, cube.root, "BoxNode");
+    assert_eq!(engine.mesh_named("Box"), Some(box_mesh));
+    assert_eq!(engine.material_named("Everything"), Some(box_material));
+    assert_eq!(engine.mesh_named("QuadMask"), Some(mask_mesh));
+    assert_eq!(engine.mesh_named("Nothing"), None);
+    assert_eq!(engine.material_named("Nothing"), None);
+
+    // Loading a model again finds its new uploads.
+    let again = engine
+        .load_gltf(
+            dir.path().join("alpha_modes.gltf"),
+            &GltfSpawnOptions::default(),
+        )
+        .unwrap();
+    let (new_mask, _) = drawn(&engine, again.root, "Mask");
+    assert_ne!(new_mask, mask_mesh);
+    assert_eq!(engine.mesh_named("QuadMask"), Some(new_mask));
+
+    // The scene's own names (the built-ins, the game's) come first.
+    assert_eq!(
+        engine.mesh_named("taos.cube"),
+        Some(engine.shape_mesh(Shape::Cube).handle())
+    );
+    assert_eq!(
+        engine.material_named(DEFAULT_MATERIAL),
+        Some(engine.default_material().handle())
+    );
+    let sphere = engine.shape_mesh(Shape::Sphere);
+    engine.name_mesh("Box", sphere).unwrap();
+    assert_eq!(engine.mesh_named("Box"), Some(sphere.handle()));
+}
+
+#[test]
+fn only_unmirrored_rigid_uploads_are_named() {
+    let dir = models();
+    let mut engine = engine();
+    let cubes = engine
+        .load_gltf(
+            test_models::mirrored_nodes(dir.path()).unwrap(),
+            &GltfSpawnOptions::default(),
+        )
+        .unwrap();
+    let (right, _) = drawn(&engine, cubes.root, "Right");
+    let (left, _) = drawn(&engine, cubes.root, "Left");
+    assert_ne!(left, right, "the mirrored node draws a mirrored copy");
+    assert_eq!(cubes.meshes_by_name.get("Cube"), Some(&right));
+
+    let blob = engine
+        .load_gltf(
+            test_models::morph_targets(dir.path()).unwrap(),
+            &GltfSpawnOptions::default(),
+        )
+        .unwrap();
+    assert!(
+        blob.meshes_by_name.is_empty(),
+        "a morphing mesh draws one instance per object: {:?}",
+        blob.meshes_by_name
+    );
+    assert_eq!(engine.mesh_named("Blob"), None);
 }
 
 /// Puts a camera and a sun in front of `model`'s bounds.

@@ -205,6 +205,12 @@ fn samples() -> BTreeMap<&'static str, Vec<Sample>> {
             }),
         ),
         (
+            "taos.Tags",
+            one(json!(["coin", "pickup"]), || {
+                component(|| Tags::from_iter(["pickup", "coin"]))
+            }),
+        ),
+        (
             "taos.Model",
             one(json!({"path": "props/lamp.glb"}), || {
                 component(|| ModelFile::new("props/lamp.glb").unwrap())

@@ -15,6 +15,7 @@ use crate::time::Time;
 use crate::transform::{Transform, TransformStore};
 
 mod despawn;
+mod find;
 
 pub(crate) use despawn::DetachErrors;
 

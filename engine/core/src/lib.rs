@@ -41,7 +41,9 @@
 //! ```
 //!
 //! ## Where to start
-//! - [`Scene`]: spawn, parent, find, update.
+//! - [`Scene`]: spawn, parent, update, and find objects by name
+//!   ([`Scene::find`], [`Scene::find_path`], [`Scene::find_child`]) or by
+//!   [`Tags`] ([`Scene::find_tagged`]).
 //! - [`ObjectMut`]: one object's local and world transform.
 //! - [`Behaviour`]: per-object logic with `on_attach`, `update`, `update_render`, `on_detach`.
 //! - [`transform`]: how world matrices are cached and what a read costs.
@@ -80,7 +82,7 @@ pub use animation::{Locomotion, LocomotionError, LocomotionWeights};
 pub use behaviour::{Behaviour, BehaviourContext, BehaviourResult, behaviour_in, behaviour_in_mut};
 pub use components::{
     Camera, CameraError, Cascades, DeformError, DirectionalLight, MaterialHandle, MeshHandle,
-    MeshRenderer, MorphWeights, PointLight, Projection, SkinnedMesh, SpotLight,
+    MeshRenderer, MorphWeights, PointLight, Projection, SkinnedMesh, SpotLight, Tags,
 };
 pub use error::{SceneError, UpdateError};
 pub use object::{GameObject, Inactive, ObjectId, ObjectInfo};
@@ -116,10 +118,10 @@ pub mod prelude {
     };
     pub use crate::{
         AnimationChannel, AnimationClip, AnimationPlayer, Behaviour, BehaviourContext,
-        BehaviourResult, Camera, DirectionalLight, GameObject, Inactive, Interpolation,
-        MaterialHandle, MeshHandle, MeshRenderer, MorphWeights, ObjectId, ObjectMut, PointLight,
-        Projection, Scene, SceneCommands, SceneError, SkinnedMesh, SpotLight, Time, Transform,
-        UpdateError,
+        BehaviourResult, Camera, ClipId, DirectionalLight, GameObject, Inactive, Interpolation,
+        LayerSettings, MaterialHandle, MeshHandle, MeshRenderer, MorphWeights, ObjectId, ObjectMut,
+        PointLight, Projection, Scene, SceneCommands, SceneError, SkinnedMesh, SpotLight, Tags,
+        Time, Transform, UpdateError,
     };
     /// `bevy_ecs` by name, so `#[derive(Component)]` and `#[derive(Resource)]`
     /// (whose expansions name `bevy_ecs::`) compile in a game that depends
@@ -127,5 +129,5 @@ pub mod prelude {
     pub use bevy_ecs;
     pub use bevy_ecs::component::Component;
     pub use bevy_ecs::resource::Resource;
-    pub use glam::{Affine3A, Mat4, Quat, Vec2, Vec3};
+    pub use glam::{Affine3A, EulerRot, Mat4, Quat, Vec2, Vec3, Vec4};
 }

@@ -9,8 +9,14 @@
 //! - a deformable mesh (uploaded once) with one instance per node, when the
 //!   node has a skin and the primitive has joint influences, or when the
 //!   primitive has morph targets.
+//!
+//! Named glTF meshes and materials keep their names beside their ids: a
+//! material by its name; a mesh's first primitive, uploaded rigid and not
+//! mirrored, by the mesh's name, and its later primitives as `"{name}
+//! primitive {p}"`. A deformable mesh is not named: each object draws its
+//! own instance of it.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use glam::Mat4;
 use taos_gltf::{self as gltf, ImageIndex};
@@ -34,9 +40,22 @@ pub(super) struct PrimitiveAsset {
     pub(super) morph_targets: usize,
 }
 
-/// Per node index of the spawned scene: its mesh's primitives.
+/// Per node index of the spawned scene: its mesh's primitives; and the
+/// named meshes and materials (the first of each name in the file).
 pub(super) struct ModelAssets {
     pub(super) nodes: HashMap<usize, Vec<PrimitiveAsset>>,
+    pub(super) meshes: BTreeMap<String, MeshId>,
+    pub(super) materials: BTreeMap<String, MaterialId>,
+}
+
+/// The name a primitive's rigid mesh is found by: the mesh's name for the
+/// first primitive, `"{name} primitive {p}"` for the others.
+fn primitive_name(mesh: &str, primitive: usize) -> String {
+    if primitive == 0 {
+        mesh.to_owned()
+    } else {
+        format!("{mesh} primitive {primitive}")
+    }
 }
 
 struct Uploaded(HashMap<(usize, bool), TextureId>);
@@ -87,6 +106,14 @@ pub(super) fn upload_assets(
         .collect();
     let default_material =
         assets.add_material(convert::material(&gltf::Material::DEFAULT, &uploaded));
+    let mut material_names = BTreeMap::new();
+    for (material, &id) in model.materials.iter().zip(&materials) {
+        if let Some(name) = &material.name {
+            material_names.entry(name.clone()).or_insert(id);
+        }
+    }
+    // Name -> (glTF mesh index, id): the lowest index wins a shared name.
+    let mut mesh_names: BTreeMap<String, (usize, MeshId)> = BTreeMap::new();
     // Shared uploads: (mesh, primitive, mirrored) -> rigid mesh, and
     // (mesh, primitive, skinned, mirrored) -> deformable source.
     let mut rigid: HashMap<(usize, usize, bool), MeshId> = HashMap::new();
@@ -161,6 +188,14 @@ pub(super) fn upload_assets(
                         .map_err(mesh_error)?;
                         let id = assets.add_mesh(gpu, &label, &data);
                         rigid.insert(key, id);
+                        if let (Some(name), false) = (&mesh.name, mirrored) {
+                            let named = mesh_names
+                                .entry(primitive_name(name, p))
+                                .or_insert((mesh_index.0, id));
+                            if mesh_index.0 < named.0 {
+                                *named = (mesh_index.0, id);
+                            }
+                        }
                         id
                     }
                 }
@@ -178,5 +213,12 @@ pub(super) fn upload_assets(
         }
         nodes.insert(index.0, drawn);
     }
-    Ok(ModelAssets { nodes })
+    Ok(ModelAssets {
+        nodes,
+        meshes: mesh_names
+            .into_iter()
+            .map(|(name, (_, id))| (name, id))
+            .collect(),
+        materials: material_names,
+    })
 }

@@ -30,6 +30,26 @@
 //! base colour and emissive, linear for the data maps), meshes once per
 //! primitive, materials once per glTF material.
 //!
+//! Named meshes and materials keep their names:
+//! [`SpawnedGltf::meshes_by_name`] and [`SpawnedGltf::materials_by_name`]
+//! for one model, and [`Engine::mesh_named`] and [`Engine::material_named`]
+//! across every model the engine spawned, to draw more of them:
+//!
+//! ```no_run
+//! # fn demo(engine: &mut taos_engine::Engine) -> Result<(), Box<dyn std::error::Error>> {
+//! use taos_engine::gltf::GltfSpawnOptions;
+//! use taos_engine::prelude::*;
+//!
+//! engine.load_gltf("assets/props.glb", &GltfSpawnOptions::default())?;
+//! let (Some(mesh), Some(gold)) = (engine.mesh_named("Coin"), engine.material_named("Gold")) else {
+//!     return Err("props.glb has no Coin mesh or Gold material".into());
+//! };
+//! let coin = engine.scene_mut().spawn("Coin");
+//! engine.scene_mut().add_component(coin, MeshRenderer::new(mesh, gold))?;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! [`GltfSpawnOptions::load`] carries the importer's [`LoadOptions`] into
 //! [`Engine::load_gltf`]: a decoded-data budget, and folders besides the
 //! model's own that its external files may come from (a model reading
@@ -54,6 +74,7 @@ mod convert;
 mod model_files;
 mod skins;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use glam::Vec3;
@@ -65,8 +86,8 @@ use taos_renderer::resources::{MeshDataError, TextureError};
 
 use crate::{
     AnimationClip, AnimationClipError, AnimationPlayer, AssetHandle, CameraError, ClipId,
-    DeformError, DirectionalLight, Engine, GameObject, MeshRenderer, MorphWeights, PointLight,
-    Scene, SceneError, SpotLight, Transform,
+    DeformError, DirectionalLight, Engine, GameObject, MaterialHandle, MeshHandle, MeshRenderer,
+    MorphWeights, PointLight, Scene, SceneError, SpotLight, Transform,
 };
 use assets::{ModelAssets, PrimitiveAsset, upload_assets};
 pub use colliders::{ModelColliderError, ModelShape, model_collider};
@@ -114,6 +135,15 @@ pub struct SpawnedGltf {
     pub clips: Vec<ClipId>,
     /// The world-space box around every mesh as spawned, if any.
     pub bounds: Option<(Vec3, Vec3)>,
+    /// The file's named meshes uploaded for the spawned scene, by name: a
+    /// glTF mesh's first primitive under the mesh's name, its later
+    /// primitives as `"{name} primitive {p}"`. Only rigid, unmirrored
+    /// uploads are named (a skinned or morphing mesh draws one instance per
+    /// object); where meshes share a name, the first in the file wins.
+    pub meshes_by_name: BTreeMap<String, MeshHandle>,
+    /// The file's named materials, by name (where materials share a name,
+    /// the first in the file wins).
+    pub materials_by_name: BTreeMap<String, MaterialHandle>,
     /// The importer's warnings (unsupported optional extensions, skipped
     /// primitives...), each also logged.
     pub warnings: Vec<String>,
@@ -274,7 +304,9 @@ impl Engine {
     /// name and the start of error messages) into the current scene,
     /// uploading its assets: the second half of
     /// [`load_gltf`](Self::load_gltf), for a model imported elsewhere (on a
-    /// loading thread, from bytes).
+    /// loading thread, from bytes). The model's named meshes and materials
+    /// become [`mesh_named`](Self::mesh_named) and
+    /// [`material_named`](Self::material_named)'s.
     ///
     /// # Errors
     /// As [`spawn_gltf`].
@@ -286,7 +318,9 @@ impl Engine {
     ) -> Result<SpawnedGltf, GltfSpawnError> {
         let roots = skins::spawn_roots(model, check_scene(model, name, options)?);
         let assets = upload_assets(self.renderer(), model, &roots, name)?;
-        spawn_uploaded(self.scene_mut(), model, &assets, name, options)
+        let spawned = spawn_uploaded(self.scene_mut(), model, &assets, name, options)?;
+        self.model_names.record(&spawned);
+        Ok(spawned)
     }
 }
 
@@ -373,6 +407,8 @@ fn spawn_uploaded(
             morphing: Vec::new(),
             clips: Vec::new(),
             bounds: None,
+            meshes_by_name: handles(&assets.meshes),
+            materials_by_name: handles(&assets.materials),
             warnings: model.warnings.clone(),
         },
     };
@@ -391,6 +427,13 @@ fn spawn_uploaded(
             Err(error)
         }
     }
+}
+
+/// The component handles of named renderer ids.
+fn handles<Id: AssetHandle>(ids: &BTreeMap<String, Id>) -> BTreeMap<String, Id::Handle> {
+    ids.iter()
+        .map(|(name, &id)| (name.clone(), id.handle()))
+        .collect()
 }
 
 struct Spawner<'a> {

@@ -5,10 +5,12 @@ mod animation;
 mod commands;
 mod components;
 mod deformations;
+pub(crate) mod find;
 mod hierarchy;
 mod interpolation;
 mod queries;
 mod render_view;
+mod tagging;
 
 use bevy_ecs::change_detection::DetectChangesMut as _;
 use bevy_ecs::entity::Entity;

@@ -57,6 +57,7 @@ pub(crate) struct BehaviourType {
 ///
 /// Registered from the start, under `taos.` names: [`Camera`],
 /// [`DirectionalLight`], [`PointLight`], [`SpotLight`], [`MorphWeights`],
+/// [`Tags`](crate::Tags) (a list of names),
 /// [`ModelFile`](super::ModelFile) (`taos.Model`) and [`MeshRenderer`] (by
 /// its mesh's and material's names in the scene's
 /// [`AssetNames`](super::AssetNames)); and the behaviours
@@ -125,6 +126,7 @@ impl Default for SceneTypes {
             .component_with("taos.SpotLight", SpotDoc::from_light, SpotDoc::into_light)
             .component::<MorphWeights>("taos.MorphWeights")
             .component::<super::ModelFile>("taos.Model")
+            .component::<crate::Tags>("taos.Tags")
             .component_in_world(
                 "taos.MeshRenderer",
                 MeshRendererDoc::from_renderer,

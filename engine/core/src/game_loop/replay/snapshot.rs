@@ -202,7 +202,8 @@ struct ResourceEntry {
 /// The component, behaviour and resource types a game's snapshots carry,
 /// each under a stable name (the name is what the snapshot stores, so
 /// renaming a Rust type does not break saves). [`MeshRenderer`],
-/// [`MorphWeights`](crate::MorphWeights) and the play state of
+/// [`MorphWeights`](crate::MorphWeights), [`Tags`](crate::Tags) (a game
+/// tags and untags objects as it plays) and the play state of
 /// [`AnimationPlayer`](crate::AnimationPlayer)s are registered from the
 /// start.
 ///
@@ -247,6 +248,7 @@ impl Default for SnapshotTypes {
         };
         types.component::<MeshRenderer>("taos.MeshRenderer");
         types.component::<crate::MorphWeights>("taos.MorphWeights");
+        types.component::<crate::Tags>("taos.Tags");
         types.animation_players();
         types
     }
