@@ -93,6 +93,7 @@
 #![forbid(unsafe_code)]
 
 mod body;
+mod character;
 mod collider;
 mod convert;
 mod error;

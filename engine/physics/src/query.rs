@@ -204,15 +204,18 @@ impl Physics {
         }
         if let Some(entry) = filter.exclude.and_then(|o| self.entry(o)) {
             out = out.exclude_rigid_body(entry.body);
+        } else if let Some(character) = filter
+            .exclude
+            .and_then(|o| self.characters.values().find(|c| c.entity == o.entity()))
+        {
+            out = out.exclude_rigid_body(character.body);
         }
         out
     }
 
     fn owner(&self, collider: ColliderHandle) -> Option<(ObjectId, GameObject)> {
-        let data = self.sim.colliders.get(collider)?.user_data;
-        let id = ObjectId(u64::try_from(data).ok()?);
-        let entry = self.entries.get(&id)?;
-        Some((id, GameObject::from_entity(entry.entity)))
+        let (id, entity) = self.collider_owner(collider)?;
+        Some((id, GameObject::from_entity(entity)))
     }
 }
 

@@ -21,6 +21,7 @@ use taos_core::game_loop::{StateHash, StateHasher};
 use taos_core::{GameObject, ObjectId};
 
 use crate::body::RigidBody;
+use crate::character::CharacterEntry;
 use crate::collider::Collider;
 use crate::convert::from_pose;
 use crate::events::{PhysicsEvent, PhysicsEventKind};
@@ -36,6 +37,9 @@ struct Saved {
     /// Joints by owner id (absent in snapshots from before joints).
     #[serde(default)]
     joints: Vec<(u64, JointEntry)>,
+    /// Players' capsules (absent in snapshots from before they existed).
+    #[serde(default)]
+    characters: Vec<(u64, CharacterEntry)>,
     /// The library state: postcard bytes, base64.
     sim: String,
 }
@@ -99,6 +103,7 @@ impl Serialize for Physics {
                 .iter()
                 .map(|(id, j)| (id.0, j.clone()))
                 .collect(),
+            characters: self.characters.iter().map(|(id, c)| (id.0, *c)).collect(),
             sim: base64::engine::general_purpose::STANDARD.encode(bytes),
         };
         saved.serialize(serializer)
@@ -169,6 +174,16 @@ impl<'de> Deserialize<'de> for Physics {
                 .validate()
                 .map_err(|e| D::Error::custom(format!("the joint of object {id}: {e}")))?;
             physics.joints.insert(ObjectId(id), joint);
+        }
+        for (id, character) in saved.characters {
+            if physics.sim.bodies.get(character.body).is_none()
+                || physics.sim.colliders.get(character.collider).is_none()
+            {
+                return Err(D::Error::custom(format!(
+                    "the character of object {id} names a body the state does not hold"
+                )));
+            }
+            physics.characters.insert(ObjectId(id), character);
         }
         for e in saved.events {
             physics.events.push(PhysicsEvent {

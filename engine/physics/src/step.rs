@@ -55,6 +55,7 @@ pub(crate) fn physics_update(world: &mut World, mirrored: &mut Mirrored, jointed
     world.resource_scope(|world, mut physics: Mut<'_, Physics>| {
         let physics = &mut *physics;
         physics.events.clear();
+        physics.remove_gone_characters(|entity| world.get_entity(entity).is_ok());
         physics.sync(world, mirrored);
         physics.sync_joints(world, jointed);
         if dt > 0.0 && dt.is_finite() {
@@ -352,6 +353,14 @@ impl Physics {
         self.sim.step_with_events(&(), &collector);
         self.steps += 1;
         for (a, b, started, sensor) in collector.take() {
+            // A player's capsule is a sensor that only sensors see: its
+            // overlaps with solid colliders are not events.
+            let solid = |c| self.sim.colliders.get(c).is_some_and(|c| !c.is_sensor());
+            if (self.is_character_collider(a) && solid(b))
+                || (self.is_character_collider(b) && solid(a))
+            {
+                continue;
+            }
             let (Some(a), Some(b)) = (self.object_of(a), self.object_of(b)) else {
                 continue;
             };
@@ -379,8 +388,7 @@ impl Physics {
         if let Some(&(_, id, entity)) = self.removed.iter().find(|(c, _, _)| *c == collider) {
             return Some((id, GameObject::from_entity(entity)));
         }
-        let id = ObjectId(u64::try_from(self.sim.colliders.get(collider)?.user_data).ok()?);
-        let entity = self.entries.get(&id).map(|e| e.entity)?;
+        let (id, entity) = self.collider_owner(collider)?;
         Some((id, GameObject::from_entity(entity)))
     }
 

@@ -11,6 +11,7 @@ use rapier3d::prelude::{ColliderHandle, PhysicsWorld, RigidBodyHandle};
 use taos_core::{GameObject, ObjectId};
 
 use crate::body::{RigidBody, finite_vec};
+use crate::character::CharacterEntry;
 use crate::collider::Collider;
 use crate::convert::{from_pose, from_vector, to_vector};
 use crate::error::{BodyError, SettingError, StepError};
@@ -83,6 +84,8 @@ pub struct Physics {
     pub(crate) entries: IdMap<ObjectId, Entry>,
     /// Every object with a joint, by stable id.
     pub(crate) joints: BTreeMap<ObjectId, JointEntry>,
+    /// Every player's capsule (controllers place them), by stable id.
+    pub(crate) characters: BTreeMap<ObjectId, CharacterEntry>,
     /// Entity to id, for calls that name a [`GameObject`].
     pub(crate) by_entity: IdMap<Entity, ObjectId>,
     /// The last step's events.
@@ -144,6 +147,7 @@ impl Physics {
             gravity: EARTH_GRAVITY,
             entries: IdMap::default(),
             joints: BTreeMap::new(),
+            characters: BTreeMap::new(),
             by_entity: IdMap::default(),
             events: Vec::new(),
             errors: Vec::new(),

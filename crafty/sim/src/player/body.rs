@@ -49,6 +49,7 @@ pub fn motor_settings() -> MotorSettings {
         jump_speed: JUMP_SPEED,
         gravity: GRAVITY,
         terminal_speed: TERMINAL_SPEED,
+        ..MotorSettings::default()
     }
 }
 

@@ -3,6 +3,8 @@
 use bevy_ecs::resource::Resource;
 use glam::Vec3;
 
+use super::sweep::{CharacterMoved, CharacterSweep, SphereCast, sphere_hits_box};
+
 /// An axis-aligned box, `min` to `max` corners.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Aabb {
@@ -68,6 +70,63 @@ pub trait CollisionQuery: Send + Sync {
     fn is_fluid(&self, point: Vec3) -> bool {
         let _ = point;
         false
+    }
+
+    /// Moves a character's capsule through a world of real shapes (slopes,
+    /// steps, snapping to the ground, sliding along walls), filling `out`,
+    /// and returns `true`; a world that knows only boxes returns `false`
+    /// (the default) and the motor sweeps its box against
+    /// [`solids`](Self::solids) instead. The physics world answers with
+    /// rapier's kinematic character controller.
+    fn move_character(&self, sweep: &CharacterSweep, out: &mut CharacterMoved) -> bool {
+        let _ = (sweep, out);
+        false
+    }
+
+    /// Whether an upright capsule of `radius` and `height` standing at
+    /// `feet` fits (overlaps no solid but `object`'s own); `None` (the
+    /// default) asks the motor to test its box against
+    /// [`solids`](Self::solids).
+    fn capsule_fits(
+        &self,
+        object: Option<crate::GameObject>,
+        feet: Vec3,
+        radius: f32,
+        height: f32,
+    ) -> Option<bool> {
+        let _ = (object, feet, radius, height);
+        None
+    }
+
+    /// How far a sphere travels along a cast before it touches a solid
+    /// (`None`: it does not within the cast's distance). The default tests
+    /// the boxes [`solids`](Self::solids) reports along the way; the
+    /// physics world tests every collider's real shape.
+    fn cast_sphere(&self, cast: &SphereCast) -> Option<f32> {
+        if !(cast.origin.is_finite()
+            && cast.direction.is_finite()
+            && cast.max_distance.is_finite()
+            && cast.radius.is_finite())
+        {
+            return None;
+        }
+        let end = cast.origin + cast.direction * cast.max_distance;
+        let reach = Vec3::splat(cast.radius.max(0.0));
+        let region = Aabb::new(cast.origin.min(end) - reach, cast.origin.max(end) + reach);
+        let mut boxes = Vec::new();
+        self.solids(region, &mut boxes);
+        boxes
+            .iter()
+            .filter_map(|solid| {
+                sphere_hits_box(
+                    cast.origin,
+                    cast.direction,
+                    cast.max_distance,
+                    cast.radius.max(0.0),
+                    solid,
+                )
+            })
+            .min_by(f32::total_cmp)
     }
 }
 

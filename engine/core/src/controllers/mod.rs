@@ -23,6 +23,7 @@ mod camera;
 mod collision;
 mod motor;
 mod player;
+mod sweep;
 mod swim;
 mod touch;
 
@@ -33,6 +34,7 @@ pub use player::{
     CollisionSource, CommandSource, PlayerCommand, PlayerController, PlayerDrive, PlayerKeys,
     PlayerPad, scene_collision,
 };
+pub use sweep::{CharacterMoved, CharacterSweep, CharacterTouch, SphereCast};
 pub use swim::{SwimSettings, submersion};
 pub use touch::{TouchButton, TouchControls, TouchLayout, TouchState};
 

@@ -1,10 +1,16 @@
-//! A kinematic character: a box that walks, runs, crouches, jumps, falls,
-//! swims and flies, and never enters a solid box however fast it moves.
+//! A kinematic character that walks, runs, crouches, jumps, falls, swims
+//! and flies. In a world of real shapes (a physics world) it is an upright
+//! capsule that climbs slopes and steps, snaps to the ground on the way
+//! down and slides along walls; in a world of boxes it is a box that never
+//! enters a solid box however fast it moves, with no slopes or steps.
 
 use glam::Vec3;
 
 use super::swim::{Stroke, swim_velocity};
-use super::{Aabb, CollisionQuery, SwimSettings, submersion};
+use super::{
+    Aabb, CharacterMoved, CharacterSweep, CharacterTouch, CollisionQuery, SwimSettings, submersion,
+};
+use crate::GameObject;
 
 /// The body's size and how it moves (metres, seconds). The defaults are a
 /// human in a voxel world: 0.6 m wide, 1.8 m tall, a jump of about 1.25 m.
@@ -34,6 +40,17 @@ pub struct MotorSettings {
     pub gravity: f32,
     /// The fastest fall.
     pub terminal_speed: f32,
+    /// The steepest floor it walks up, radians from level (default 45
+    /// degrees); steeper slopes stop it and it slides down them. Needs a
+    /// world of real shapes ([`CollisionQuery::move_character`]).
+    pub max_slope: f32,
+    /// The highest ledge it walks onto without jumping, metres (default
+    /// 0.35); 0 turns stepping off. Needs a world of real shapes.
+    pub step_height: f32,
+    /// How far down it is pulled to stay on the ground walking down steps
+    /// and slopes, metres (default 0.4); 0 lets it leave the ground at every
+    /// edge. Needs a world of real shapes.
+    pub snap_distance: f32,
 }
 
 impl Default for MotorSettings {
@@ -51,6 +68,9 @@ impl Default for MotorSettings {
             jump_speed: 8.4,
             gravity: 28.0,
             terminal_speed: 60.0,
+            max_slope: std::f32::consts::FRAC_PI_4,
+            step_height: 0.35,
+            snap_distance: 0.4,
         }
     }
 }
@@ -72,9 +92,19 @@ pub struct MoveIntent {
 /// Keeps the box this far off faces it touches, so a step never starts inside one.
 const SKIN: f32 = 1e-3;
 
-/// The character's state: feet position (bottom centre of its box), velocity,
-/// ground contact, flying, crouching and swimming. [`step`](Self::step)
-/// advances it.
+/// The character's state: feet position (bottom centre of its body),
+/// velocity, ground contact, flying, crouching and swimming.
+/// [`step`](Self::step) advances it.
+///
+/// Each step asks the world to move it
+/// ([`CollisionQuery::move_character`]): a physics world moves an upright
+/// capsule (radius [`half_width`](MotorSettings::half_width), the current
+/// height) with rapier's kinematic character controller, so it climbs
+/// slopes up to [`max_slope`](MotorSettings::max_slope) and ledges up to
+/// [`step_height`](MotorSettings::step_height), snaps down to the ground
+/// and collides with every collider shape. A world of boxes (a voxel world,
+/// a [`BoxWorld`](super::BoxWorld)) declines, and the motor sweeps its box
+/// axis by axis instead: no slopes and no steps there (a ramp is a wall).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CharacterMotor {
     /// Feet position.
@@ -95,7 +125,12 @@ pub struct CharacterMotor {
     /// How much of the body was in fluid at the start of the last step, 0 to
     /// 1 ([`submersion`]); above 0 it swam.
     pub submerged: f32,
+    /// The object it moves, set by its controller: that object's own
+    /// colliders are not obstacles in a physics world.
+    pub object: Option<GameObject>,
     against_wall: bool,
+    intended: Vec3,
+    moved: CharacterMoved,
     scratch: Vec<Aabb>,
 }
 
@@ -112,7 +147,10 @@ impl CharacterMotor {
             settings,
             swim: SwimSettings::default(),
             submerged: 0.0,
+            object: None,
             against_wall: false,
+            intended: Vec3::ZERO,
+            moved: CharacterMoved::default(),
             scratch: Vec::new(),
         }
     }
@@ -154,6 +192,35 @@ impl CharacterMotor {
         self.against_wall
     }
 
+    /// The horizontal velocity the last step asked for: the direction and
+    /// speed the player wants, before walls and crates cut it short (walking
+    /// into a crate it is the walking speed while [`velocity`](Self::velocity)
+    /// is near 0). Drive animation with it.
+    #[must_use]
+    pub fn intended_velocity(&self) -> Vec3 {
+        self.intended
+    }
+
+    /// The length of [`intended_velocity`](Self::intended_velocity).
+    #[must_use]
+    pub fn intended_speed(&self) -> f32 {
+        self.intended.length()
+    }
+
+    /// What the last step hit, when a world of real shapes moved it (empty
+    /// in a world of boxes): each obstacle and its face's normal. A
+    /// controller pushes the dynamic bodies among them.
+    #[must_use]
+    pub fn touched(&self) -> &[CharacterTouch] {
+        &self.moved.touched
+    }
+
+    /// True when the last step was sliding down a slope too steep to stand on.
+    #[must_use]
+    pub fn sliding(&self) -> bool {
+        self.moved.sliding
+    }
+
     /// The body's box now.
     #[must_use]
     pub fn bounds(&self) -> Aabb {
@@ -191,6 +258,7 @@ impl CharacterMotor {
                 s.fly_speed
             };
             self.velocity = (wish + Vec3::Y * vertical) * speed;
+            self.intended = wish * speed;
         } else if swimming {
             let stroke = Stroke {
                 wish,
@@ -210,6 +278,7 @@ impl CharacterMotor {
                 dt,
             );
             self.velocity.y = self.velocity.y.max(-s.terminal_speed);
+            self.intended = wish * self.swim.speed;
         } else {
             let speed = if self.crouching {
                 s.crouch_speed
@@ -220,6 +289,7 @@ impl CharacterMotor {
             };
             self.velocity.x = wish.x * speed;
             self.velocity.z = wish.z * speed;
+            self.intended = wish * speed;
             if intent.jump && self.on_ground && !self.crouching {
                 self.velocity.y = s.jump_speed;
             }
@@ -229,6 +299,33 @@ impl CharacterMotor {
             self.velocity = Vec3::ZERO;
         }
         let motion = self.velocity * dt;
+        // Standing on the ground, gravity's pull is the snap's job: pressing
+        // into the floor every step would sink the capsule into it.
+        let mut wanted = motion;
+        if self.on_ground && !self.flying && wanted.y < 0.0 {
+            wanted.y = 0.0;
+        }
+        let sweep = CharacterSweep {
+            object: self.object,
+            feet: self.position,
+            radius: s.half_width,
+            height: self.height(),
+            motion: wanted,
+            dt,
+            max_slope: s.max_slope,
+            step_height: if self.flying { 0.0 } else { s.step_height },
+            snap_distance: if self.flying || swimming || self.velocity.y > 0.0 {
+                0.0
+            } else {
+                s.snap_distance
+            },
+        };
+        self.moved.clear();
+        if world.move_character(&sweep, &mut self.moved) {
+            self.apply_moved(dt);
+            return;
+        }
+        self.moved.clear();
         let body = self.bounds();
         let region = body.union(&body.translated(motion));
         let mut solids = std::mem::take(&mut self.scratch);
@@ -252,6 +349,32 @@ impl CharacterMotor {
         self.scratch = solids;
     }
 
+    /// Takes a world's move (from [`CollisionQuery::move_character`]):
+    /// ground, walls and ceilings stop the velocity that ran into them.
+    fn apply_moved(&mut self, dt: f32) {
+        let translation = self.moved.translation;
+        if !translation.is_finite() {
+            self.moved.clear();
+            self.velocity = Vec3::ZERO;
+            return;
+        }
+        self.position += translation;
+        self.on_ground = self.moved.grounded && self.velocity.y <= 0.0;
+        if self.on_ground {
+            self.velocity.y = 0.0;
+        }
+        let touched = &self.moved.touched;
+        if self.velocity.y > 0.0 && touched.iter().any(|t| t.normal.y < -0.5) {
+            self.velocity.y = 0.0;
+        }
+        self.against_wall = touched.iter().any(|t| t.normal.y.abs() < 0.5);
+        if self.against_wall {
+            // What it actually covered along the ground.
+            self.velocity.x = translation.x / dt;
+            self.velocity.z = translation.z / dt;
+        }
+    }
+
     /// Crouches when asked; stands back up only where there is headroom.
     fn update_crouch(&mut self, world: &dyn CollisionQuery, want: bool) {
         if want {
@@ -259,6 +382,13 @@ impl CharacterMotor {
             return;
         }
         if self.crouching {
+            let s = self.settings;
+            if let Some(fits) =
+                world.capsule_fits(self.object, self.position, s.half_width, s.height)
+            {
+                self.crouching = !fits;
+                return;
+            }
             let standing = self.box_at(self.position, self.settings.height);
             self.scratch.clear();
             world.solids(standing, &mut self.scratch);

@@ -411,6 +411,7 @@ impl Behaviour for PlayerController {
             PlayerDrive::Devices => self.device_command(cx.resource::<Input>(), dt),
             PlayerDrive::Commands(source) => source(cx.world()),
         };
+        self.motor.object = Some(cx.object());
         let empty = BoxWorld::default();
         let world = (self.collision)(cx.world()).unwrap_or(&empty);
         self.apply(&command, world, dt);

@@ -251,6 +251,10 @@ pub(super) struct PlayerControllerDoc {
     /// Swim speeds, float depth and drag.
     #[serde(default)]
     swim: Option<[f32; 6]>,
+    /// Steepest walkable slope (radians), step height and snap distance
+    /// (metres); written only when they differ from the motor's defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ground: Option<[f32; 3]>,
     #[serde(default)]
     yaw: Option<f32>,
     #[serde(default)]
@@ -273,6 +277,13 @@ pub(super) struct PlayerControllerDoc {
     /// Forward, backward, left, right, jump, run, crouch, fly (when rebound).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     keys: Option<Vec<String>>,
+}
+
+/// The ground settings, when they are not the defaults.
+fn ground(s: &MotorSettings) -> Option<[f32; 3]> {
+    let d = MotorSettings::default();
+    let stored = [s.max_slope, s.step_height, s.snap_distance];
+    (stored != [d.max_slope, d.step_height, d.snap_distance]).then_some(stored)
 }
 
 fn body(s: &MotorSettings) -> [f32; 12] {
@@ -358,6 +369,7 @@ impl PlayerControllerDoc {
         Ok(Self {
             body: Some(body(&c.motor.settings)),
             swim: Some(swim(&c.motor.swim)),
+            ground: ground(&c.motor.settings),
             yaw: Some(c.yaw),
             pitch: Some(c.pitch),
             mouse_sensitivity: Some(c.mouse_sensitivity),
@@ -375,6 +387,11 @@ impl PlayerControllerDoc {
         let mut settings = MotorSettings::default();
         if let Some(stored) = self.body {
             set_body(&mut settings, stored)?;
+        }
+        if let Some([slope, step, snap]) = self.ground {
+            settings.max_slope = finite("max_slope", slope)?;
+            settings.step_height = finite("step_height", step)?;
+            settings.snap_distance = finite("snap_distance", snap)?;
         }
         let mut c = PlayerController::new(settings);
         set(&mut c.motor.swim, self.swim, swim_from_stored)?;
