@@ -36,16 +36,17 @@
 //! velocities, sleep state and the solver's contact state are saved) and
 //! body poses and velocities to the replay checksum.
 //!
-//! The core's first-person `PlayerController` walks in a physics scene
-//! through [`PhysicsPlayer`]: the controller collides with the colliders'
-//! bounding boxes (the world is a `CollisionQuery`, [`physics_collision`])
-//! and pushes the dynamic bodies it walks into.
+//! The core's `PlayerController` walks in a physics scene through
+//! [`PhysicsPlayer`]: rapier's kinematic character controller moves its
+//! motor (slopes, steps, snapping to the ground, every collider shape; the
+//! world is a `CollisionQuery`, [`physics_collision`]), it pushes the
+//! dynamic bodies it walks into and sets off sensors.
 //!
 //! A [`Joint`] ties a body to another or to the world: fixed, ball, hinge
 //! and slider (with limits) and rope.
 //!
-//! It is **not** a physical character controller (the player is a box the
-//! controller moves, not a body), a vehicle or ragdoll toolkit (no motors,
+//! It is **not** a physical character (the player is a kinematic capsule
+//! the controller moves, not a simulated body), a vehicle or ragdoll toolkit (no motors,
 //! springs or multibody joints yet), or a GPU simulation. It has no dependency on
 //! a GPU or a window and builds for `wasm32-unknown-unknown`.
 //!
