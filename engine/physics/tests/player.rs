@@ -332,3 +332,63 @@ fn a_sensor_goes_off_once_per_entry_with_no_component_on_the_player() {
     }
     assert_eq!((enters, exits), (2, 2), "in and out twice");
 }
+
+#[test]
+fn a_third_person_camera_behind_a_wall_ends_up_in_front_of_it() {
+    let mut scene = Scene::new();
+    taos_physics::install(&mut scene, PhysicsConfig::default());
+    fixed_box(
+        &mut scene,
+        "Ground",
+        Vec3::new(0.0, -0.5, 0.0),
+        Quat::IDENTITY,
+        Vec3::new(50.0, 0.5, 50.0),
+    );
+    // A wall 2 m behind the character (the camera looks down -Z, so it
+    // sits at +Z), from z = 2 to z = 2.5, taller than the camera.
+    fixed_box(
+        &mut scene,
+        "Wall",
+        Vec3::new(0.0, 3.0, 2.25),
+        Quat::IDENTITY,
+        Vec3::new(5.0, 3.0, 0.25),
+    );
+    let camera = scene.spawn("Camera");
+    let hero = scene.spawn("Hero");
+    let controller = PlayerController::third_person(Default::default(), camera);
+    scene
+        .add_behaviour(hero, PhysicsPlayer::new(controller))
+        .unwrap();
+    run(&mut scene, 30);
+    let eye = scene.world_position(camera).unwrap();
+    assert!(eye.z < 2.0 - 0.19, "in front of the wall: {eye}");
+    assert!(eye.z > 1.0, "pulled in only as far as the wall: {eye}");
+    let feet = scene.world_position(hero).unwrap();
+    assert!(
+        feet.y.abs() < 0.02 && feet.z.abs() < 1e-3,
+        "standing on its feet: {feet}"
+    );
+    // The character walks away from the wall; the camera eases back out.
+    {
+        let behaviour =
+            taos_core::behaviour_in_mut::<PhysicsPlayer>(scene.world_mut(), hero).unwrap();
+        behaviour.controller.drive = PlayerDrive::commands(|_| PlayerCommand {
+            walk: Vec2::new(0.0, 1.0),
+            ..PlayerCommand::default()
+        });
+    }
+    run(&mut scene, 120);
+    let feet = scene.world_position(hero).unwrap();
+    let eye = scene.world_position(camera).unwrap();
+    let follow = player(&scene, hero).controller.third_person.unwrap();
+    assert!(feet.z < -6.0, "walked away: {feet}");
+    assert!(
+        (follow.current_distance() - follow.distance).abs() < 1e-3,
+        "back out: {eye}"
+    );
+    let facing = player(&scene, hero).controller.facing;
+    assert!(
+        facing.sin().abs() < 1e-3 && facing.cos() > 0.99,
+        "faces -Z: {facing}"
+    );
+}

@@ -21,6 +21,7 @@ use crate::game_loop::Input;
 
 mod camera;
 mod collision;
+mod follow_camera;
 mod motor;
 mod player;
 mod sweep;
@@ -29,6 +30,7 @@ mod touch;
 
 pub use camera::{CameraController, CameraMode, FlyKeys};
 pub use collision::{Aabb, BoxWorld, CollisionQuery, SceneCollision};
+pub use follow_camera::FollowCamera;
 pub use motor::{CharacterMotor, MotorSettings, MoveIntent};
 pub use player::{
     CollisionSource, CommandSource, PlayerCommand, PlayerController, PlayerDrive, PlayerKeys,

@@ -4,9 +4,10 @@ use bevy_ecs::world::World;
 use glam::{Quat, Vec2, Vec3};
 
 use super::{
-    BoxWorld, CharacterMotor, CollisionQuery, MotorSettings, MoveIntent, SceneCollision,
-    TouchControls, TouchLayout,
+    BoxWorld, CharacterMotor, CollisionQuery, FollowCamera, MotorSettings, MoveIntent,
+    SceneCollision, TouchControls, TouchLayout,
 };
+use crate::GameObject;
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
 use crate::game_loop::{Input, Key, PadButton};
 
@@ -220,6 +221,17 @@ pub struct PlayerController {
     /// step late. Turn it off when every update is exactly one step (a
     /// fixed-tick loop at [`step_hz`](Self::step_hz)); then the latest step shows.
     pub interpolate: bool,
+    /// Third person ([`PlayerController::third_person`]): the object stands
+    /// at the feet facing [`facing`](Self::facing), and this camera orbits
+    /// it at [`yaw`](Self::yaw) and [`pitch`](Self::pitch). `None`: first
+    /// person (the object is the eye).
+    pub third_person: Option<FollowCamera>,
+    /// Third person: the body's heading in radians (0 faces -Z), turned
+    /// toward the direction of travel.
+    pub facing: f32,
+    /// Third person: how fast the body turns to its direction of travel
+    /// (1/s; higher is snappier).
+    pub turn_rate: f32,
     previous_feet: Vec3,
     accumulator: f32,
     placed: bool,
@@ -253,10 +265,53 @@ impl PlayerController {
             can_fly: true,
             step_hz: 120.0,
             interpolate: true,
+            third_person: None,
+            facing: 0.0,
+            turn_rate: 12.0,
             previous_feet: Vec3::ZERO,
             accumulator: 0.0,
             placed: false,
         }
+    }
+
+    /// A third-person controller: the object it is attached to is the
+    /// character (placed at its feet, turned to face where it walks) and
+    /// `camera` is placed by a [`FollowCamera`] orbiting it with the mouse,
+    /// the right stick or touch, pulled in at walls. Walking is relative to
+    /// the camera's heading; flying is off.
+    ///
+    /// ```
+    /// use taos_core::controllers::{Aabb, BoxWorld, PlayerController, SceneCollision};
+    /// use taos_core::prelude::*;
+    ///
+    /// let mut scene = Scene::new();
+    /// let floor = Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0));
+    /// scene.world_mut().insert_resource(SceneCollision(Box::new(BoxWorld(vec![floor]))));
+    /// let camera = scene.spawn("Camera");
+    /// let hero = scene.spawn("Hero");
+    /// scene.add_behaviour(hero, PlayerController::third_person(Default::default(), camera)).unwrap();
+    /// for _ in 0..60 {
+    ///     scene.tick(1.0 / 60.0);
+    /// }
+    /// let feet = scene.world_position(hero).unwrap();
+    /// assert!(feet.y.abs() < 0.01, "the body stands on its feet: {feet}");
+    /// let eye = scene.world_position(camera).unwrap();
+    /// assert!(eye.z > 3.0, "the camera is behind it: {eye}");
+    /// ```
+    #[must_use]
+    pub fn third_person(settings: MotorSettings, camera: GameObject) -> Self {
+        let mut controller = Self::new(settings);
+        controller.third_person = Some(FollowCamera::new(camera));
+        controller.can_fly = false;
+        controller.pitch = -0.3;
+        controller
+    }
+
+    /// Third person: the character's walking direction (unit, horizontal;
+    /// zero when standing), as the player asks for it.
+    #[must_use]
+    pub fn move_direction(&self) -> Vec3 {
+        self.motor.intended_velocity().normalize_or_zero()
     }
 
     /// The view direction (unit length).
@@ -366,10 +421,30 @@ impl PlayerController {
         if steps == MAX_STEPS_PER_UPDATE {
             self.accumulator = self.accumulator.min(step);
         }
+        self.turn_body(dt);
     }
 
-    /// Puts the object at the (interpolated) eye, facing the view.
-    fn place(&self, cx: &mut BehaviourContext<'_>) {
+    /// Third person: turns the body toward its direction of travel.
+    fn turn_body(&mut self, dt: f32) {
+        let wish = self.motor.intended_velocity();
+        if self.third_person.is_none() || wish.length() < 0.2 || !dt.is_finite() || dt <= 0.0 {
+            return;
+        }
+        let target = (-wish.x).atan2(-wish.z);
+        let pi = std::f32::consts::PI;
+        let difference = (target - self.facing + pi).rem_euclid(std::f32::consts::TAU) - pi;
+        let share = 1.0 - (-self.turn_rate.max(0.0) * dt).exp();
+        self.facing = (self.facing + difference * share).rem_euclid(std::f32::consts::TAU);
+    }
+
+    /// Puts the object at the (interpolated) eye, facing the view; in third
+    /// person at the feet facing [`facing`](Self::facing), and the camera
+    /// where its [`FollowCamera`] says (`dt` after the last placement).
+    fn place(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) {
+        if self.third_person.is_some() {
+            self.place_third_person(cx, dt);
+            return;
+        }
         let eye = self.interpolated_feet() + Vec3::Y * self.motor.eye_height();
         let rotation = self.view_rotation();
         let transform = cx.transform();
@@ -377,6 +452,36 @@ impl PlayerController {
             let mut transform = cx.transform_mut();
             transform.position = eye;
             transform.rotation = rotation;
+        }
+    }
+
+    /// Third person: the body at its feet, the camera orbiting it.
+    fn place_third_person(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) {
+        let feet = self.interpolated_feet();
+        let facing = Quat::from_rotation_y(self.facing);
+        let transform = cx.transform();
+        if transform.position != feet || transform.rotation != facing {
+            let mut transform = cx.transform_mut();
+            transform.position = feet;
+            transform.rotation = facing;
+        }
+        let rotation = self.view_rotation();
+        let me = cx.object();
+        let Some(follow) = self.third_person.as_mut() else {
+            return;
+        };
+        let view = {
+            let empty = BoxWorld::default();
+            let world = (self.collision)(cx.world()).unwrap_or(&empty);
+            follow.place(world, feet, rotation, Some(me), dt)
+        };
+        if let Some(mut transform) = cx
+            .world_mut()
+            .get_mut::<crate::Transform>(follow.camera.entity())
+            && (transform.position != view.position || transform.rotation != view.rotation)
+        {
+            transform.position = view.position;
+            transform.rotation = view.rotation;
         }
     }
 
@@ -398,11 +503,16 @@ impl Behaviour for PlayerController {
             (self.yaw, self.pitch) = super::look_angles(cx.transform().rotation);
         }
         if !self.placed {
-            let eye = cx.transform().position;
-            self.teleport(eye - Vec3::Y * self.motor.eye_height());
+            let at = cx.transform().position;
+            let feet = if self.third_person.is_some() {
+                at
+            } else {
+                at - Vec3::Y * self.motor.eye_height()
+            };
+            self.teleport(feet);
             self.placed = true;
         }
-        self.place(cx);
+        self.place(cx, 0.0);
         Ok(())
     }
 
@@ -415,14 +525,17 @@ impl Behaviour for PlayerController {
         let empty = BoxWorld::default();
         let world = (self.collision)(cx.world()).unwrap_or(&empty);
         self.apply(&command, world, dt);
-        self.place(cx);
+        if let Some(follow) = self.third_person.as_mut() {
+            follow.zoom(cx.resource::<Input>().wheel());
+        }
+        self.place(cx, dt);
         Ok(())
     }
 
     /// Places the object again, so a turn made between updates (a window's
     /// mouse look) shows in this frame.
     fn update_render(&mut self, cx: &mut BehaviourContext<'_>) -> BehaviourResult {
-        self.place(cx);
+        self.place(cx, 0.0);
         Ok(())
     }
 
