@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{game, physics, plain_ground, run};
+use common::{dynamic, game, physics, plain_ground, position, run};
 use glam::Vec3;
 use taos_core::game_loop::GameLoop;
 use taos_core::prelude::*;
@@ -151,4 +151,71 @@ fn a_restore_brings_back_a_removed_body_and_continues_exactly() {
     game.restore(&snapshot).unwrap();
     assert_eq!(path(&mut game), original);
     assert_eq!(physics(&game).body_count(), 2);
+}
+
+/// A player walking up a ramp and into a light crate; the motor's feet and
+/// the crate's pose, as bits, every tick.
+fn player_run() -> Vec<[u32; 6]> {
+    use taos_core::controllers::{PlayerCommand, PlayerController, PlayerDrive};
+    use taos_physics::PhysicsPlayer;
+
+    let mut game = game();
+    plain_ground(&mut game);
+    let crate_box = dynamic(
+        &mut game,
+        "Crate",
+        Vec3::new(0.3, 0.25, -6.0),
+        RigidBody::dynamic().with_mass(6.0).unwrap(),
+        Collider::cuboid(Vec3::splat(0.25)).unwrap(),
+    );
+    let scene = game.scene_mut();
+    let ramp = scene.spawn_with(
+        "Ramp",
+        Transform::from_trs(
+            Vec3::new(0.0, 0.3, -2.5),
+            glam::Quat::from_rotation_x(0.3),
+            Vec3::ONE,
+        ),
+    );
+    scene
+        .add_component(ramp, Collider::cuboid(Vec3::new(1.0, 0.1, 1.0)).unwrap())
+        .unwrap();
+    let player = scene.spawn_with(
+        "Player",
+        Transform::from_position(Vec3::new(0.0, 1.62, 0.0)),
+    );
+    let mut updates = 0_u32;
+    let mut controller = PlayerController::default();
+    controller.drive = PlayerDrive::commands(move |_| {
+        updates += 1;
+        PlayerCommand {
+            walk: glam::Vec2::new((updates as f32 * 0.05).sin() * 0.3, 1.0),
+            jump: updates % 70 == 0,
+            ..PlayerCommand::default()
+        }
+    });
+    scene
+        .add_behaviour(player, PhysicsPlayer::new(controller))
+        .unwrap();
+    (0..180)
+        .map(|_| {
+            game.step();
+            let feet = taos_core::behaviour_in::<PhysicsPlayer>(game.scene().world(), player)
+                .unwrap()
+                .controller
+                .motor
+                .position;
+            let at = position(&game, crate_box);
+            [feet.x, feet.y, feet.z, at.x, at.y, at.z].map(f32::to_bits)
+        })
+        .collect()
+}
+
+#[test]
+fn a_player_on_rapiers_controller_runs_the_same_twice() {
+    let first = player_run();
+    assert_eq!(first, player_run(), "the same inputs, the same bits");
+    let last = first.last().unwrap();
+    assert!(f32::from_bits(last[2]) < -4.0, "the player walked");
+    assert_ne!(first[0][5], last[5], "the crate was pushed");
 }
