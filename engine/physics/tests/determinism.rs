@@ -190,7 +190,7 @@ fn player_run() -> Vec<[u32; 6]> {
         updates += 1;
         PlayerCommand {
             walk: glam::Vec2::new((updates as f32 * 0.05).sin() * 0.3, 1.0),
-            jump: updates % 70 == 0,
+            jump: updates.is_multiple_of(70),
             ..PlayerCommand::default()
         }
     });
