@@ -14,18 +14,7 @@ const DT: f32 = 1.0 / 60.0;
 /// A scene with physics and a ground whose top is at y = 0, and a player
 /// standing at the origin walking forward (-Z) every update.
 fn walking_scene() -> (Scene, GameObject) {
-    let mut scene = Scene::new();
-    taos_physics::install(&mut scene, PhysicsConfig::default());
-    let ground = scene.spawn_with(
-        "Ground",
-        Transform::from_position(Vec3::new(0.0, -0.5, 0.0)),
-    );
-    scene
-        .add_component(
-            ground,
-            Collider::cuboid(Vec3::new(50.0, 0.5, 50.0)).unwrap(),
-        )
-        .unwrap();
+    let mut scene = ground_scene();
     let player = scene.spawn_with(
         "Player",
         Transform::from_position(Vec3::new(0.0, 1.62, 0.0)),
@@ -117,6 +106,20 @@ fn a_heavy_box_is_not_pushed() {
 
 fn player(scene: &Scene, player: GameObject) -> &PhysicsPlayer {
     behaviour_in::<PhysicsPlayer>(scene.world(), player).unwrap()
+}
+
+/// A scene with physics and a 100 m ground whose top is at y = 0.
+fn ground_scene() -> Scene {
+    let mut scene = Scene::new();
+    taos_physics::install(&mut scene, PhysicsConfig::default());
+    fixed_box(
+        &mut scene,
+        "Ground",
+        Vec3::new(0.0, -0.5, 0.0),
+        Quat::IDENTITY,
+        Vec3::new(50.0, 0.5, 50.0),
+    );
+    scene
 }
 
 /// A fixed box of `half` extents at `centre`, turned by `rotation`.
@@ -286,15 +289,7 @@ fn a_6_kg_crate_is_pushed_further_than_a_60_kg_one() {
 
 #[test]
 fn a_sensor_goes_off_once_per_entry_with_no_component_on_the_player() {
-    let mut scene = Scene::new();
-    taos_physics::install(&mut scene, PhysicsConfig::default());
-    fixed_box(
-        &mut scene,
-        "Ground",
-        Vec3::new(0.0, -0.5, 0.0),
-        Quat::IDENTITY,
-        Vec3::new(50.0, 0.5, 50.0),
-    );
+    let mut scene = ground_scene();
     let coin = scene.spawn_with("Coin", Transform::from_position(Vec3::new(0.0, 1.0, -3.0)));
     scene
         .add_component(coin, Collider::ball(0.5).unwrap().sensor(true))
@@ -335,15 +330,7 @@ fn a_sensor_goes_off_once_per_entry_with_no_component_on_the_player() {
 
 #[test]
 fn a_third_person_camera_behind_a_wall_ends_up_in_front_of_it() {
-    let mut scene = Scene::new();
-    taos_physics::install(&mut scene, PhysicsConfig::default());
-    fixed_box(
-        &mut scene,
-        "Ground",
-        Vec3::new(0.0, -0.5, 0.0),
-        Quat::IDENTITY,
-        Vec3::new(50.0, 0.5, 50.0),
-    );
+    let mut scene = ground_scene();
     // A wall 2 m behind the character (the camera looks down -Z, so it
     // sits at +Z), from z = 2 to z = 2.5, taller than the camera.
     fixed_box(
