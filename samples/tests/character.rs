@@ -185,3 +185,38 @@ fn a_jump_cross_fades_to_the_jump_clip_and_back() {
     assert!(after[0] > 0.9 && after[3] < 0.01, "back to idle: {after:?}");
     assert_eq!(walker(&mut engine, objects).footsteps(), 0);
 }
+
+#[test]
+fn the_character_climbs_the_ramp_and_collects_the_coin() {
+    use taos_samples::character::coin::Coins;
+    let (mut engine, objects) = engine();
+    frames(&mut engine, 2);
+    // A walks left, relative to the camera: towards the ramp's foot (-X).
+    press(&mut engine, Key::A);
+    let mut highest = 0.0_f32;
+    for _ in 0..270 {
+        frames(&mut engine, 1);
+        highest = highest.max(engine.scene().world_position(objects.character).unwrap().y);
+    }
+    release(&mut engine, Key::A);
+    frames(&mut engine, 30);
+    let feet = engine.scene().world_position(objects.character).unwrap();
+    let top = taos_samples::character::platform_height();
+    assert!(
+        (feet.y - top).abs() < 0.05,
+        "stands on the platform ({top} m up): {feet}"
+    );
+    assert!(feet.x < -7.0, "walked past the ramp's top: {feet}");
+    assert!(highest < top + 0.1, "walked up without jumping: {highest}");
+    let facing = walker(&mut engine, objects).facing();
+    assert!(
+        (facing - std::f32::consts::FRAC_PI_2).abs() < 0.05,
+        "the body faced its way (-X): {facing}"
+    );
+    let coins = engine.scene().world().resource::<Coins>().collected;
+    assert_eq!(coins, 1, "the platform's coin, once");
+    assert!(
+        !engine.scene().contains(objects.platform_coin),
+        "the collected coin is gone"
+    );
+}

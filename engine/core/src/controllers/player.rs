@@ -9,7 +9,7 @@ use super::{
 };
 use crate::GameObject;
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult};
-use crate::game_loop::{Input, Key, PadButton};
+use crate::game_loop::{Input, Key, MouseButton, PadButton};
 
 /// What the player wants this update, in the player's own frame. The
 /// controller builds one from the devices, or takes one from the game
@@ -212,6 +212,10 @@ pub struct PlayerController {
     pub mouse_sensitivity: f32,
     /// Whether mouse motion turns the view (turn it off while a menu is open).
     pub mouse_look: bool,
+    /// Mouse motion turns the view only while this button is held (`None`,
+    /// the default: always, as with a locked pointer). A third-person game
+    /// with a free cursor sets `Some(MouseButton::Left)`: drag to orbit.
+    pub look_button: Option<MouseButton>,
     /// Whether the fly key works.
     pub can_fly: bool,
     /// Simulation steps per second.
@@ -262,6 +266,7 @@ impl PlayerController {
             pitch: 0.0,
             mouse_sensitivity: 0.0025,
             mouse_look: true,
+            look_button: None,
             can_fly: true,
             step_hz: 120.0,
             interpolate: true,
@@ -353,7 +358,15 @@ impl PlayerController {
             .unwrap_or_default();
         let mut turn = Vec2::ZERO;
         if self.mouse_look {
-            turn -= (input.mouse_motion() + touch.look) * self.mouse_sensitivity;
+            let dragging = self
+                .look_button
+                .is_none_or(|button| input.mouse_down_in_tick(button));
+            let mouse = if dragging {
+                input.mouse_motion()
+            } else {
+                Vec2::ZERO
+            };
+            turn -= (mouse + touch.look) * self.mouse_sensitivity;
             if dt.is_finite() && dt > 0.0 {
                 turn += super::pad_look(input, self.pad_look_speed, dt);
             }
