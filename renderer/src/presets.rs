@@ -5,9 +5,10 @@
 
 use crate::Renderer;
 use crate::features::{
-    AoFeature, AoOptions, DeferredLightingFeature, ForwardLitFeature, ForwardOverlayFeature,
-    ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting, PointSpotLightFeature,
-    PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature, check_deferred_support,
+    AmbientLight, AoFeature, AoOptions, DeferredLightingFeature, ForwardLitFeature,
+    ForwardOverlayFeature, ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting,
+    PointSpotLightFeature, PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
+    check_deferred_support,
 };
 use crate::features::{BloomFeature, BloomOptions, DofFeature, DofOptions, TaaFeature, TaaOptions};
 
@@ -23,8 +24,13 @@ pub struct PresetOptions {
     /// ACES filmic curve (`true`) or a plain clamp.
     pub aces: bool,
     /// Image-based lighting baked from the sky (`None`: off; the lit
-    /// passes then use their constant ambient alone).
+    /// passes then use [`ambient`](Self::ambient) alone).
     pub ibl: Option<IblOptions>,
+    /// Ambient light on every surface, in every preset (`None`, the
+    /// default: [`AmbientLight::default`], a soft sky-and-ground hemisphere,
+    /// when [`ibl`](Self::ibl) is off, and no ambient when IBL is on, whose
+    /// environment is then the ambient light). See [`PresetOptions::ambient_light`].
+    pub ambient: Option<AmbientLight>,
     /// Temporal anti-aliasing (`None`: off).
     pub taa: Option<TaaOptions>,
     /// Multisample anti-aliasing: samples per pixel of the forward and
@@ -47,6 +53,32 @@ pub struct PresetOptions {
     pub hdr_output: bool,
 }
 
+impl PresetOptions {
+    /// The ambient light the presets give the lit passes:
+    /// [`ambient`](Self::ambient) when set, otherwise the default
+    /// hemisphere without IBL and none with it.
+    ///
+    /// ```
+    /// use taos_renderer::features::{AmbientLight, IblOptions};
+    /// use taos_renderer::presets::PresetOptions;
+    ///
+    /// let plain = PresetOptions::default();
+    /// assert_eq!(plain.ambient_light(), AmbientLight::default());
+    /// let lit_by_the_sky = PresetOptions { ibl: Some(IblOptions::default()), ..plain.clone() };
+    /// assert_eq!(lit_by_the_sky.ambient_light(), AmbientLight::NONE);
+    /// let chosen = PresetOptions { ambient: Some(glam::Vec3::splat(0.1).into()), ..plain };
+    /// assert_eq!(chosen.ambient_light(), AmbientLight::uniform(glam::Vec3::splat(0.1)));
+    /// ```
+    #[must_use]
+    pub fn ambient_light(&self) -> AmbientLight {
+        match (self.ambient, self.ibl) {
+            (Some(ambient), _) => ambient,
+            (None, None) => AmbientLight::default(),
+            (None, Some(_)) => AmbientLight::NONE,
+        }
+    }
+}
+
 impl Default for PresetOptions {
     fn default() -> Self {
         Self {
@@ -55,6 +87,7 @@ impl Default for PresetOptions {
             exposure: 1.0,
             aces: true,
             ibl: None,
+            ambient: None,
             taa: None,
             msaa: 1,
             dof: None,
@@ -109,6 +142,7 @@ pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer)
             Ok(()) => {
                 let mut feature = ForwardPlusFeature::new();
                 feature.msaa_samples = options.msaa;
+                feature.ambient = options.ambient_light();
                 renderer.add_feature(feature)
             }
             Err(error) => {
@@ -123,6 +157,7 @@ pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer)
 fn forward_lit(options: &PresetOptions) -> ForwardLitFeature {
     let mut feature = ForwardLitFeature::new();
     feature.msaa_samples = options.msaa;
+    feature.ambient = options.ambient_light();
     feature
 }
 
@@ -213,19 +248,13 @@ impl Default for DeferredOptions {
 }
 
 /// Settings of the deferred lighting.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct LightingOptions {
-    /// Ambient light (linear RGB) added to every surface, times the
-    /// ambient occlusion; the transparency overlay uses it too.
-    pub ambient: glam::Vec3,
-}
-
-impl Default for LightingOptions {
-    fn default() -> Self {
-        Self {
-            ambient: glam::Vec3::splat(0.03),
-        }
-    }
+    /// Ambient light on every surface, times the ambient occlusion; the
+    /// transparency overlay uses it too (`None`, the default: the common
+    /// options' [`ambient_light`](PresetOptions::ambient_light), as in the
+    /// forward presets).
+    pub ambient: Option<AmbientLight>,
 }
 
 /// The deferred preset, in the order of the design: shadow (optional),
@@ -264,8 +293,12 @@ pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
             renderer.add_feature(AoFeature::new(ao));
         }
         renderer.add_feature(sky_feature(common));
+        let ambient = options
+            .lighting
+            .ambient
+            .unwrap_or_else(|| common.ambient_light());
         let mut lighting = DeferredLightingFeature::new();
-        lighting.ambient = options.lighting.ambient;
+        lighting.ambient = ambient;
         renderer.add_feature(lighting);
         if let Some(method) = options.point_spot_lights {
             let mut lights = PointSpotLightFeature::new();
@@ -274,7 +307,7 @@ pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
         }
         if options.transparent {
             let mut overlay = ForwardOverlayFeature::new(options.overlay_lighting);
-            overlay.set_ambient(options.lighting.ambient);
+            overlay.set_ambient(ambient);
             renderer.add_feature(overlay);
         }
         add_post_and_tonemap(renderer, common);

@@ -191,7 +191,9 @@ impl OcclusionScene {
                 ..PresetOptions::default()
             },
             ao,
-            lighting: LightingOptions { ambient: Vec3::ONE },
+            lighting: LightingOptions {
+                ambient: Some(Vec3::ONE.into()),
+            },
             ..DeferredOptions::default()
         })(&mut renderer);
         let (assets, gpu) = renderer.assets_mut();

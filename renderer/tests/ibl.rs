@@ -12,8 +12,8 @@ use glam::{Affine3A, Vec3};
 use support::{FORMAT, gpu, max_difference, reference_dir};
 use taos_image_compare::{Tolerance, assert_matches_reference};
 use taos_renderer::features::{
-    DeferredLightingFeature, ForwardLitFeature, GeometryFeature, IblOptions, SkyFeature, SkyOption,
-    TonemapFeature,
+    AmbientLight, DeferredLightingFeature, ForwardLitFeature, GeometryFeature, IblOptions,
+    SkyFeature, SkyOption, TonemapFeature,
 };
 use taos_renderer::frame::{CameraView, DrawItem};
 use taos_renderer::resources::{MeshData, PbrMaterial};
@@ -51,11 +51,11 @@ fn lit_features(renderer: &mut Renderer, sky: SkyFeature, deferred: bool) {
     renderer.add_feature(sky);
     if deferred {
         let mut lighting = DeferredLightingFeature::new();
-        lighting.ambient = Vec3::ZERO;
+        lighting.ambient = AmbientLight::NONE;
         renderer.add_feature(lighting);
     } else {
         let mut forward = ForwardLitFeature::new();
-        forward.ambient = Vec3::ZERO;
+        forward.ambient = AmbientLight::NONE;
         renderer.add_feature(forward);
     }
     renderer.add_feature(TonemapFeature::new(1.0, false));

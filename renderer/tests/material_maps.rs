@@ -80,7 +80,7 @@ fn render(
     let mut renderer = Renderer::new(gpu, FORMAT);
     preset(&mut renderer);
     if let Some(forward) = renderer.feature_mut::<ForwardLitFeature>() {
-        forward.ambient = Vec3::splat(lighting.ambient);
+        forward.ambient = Vec3::splat(lighting.ambient).into();
     }
     let subject = make(&mut renderer);
     let (assets, gpu) = renderer.assets_mut();

@@ -10,6 +10,7 @@
 //! [`RenderStats::lights_dropped`](crate::RenderStats::lights_dropped) and
 //! logged once.
 
+use super::AmbientLight;
 use super::lit::{
     LightBinding, LitGpu, LitPipeline, MsaaResolve, PipelineKind, TileParams, hdr_target,
     lit_pipeline, shader_source, supported_msaa_samples,
@@ -24,8 +25,9 @@ use crate::{GpuContext, RenderStats};
 /// no earlier feature did) and writes the scene depth.
 #[derive(Debug)]
 pub struct ForwardLitFeature {
-    /// Ambient light added to every surface (linear RGB).
-    pub ambient: glam::Vec3,
+    /// Ambient light on every surface ([`AmbientLight::default`]: a soft
+    /// hemisphere).
+    pub ambient: AmbientLight,
     /// Group draws of the same mesh and material into one instanced draw
     /// call (default on).
     pub instancing: bool,
@@ -54,7 +56,7 @@ struct Gpu {
 impl Default for ForwardLitFeature {
     fn default() -> Self {
         Self {
-            ambient: glam::Vec3::splat(0.03),
+            ambient: AmbientLight::default(),
             instancing: true,
             light_binding: None,
             msaa_samples: 1,
@@ -66,7 +68,7 @@ impl Default for ForwardLitFeature {
 }
 
 impl ForwardLitFeature {
-    /// The feature with a dim default ambient.
+    /// The feature with the default ambient light.
     #[must_use]
     pub fn new() -> Self {
         Self::default()

@@ -1,5 +1,6 @@
 //! The render features that ship with Taos.
 
+mod ambient;
 mod atmosphere;
 mod deferred;
 pub(crate) mod forward_lit;
@@ -15,6 +16,7 @@ mod sky;
 mod tonemap;
 
 pub use crate::frame::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT, HDR_USAGE};
+pub use ambient::AmbientLight;
 pub use atmosphere::Atmosphere;
 pub use deferred::{
     AmbientOcclusion, AoFeature, AoMethod, AoOptions, DEFERRED_SAMPLED_TEXTURES,

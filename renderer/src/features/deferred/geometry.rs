@@ -73,9 +73,13 @@ impl RenderFeature for GeometryFeature {
     fn update(&mut self, data: &FrameData, gpu: &GpuContext, assets: &Assets) {
         let Some(state) = &mut self.gpu else { return };
         state.lit.set_instancing(self.instancing);
-        state
-            .lit
-            .update(data, gpu, assets, glam::Vec3::ZERO, Default::default());
+        state.lit.update(
+            data,
+            gpu,
+            assets,
+            crate::features::AmbientLight::NONE,
+            Default::default(),
+        );
     }
 
     fn add_passes<'a>(&'a self, frame: &mut Frame<'a>) {

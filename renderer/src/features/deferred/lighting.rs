@@ -3,12 +3,11 @@
 //! shadow to the frame's HDR target. Point and spot lights are the
 //! [`PointSpotLightFeature`](super::PointSpotLightFeature)'s.
 
-use glam::Vec3;
-
 use super::AmbientOcclusion;
 use super::gbuffer::{GBuffer, GBufferReader, deferred_source};
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
+use crate::features::AmbientLight;
 use crate::features::gpu_util::fullscreen_pipeline_with;
 use crate::features::lit::{LightBinding, LitGpu, hdr_target};
 use crate::frame::{FrameData, HDR_FORMAT};
@@ -19,9 +18,9 @@ use crate::resources::Assets;
 /// no [`GeometryFeature`](super::GeometryFeature) ran before it.
 #[derive(Debug)]
 pub struct DeferredLightingFeature {
-    /// Ambient light added to every surface (linear RGB), times the
-    /// ambient occlusion.
-    pub ambient: Vec3,
+    /// Ambient light on every surface, times the ambient occlusion
+    /// ([`AmbientLight::default`]: a soft hemisphere).
+    pub ambient: AmbientLight,
     gpu: Option<Gpu>,
 }
 
@@ -35,14 +34,14 @@ struct Gpu {
 impl Default for DeferredLightingFeature {
     fn default() -> Self {
         Self {
-            ambient: Vec3::splat(0.03),
+            ambient: AmbientLight::default(),
             gpu: None,
         }
     }
 }
 
 impl DeferredLightingFeature {
-    /// Deferred lighting with the same dim default ambient as the forward pass.
+    /// Deferred lighting with the same default ambient as the forward pass.
     #[must_use]
     pub fn new() -> Self {
         Self::default()

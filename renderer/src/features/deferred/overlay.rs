@@ -57,8 +57,9 @@ impl ForwardOverlayFeature {
         }
     }
 
-    /// Sets the ambient light of the overlay's surfaces (linear RGB).
-    pub fn set_ambient(&mut self, ambient: glam::Vec3) {
+    /// Sets the ambient light of the overlay's surfaces.
+    pub fn set_ambient(&mut self, ambient: impl Into<crate::features::AmbientLight>) {
+        let ambient = ambient.into();
         match &mut self.pass {
             OverlayPass::Forward(pass) => pass.ambient = ambient,
             OverlayPass::Plus(pass) => pass.ambient = ambient,

@@ -172,14 +172,22 @@ impl RenderFeature for PointSpotLightFeature {
         match &mut gpu.shading {
             Shading::Tiled { culler, .. } => {
                 culler.set_grid(data.size, self.max_lights_per_tile);
-                gpu.lit
-                    .update_frame(data, gpu_ctx, glam::Vec3::ZERO, culler.tiles());
+                gpu.lit.update_frame(
+                    data,
+                    gpu_ctx,
+                    crate::features::AmbientLight::NONE,
+                    culler.tiles(),
+                );
                 let lights = gpu.lit.lights().count() as u32;
                 culler.update(gpu_ctx, &data.camera, data.size, lights);
             }
             Shading::Volumes { instances, .. } => {
-                gpu.lit
-                    .update_frame(data, gpu_ctx, glam::Vec3::ZERO, Default::default());
+                gpu.lit.update_frame(
+                    data,
+                    gpu_ctx,
+                    crate::features::AmbientLight::NONE,
+                    Default::default(),
+                );
                 instances.upload(gpu_ctx, &data.lights);
             }
         }

@@ -14,8 +14,7 @@
 mod culler;
 mod readback;
 
-use glam::Vec3;
-
+use super::AmbientLight;
 use super::forward_lit::msaa_samples;
 use super::lit::{
     LightBinding, LitGpu, LitPipeline, MsaaResolve, PipelineKind, hdr_target, lit_pipeline,
@@ -46,8 +45,9 @@ pub struct ForwardPlusUnsupported {
 /// Tiled forward shading for scenes with many point and spot lights.
 #[derive(Debug)]
 pub struct ForwardPlusFeature {
-    /// Ambient light added to every surface (linear RGB).
-    pub ambient: Vec3,
+    /// Ambient light on every surface ([`AmbientLight::default`]: a soft
+    /// hemisphere).
+    pub ambient: AmbientLight,
     /// Group draws of the same mesh and material into one instanced draw
     /// call (default on).
     pub instancing: bool,
@@ -83,7 +83,7 @@ struct Gpu {
 impl Default for ForwardPlusFeature {
     fn default() -> Self {
         Self {
-            ambient: Vec3::splat(0.03),
+            ambient: AmbientLight::default(),
             instancing: true,
             max_lights_per_tile: DEFAULT_LIGHTS_PER_TILE,
             msaa_samples: 1,
@@ -96,7 +96,7 @@ impl Default for ForwardPlusFeature {
 }
 
 impl ForwardPlusFeature {
-    /// The feature with a dim default ambient and 256 lights per tile.
+    /// The feature with the default ambient light and 256 lights per tile.
     #[must_use]
     pub fn new() -> Self {
         Self::default()

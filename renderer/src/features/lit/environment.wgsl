@@ -32,7 +32,9 @@ fn image_based_light(s: Surface) -> vec3<f32> {
     return (diffuse + prefiltered * (f0 * brdf.x + brdf.y)) * environment.params.x;
 }
 
-// Ambient light on `s`: the constant ambient plus the environment's.
+// Ambient light on `s`: the hemisphere (sky above, ground below, blended
+// by how far the normal leans up) plus the environment's.
 fn ambient_light(s: Surface) -> vec3<f32> {
-    return frame.ambient.rgb * s.albedo + image_based_light(s);
+    let hemisphere = mix(frame.ambient_ground.rgb, frame.ambient.rgb, clamp(s.n.y * 0.5 + 0.5, 0.0, 1.0));
+    return hemisphere * s.albedo + image_based_light(s);
 }

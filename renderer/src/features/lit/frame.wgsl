@@ -13,7 +13,8 @@ struct FrameUniform {
     camera_forward: vec4<f32>,
     sun_direction: vec4<f32>,      // w: 1 when there is a sun
     sun_color: vec4<f32>,          // rgb * intensity
-    ambient: vec4<f32>,
+    ambient: vec4<f32>,            // the hemisphere's sky (up)
+    ambient_ground: vec4<f32>,     // and its ground (down)
     counts: vec4<u32>,             // x: lights, y: tile size, z: tiles across, w: lights per tile
 };
 

@@ -17,6 +17,7 @@ use materials::MaterialBindings;
 pub(crate) use msaa::MsaaResolve;
 pub use msaa::supported_msaa_samples;
 
+use super::AmbientLight;
 use super::gpu_util::{
     cube_entry, sampler_entry, single_texel, texture_entry, uniform_buffer, uniform_entry,
 };
@@ -78,6 +79,7 @@ struct FrameUniform {
     sun_direction: [f32; 4],
     sun_color: [f32; 4],
     ambient: [f32; 4],
+    ambient_ground: [f32; 4],
     counts: [u32; 4],
 }
 
@@ -191,7 +193,7 @@ impl LitGpu {
         data: &FrameData,
         gpu: &GpuContext,
         assets: &Assets,
-        ambient: Vec3,
+        ambient: AmbientLight,
         tiles: TileParams,
     ) {
         self.update_frame(data, gpu, ambient, tiles);
@@ -206,7 +208,7 @@ impl LitGpu {
         &mut self,
         data: &FrameData,
         gpu: &GpuContext,
-        ambient: Vec3,
+        ambient: AmbientLight,
         tiles: TileParams,
     ) {
         let (device, queue) = (gpu.device(), gpu.queue());
@@ -214,7 +216,7 @@ impl LitGpu {
             self.frame_group =
                 frame_group(device, &self.frame_layout, &self.frame_buffer, &self.lights);
         }
-        let uniform = frame_uniform(data, ambient, self.lights.count() as u32, tiles);
+        let uniform = frame_uniform(data, ambient.sanitized(), self.lights.count() as u32, tiles);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
     }
 
@@ -486,7 +488,12 @@ fn lit_pipeline_faces(
     })
 }
 
-fn frame_uniform(data: &FrameData, ambient: Vec3, lights: u32, tiles: TileParams) -> FrameUniform {
+fn frame_uniform(
+    data: &FrameData,
+    ambient: AmbientLight,
+    lights: u32,
+    tiles: TileParams,
+) -> FrameUniform {
     let camera = &data.camera;
     let (sun_direction, sun_color) = match data.lights.sun {
         Some(sun) => (
@@ -515,7 +522,8 @@ fn frame_uniform(data: &FrameData, ambient: Vec3, lights: u32, tiles: TileParams
         camera_forward: camera.forward.extend(0.0).to_array(),
         sun_direction: sun_direction.to_array(),
         sun_color: sun_color.to_array(),
-        ambient: ambient.extend(0.0).to_array(),
+        ambient: ambient.sky.extend(0.0).to_array(),
+        ambient_ground: ambient.ground.extend(0.0).to_array(),
         counts: [lights, tiles.size, tiles.across, tiles.per_tile],
     }
 }
