@@ -9,7 +9,7 @@ use glam::{Quat, Vec3};
 use taos_engine::Engine;
 use taos_engine::prelude::*;
 use taos_engine::renderer::Renderer;
-use taos_engine::renderer::features::{PointSpotMethod, SkyOption};
+use taos_engine::renderer::features::{AmbientLight, PointSpotMethod, SkyOption};
 use taos_engine::renderer::presets::{
     DeferredOptions, PresetOptions, deferred_preset, forward_plus_preset, forward_preset,
 };
@@ -103,11 +103,16 @@ impl ManyLightsOptions {
     }
 
     /// The renderer setup for [`preset`](Self::preset): no shadows (the
-    /// sun is dim; the point lights are the subject), a night-blue sky.
+    /// sun is dim; the point lights are the subject), a night-blue sky
+    /// and a night's faint ambient light.
     pub fn renderer_preset(self) -> impl FnOnce(&mut Renderer) {
         let options = PresetOptions {
             sky: SkyOption::Color(Vec3::new(0.01, 0.015, 0.04)),
             shadow: None,
+            ambient: Some(AmbientLight::hemisphere(
+                Vec3::new(0.02, 0.025, 0.05),
+                Vec3::splat(0.01),
+            )),
             ..PresetOptions::default()
         };
         move |renderer: &mut Renderer| match self.preset {

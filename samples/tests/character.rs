@@ -220,3 +220,48 @@ fn the_character_climbs_the_ramp_and_collects_the_coin() {
         "the collected coin is gone"
     );
 }
+
+#[test]
+fn dragging_with_the_left_button_orbits_the_camera() {
+    use taos_engine::game_loop::MouseButton;
+    let (mut engine, objects) = engine();
+    frames(&mut engine, 5);
+    let before = engine.scene().world_position(objects.camera).unwrap();
+    // Moving without the button turns nothing (the cursor is free).
+    for _ in 0..10 {
+        engine
+            .game_loop()
+            .push_input(InputEvent::MouseMotion(Vec2::new(25.0, 0.0)));
+        frames(&mut engine, 1);
+    }
+    let still = engine.scene().world_position(objects.camera).unwrap();
+    assert!(still.distance(before) < 1e-3, "{before} -> {still}");
+    engine
+        .game_loop()
+        .push_input(InputEvent::MouseDown(MouseButton::Left));
+    for _ in 0..10 {
+        engine
+            .game_loop()
+            .push_input(InputEvent::MouseMotion(Vec2::new(25.0, 0.0)));
+        frames(&mut engine, 1);
+    }
+    engine
+        .game_loop()
+        .push_input(InputEvent::MouseUp(MouseButton::Left));
+    frames(&mut engine, 1);
+    let orbited = engine.scene().world_position(objects.camera).unwrap();
+    let feet = engine.scene().world_position(objects.character).unwrap();
+    assert!(
+        feet.distance(Vec3::ZERO) < 0.05,
+        "the character stood still: {feet}"
+    );
+    assert!(
+        orbited.distance(before) > 1.0,
+        "the camera orbited: {before} -> {orbited}"
+    );
+    let (was, now) = (before - feet, orbited - feet);
+    assert!(
+        (Vec2::new(was.x, was.z).length() - Vec2::new(now.x, now.z).length()).abs() < 0.05,
+        "at the same distance: {was} {now}"
+    );
+}

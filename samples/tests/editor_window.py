@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The editor sample in a real window under Xvfb, driven by xdotool.
 
-Run by `samples/tests/editor_window.rs` (part of `cargo test`, with the
+Run by `samples/tests/windows.rs` (part of `cargo test`, with the
 binary cargo built for it), or by hand:
 
     cargo build -p taos_samples --bin editor

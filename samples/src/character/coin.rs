@@ -7,11 +7,14 @@ use glam::Quat;
 use taos_engine::physics::{Physics, PhysicsEventKind};
 use taos_engine::prelude::*;
 
-/// How many coins the character has collected (a scene resource).
+/// How many coins the character has collected, of how many (a scene
+/// resource).
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Coins {
     /// Collected so far.
     pub collected: u32,
+    /// Placed in the level.
+    pub total: u32,
 }
 
 /// Turns a second, radians.
@@ -45,9 +48,9 @@ impl Behaviour for Coin {
             })
         });
         if collected {
-            cx.world_mut()
-                .get_resource_or_insert_with(Coins::default)
-                .collected += 1;
+            let mut coins = cx.world_mut().get_resource_or_insert_with(Coins::default);
+            coins.collected += 1;
+            log::info!("coin collected ({} of {})", coins.collected, coins.total);
             cx.commands().remove(me);
             return Ok(());
         }

@@ -167,7 +167,10 @@ pub fn spawn_character_scene(engine: &mut Engine) -> anyhow::Result<CharacterSce
     let _ = crate::controllers::grass_ground(engine, Vec3::new(0.3, 0.5, 0.25))?;
     let scene = engine.scene_mut();
     taos_engine::physics::install(scene, PhysicsConfig::default());
-    scene.world_mut().init_resource::<Coins>();
+    scene.world_mut().insert_resource(Coins {
+        collected: 0,
+        total: coin_positions().len() as u32,
+    });
     let ground = scene.spawn_with(
         "Ground collider",
         Transform::from_position(Vec3::new(0.0, -0.5, 0.0)),
@@ -186,7 +189,11 @@ pub fn spawn_character_scene(engine: &mut Engine) -> anyhow::Result<CharacterSce
     let (base, edge, mass) = LIGHT_CRATE;
     let light_crate = scene.spawn_with(
         "Light crate",
-        Transform::from_trs(base + Vec3::Y * edge * 0.5, Quat::IDENTITY, Vec3::splat(edge)),
+        Transform::from_trs(
+            base + Vec3::Y * edge * 0.5,
+            Quat::IDENTITY,
+            Vec3::splat(edge),
+        ),
     );
     scene.add_component(light_crate, MeshRenderer::new(cube.handle(), wood.handle()))?;
     scene.add_component(light_crate, RigidBody::dynamic().with_mass(mass)?)?;

@@ -1,0 +1,86 @@
+//! Samples in a real window under Xvfb, driven by xdotool, one Python
+//! script each:
+//! - `editor_window.py`: the `editor` binary; clicks, drags, undoes and
+//!   deletes, and checks the file Ctrl+S saves after each step;
+//! - `character_window.py`: the `character` binary played as a small
+//!   third-person game; holds A up the ramp until the game logs the coin,
+//!   drags to orbit, jumps, each checked on the window's pixels.
+//!
+//! Needs `xvfb-run`, `xdotool`, `python3` and Pillow (`.ci/run` installs
+//! them); without them a test says so and passes, so a machine without a
+//! display server can still run the rest.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Mutex;
+
+/// One window at a time: two software-rendered windows on a small machine
+/// would slow each other past the scripts' waits.
+static ONE_WINDOW: Mutex<()> = Mutex::new(());
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// Runs `script` under a fresh Xvfb display with `binary` in `binary_env`;
+/// asserts it succeeded and printed `ok_line`. Skips (passes, saying so)
+/// when a tool is missing.
+fn run_under_xvfb(script: &str, binary_env: &str, binary: &str, ok_line: &str) {
+    let _window = ONE_WINDOW
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut missing: Vec<&str> = ["xvfb-run", "xdotool", "python3"]
+        .into_iter()
+        .filter(|tool| !have(tool))
+        .collect();
+    let pillow = Command::new("python3")
+        .args(["-c", "import PIL.ImageGrab"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !pillow {
+        missing.push("Pillow");
+    }
+    if !missing.is_empty() {
+        eprintln!(
+            "skipped: {} not installed (bash .ci/run installs them)",
+            missing.join(", ")
+        );
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(script);
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", "python3"])
+        .arg(&script)
+        .env(binary_env, binary)
+        .output()
+        .expect("xvfb-run runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the windowed run failed:\n{text}");
+    assert!(text.contains(ok_line), "{text}");
+}
+
+#[test]
+fn the_editor_works_in_a_window_under_xvfb() {
+    run_under_xvfb(
+        "editor_window.py",
+        "TAOS_EDITOR_BINARY",
+        env!("CARGO_BIN_EXE_editor"),
+        "editor window: ok",
+    );
+}
+
+#[test]
+fn the_character_game_plays_in_a_window_under_xvfb() {
+    run_under_xvfb(
+        "character_window.py",
+        "TAOS_CHARACTER_BINARY",
+        env!("CARGO_BIN_EXE_character"),
+        "character window: ok",
+    );
+}
