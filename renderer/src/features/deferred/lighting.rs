@@ -16,7 +16,7 @@ use crate::resources::Assets;
 /// Lights the G-buffer ([`GBuffer`], a frame slot) into [`Frame::hdr`], over what
 /// the sky drew; pixels no geometry covers keep the sky. Does nothing when
 /// no [`GeometryFeature`](super::GeometryFeature) ran before it.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct DeferredLightingFeature {
     /// Ambient light on every surface, times the ambient occlusion
     /// ([`AmbientLight::default`]: a soft hemisphere).
@@ -31,14 +31,6 @@ struct Gpu {
     pipeline: wgpu::RenderPipeline,
 }
 
-impl Default for DeferredLightingFeature {
-    fn default() -> Self {
-        Self {
-            ambient: AmbientLight::default(),
-            gpu: None,
-        }
-    }
-}
 
 impl DeferredLightingFeature {
     /// Deferred lighting with the same default ambient as the forward pass.
