@@ -127,13 +127,14 @@ pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
 
 /// The forward-plus preset: sun shadows (cascaded), sky, [`ForwardPlusFeature`]
 /// (depth pre-pass, tiled light culling in a compute pass, shading over each
-/// tile's lights), tonemap. Pick it for scenes with many small point and
-/// spot lights.
+/// tile's lights), the post effects that are on, tonemap. Pick it for scenes
+/// with many small point and spot lights.
 ///
 /// Fallback: on a device without compute shaders or storage buffers (WebGL2)
 /// it registers the forward pass instead, and logs why
-/// ([`ForwardPlusFeature::check_support`]); the features then read
-/// `Shadow, Sky, ForwardLit, Tonemap`.
+/// ([`ForwardPlusFeature::check_support`]); the features then read as the
+/// [forward preset](forward_preset)'s: `Shadow, Sky, ForwardLit`, the post
+/// effects, `Tonemap`.
 pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         use_hdr_output_if_asked(renderer, &options);
