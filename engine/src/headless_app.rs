@@ -175,15 +175,14 @@ impl<A: App> HeadlessApp<A> {
         &mut self.app
     }
 
-    /// Ends the run, handing back the engine and the app.
-    #[must_use]
-    /// The engine and the app at once (to call an app's method that takes
-    /// the engine).
+    /// The engine and the app at once, both mutable, while the run goes
+    /// on (to call an app's method that takes the engine).
     pub fn parts_mut(&mut self) -> (&mut Engine, &mut A) {
         (&mut self.engine, &mut self.app)
     }
 
-    /// Ends the run, keeping the engine and the app.
+    /// Ends the run, handing back the engine and the app.
+    #[must_use]
     pub fn into_parts(self) -> (Engine, A) {
         (self.engine, self.app)
     }
