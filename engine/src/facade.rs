@@ -37,18 +37,70 @@ pub struct EngineConfig {
     pub height: u32,
     /// Loop policy, frame cap, auto-pause, watchdog.
     pub loop_config: LoopConfig,
+    /// How far each [`Engine::frame`] moves the simulation.
+    pub frame_time: FrameTime,
+}
+
+impl FrameTime {
+    /// `self`, or `fallback` for [`Auto`](Self::Auto).
+    fn or(self, fallback: Self) -> Self {
+        match self {
+            Self::Auto => fallback,
+            chosen => chosen,
+        }
+    }
 }
 
 impl EngineConfig {
-    /// `width` x `height`, variable steps.
+    /// `width` x `height`, variable steps, [`FrameTime::Auto`].
     #[must_use]
     pub fn new(width: u32, height: u32) -> Self {
         Self {
             width,
             height,
             loop_config: LoopConfig::default(),
+            frame_time: FrameTime::Auto,
         }
     }
+}
+
+/// How far one [`Engine::frame`] moves the simulation.
+///
+/// ```
+/// use std::time::Duration;
+/// use taos_engine::game_loop::ManualClock;
+/// use taos_engine::{Engine, EngineConfig, FrameTime};
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # if taos_engine::renderer::GpuContext::headless().is_err() { return Ok(()); }
+/// let clock = ManualClock::new();
+/// let config = EngineConfig { frame_time: FrameTime::Measured, ..EngineConfig::new(64, 64) };
+/// let mut engine = Engine::headless_with_clock(config, |_| {}, clock.clone())?;
+/// engine.frame()?; // the first frame measures from here
+/// clock.advance(Duration::from_millis(250));
+/// engine.frame()?;
+/// // The variable policy clamps a long frame to 100 ms.
+/// assert!((engine.scene().time().elapsed() - 0.1).abs() < 1e-6);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum FrameTime {
+    /// [`Measured`](Self::Measured) where the clock moves by itself (a
+    /// window's real clock, or the clock given to
+    /// [`Engine::headless_with_clock`]); [`OneTick`](Self::OneTick) on the
+    /// manual clock [`Engine::headless`] makes, which only the engine
+    /// could move.
+    #[default]
+    Auto,
+    /// The time the engine's clock says passed since the previous frame,
+    /// as the loop's policy takes it: the variable policy runs one step of
+    /// it clamped to 100 ms, the fixed policy the whole ticks due (capped
+    /// per frame, the rest carried). See [`GameLoop::advance`].
+    Measured,
+    /// Exactly one tick per frame (1/60 s, or the fixed policy's
+    /// interval), whatever the clock says: reproducible frames for tests,
+    /// captures and tools ([`Engine::step`] does it for one frame).
+    OneTick,
 }
 
 /// Building or running an engine failed.
@@ -108,6 +160,8 @@ pub struct Engine {
     pub(crate) pick_triangles: crate::picking::TriangleCache,
     /// The names of spawned models' meshes and materials.
     pub(crate) model_names: crate::asset_lookup::ModelAssetNames,
+    /// How far a [`frame`](Self::frame) moves the simulation (never `Auto`).
+    frame_time: FrameTime,
 }
 
 /// What the window driver did so far (how often the event loop woke, how
@@ -142,7 +196,9 @@ const HEADLESS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb
 
 impl Engine {
     /// An engine rendering `width` x `height` offscreen frames, driven by a
-    /// [`ManualClock`] (step it with [`frame`](Self::frame)).
+    /// [`ManualClock`] of its own: with [`FrameTime::Auto`] each
+    /// [`frame`](Self::frame) runs one tick (1/60 s, or the fixed
+    /// interval), so a test or tool gets the same frames every run.
     ///
     /// # Errors
     /// [`EngineError::Gpu`] without an adapter, [`EngineError::Target`] for a
@@ -151,18 +207,47 @@ impl Engine {
         config: EngineConfig,
         preset: impl FnOnce(&mut Renderer),
     ) -> Result<Self, EngineError> {
+        let stepping = config.frame_time.or(FrameTime::OneTick);
+        Self::headless_on(config, preset, ManualClock::new(), stepping)
+    }
+
+    /// [`headless`](Self::headless) on `clock` (a [`RealClock`] for a
+    /// headless game that runs in real time, or a [`ManualClock`] the
+    /// caller advances): with [`FrameTime::Auto`] each
+    /// [`frame`](Self::frame) advances the time `clock` measured since the
+    /// previous frame ([`FrameTime::Measured`]).
+    ///
+    /// # Errors
+    /// As [`headless`](Self::headless).
+    pub fn headless_with_clock(
+        config: EngineConfig,
+        preset: impl FnOnce(&mut Renderer),
+        clock: impl Clock + 'static,
+    ) -> Result<Self, EngineError> {
+        let stepping = config.frame_time.or(FrameTime::Measured);
+        Self::headless_on(config, preset, clock, stepping)
+    }
+
+    fn headless_on(
+        config: EngineConfig,
+        preset: impl FnOnce(&mut Renderer),
+        clock: impl Clock + 'static,
+        stepping: FrameTime,
+    ) -> Result<Self, EngineError> {
         crate::init_logging();
         let gpu = GpuContext::headless()?;
         let target = OffscreenTarget::new(&gpu, config.width, config.height, HEADLESS_FORMAT)?;
         let mut renderer = Renderer::new(gpu, HEADLESS_FORMAT);
         preset(&mut renderer);
-        Self::assemble(
+        let mut engine = Self::assemble(
             config,
             renderer,
             Output::Offscreen(target),
-            ManualClock::new(),
+            clock,
             Audio::new(AudioOutput::Silent),
-        )
+        )?;
+        engine.frame_time = stepping;
+        Ok(engine)
     }
 
     fn assemble(
@@ -190,6 +275,7 @@ impl Engine {
             builtins,
             pick_triangles: crate::picking::TriangleCache::default(),
             model_names: crate::asset_lookup::ModelAssetNames::default(),
+            frame_time: FrameTime::OneTick,
         })
     }
 
@@ -250,6 +336,7 @@ impl Engine {
             RealClock::new(),
             Audio::new(windowed_audio_output()),
         )?;
+        engine.frame_time = config.frame_time.or(FrameTime::Measured);
         engine.render.ui = Some(ui);
         engine.window = Some(window);
         engine.ui_context = Some(ui_context);
@@ -501,22 +588,37 @@ impl Engine {
         self.render.before_render.push(Box::new(hook));
     }
 
-    /// One whole frame now: a tick of the loop (time, timers, behaviours and
+    /// One whole frame now: the loop's ticks (time, timers, behaviours and
     /// systems, transforms), then `update_render`, bucketing, the features'
     /// updates, a fresh graph, compile and one submit, then `after_frame` hooks.
+    ///
+    /// How much time it simulates is the config's [`FrameTime`]: with
+    /// [`FrameTime::Measured`] (a windowed engine, or
+    /// [`headless_with_clock`](Self::headless_with_clock)) the time the
+    /// clock measured since the previous frame, clamped to 100 ms under the
+    /// variable policy ([`GameLoop::advance`]); with
+    /// [`FrameTime::OneTick`] (what [`headless`](Self::headless) picks for
+    /// its own manual clock) exactly one tick.
     ///
     /// While the loop is paused ([`GameLoop::pause`], or auto-paused) no
     /// tick runs: the frame shows the current state, as a window's paused
     /// frames do, and the scene's time stands still. After
-    /// [`GameLoop::resume`] each frame runs one tick again: the paused time
-    /// is not simulated later. [`step`](Self::step) runs one tick, paused
-    /// or not.
+    /// [`GameLoop::resume`] frames tick again: the paused time is not
+    /// simulated later. [`step`](Self::step) runs one tick, paused or not.
     ///
     /// # Errors
     /// [`EngineError::Update`] if a behaviour or command failed (the frame
     /// still rendered), [`EngineError::Render`] if the frame failed to
     /// render. Both are also logged.
     pub fn frame(&mut self) -> Result<RenderStats, EngineError> {
+        if self.frame_time == FrameTime::Measured {
+            let mut output = FrameOutput {
+                render: &mut self.render,
+                audio: &mut self.audio,
+            };
+            let (_, rendered) = self.game.advance_through(&mut output);
+            return self.frame_result(rendered);
+        }
         let tick = !self.game.is_paused();
         self.frame_ticking(tick)
     }
@@ -542,6 +644,14 @@ impl Engine {
         } else {
             self.game.present_through(&mut output)
         };
+        self.frame_result(rendered)
+    }
+
+    /// The first update error of the frame, or how it rendered.
+    fn frame_result(
+        &mut self,
+        rendered: Result<RenderStats, taos_renderer::RenderError>,
+    ) -> Result<RenderStats, EngineError> {
         if let Some(first) = self.game.take_errors().into_iter().next() {
             return Err(EngineError::Update(first));
         }

@@ -102,7 +102,7 @@ pub use builtin_assets::{DEFAULT_MATERIAL, Shape};
 /// The immediate-mode UI library of the overlay ([`App::ui`]), re-exported
 /// so a game builds its UI against the same version.
 pub use egui;
-pub use facade::{Engine, EngineConfig, EngineError, WindowStats};
+pub use facade::{Engine, EngineConfig, EngineError, FrameTime, WindowStats};
 pub use handles::AssetHandle;
 pub use headless_app::HeadlessApp;
 pub use logging::init_logging;

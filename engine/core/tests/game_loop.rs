@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use taos_core::game_loop::{
-    AutoPauseConfig, Delay, FiredTimers, FramePresenter, GameLoop, GameRng, Input, InputEvent, Key,
-    LoopConfig, LoopControl, LoopPolicy, LoopWarning, ManualClock, PauseReason, PresentOn, Rate,
-    Stage, TimerAction, Timers, Wake, WatchdogConfig,
+    AutoPauseConfig, CATCH_UP_BATCH, Delay, FiredTimers, FramePresenter, GameLoop, GameRng, Input,
+    InputEvent, Key, LoopConfig, LoopControl, LoopPolicy, LoopWarning, ManualClock, PauseReason,
+    PresentOn, Rate, Stage, TimerAction, Timers, Wake, WatchdogConfig,
 };
 use taos_core::prelude::*;
 
@@ -499,13 +499,28 @@ fn a_settled_loop_sleeps_until_its_next_timer_then_fires_it_on_time() {
     wakes += 1;
     assert_eq!((early.ticks, early.wake), (0, Wake::At(ms(5_000))));
     clock.set(ms(5_000));
-    let due = game.on_clock();
-    wakes += 1;
-    assert_eq!(due.ticks, 288, "the slept span is simulated, not dropped");
+    // The slept span (288 ticks) is simulated, not dropped, in batches of
+    // at most CATCH_UP_BATCH ticks, each asking to be called back at once.
+    let mut batches = Vec::new();
+    loop {
+        let due = game.on_clock();
+        wakes += 1;
+        batches.push(due.ticks);
+        assert!(due.ticks <= CATCH_UP_BATCH, "capped: {batches:?}");
+        if due.wake != Wake::Now {
+            break;
+        }
+        assert_eq!(game.scene().world().resource::<Timers>().pending(), 1);
+    }
+    assert_eq!(batches, [64, 64, 64, 64, 32]);
     assert_eq!(game.tick_count(), 300);
     assert_eq!(game.scene().world().resource::<Timers>().pending(), 0);
+    assert!(
+        (game.scene().time().elapsed() - 5.0).abs() < 1e-4,
+        "on time in game time"
+    );
     assert_eq!(game.pause_reason(), Some(PauseReason::Settled));
-    assert_eq!(wakes, 3, "three callbacks for five idle seconds");
+    assert_eq!(wakes, 7, "seven callbacks for five idle seconds");
 }
 
 #[test]

@@ -65,6 +65,7 @@ pub use config::{
 };
 pub use control::LoopControl;
 pub use frame_info::{Diagnostics, FrameInfo, LoopWarning, PauseReason};
+pub use pacer::CATCH_UP_BATCH;
 pub use replay::{
     Divergence, ENGINE_VERSION, GameRng, MAX_SNAPSHOT_COUNTER, RecordedInput, Recording,
     RecordingError, Snapshot, SnapshotError, SnapshotTypes, StateChecksum, StateHash, StateHasher,

@@ -12,6 +12,13 @@ use super::config::{LoopConfig, LoopPolicy, NANOS_PER_SECOND, PresentOn};
 /// Longest `dt` the variable policy hands out, in nanoseconds (100 ms).
 const MAX_VARIABLE_DT_NANOS: u64 = 100_000_000;
 
+/// Most ticks one callback runs while catching up on a slept span (after
+/// the loop settled and slept until a timer): the rest stays owed and the
+/// next callbacks, called at once, run it in batches of this size. So a
+/// long sleep never turns into one frame of thousands of ticks, and the
+/// timer still fires at its exact game time.
+pub const CATCH_UP_BATCH: u32 = 64;
+
 /// What one clock callback should do.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Plan {
@@ -37,6 +44,9 @@ pub(crate) struct Pacer {
     carry: u128,
     /// Clock time dropped by the catch-up cap or by rebasing (stalls), in ns.
     dropped: u64,
+    /// A slept span is still being caught up on ([`CATCH_UP_BATCH`] ticks
+    /// per callback): the next plan catches up too.
+    owed: bool,
 }
 
 impl Pacer {
@@ -45,10 +55,40 @@ impl Pacer {
     /// asks for it after sleeping until a timer, so the slept span is
     /// simulated rather than dropped or clamped (the fixed policy lifts its
     /// batch cap; the variable policy splits the span into steps of at most
-    /// 100 ms).
+    /// 100 ms), [`CATCH_UP_BATCH`] ticks per callback at most: what is left
+    /// is owed to the next callbacks ([`owes_ticks`](Self::owes_ticks)).
     pub(crate) fn plan(&mut self, config: &LoopConfig, now: Duration, catch_up: bool) -> Plan {
+        self.plan_with(config, now, catch_up, true)
+    }
+
+    /// [`plan`](Self::plan) for a frame that is made whatever is due (an
+    /// engine's `frame`): never waits, neither for the frame cap nor for a
+    /// tick to come due (it runs no tick then, and presents).
+    pub(crate) fn plan_frame(
+        &mut self,
+        config: &LoopConfig,
+        now: Duration,
+        catch_up: bool,
+    ) -> Plan {
+        self.plan_with(config, now, catch_up, false)
+    }
+
+    /// Whether a slept span is still owed: the loop should be called back
+    /// at once.
+    pub(crate) fn owes_ticks(&self) -> bool {
+        self.owed
+    }
+
+    fn plan_with(
+        &mut self,
+        config: &LoopConfig,
+        now: Duration,
+        catch_up: bool,
+        may_wait: bool,
+    ) -> Plan {
+        let catch_up = catch_up || self.owed;
         let now = duration_to_nanos(now);
-        if let (Some(cap), Some(last)) = (config.frame_cap, self.last_frame) {
+        if may_wait && let (Some(cap), Some(last)) = (config.frame_cap, self.last_frame) {
             let due = last.saturating_add(cap.interval_nanos());
             if now < due {
                 return Plan::Wait {
@@ -56,12 +96,21 @@ impl Pacer {
                 };
             }
         }
+        self.owed = false;
         let elapsed = self.base.map_or(0, |base| now.saturating_sub(base));
         self.base = Some(now.max(self.base.unwrap_or(0)));
         match config.policy {
             LoopPolicy::Variable => {
                 self.last_frame = Some(now);
-                let (ticks, dt) = if catch_up && elapsed > MAX_VARIABLE_DT_NANOS {
+                let batch = u64::from(CATCH_UP_BATCH);
+                let (ticks, dt) = if catch_up && elapsed > MAX_VARIABLE_DT_NANOS * batch {
+                    // More than a batch: full 100 ms steps now, and the
+                    // rest measured again from where they end.
+                    let covered = MAX_VARIABLE_DT_NANOS * batch;
+                    self.base = Some(now - (elapsed - covered));
+                    self.owed = true;
+                    (batch, MAX_VARIABLE_DT_NANOS)
+                } else if catch_up && elapsed > MAX_VARIABLE_DT_NANOS {
                     // Rounded up, so the steps cover the whole span.
                     let steps = elapsed.div_ceil(MAX_VARIABLE_DT_NANOS);
                     (steps, elapsed.div_ceil(steps))
@@ -80,12 +129,15 @@ impl Pacer {
                 let available = self.carry + u128::from(elapsed) * hz;
                 let due = available / unit;
                 let ticks = if catch_up {
-                    due.min(u128::from(u32::MAX))
+                    due.min(u128::from(CATCH_UP_BATCH))
                 } else {
                     due.min(u128::from(step.max_ticks_per_callback))
                 };
                 let mut rest = available - ticks * unit;
-                if rest > unit {
+                if catch_up && rest >= unit {
+                    // Owed to the next callbacks, not dropped.
+                    self.owed = true;
+                } else if rest > unit {
                     // A stall longer than the batch cap: drop it rather than
                     // fast-forward through it next callback.
                     self.dropped = self
@@ -96,7 +148,7 @@ impl Pacer {
                 self.carry = rest;
                 let ticks = u32::try_from(ticks).unwrap_or(u32::MAX);
                 let alpha = (rest as f64 / unit as f64).min(1.0) as f32;
-                if ticks == 0 && step.present == PresentOn::Tick {
+                if may_wait && ticks == 0 && step.present == PresentOn::Tick {
                     let missing = (unit - rest).div_ceil(hz);
                     let wait = u64::try_from(missing).unwrap_or(u64::MAX);
                     return Plan::Wait {
@@ -116,6 +168,7 @@ impl Pacer {
     /// Forgets the time since the last callback (a pause or a hidden window):
     /// the next callback measures from `now`, and the gap is dropped.
     pub(crate) fn rebase(&mut self, now: Duration) {
+        self.owed = false;
         let now = duration_to_nanos(now);
         if let Some(base) = self.base {
             self.dropped = self.dropped.saturating_add(now.saturating_sub(base));
@@ -258,5 +311,30 @@ mod tests {
         };
         assert_eq!(ticks, 50);
         assert_eq!(dt, ms(99));
+    }
+
+    #[test]
+    fn a_long_variable_catch_up_runs_in_batches_and_owes_the_rest() {
+        let config = LoopConfig::default();
+        let mut pacer = Pacer::default();
+        pacer.plan(&config, ms(0), false);
+        // 10 s slept: 100 steps of 100 ms, 64 now.
+        let first = pacer.plan(&config, ms(10_000), true);
+        assert_eq!(
+            first,
+            Plan::Run {
+                ticks: CATCH_UP_BATCH,
+                dt: ms(100),
+                alpha: 1.0
+            }
+        );
+        assert!(pacer.owes_ticks());
+        // The next callback (at once, same clock) catches up on the rest.
+        let Plan::Run { ticks, dt, .. } = pacer.plan(&config, ms(10_000), false) else {
+            panic!()
+        };
+        assert_eq!((ticks, dt), (36, ms(100)));
+        assert!(!pacer.owes_ticks());
+        assert_eq!(pacer.dropped(), Duration::ZERO, "nothing dropped");
     }
 }

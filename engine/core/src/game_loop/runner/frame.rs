@@ -144,9 +144,56 @@ impl GameLoop {
         output
     }
 
+    /// One frame now, advancing the time the clock measured since the
+    /// previous frame as the policy takes it: the variable policy one step
+    /// of that delta clamped to 100 ms, the fixed policy the whole ticks
+    /// due (capped per callback, the rest carried), then a frame presented
+    /// whatever came due (no frame cap, no waiting for a tick: the caller
+    /// decided a frame is wanted). While paused or hidden nothing ticks and
+    /// the paused span is dropped. After the loop settled and slept, the
+    /// slept span is caught up, [`CATCH_UP_BATCH`](crate::game_loop::CATCH_UP_BATCH)
+    /// ticks per frame. Returns the ticks run (without output: see
+    /// [`advance_through`](Self::advance_through)).
+    ///
+    /// What an engine's `frame` does; [`step`](Self::step) is the fixed
+    /// one-tick alternative for tests and tools.
+    pub fn advance(&mut self) -> u32 {
+        self.advance_through(&mut no_presenter).0
+    }
+
+    /// [`advance`](Self::advance), presenting through `presenter`: the
+    /// ticks run and what the presenter returned.
+    pub fn advance_through<P: FramePresenter + ?Sized>(
+        &mut self,
+        presenter: &mut P,
+    ) -> (u32, P::Output) {
+        let now = self.clock.now();
+        self.observe_clock(now);
+        if !self.visible || self.paused.is_some() {
+            self.pacer.rebase(now);
+            let alpha = self.info.alpha;
+            let (_, output) = self.frame(0, Duration::ZERO, alpha, presenter);
+            self.pacer.note_frame(now);
+            return (0, output);
+        }
+        let catch_up = self.sleep_until.take().is_some();
+        let (ticks, dt, alpha) = match self.pacer.plan_frame(&self.config, now, catch_up) {
+            Plan::Run { ticks, dt, alpha } => (ticks, dt, alpha),
+            // `plan_frame` never waits; nothing to run if it did.
+            Plan::Wait { .. } => (0, Duration::ZERO, self.info.alpha),
+        };
+        let (ran, output) = self.frame(ticks, dt, alpha, presenter);
+        self.pacer.note_frame(now);
+        (ran, output)
+    }
+
     fn next_wake(&self, now: Duration) -> Wake {
         if self.paused.is_some() {
             return Wake::OnEvent;
+        }
+        if self.pacer.owes_ticks() {
+            // Still catching up on a slept span: the next batch at once.
+            return Wake::Now;
         }
         if let Some(until) = self.sleep_until {
             return Wake::At(until.max(now + MIN_WAIT));

@@ -1,9 +1,12 @@
-//! Pause means pause, headless as in a window: a paused loop's frames are
-//! still drawn (from the last state) but run no tick, so behaviours stand
-//! still and the scene's time does not move; `step` advances exactly one
-//! tick; resuming goes on from there without simulating the paused time.
-//! Time is fed by a manual clock: nothing here sleeps or reads the wall
-//! clock.
+//! How far an engine's frames move time. `Engine::frame` advances what the
+//! clock measured (clamped to 100 ms under the variable policy, whole ticks
+//! under the fixed one) when the engine runs on a clock that moves, one
+//! tick on `Engine::headless`'s own clock, or as `FrameTime` says. Pause
+//! means pause, headless as in a window: a paused loop's frames are still
+//! drawn (from the last state) but run no tick, so behaviours stand still
+//! and the scene's time does not move; `step` advances exactly one tick;
+//! resuming goes on from there without simulating the paused time. Time is
+//! fed by a manual clock: nothing here sleeps or reads the wall clock.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,7 +15,9 @@ use std::time::Duration;
 use taos_engine::game_loop::Wake;
 use taos_engine::prelude::*;
 use taos_engine::renderer::presets::{PresetOptions, forward_preset};
-use taos_engine::{App, AppError, Engine, EngineConfig, HeadlessApp, Propagate, WindowEvent};
+use taos_engine::{
+    App, AppError, Engine, EngineConfig, FrameTime, HeadlessApp, Propagate, WindowEvent,
+};
 
 /// Counts its updates (one per tick).
 struct Counter(Arc<AtomicU64>);
@@ -220,5 +225,143 @@ fn a_headless_app_paused_by_its_key_draws_without_ticking_and_steps_once() {
         ticks(&mut run),
         4,
         "resumed: one tick per frame, no catch-up"
+    );
+}
+
+/// A headless engine on `clock` with `loop_config` and `frame_time`, a
+/// camera and a counting behaviour.
+fn engine_on(
+    clock: &ManualClock,
+    loop_config: LoopConfig,
+    frame_time: FrameTime,
+) -> (Engine, Arc<AtomicU64>) {
+    let config = EngineConfig {
+        loop_config,
+        frame_time,
+        ..EngineConfig::new(64, 48)
+    };
+    let mut engine = Engine::headless_with_clock(
+        config,
+        forward_preset(PresetOptions::default()),
+        clock.clone(),
+    )
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let updates = Arc::new(AtomicU64::new(0));
+    let scene = engine.scene_mut();
+    let camera = scene.spawn("Camera");
+    scene
+        .add_component(
+            camera,
+            Camera::perspective(60.0, 0.1, 100.0, 4.0 / 3.0).unwrap(),
+        )
+        .unwrap();
+    let counter = scene.spawn("Counter");
+    scene
+        .add_behaviour(counter, Counter(updates.clone()))
+        .unwrap();
+    (engine, updates)
+}
+
+#[test]
+fn a_frame_advances_the_measured_delta_clamped_to_100_ms() {
+    let clock = ManualClock::new();
+    let (mut engine, updates) = engine_on(&clock, LoopConfig::default(), FrameTime::Auto);
+    engine.frame().unwrap(); // measures from here
+    let start = engine.scene().time().elapsed();
+    clock.advance(Duration::from_millis(16));
+    engine.frame().unwrap();
+    let after_16 = engine.scene().time().elapsed() - start;
+    assert!((after_16 - 0.016).abs() < 1e-6, "{after_16}");
+    clock.advance(Duration::from_millis(250));
+    engine.frame().unwrap();
+    let after_250 = engine.scene().time().elapsed() - start - after_16;
+    assert!(
+        (after_250 - 0.1).abs() < 1e-6,
+        "a long frame is clamped: {after_250}"
+    );
+    // One variable step per frame, however long.
+    assert_eq!(updates.load(Ordering::Relaxed), 3);
+    // A frame with no time passed still draws, with a zero step.
+    engine.frame().unwrap();
+    assert!((engine.scene().time().elapsed() - start - 0.116).abs() < 1e-6);
+}
+
+#[test]
+fn a_fixed_policy_frame_runs_the_ticks_due_and_carries_the_rest() {
+    let clock = ManualClock::new();
+    let (mut engine, updates) =
+        engine_on(&clock, LoopConfig::fixed(60).unwrap(), FrameTime::Measured);
+    engine.frame().unwrap();
+    let before = updates.load(Ordering::Relaxed);
+    clock.advance(Duration::from_millis(50));
+    engine.frame().unwrap();
+    assert_eq!(
+        updates.load(Ordering::Relaxed) - before,
+        3,
+        "50 ms at 60 Hz"
+    );
+    clock.advance(Duration::from_millis(10));
+    engine.frame().unwrap();
+    assert_eq!(
+        updates.load(Ordering::Relaxed) - before,
+        3,
+        "10 ms: no tick due yet, but a frame is drawn"
+    );
+    clock.advance(Duration::from_millis(10));
+    engine.frame().unwrap();
+    assert_eq!(
+        updates.load(Ordering::Relaxed) - before,
+        4,
+        "the carry adds up"
+    );
+}
+
+#[test]
+fn one_tick_frames_ignore_the_clock_and_headless_engines_default_to_them() {
+    let clock = ManualClock::new();
+    let (mut engine, updates) = engine_on(&clock, LoopConfig::default(), FrameTime::OneTick);
+    for _ in 0..3 {
+        clock.advance(Duration::from_millis(250));
+        engine.frame().unwrap();
+    }
+    assert_eq!(updates.load(Ordering::Relaxed), 3);
+    assert!((engine.scene().time().elapsed() - 3.0 / 60.0).abs() < 1e-6);
+    // `Engine::headless` makes its own clock, which nothing moves: one tick.
+    let mut own = Engine::headless(
+        EngineConfig::new(64, 48),
+        forward_preset(PresetOptions::default()),
+    )
+    .unwrap();
+    own.frame().unwrap();
+    own.frame().unwrap();
+    assert!((own.scene().time().elapsed() - 2.0 / 60.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_paused_measured_engine_drops_the_paused_span() {
+    let clock = ManualClock::new();
+    let (mut engine, updates) = engine_on(&clock, LoopConfig::default(), FrameTime::Measured);
+    engine.frame().unwrap();
+    clock.advance(Duration::from_millis(20));
+    engine.frame().unwrap();
+    let ticked = updates.load(Ordering::Relaxed);
+    engine.game_loop().pause();
+    for _ in 0..5 {
+        clock.advance(Duration::from_millis(50));
+        engine.frame().unwrap();
+    }
+    assert_eq!(
+        updates.load(Ordering::Relaxed),
+        ticked,
+        "no tick while paused"
+    );
+    let paused_at = engine.scene().time().elapsed();
+    engine.game_loop().resume();
+    clock.advance(Duration::from_millis(16));
+    engine.frame().unwrap();
+    let moved = engine.scene().time().elapsed() - paused_at;
+    assert!(
+        (moved - 0.016).abs() < 1e-6,
+        "only the time since resuming: {moved}"
     );
 }
