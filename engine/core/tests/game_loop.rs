@@ -766,3 +766,158 @@ fn a_presenter_passed_in_returns_its_output_as_a_value() {
     let dynamic: &mut dyn FramePresenter<Output = (u32, u64, f32)> = &mut present;
     assert_eq!(game.present_through(dynamic).0, 5);
 }
+
+/// Walks along +X while D is held, jumps on Space, and picks a hotbar slot
+/// with the digit keys: a player driven by input.
+struct Player {
+    vertical: f32,
+}
+
+/// The selected hotbar slot: a component only input writes.
+#[derive(Component, Default)]
+struct Hotbar(u8);
+
+impl Behaviour for Player {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
+        let (walk, jump, slot) = {
+            let input = cx.resource::<Input>();
+            let slot = [Key::Digit1, Key::Digit2, Key::Digit3]
+                .iter()
+                .position(|&key| input.just_pressed(key));
+            (
+                input.down_in_tick(Key::D),
+                input.just_pressed(Key::Space),
+                slot,
+            )
+        };
+        let on_ground = cx.transform().position.y <= 0.0;
+        if jump && on_ground {
+            self.vertical = 4.0;
+        }
+        if !on_ground || self.vertical > 0.0 {
+            self.vertical -= 10.0 * dt;
+        }
+        let mut transform = cx.transform_mut();
+        if walk {
+            transform.position.x += 2.0 * dt;
+        }
+        transform.position.y = (transform.position.y + self.vertical * dt).max(0.0);
+        if transform.position.y == 0.0 && self.vertical < 0.0 {
+            self.vertical = 0.0;
+        }
+        drop(transform);
+        if let Some(slot) = slot {
+            let me = cx.object().entity();
+            if let Some(mut hotbar) = cx.world_mut().get_mut::<Hotbar>(me) {
+                hotbar.0 = slot as u8;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Turns its object all the time, whatever the input (a waving flag).
+struct Spinner;
+
+impl Behaviour for Spinner {
+    fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
+        *cx.rotation_mut() *= Quat::from_rotation_y(dt);
+        Ok(())
+    }
+}
+
+fn watched(scene: Scene) -> GameLoop {
+    let mut config = fixed(60, PresentOn::Tick);
+    config.watchdog = Some(WatchdogConfig {
+        frame_budget: Duration::from_secs(10),
+        ..WatchdogConfig::default()
+    });
+    started(scene, config).0
+}
+
+fn unresponsive(game: &GameLoop) -> Option<LoopWarning> {
+    game.warnings()
+        .iter()
+        .find(|w| matches!(w, LoopWarning::Unresponsive { .. }))
+        .cloned()
+}
+
+#[test]
+fn ordinary_play_driven_by_input_never_warns_among_ambient_animation() {
+    let mut scene = Scene::new();
+    let player = scene.spawn("Player");
+    scene
+        .add_behaviour(player, Player { vertical: 0.0 })
+        .unwrap();
+    scene.add_component(player, Hotbar::default()).unwrap();
+    let flag = scene.spawn("Flag");
+    scene.add_behaviour(flag, Spinner).unwrap();
+    let mut game = watched(scene);
+    let mut run = |game: &mut GameLoop, ticks: usize| {
+        for _ in 0..ticks {
+            game.step();
+            if let Some(warning) = unresponsive(game) {
+                panic!("ordinary play warned: {warning}");
+            }
+        }
+    };
+    // Start walking, stop, walk again, jump while walking, jump standing,
+    // pick three hotbar slots: each input makes something new happen.
+    for _ in 0..3 {
+        game.push_input(InputEvent::KeyDown(Key::D));
+        run(&mut game, 20);
+        game.push_input(InputEvent::KeyUp(Key::D));
+        run(&mut game, 20);
+    }
+    game.push_input(InputEvent::KeyDown(Key::D));
+    run(&mut game, 10);
+    for _ in 0..3 {
+        game.push_input(InputEvent::KeyDown(Key::Space));
+        game.push_input(InputEvent::KeyUp(Key::Space));
+        run(&mut game, 60);
+    }
+    game.push_input(InputEvent::KeyUp(Key::D));
+    run(&mut game, 10);
+    for key in [Key::Digit1, Key::Digit2, Key::Digit3, Key::Digit1] {
+        game.push_input(InputEvent::KeyDown(key));
+        game.push_input(InputEvent::KeyUp(key));
+        run(&mut game, 20);
+    }
+    let at = game.scene().world_position(player).unwrap();
+    assert!(at.x > 3.0, "the player walked: {at}");
+}
+
+#[test]
+fn an_unresponsive_warning_names_the_scene_and_the_behaviours_that_ran() {
+    let mut scene = Scene::new();
+    scene.set_label("Level 1");
+    let flag = scene.spawn("Flag");
+    scene.add_behaviour(flag, Spinner).unwrap();
+    let mut game = watched(scene);
+    let mut warning = None;
+    for _ in 0..4 {
+        game.push_input(InputEvent::KeyDown(Key::Space));
+        game.push_input(InputEvent::KeyUp(Key::Space));
+        for _ in 0..14 {
+            game.step();
+            warning = warning.or_else(|| unresponsive(&game));
+        }
+    }
+    let warning = warning.expect("three ignored taps warn");
+    let LoopWarning::Unresponsive {
+        scene, suspects, ..
+    } = &warning
+    else {
+        unreachable!()
+    };
+    assert_eq!(scene.as_deref(), Some("Level 1"));
+    assert!(
+        suspects.iter().any(|name| name.ends_with("Spinner")),
+        "{suspects:?}"
+    );
+    let text = warning.to_string();
+    assert!(
+        text.contains("\"Level 1\"") && text.contains("Spinner"),
+        "{text}"
+    );
+}

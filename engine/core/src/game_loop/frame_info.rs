@@ -29,7 +29,7 @@ impl PauseReason {
 }
 
 /// A warning raised by the watchdog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LoopWarning {
     /// A frame took longer than its budget.
@@ -47,6 +47,11 @@ pub enum LoopWarning {
         inputs: u32,
         /// The tick at which the last one was judged.
         tick: u64,
+        /// The scene's label ([`Scene::set_label`](crate::Scene::set_label)), if it has one.
+        scene: Option<String>,
+        /// The behaviour types that ran in the last frame, the slowest
+        /// first (at most three): the ones the input should have reached.
+        suspects: Vec<&'static str>,
     },
 }
 
@@ -64,10 +69,23 @@ impl std::fmt::Display for LoopWarning {
                 }
                 Ok(())
             }
-            Self::Unresponsive { inputs, tick } => write!(
-                f,
-                "{inputs} consecutive inputs produced no progress (tick {tick}): the game may be stuck"
-            ),
+            Self::Unresponsive {
+                inputs,
+                tick,
+                scene,
+                suspects,
+            } => {
+                write!(f, "{inputs} consecutive inputs produced no progress")?;
+                match scene {
+                    Some(label) => write!(f, " in scene \"{label}\"")?,
+                    None => f.write_str(" in an unlabelled scene")?,
+                }
+                write!(f, " (tick {tick})")?;
+                if !suspects.is_empty() {
+                    write!(f, "; behaviours that ran: {}", suspects.join(", "))?;
+                }
+                f.write_str(": the game may be stuck")
+            }
         }
     }
 }

@@ -46,6 +46,7 @@ mod control;
 mod frame_info;
 mod pacer;
 pub mod replay;
+mod response;
 mod runner;
 mod scheduler;
 mod stages;

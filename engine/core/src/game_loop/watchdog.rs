@@ -4,15 +4,25 @@ use std::time::Duration;
 
 use super::config::WatchdogConfig;
 use super::frame_info::LoopWarning;
-use super::stages::StageTimings;
+use super::replay::checksum::StateChecksum;
+use super::response::ResponseWatch;
+use super::stages::{Stage, StageTimings};
+use crate::Scene;
+
+/// How many behaviours an unresponsive warning names.
+const SUSPECTS: usize = 3;
 
 /// Watches frame times and input-to-progress.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Watchdog {
     config: WatchdogConfig,
     /// The open settle window: (tick the input arrived, fingerprint then).
     open: Option<(u64, u64)>,
     ignored: u32,
+    /// The default progress: what each tick changed.
+    response: ResponseWatch,
+    /// The progress fingerprint after the last tick (`None` before the first).
+    progress: Option<u64>,
 }
 
 impl Watchdog {
@@ -21,7 +31,46 @@ impl Watchdog {
             config,
             open: None,
             ignored: 0,
+            response: ResponseWatch::default(),
+            progress: None,
         }
+    }
+
+    /// Marks the start of a tick (for the default progress).
+    pub(crate) fn begin_tick(&mut self, scene: &mut Scene) {
+        self.response.begin(scene);
+    }
+
+    /// Judges the tick that just ran: `declared` is the game's own
+    /// progress fingerprint, if it declared one; without it, what the tick
+    /// changed ([`ResponseWatch`]). Names the scene and the behaviours that
+    /// ran in a warning.
+    pub(crate) fn end_tick(
+        &mut self,
+        scene: &mut Scene,
+        checksum: &mut StateChecksum,
+        tick: u64,
+        had_input: bool,
+        declared: Option<u64>,
+    ) -> Option<LoopWarning> {
+        let progress = declared.unwrap_or_else(|| self.response.end(scene, checksum));
+        let before = self.progress.replace(progress).unwrap_or(progress);
+        let mut warning = self.tick(tick, had_input, before, progress)?;
+        if let LoopWarning::Unresponsive {
+            scene: label,
+            suspects,
+            ..
+        } = &mut warning
+        {
+            *label = scene.label().map(str::to_owned);
+            *suspects = scene.stage_timings().map(suspects_in).unwrap_or_default();
+        }
+        Some(warning)
+    }
+
+    /// Forgets the progress fingerprint (a new progress signal).
+    pub(crate) fn forget_progress(&mut self) {
+        self.progress = None;
     }
 
     /// Judges a finished frame against the budget.
@@ -72,12 +121,37 @@ impl Watchdog {
             return None;
         }
         let inputs = std::mem::take(&mut self.ignored);
-        Some(LoopWarning::Unresponsive { inputs, tick })
+        Some(LoopWarning::Unresponsive {
+            inputs,
+            tick,
+            scene: None,
+            suspects: Vec::new(),
+        })
     }
 
-    /// Forgets open windows and counts (on resume).
+    /// Forgets open windows, counts and poses (on resume).
     pub(crate) fn reset(&mut self) {
         self.open = None;
         self.ignored = 0;
+        self.response.reset();
+        self.progress = None;
     }
+}
+
+/// The behaviour types that ran this frame, the slowest first: the ones an
+/// ignored input should have reached.
+fn suspects_in(timings: &StageTimings) -> Vec<&'static str> {
+    let mut ran: Vec<(&'static str, Duration)> = timings
+        .entries()
+        .iter()
+        .filter_map(|entry| match entry.stage {
+            Stage::Behaviour(name) => Some((name, entry.time)),
+            _ => None,
+        })
+        .collect();
+    ran.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    ran.into_iter()
+        .take(SUSPECTS)
+        .map(|(name, _)| name)
+        .collect()
 }

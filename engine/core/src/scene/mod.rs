@@ -66,6 +66,8 @@ pub struct Scene {
     history: Option<interpolation::TickHistory>,
     /// Steps animation players at the start of every update.
     animation: animation::AnimationStep,
+    /// What the scene is called in diagnostics ("World", "Main menu").
+    label: Option<String>,
 }
 
 /// A clock to time stages with, and what it measured.
@@ -117,7 +119,20 @@ impl Scene {
             errors: Vec::new(),
             history: None,
             animation,
+            label: None,
         }
+    }
+
+    /// Names the scene for diagnostics (the watchdog's warnings say which
+    /// scene stopped answering): "World", "Main menu", a level's file name.
+    pub fn set_label(&mut self, label: impl Into<String>) {
+        self.label = Some(label.into());
+    }
+
+    /// The scene's label ([`set_label`](Self::set_label)), if it has one.
+    #[must_use]
+    pub fn label(&self) -> Option<&str> {
+        self.label.as_deref()
     }
 
     /// Times every stage of [`update`](Self::update) and

@@ -297,6 +297,9 @@ impl GameLoop {
     /// `false`, running nothing and consuming no input, when a replay has
     /// run out of ticks.
     fn tick(&mut self, dt: Duration) -> bool {
+        if let Some(watchdog) = &mut self.watchdog {
+            watchdog.begin_tick(&mut self.scene);
+        }
         let flags = self.next_flags();
         let Some(flags) = flags else {
             self.paused = Some(PauseReason::ReplayFinished);
@@ -375,23 +378,25 @@ impl GameLoop {
             return;
         }
         // What the game declared as progress serves both checks; without
-        // it, the watchdog looks at progress only (the scene's structure:
-        // ambient animation must not hide a hang) and idle settling at
-        // everything that could be moving.
+        // it, the watchdog looks at what changed in a new way (ambient
+        // animation must not hide a hang; `ResponseWatch`) and idle
+        // settling at everything that could be moving.
         let declared = self.progress_signal.as_mut().map(|signal| {
             let mut h = StateHasher::default();
             signal(&self.scene, &mut h);
             h.finish()
         });
-        if self.watchdog.is_some() {
-            let progress = declared.unwrap_or_else(|| self.checksum.structure(&self.scene));
-            let before = self.progress.replace(progress).unwrap_or(progress);
-            if let Some(watchdog) = &mut self.watchdog
-                && let Some(warning) = watchdog.tick(self.ticks, had_input, before, progress)
-            {
-                log::warn!("{warning}");
-                self.info.diagnostics.warnings.push(warning);
-            }
+        if let Some(watchdog) = &mut self.watchdog
+            && let Some(warning) = watchdog.end_tick(
+                &mut self.scene,
+                &mut self.checksum,
+                self.ticks,
+                had_input,
+                declared,
+            )
+        {
+            log::warn!("{warning}");
+            self.info.diagnostics.warnings.push(warning);
         }
         let Some(auto) = self.config.auto_pause else {
             return;

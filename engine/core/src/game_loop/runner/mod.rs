@@ -121,9 +121,6 @@ pub struct GameLoop {
     idle: IdleTracker,
     watchdog: Option<Watchdog>,
     checksum: StateChecksum,
-    /// The watchdog's progress fingerprint after the last tick (`None`
-    /// before the first).
-    progress: Option<u64>,
     /// What the game declared as progress; `None`: the built-in hashes (the
     /// scene's structure for the watchdog, every object for idle settling).
     progress_signal: Option<ProgressSignal>,
@@ -207,7 +204,6 @@ impl GameLoop {
             idle: IdleTracker::default(),
             watchdog: config.watchdog.map(Watchdog::new),
             checksum: StateChecksum::default(),
-            progress: None,
             progress_signal: None,
             sleep_until: None,
             waiting_for_timer: false,
@@ -346,9 +342,14 @@ impl GameLoop {
     /// watchdog: `signal` hashes the game's progress-only state (a score, a
     /// counter inside a behaviour, the level), leaving out ambient animation.
     ///
-    /// Without it, the watchdog judges inputs by the scene's structure
+    /// Without it, the watchdog judges an input by whether the ticks after
+    /// it changed anything new: the scene's structure
     /// ([`StateChecksum::structure`]: objects spawned or removed, enabled,
-    /// re-parented), which ambient animation does not change; idle settling
+    /// re-parented), which components and resources were written, and how
+    /// each moving object moved (direction and speed band). Ambient
+    /// animation writes the same things the same way every tick, so it is
+    /// not progress; a player starting to walk, turning, running or
+    /// jumping, or a component only the input writes, is. Idle settling
     /// hashes every object ([`StateChecksum::objects`]: also transforms and
     /// the components registered on [`checksum_mut`](Self::checksum_mut)),
     /// so anything still moving keeps the game awake.
@@ -371,7 +372,9 @@ impl GameLoop {
         signal: impl FnMut(&Scene, &mut StateHasher) + Send + 'static,
     ) {
         self.progress_signal = Some(Box::new(signal));
-        self.progress = None;
+        if let Some(watchdog) = &mut self.watchdog {
+            watchdog.forget_progress();
+        }
     }
 
     /// Errors from behaviours and queued commands since the last call, oldest

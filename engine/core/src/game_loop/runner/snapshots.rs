@@ -46,7 +46,6 @@ impl GameLoop {
             .set_tick(snapshot.tick);
         self.paused = snapshot.restored_pause();
         self.idle.reset();
-        self.progress = None;
         self.sleep_until = None;
         self.waiting_for_timer = false;
         if let Some(watchdog) = &mut self.watchdog {
