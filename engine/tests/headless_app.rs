@@ -10,8 +10,27 @@ use taos_engine::{
 
 const MAGENTA: egui::Color32 = egui::Color32::from_rgb(255, 0, 255);
 
+/// What ran, in order: the app's hooks and the scene's behaviour.
+type CallLog = std::sync::Arc<std::sync::Mutex<Vec<&'static str>>>;
+
+/// Logs the scene's tick (`update`) and its render pass (`update_render`).
+struct Logger(CallLog);
+
+impl Behaviour for Logger {
+    fn update(&mut self, _cx: &mut BehaviourContext<'_>, _dt: f32) -> BehaviourResult {
+        self.0.lock().unwrap().push("tick");
+        Ok(())
+    }
+
+    fn update_render(&mut self, _cx: &mut BehaviourContext<'_>) -> BehaviourResult {
+        self.0.lock().unwrap().push("render");
+        Ok(())
+    }
+}
+
 #[derive(Default)]
 struct Probe {
+    log: CallLog,
     starts: u32,
     updates: u32,
     uis: u32,
@@ -24,15 +43,21 @@ struct Probe {
 impl App for Probe {
     fn start(&mut self, engine: &mut Engine) -> Result<(), AppError> {
         self.starts += 1;
+        self.log.lock().unwrap().push("start");
         let camera = engine.scene_mut().spawn("Camera");
         engine
             .scene_mut()
             .add_component(camera, Camera::perspective(60.0, 0.1, 100.0, 4.0 / 3.0)?)?;
+        let logger = engine.scene_mut().spawn("Logger");
+        engine
+            .scene_mut()
+            .add_behaviour(logger, Logger(self.log.clone()))?;
         Ok(())
     }
 
     fn update(&mut self, _engine: &mut Engine) -> Result<(), AppError> {
         self.updates += 1;
+        self.log.lock().unwrap().push("update");
         if self.fail_update {
             return Err("the update failed on purpose".into());
         }
@@ -41,6 +66,7 @@ impl App for Probe {
 
     fn ui(&mut self, _engine: &mut Engine, ui: &mut egui::Ui) {
         self.uis += 1;
+        self.log.lock().unwrap().push("ui");
         let square = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(40.0, 30.0));
         ui.painter().rect_filled(square, 0.0, MAGENTA);
     }
@@ -85,6 +111,14 @@ fn the_hooks_run_in_the_windows_order_and_the_ui_is_in_the_picture() {
     }
     assert_eq!((run.app().updates, run.app().uis), (3, 3));
     assert_eq!(run.engine_mut().game_loop().frame_count(), 3);
+    // The window's order, frame after frame: the app's update, its UI, the
+    // scene's tick, then the scene's render pass.
+    let log = run.app().log.lock().unwrap().clone();
+    let mut expected = vec!["start"];
+    for _ in 0..3 {
+        expected.extend(["update", "ui", "tick", "render"]);
+    }
+    assert_eq!(log, expected);
     let pixels = run.engine_mut().read_pixels().unwrap();
     let [r, g, b, _] = pixel(&pixels, 10, 10);
     assert!(r > 200 && g < 60 && b > 200, "the UI's square: {r} {g} {b}");
