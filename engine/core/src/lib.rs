@@ -59,7 +59,9 @@
 
 pub mod animation;
 mod behaviour;
+mod clock;
 mod components;
+mod control;
 pub mod controllers;
 pub mod edit;
 mod error;
@@ -68,9 +70,12 @@ pub mod input;
 mod object;
 mod object_mut;
 mod render_context;
+mod rng;
 mod scene;
 pub mod scene_file;
+mod stages;
 mod time;
+mod timers;
 pub mod transform;
 
 pub use animation::{

@@ -853,7 +853,7 @@ fn ordinary_play_driven_by_input_never_warns_among_ambient_animation() {
     let flag = scene.spawn("Flag");
     scene.add_behaviour(flag, Spinner).unwrap();
     let mut game = watched(scene);
-    let mut run = |game: &mut GameLoop, ticks: usize| {
+    let run = |game: &mut GameLoop, ticks: usize| {
         for _ in 0..ticks {
             game.step();
             if let Some(warning) = unresponsive(game) {
@@ -953,7 +953,7 @@ fn a_restored_scene_is_drawn_where_the_snapshot_put_it_between_ticks() {
     let saved = game.snapshot().unwrap();
     clock.set(ms(350)); // ticks 2 and 3: x = 2, then back to 1; alpha 0.5
     game.on_clock();
-    let mut drawn = |game: &mut GameLoop| {
+    let drawn = |game: &mut GameLoop| {
         let mut draw = |scene: &mut Scene, alpha: f32| {
             scene
                 .interpolated_world_matrix(o, alpha)

@@ -48,7 +48,7 @@ impl Rate {
     }
 }
 
-pub(crate) const NANOS_PER_SECOND: u64 = 1_000_000_000;
+pub(crate) use crate::clock::NANOS_PER_SECOND;
 
 /// How elapsed clock time turns into simulation steps.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

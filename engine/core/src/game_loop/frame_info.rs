@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::stages::{StageTiming, StageTimings};
+use crate::stages::{StageTiming, StageTimings};
 
 /// Why the loop is not ticking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -40,17 +40,12 @@
 //! [`SyncTest`] finds the first tick where two runs part.
 
 mod auto_pause;
-mod clock;
 mod config;
-mod control;
 mod frame_info;
 mod pacer;
 pub mod replay;
 mod response;
 mod runner;
-mod scheduler;
-mod stages;
-mod timers;
 mod watchdog;
 
 // Input lives in its own module; its types keep their paths here.
@@ -59,20 +54,24 @@ pub use crate::input::{
     BindingsRecordError, GameAction, Input, InputEvent, Key, MAX_TEXT_PER_TICK, MouseButton,
     NoActions, PadAxis, PadButton, PadId, STICK_DEAD_ZONE, apply_dead_zone,
 };
-pub use clock::{Clock, ManualClock, RealClock};
+// The clock seam, timers, the loop's request mailbox, the seeded RNG and
+// stage timings live beside the loop (the scene uses them too); their
+// types keep their paths here.
+pub use crate::clock::{Clock, ManualClock, RealClock};
+pub use crate::control::LoopControl;
+pub use crate::rng::GameRng;
+pub use crate::stages::{Stage, StageTiming, StageTimings};
+pub use crate::timers::{
+    Delay, FiredTimers, GameTime, Scheduler, TimerAction, TimerError, TimerHandle, Timers,
+};
 pub use config::{
     AutoPauseConfig, FixedStep, LoopConfig, LoopConfigError, LoopPolicy, PresentOn, Rate,
     WatchdogConfig,
 };
-pub use control::LoopControl;
 pub use frame_info::{Diagnostics, FrameInfo, LoopWarning, PauseReason};
 pub use pacer::CATCH_UP_BATCH;
 pub use replay::{
-    Divergence, ENGINE_VERSION, GameRng, MAX_SNAPSHOT_COUNTER, RecordedInput, Recording,
-    RecordingError, Snapshot, SnapshotError, SnapshotTypes, StateChecksum, StateHash, StateHasher,
-    SyncTest,
+    Divergence, ENGINE_VERSION, MAX_SNAPSHOT_COUNTER, RecordedInput, Recording, RecordingError,
+    Snapshot, SnapshotError, SnapshotTypes, StateChecksum, StateHash, StateHasher, SyncTest,
 };
 pub use runner::{CallbackOutcome, FramePresenter, GameLoop, MIN_WAIT, Wake};
-pub use scheduler::{Scheduler, TimerHandle};
-pub use stages::{Stage, StageTiming, StageTimings};
-pub use timers::{Delay, FiredTimers, GameTime, TimerAction, TimerError, Timers};

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use super::clock::duration_to_nanos;
 use super::config::{LoopConfig, LoopPolicy, NANOS_PER_SECOND, PresentOn};
+use crate::clock::duration_to_nanos;
 
 /// Longest `dt` the variable policy hands out, in nanoseconds (100 ms).
 const MAX_VARIABLE_DT_NANOS: u64 = 100_000_000;

@@ -6,8 +6,8 @@ use super::config::WatchdogConfig;
 use super::frame_info::LoopWarning;
 use super::replay::checksum::StateChecksum;
 use super::response::ResponseWatch;
-use super::stages::{Stage, StageTimings};
 use crate::Scene;
+use crate::stages::{Stage, StageTimings};
 
 /// How many behaviours an unresponsive warning names.
 const SUSPECTS: usize = 3;

@@ -12,8 +12,8 @@ use bevy_ecs::world::World;
 use super::Scene;
 use crate::animation::{AnimationPlayer, PoseValue};
 use crate::components::MorphWeights;
-use crate::game_loop::Stage;
 use crate::object::Inactive;
+use crate::stages::Stage;
 use crate::transform::Transform;
 
 type StepParams = (

@@ -21,12 +21,13 @@ use bevy_ecs::world::World;
 use glam::{Affine3A, Mat4};
 
 use crate::behaviour::{Behaviour, BehaviourContext, BehaviourResult, Behaviours, DetachErrors};
+use crate::clock::Clock;
 use crate::components::{Camera, MeshRenderer};
 use crate::error::{SceneError, UpdateError};
-use crate::game_loop::{Clock, Stage, StageTimings};
 use crate::object::{GameObject, ObjectIds, ObjectInfo};
 use crate::object_mut::ObjectMut;
 use crate::render_context::{RenderContext, RenderView};
+use crate::stages::{Stage, StageTimings};
 use crate::time::Time;
 use crate::transform::sweep::TransformSweep;
 use crate::transform::{Transform, TransformSlot, TransformStats, TransformStore};
@@ -91,14 +92,16 @@ impl Scene {
         world.init_resource::<ObjectIds>();
         world.init_resource::<Time>();
         world.init_resource::<CommandQueue>();
-        // The loop's resources exist from the start, so behaviours and systems
-        // can read them in a bare scene too; a GameLoop configures them.
-        world.init_resource::<crate::game_loop::Input>();
-        world.init_resource::<crate::game_loop::Actions>();
-        world.init_resource::<crate::game_loop::Timers>();
-        world.init_resource::<crate::game_loop::FiredTimers>();
-        world.init_resource::<crate::game_loop::LoopControl>();
-        world.insert_resource(crate::game_loop::GameRng::new(0));
+        // The services a loop drives exist from the start, so behaviours and
+        // systems can use them in a bare scene too (`Scene::tick`); a
+        // GameLoop installs and configures them. They live in their own
+        // modules: the scene knows nothing of the loop.
+        world.init_resource::<crate::input::Input>();
+        world.init_resource::<crate::input::Actions>();
+        world.init_resource::<crate::timers::Timers>();
+        world.init_resource::<crate::timers::FiredTimers>();
+        world.init_resource::<crate::control::LoopControl>();
+        world.insert_resource(crate::rng::GameRng::new(0));
         world.init_resource::<crate::behaviour::DetachedTransform>();
         world.init_resource::<RenderView>();
         hierarchy::observe_hierarchy(&mut world);
@@ -138,7 +141,7 @@ impl Scene {
     /// Times every stage of [`update`](Self::update) and
     /// [`update_render`](Self::update_render) (each behaviour type, the systems,
     /// transform refreshes) with `clock`; `None` stops timing. The
-    /// [`GameLoop`](crate::game_loop::GameLoop) sets this to its own clock.
+    /// game loop sets this to its own clock.
     pub fn set_stage_clock(&mut self, clock: Option<std::sync::Arc<dyn Clock>>) {
         self.profiler = clock.map(|clock| StageProfiler {
             clock,

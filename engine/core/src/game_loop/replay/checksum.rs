@@ -14,10 +14,10 @@ use bevy_ecs::resource::Resource;
 use bevy_ecs::world::World;
 use glam::{Quat, Vec2, Vec3};
 
-use super::rng::GameRng;
-use crate::game_loop::timers::Timers;
 use crate::input::Actions;
 use crate::object::ObjectInfo;
+use crate::rng::GameRng;
+use crate::timers::Timers;
 use crate::{GameObject, Scene, Time, Transform};
 
 /// FNV-1a, 64 bits.
@@ -301,4 +301,10 @@ enum Coverage {
     Structure,
     /// The structure, the transform and the registered components.
     Everything,
+}
+
+impl StateHash for crate::rng::GameRng {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_u64(self.state());
+    }
 }

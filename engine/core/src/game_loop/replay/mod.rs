@@ -10,14 +10,12 @@
 
 pub(super) mod checksum;
 pub(super) mod record;
-pub(super) mod rng;
 pub(super) mod snapshot;
 mod sync_test;
 pub(super) mod tape;
 
 pub use checksum::{StateChecksum, StateHash, StateHasher};
 pub use record::{ENGINE_VERSION, RecordedInput, Recording, RecordingError};
-pub use rng::GameRng;
 pub use snapshot::{MAX_SNAPSHOT_COUNTER, Snapshot, SnapshotError, SnapshotTypes};
 pub use sync_test::{Divergence, SyncTest};
 pub(crate) use tape::InputTape;

@@ -73,8 +73,8 @@ pub struct Snapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) resumable_pause: Option<PauseReason>,
     time: Time,
-    rng: Option<super::GameRng>,
-    timers: crate::game_loop::timers::TimersState,
+    rng: Option<crate::rng::GameRng>,
+    timers: crate::timers::TimersState,
     actions: (u32, u32),
     objects: Vec<ObjectState>,
     /// Where fresh object ids continue from, so objects spawned after a
@@ -477,7 +477,7 @@ impl Snapshot {
             playing: paused.is_none(),
             resumable_pause: paused.filter(|reason| reason.resumes_on_input()),
             time: *scene.time(),
-            rng: world.get_resource::<super::GameRng>().cloned(),
+            rng: world.get_resource::<crate::rng::GameRng>().cloned(),
             timers: timers.state(),
             actions: (actions.current.0, actions.previous.0),
             objects,

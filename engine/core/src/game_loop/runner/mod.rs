@@ -8,26 +8,27 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::auto_pause::IdleTracker;
-use super::clock::Clock;
 use super::config::{LoopConfig, LoopConfigError, LoopPolicy, PresentOn};
-use super::control::LoopControl;
 use super::frame_info::{FrameInfo, LoopWarning, PauseReason};
 use super::pacer::Pacer;
 use super::replay::InputTape;
 use super::replay::checksum::{StateChecksum, StateHasher};
-use super::replay::rng::GameRng;
 use super::replay::snapshot::{Snapshot, SnapshotTypes};
-use super::timers::{FiredTimers, Timers};
 use super::watchdog::Watchdog;
 use crate::Scene;
 use crate::UpdateError;
+use crate::clock::Clock;
+use crate::control::LoopControl;
 use crate::input::{ActionMapper, Actions, NoActions};
 use crate::input::{Input, InputEvent};
+use crate::rng::GameRng;
 use crate::time::Time;
+use crate::timers::{FiredTimers, Timers};
 
 mod frame;
 mod input;
 mod snapshots;
+mod tick;
 
 /// What the driver should do until the next callback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,8 +163,11 @@ impl std::fmt::Debug for GameLoop {
 impl GameLoop {
     /// A loop running `scene` with `config`, reading time from `clock`.
     ///
-    /// Inserts the loop's resources into the scene: [`Input`], [`Actions`],
-    /// [`Timers`], [`FiredTimers`] and [`LoopControl`].
+    /// Installs the loop's resources in the scene where missing: [`Input`],
+    /// [`Actions`], [`Timers`] (set to the loop's tick interval),
+    /// [`FiredTimers`], [`LoopControl`] and [`GameRng`] (seed 0 until
+    /// [`seed`](Self::seed)). A scene made by [`Scene::new`] has them
+    /// already, so its behaviours can use them outside a loop too.
     ///
     /// # Errors
     /// [`LoopConfigError`] for a configuration that cannot run.
@@ -179,6 +183,9 @@ impl GameLoop {
         world.init_resource::<Actions>();
         world.init_resource::<FiredTimers>();
         world.init_resource::<LoopControl>();
+        if !world.contains_resource::<GameRng>() {
+            world.insert_resource(GameRng::new(0));
+        }
         // Keep timers a game scheduled before the loop existed.
         world
             .get_resource_or_insert_with(Timers::default)

@@ -3,7 +3,7 @@
 
 use super::GameLoop;
 use crate::UpdateError;
-use crate::game_loop::control::LoopControl;
+use crate::control::LoopControl;
 use crate::game_loop::replay::snapshot::{Snapshot, SnapshotError, SnapshotTypes};
 
 impl GameLoop {

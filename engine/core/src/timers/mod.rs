@@ -10,9 +10,12 @@ use std::fmt;
 
 use bevy_ecs::resource::Resource;
 
-use super::config::NANOS_PER_SECOND;
-use super::scheduler::{Scheduler, TimerHandle};
+mod scheduler;
+
+pub use scheduler::{Scheduler, TimerHandle};
+
 use crate::Scene;
+use crate::clock::NANOS_PER_SECOND;
 
 /// A point on the game timeline, in nanoseconds of scaled simulation time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -92,7 +95,8 @@ pub struct Timers {
 
 impl Default for Timers {
     fn default() -> Self {
-        Self::with_tick_interval(super::config::Rate::HZ_60.interval_nanos())
+        // 1/60 s, rounded as `Rate::interval_nanos` rounds it.
+        Self::with_tick_interval((NANOS_PER_SECOND + 30) / 60)
     }
 }
 

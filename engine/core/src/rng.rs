@@ -2,8 +2,6 @@
 
 use bevy_ecs::resource::Resource;
 
-use super::checksum::{StateHash, StateHasher};
-
 /// SplitMix64: tiny, fast, and the same sequence on every platform and build.
 /// A scene resource seeded from the run's seed, so recorded sessions replay.
 ///
@@ -57,8 +55,9 @@ impl GameRng {
     }
 }
 
-impl StateHash for GameRng {
-    fn hash_state(&self, h: &mut StateHasher) {
-        h.write_u64(self.state);
+impl GameRng {
+    /// The generator's whole state (what checksums hash).
+    pub(crate) fn state(&self) -> u64 {
+        self.state
     }
 }

@@ -15,6 +15,9 @@ use std::time::Duration;
 // from `performance.now()`.
 use web_time::Instant;
 
+/// Nanoseconds in a second: the unit of every clock reading and interval.
+pub(crate) const NANOS_PER_SECOND: u64 = 1_000_000_000;
+
 /// A monotonic source of timestamps, measured from an arbitrary origin.
 ///
 /// Implementations must never go backwards; the loop treats a timestamp older
