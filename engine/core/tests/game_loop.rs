@@ -797,15 +797,16 @@ impl Behaviour for Player {
         if !on_ground || self.vertical > 0.0 {
             self.vertical -= 10.0 * dt;
         }
-        let mut transform = cx.transform_mut();
-        if walk {
-            transform.position.x += 2.0 * dt;
+        {
+            let mut transform = cx.transform_mut();
+            if walk {
+                transform.position.x += 2.0 * dt;
+            }
+            transform.position.y = (transform.position.y + self.vertical * dt).max(0.0);
+            if transform.position.y == 0.0 && self.vertical < 0.0 {
+                self.vertical = 0.0;
+            }
         }
-        transform.position.y = (transform.position.y + self.vertical * dt).max(0.0);
-        if transform.position.y == 0.0 && self.vertical < 0.0 {
-            self.vertical = 0.0;
-        }
-        drop(transform);
         if let Some(slot) = slot {
             let me = cx.object().entity();
             if let Some(mut hotbar) = cx.world_mut().get_mut::<Hotbar>(me) {
