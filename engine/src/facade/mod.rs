@@ -30,15 +30,14 @@ use taos_renderer::{Frame, GpuContext, OffscreenTarget, PendingReadback, RenderS
 use winit::window::{CursorGrabMode, Window};
 
 use crate::Scene;
-use crate::app::App;
 use crate::game_loop::{Clock, GameLoop, LoopConfig, ManualClock, RealClock};
 use crate::presenter::{FrameOutput, Output, RenderPresenter};
 use crate::ui::UiPainter;
-use crate::window::{RunError, SetupError, run_app, run_windowed};
 
 mod build;
 mod capture;
 mod frames;
+mod overlay;
 mod window;
 
 /// How to build an [`Engine`].

@@ -3,6 +3,7 @@
 //! flow, window events through the UI overlay and the game's [`App`] hooks
 //! to the engine.
 
+mod entry;
 mod gamepad;
 mod input;
 pub(crate) mod route;
