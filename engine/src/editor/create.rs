@@ -75,7 +75,7 @@ impl Editor {
             type_name: "taos.Model".to_owned(),
             reason,
         };
-        let file = crate::scene_file::ModelFile::new(path).map_err(refused)?;
+        let file = crate::scene_file::ModelFile::new(path).map_err(|e| refused(e.to_string()))?;
         let value = serde_json::to_string(&file).map_err(|e| refused(e.to_string()))?;
         let name = path.rsplit('/').next().unwrap_or(path).to_owned();
         let parent = self.selected;

@@ -94,9 +94,10 @@ mod unknown;
 pub use asset_names::{AssetNameError, AssetNames};
 pub use error::{SceneFileError, ValueKind};
 pub use load::{LoadedScene, load_scene, load_scene_with};
-pub use model_file::{ModelFile, ModelPart};
+pub use model_file::{ModelFile, ModelPart, ModelPathError};
 pub use prefab::{
-    NoPrefabs, PrefabCache, PrefabFiles, PrefabInstance, PrefabPart, UnresolvedPrefab,
+    NoPrefabs, PrefabCache, PrefabFiles, PrefabInstance, PrefabPart, PrefabReadError,
+    UnresolvedPrefab,
     instantiate_prefab, part_id, unpack_prefab,
 };
 pub use save::{SavedScene, SkippedBehaviour, save_scene, save_subtree};

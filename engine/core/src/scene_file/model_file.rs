@@ -28,8 +28,16 @@ impl ModelFile {
     /// The model at `path` (relative to the models folder).
     ///
     /// # Errors
-    /// Why the path is refused: empty, absolute, or leaving the folder.
-    pub fn new(path: impl Into<String>) -> Result<Self, String> {
+    /// [`ModelPathError`]: the path is empty, uses `\\`, is absolute, or
+    /// leaves the folder.
+    ///
+    /// ```
+    /// use taos_core::scene_file::{ModelFile, ModelPathError};
+    ///
+    /// assert!(ModelFile::new("props/lamp.glb").is_ok());
+    /// assert!(matches!(ModelFile::new("../secrets.glb"), Err(ModelPathError::Outside { .. })));
+    /// ```
+    pub fn new(path: impl Into<String>) -> Result<Self, ModelPathError> {
         let path = path.into();
         check_model_path(&path)?;
         Ok(Self {
@@ -59,15 +67,38 @@ impl ModelFile {
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ModelPart;
 
+/// Why a model path is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelPathError {
+    /// No path at all.
+    #[error("the model path is empty")]
+    Empty,
+    /// A backslash or NUL: paths are portable, `/` between folders.
+    #[error("model path {path:?}: use '/' between folders")]
+    Separator {
+        /// The path as given.
+        path: String,
+    },
+    /// Absolute, or `..` leaving the models folder.
+    #[error("model path {path:?} leaves the models folder (absolute paths and '..' are refused)")]
+    Outside {
+        /// The path as given.
+        path: String,
+    },
+}
+
 /// Refuses a model path that is empty, absolute, or leaves its folder
 /// (`..`): a scene file from elsewhere must not read files outside the
 /// game's models.
-fn check_model_path(path: &str) -> Result<(), String> {
+fn check_model_path(path: &str) -> Result<(), ModelPathError> {
     if path.is_empty() {
-        return Err("the model path is empty".to_owned());
+        return Err(ModelPathError::Empty);
     }
     if path.contains('\\') || path.contains('\0') {
-        return Err(format!("model path {path:?}: use '/' between folders"));
+        return Err(ModelPathError::Separator {
+            path: path.to_owned(),
+        });
     }
     let inside = Path::new(path)
         .components()
@@ -75,9 +106,9 @@ fn check_model_path(path: &str) -> Result<(), String> {
     if inside {
         Ok(())
     } else {
-        Err(format!(
-            "model path {path:?} leaves the models folder (absolute paths and '..' are refused)"
-        ))
+        Err(ModelPathError::Outside {
+            path: path.to_owned(),
+        })
     }
 }
 
@@ -89,9 +120,9 @@ struct ModelFileDoc {
 }
 
 impl TryFrom<ModelFileDoc> for ModelFile {
-    type Error = String;
+    type Error = ModelPathError;
 
-    fn try_from(doc: ModelFileDoc) -> Result<Self, String> {
+    fn try_from(doc: ModelFileDoc) -> Result<Self, ModelPathError> {
         Ok(Self::new(doc.path)?.with_autoplay(doc.autoplay))
     }
 }

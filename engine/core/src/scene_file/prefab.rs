@@ -24,20 +24,48 @@ use super::{LoadedScene, SceneFileError, SceneTypes, load_scene_with};
 
 /// Reads prefab files for [`load_scene_with`]: from disk, from a game's
 /// bundled assets, from a test's strings. A closure
-/// `FnMut(&str) -> Result<String, String>` is one.
+/// `FnMut(&str) -> Result<String, E>` is one, for any error `E` that
+/// displays (`String`, `std::io::Error`, ...).
 pub trait PrefabFiles {
     /// The text of the prefab file `source` (a path relative to wherever
     /// the game keeps them), or why it cannot be had.
     ///
     /// # Errors
-    /// A message saying why (the loader reports it with the instance).
-    fn read(&mut self, source: &str) -> Result<String, String>;
+    /// [`PrefabReadError`] (the loader reports it with the instance).
+    fn read(&mut self, source: &str) -> Result<String, PrefabReadError>;
 }
 
-impl<F: FnMut(&str) -> Result<String, String>> PrefabFiles for F {
-    fn read(&mut self, source: &str) -> Result<String, String> {
-        self(source)
+impl<F, E> PrefabFiles for F
+where
+    F: FnMut(&str) -> Result<String, E>,
+    E: std::fmt::Display,
+{
+    fn read(&mut self, source: &str) -> Result<String, PrefabReadError> {
+        self(source).map_err(|why| PrefabReadError::Unreadable {
+            file: source.to_owned(),
+            why: why.to_string(),
+        })
     }
+}
+
+/// Why a prefab file's text could not be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrefabReadError {
+    /// The load was given no way to read prefab files.
+    #[error("prefab {file:?}: this load reads no prefab files (use load_scene_with)")]
+    NoReader {
+        /// The prefab file the scene names.
+        file: String,
+    },
+    /// The reader could not read it.
+    #[error("prefab {file:?}: {why}")]
+    Unreadable {
+        /// The prefab file the scene names.
+        file: String,
+        /// The reader's reason.
+        why: String,
+    },
 }
 
 /// Reads no prefab files: what [`load_scene`](super::load_scene) uses.
@@ -45,10 +73,10 @@ impl<F: FnMut(&str) -> Result<String, String>> PrefabFiles for F {
 pub struct NoPrefabs;
 
 impl PrefabFiles for NoPrefabs {
-    fn read(&mut self, source: &str) -> Result<String, String> {
-        Err(format!(
-            "prefab {source:?}: this load reads no prefab files (use load_scene_with)"
-        ))
+    fn read(&mut self, source: &str) -> Result<String, PrefabReadError> {
+        Err(PrefabReadError::NoReader {
+            file: source.to_owned(),
+        })
     }
 }
 
