@@ -71,13 +71,23 @@ impl RecordBytes {
     /// The exact bytes.
     ///
     /// # Errors
-    /// The reason, if the base64 is damaged.
-    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+    /// [`DamagedBase64`] when the base64 is damaged.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, DamagedBase64> {
         match self {
             Self::Text(text) => Ok(text.as_bytes().to_vec()),
-            Self::Base64(encoded) => STANDARD.decode(encoded).map_err(|e| e.to_string()),
+            Self::Base64(encoded) => STANDARD
+                .decode(encoded)
+                .map_err(|e| DamagedBase64 { why: e.to_string() }),
         }
     }
+}
+
+/// A record's base64 in a backup does not decode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the record's base64 is damaged: {why}")]
+pub struct DamagedBase64 {
+    /// The decoder's reason.
+    pub why: String,
 }
 
 impl DatabaseBackup {
@@ -200,10 +210,10 @@ pub async fn restore_database<B: StorageBackend>(
             let bytes = record
                 .value
                 .to_bytes()
-                .map_err(|reason| RestoreError::DamagedRecord {
+                .map_err(|damage| RestoreError::DamagedRecord {
                     store: store.name.clone(),
                     key: record.key.clone(),
-                    reason,
+                    reason: damage.to_string(),
                 })?;
             records.push((record.key.as_str(), bytes));
         }

@@ -86,7 +86,9 @@ mod redb_backend;
 mod indexeddb;
 
 pub use backend::{Database, StorageBackend, Transaction, TransactionMode};
-pub use backup::{DatabaseBackup, RestoreError, backup_database, restore_database};
+pub use backup::{
+    DamagedBase64, DatabaseBackup, RecordBytes, RestoreError, backup_database, restore_database,
+};
 pub use error::StorageError;
 pub use memory::{MemoryBackend, MemoryDatabase, MemoryTransaction};
 pub use record::{Record, record_version};

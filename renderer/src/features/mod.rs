@@ -35,7 +35,7 @@ pub use post::{
     TaaOptions, halton, jitter_offset, jittered_projection,
 };
 #[doc(hidden)]
-pub use shader_check::validate_shaders;
+pub use shader_check::{ShaderCheckError, validate_shaders};
 #[doc(hidden)]
 pub use shader_sources::shader_sources;
 pub use shadow::{MAX_CASCADES, ShadowCascades, ShadowFeature, ShadowMap, fit_cascades};

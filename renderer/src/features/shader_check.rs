@@ -7,10 +7,39 @@ use std::path::{Path, PathBuf};
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 
-fn wgsl_files(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+/// Why the shaders did not pass.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShaderCheckError {
+    /// naga refused modules: each one's name and message.
+    #[error("{} of {total} shaders fail:\n{}", .failures.len(), .failures.join("\n"))]
+    Invalid {
+        /// `name: naga's message`, per failing module.
+        failures: Vec<String>,
+        /// How many modules were checked.
+        total: usize,
+    },
+    /// A `.wgsl` file is part of no checked module.
+    #[error("{} is in no shader of shader_sources(): add its variants there", .0.display())]
+    Unused(PathBuf),
+    /// The source folder could not be read.
+    #[error("{}: {source}", .path.display())]
+    Read {
+        /// The file or folder.
+        path: PathBuf,
+        /// The file system's error.
+        source: std::io::Error,
+    },
+}
+
+fn wgsl_files(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), ShaderCheckError> {
+    let read = |source| ShaderCheckError::Read {
+        path: dir.to_owned(),
+        source,
+    };
+    let entries = std::fs::read_dir(dir).map_err(read)?;
     for entry in entries {
-        let path = entry.map_err(|e| e.to_string())?.path();
+        let path = entry.map_err(read)?.path();
         if path.is_dir() {
             wgsl_files(&path, found)?;
         } else if path.extension().is_some_and(|ext| ext == "wgsl") {
@@ -33,7 +62,7 @@ pub fn validate_shaders(
     sources: &[(String, String)],
     src_dir: &Path,
     half_float_packing: bool,
-) -> Result<usize, String> {
+) -> Result<usize, ShaderCheckError> {
     let mut capabilities = Capabilities::default();
     if half_float_packing {
         capabilities |= Capabilities::SHADER_FLOAT16_IN_FLOAT32;
@@ -53,22 +82,20 @@ pub fn validate_shaders(
         }
     }
     if !failures.is_empty() {
-        return Err(format!(
-            "{} of {} shaders fail:\n{}",
-            failures.len(),
-            sources.len(),
-            failures.join("\n")
-        ));
+        return Err(ShaderCheckError::Invalid {
+            failures,
+            total: sources.len(),
+        });
     }
     let mut files = Vec::new();
     wgsl_files(src_dir, &mut files)?;
     for file in &files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = std::fs::read_to_string(file).map_err(|source| ShaderCheckError::Read {
+            path: file.clone(),
+            source,
+        })?;
         if !sources.iter().any(|(_, source)| source.contains(&text)) {
-            return Err(format!(
-                "{} is in no shader of shader_sources(): add its variants there",
-                file.display()
-            ));
+            return Err(ShaderCheckError::Unused(file.clone()));
         }
     }
     Ok(files.len())
