@@ -68,8 +68,8 @@ pub use physics::{
 pub use physics_checksum::{CHECKSUM_BODIES, CHECKSUM_TICKS, physics_checksum};
 pub use presets_compare::{
     CompareCli, CompareOptions, ComparePreset, Comparison, EFFECTS, Effect, EffectSet, SHEET_FILE,
-    Switch, TIMINGS_FILE, Tile, TileTimings, compare_preset, effect_sets, focus_distance,
-    presets_compare, presets_compare_scene, run_comparison,
+    Switch, TIMINGS_FILE, Tile, TileTimings, UnknownEffect, compare_preset, effect_sets,
+    focus_distance, presets_compare, presets_compare_scene, run_comparison,
 };
 pub use scene_files::{name_assets, reload_through_scene_file};
 pub use shooter::{

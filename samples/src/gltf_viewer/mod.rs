@@ -109,7 +109,7 @@ impl ViewerCli {
         };
         settings
             .set_effects(&self.effects)
-            .map_err(|message| anyhow::anyhow!("--effects: {message}"))?;
+            .map_err(|unknown| anyhow::anyhow!("--effects: {unknown}"))?;
         Ok(settings)
     }
 

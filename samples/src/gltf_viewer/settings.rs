@@ -11,6 +11,7 @@ use taos_engine::renderer::features::{
 use taos_engine::renderer::presets::{deferred_preset, forward_plus_preset, forward_preset};
 use taos_engine::renderer::{FeatureMissing, Renderer};
 
+use crate::presets_compare::UnknownEffect;
 use crate::{ComparePreset, deferred_showcase_options};
 
 /// The aperture the viewer's depth of field uses: far wider than a real
@@ -79,8 +80,8 @@ impl ViewerSettings {
     /// turns them on, and nothing here turns them off.
     ///
     /// # Errors
-    /// A message naming the unknown label and the known ones.
-    pub fn set_effects(&mut self, text: &str) -> Result<(), String> {
+    /// [`UnknownEffect`], naming the unknown label and the known ones.
+    pub fn set_effects(&mut self, text: &str) -> Result<(), UnknownEffect> {
         let text = text.trim();
         for (_, flag) in self.effects_mut().into_iter().skip(1) {
             *flag = text == "all";
@@ -89,11 +90,9 @@ impl ViewerSettings {
             return Ok(());
         }
         for label in text.split(['+', ',']).map(str::trim) {
-            let flag = self.effect_mut(label).ok_or_else(|| {
-                format!(
-                    "unknown effect {label:?}: expected off, all, or some of {}",
-                    EFFECT_LABELS.join(", ")
-                )
+            let flag = self.effect_mut(label).ok_or_else(|| UnknownEffect {
+                label: label.to_owned(),
+                known: EFFECT_LABELS.to_vec(),
             })?;
             *flag = true;
         }
@@ -201,7 +200,7 @@ mod tests {
         settings.shadows = false;
         settings.preset = ComparePreset::Deferred;
         assert_eq!(settings.label(), "deferred, no effects, no shadows");
-        let error = settings.set_effects("bloom+glow").unwrap_err();
+        let error = settings.set_effects("bloom+glow").unwrap_err().to_string();
         assert!(
             error.contains("\"glow\"") && error.contains("msaa"),
             "{error}"

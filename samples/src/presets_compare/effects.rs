@@ -190,8 +190,8 @@ impl EffectSet {
     /// against `effects`.
     ///
     /// # Errors
-    /// A message naming the unknown label and the known ones.
-    pub fn parse(text: &str, effects: &[Effect]) -> Result<Self, String> {
+    /// [`UnknownEffect`], naming the unknown label and the known ones.
+    pub fn parse(text: &str, effects: &[Effect]) -> Result<Self, UnknownEffect> {
         match text.trim() {
             "off" | "none" | "" => return Ok(Self::none()),
             "all" => return Ok(Self::all(effects)),
@@ -202,12 +202,9 @@ impl EffectSet {
             let effect = effects
                 .iter()
                 .find(|effect| effect.label == label)
-                .ok_or_else(|| {
-                    let known: Vec<_> = effects.iter().map(|effect| effect.label).collect();
-                    format!(
-                        "unknown effect {label:?}: use off, all, or some of {} joined with '+'",
-                        known.join(", ")
-                    )
+                .ok_or_else(|| UnknownEffect {
+                    label: label.to_owned(),
+                    known: effects.iter().map(|effect| effect.label).collect(),
                 })?;
             if !chosen.iter().any(|e: &Effect| e.label == label) {
                 chosen.push(*effect);
@@ -220,6 +217,19 @@ impl EffectSet {
             everything: false,
         })
     }
+}
+
+/// An effect label no table knows (`--effects dof+fog`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown effect {label:?}: use off, all, or some of {} joined with '+'",
+    .known.join(", ")
+)]
+pub struct UnknownEffect {
+    /// The label as written.
+    pub label: String,
+    /// The labels that exist.
+    pub known: Vec<&'static str>,
 }
 
 /// The comparison's columns: every effect off, each effect alone, then all
@@ -326,7 +336,9 @@ mod tests {
             EffectSet::parse("dof,bloom", EFFECTS).unwrap().label(),
             "dof+bloom"
         );
-        let error = EffectSet::parse("dof+fog", EFFECTS).unwrap_err();
+        let error = EffectSet::parse("dof+fog", EFFECTS)
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("\"fog\"") && error.contains("bloom"),
             "{error}"

@@ -31,7 +31,7 @@ use image::RgbaImage;
 use taos_engine::renderer::wgpu;
 use taos_engine::{Engine, EngineConfig};
 
-pub use effects::{EFFECTS, Effect, EffectSet, Switch, effect_sets};
+pub use effects::{EFFECTS, Effect, EffectSet, Switch, UnknownEffect, effect_sets};
 pub use scene::{ComparePreset, compare_preset, focus_distance, presets_compare_scene};
 pub use timings::TileTimings;
 
@@ -354,7 +354,7 @@ pub fn presets_compare(cli: &CompareCli) -> anyhow::Result<()> {
     }
     let window = window::CompareWindow {
         preset: cli.preset,
-        effects: EffectSet::parse(&cli.effects, EFFECTS).map_err(anyhow::Error::msg)?,
+        effects: EffectSet::parse(&cli.effects, EFFECTS)?,
         hdr: cli.hdr,
     };
     Engine::run_app(
