@@ -47,7 +47,7 @@ impl RealClock {
 
 impl RealClock {
     /// The operating-system instant at which this clock reads `at`: how a
-    /// windowed driver turns [`Wake::At`](super::Wake::At) into a wake-up time.
+    /// windowed driver turns [`Wake::At`](crate::game_loop::Wake::At) into a wake-up time.
     #[must_use]
     pub fn instant_at(&self, at: Duration) -> Instant {
         self.origin + at

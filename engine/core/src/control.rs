@@ -24,7 +24,7 @@ pub struct LoopControl {
 }
 
 impl LoopControl {
-    /// Stops the loop after the current tick ([`PauseReason::Halted`](super::PauseReason::Halted)).
+    /// Stops the loop after the current tick ([`PauseReason::Halted`](crate::game_loop::PauseReason::Halted)).
     /// Resuming the loop clears the request.
     pub fn halt(&mut self) {
         self.halt = true;
@@ -44,9 +44,9 @@ impl LoopControl {
         self.tick
     }
 
-    /// Asks the loop to take a [`Snapshot`](super::Snapshot) once the current
+    /// Asks the loop to take a [`Snapshot`](crate::game_loop::Snapshot) once the current
     /// tick ends, kept as its quick save
-    /// ([`GameLoop::quick_save`](super::GameLoop::quick_save)). A failure is
+    /// ([`GameLoop::quick_save`](crate::game_loop::GameLoop::quick_save)). A failure is
     /// reported through the loop's errors.
     pub fn quick_save(&mut self) {
         self.quick_save = true;

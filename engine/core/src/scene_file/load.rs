@@ -392,10 +392,7 @@ impl Reader<'_> {
         let id = root.id;
         let text = match self.texts.get(&link.source) {
             Some(text) => Ok(text.clone()),
-            None => self
-                .prefabs
-                .read(&link.source)
-                .map_err(|e| e.to_string()),
+            None => self.prefabs.read(&link.source).map_err(|e| e.to_string()),
         };
         let first = self.pending.len();
         let parts = text.and_then(|text| {

@@ -97,8 +97,7 @@ pub use load::{LoadedScene, load_scene, load_scene_with};
 pub use model_file::{ModelFile, ModelPart, ModelPathError};
 pub use prefab::{
     NoPrefabs, PrefabCache, PrefabFiles, PrefabInstance, PrefabPart, PrefabReadError,
-    UnresolvedPrefab,
-    instantiate_prefab, part_id, unpack_prefab,
+    UnresolvedPrefab, instantiate_prefab, part_id, unpack_prefab,
 };
 pub use save::{SavedScene, SkippedBehaviour, save_scene, save_subtree};
 pub use types::SceneTypes;

@@ -1,5 +1,5 @@
 //! Determinism's tools: recordings of per-tick action flags and input
-//! ([`Recording`]), the seeded [`GameRng`] they restore, state checksums
+//! ([`Recording`]), the seeded [`GameRng`](crate::game_loop::GameRng) they restore, state checksums
 //! ([`StateChecksum`]) that compare two runs, [`SyncTest`] that finds the
 //! first tick where they part, and [`Snapshot`]s of a live game (quick save,
 //! restore, a replay resumed from the middle).
