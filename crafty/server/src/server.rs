@@ -17,7 +17,7 @@ use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::{IVec3, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crafty_client::step::{NetInput, StepWorld, apply_input, body_of, origin_body, spawn_player};
+use crafty_sim::step::{NetInput, StepWorld, apply_input, body_of, origin_body, spawn_player};
 use taos_core::controllers::PlayerController;
 use taos_core::{GameObject, Scene};
 

@@ -12,35 +12,40 @@ use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 use crafty_client::ConnectionEvent;
-use crafty_server::bot::Bot;
-use crafty_server::socket::SocketLink;
+use crafty_client::bot::Bot;
+use crafty_net::socket::{SocketError, SocketLink};
+
+/// The command line as clap reads it.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "crafty-bot",
+    about = "A headless crafty player: joins a server and prints the edits and chat it learns of"
+)]
+struct Cli {
+    /// The server (`HOST:PORT`).
+    #[arg(value_name = "HOST:PORT")]
+    address: String,
+    /// The name to join as.
+    #[arg(long, value_name = "NAME", default_value = "Bot")]
+    name: String,
+    /// How long to play, in seconds.
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    seconds: u64,
+}
 
 fn main() {
-    if let Err(e) = run(std::env::args().skip(1)) {
+    use clap::Parser as _;
+    let cli = Cli::parse();
+    if let Err(e) = run(&cli) {
         eprintln!("crafty-bot: {e}");
         std::process::exit(2);
     }
 }
 
-fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
-    let address = args
-        .next()
-        .ok_or("usage: crafty-bot HOST:PORT [--name NAME] [--seconds N]")?;
-    let (mut name, mut seconds) = ("Bot".to_owned(), 60u64);
-    while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        match flag.as_str() {
-            "--name" => name = value,
-            "--seconds" => {
-                seconds = value
-                    .parse()
-                    .map_err(|_| format!("--seconds takes a number, not {value:?}"))?;
-            }
-            _ => return Err(format!("unknown option {flag}")),
-        }
-    }
+fn run(cli: &Cli) -> Result<(), SocketError> {
+    let (address, name, seconds) = (&cli.address, &cli.name, cli.seconds);
     let link = SocketLink::connect(address.as_str())?;
-    let mut bot = Bot::join(&name, link, None, 1);
+    let mut bot = Bot::join(name, link, None, 1);
     let end = Instant::now() + Duration::from_secs(seconds);
     let mut tick = Duration::from_millis(50);
     let mut out = std::io::stdout();
