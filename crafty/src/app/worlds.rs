@@ -166,7 +166,7 @@ impl Crafty {
                 self.task = Some(Task::Joining(Box::new(online)));
                 self.poll_task(engine);
             }
-            Err(e) => self.show_launcher(engine, Some(e)),
+            Err(e) => self.show_launcher(engine, Some(e.to_string())),
         }
     }
 

@@ -7,6 +7,7 @@ use taos_engine::{Engine, PendingReadback};
 
 use super::Play;
 use crate::app::Store;
+use crate::app::export::ExportError;
 use crate::app::tasks::Pending;
 use crate::game::state;
 use crate::save::{CompletedSave, SaveError, UnsavedEdits, encode_thumbnail};
@@ -184,7 +185,7 @@ impl Play {
     }
 
     /// Adds what became of an export to the failure dialog.
-    pub(in crate::app) fn exported(&mut self, outcome: Result<String, String>) {
+    pub(in crate::app) fn exported(&mut self, outcome: Result<String, ExportError>) {
         let line = match outcome {
             Ok(done) => done,
             Err(e) => format!("Export failed: {e}"),
