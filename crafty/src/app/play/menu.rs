@@ -53,8 +53,8 @@ impl Play {
             ui.colored_label(egui::Color32::YELLOW, notice);
         }
         if let Some(online) = &mut self.online {
-            online_hud::draw_name_tags(ui, engine, online);
-            let sent = online_hud::draw_chat(ui, online, &mut self.chat_line);
+            online_hud::draw_name_tags(ui, engine, &online.server);
+            let sent = online_hud::draw_chat(ui, &mut online.server, &mut online.chat_line);
             if sent {
                 self.capture(engine, true);
             }
@@ -114,7 +114,7 @@ impl Play {
                         choice = Some(MenuChoice::ExportUnsaved);
                     }
                     if ui.button("Keep playing").clicked() {
-                        self.save_failed = None;
+                        self.saving.failed = None;
                         self.set_menu_open(engine, false);
                         choice = Some(MenuChoice::KeepPlaying);
                     }

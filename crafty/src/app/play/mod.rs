@@ -12,6 +12,9 @@ mod menu;
 mod online;
 mod saving;
 
+use online::OnlinePlay;
+use saving::Saving;
+
 use taos_engine::audio::AudioListener;
 use taos_engine::controllers::TouchControls;
 use taos_engine::game_loop::{GameLoop, LoopConfig, PauseReason, RealClock, Recording};
@@ -20,7 +23,6 @@ use taos_engine::{Camera, Engine, Scene};
 use super::Store;
 use super::hud;
 use super::sounds::CraftySounds;
-use super::tasks::Pending;
 use super::world_lock::WorldLock;
 #[cfg(target_arch = "wasm32")]
 use crate::game::state;
@@ -28,7 +30,7 @@ use crate::game::state_mut;
 use crate::online::Online;
 use crate::player::{CraftyMapper, touch_layout};
 use crate::render::{CraftyRenderHandle, Fog};
-use crate::save::{CompletedSave, LoadedWorld, SaveError};
+use crate::save::LoadedWorld;
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
 use crate::settings::{PlayerSettings, Settings};
 use crate::view::ViewObjects;
@@ -63,16 +65,8 @@ pub(super) struct Play {
     captured: bool,
     fps: FpsCounter,
     notice: Option<String>,
-    /// After a failed autosave, no new attempt before this time.
-    retry_autosave_at: u64,
-    /// An autosave being written (in the browser it finishes on a later
-    /// frame; play goes on meanwhile).
-    autosave: Option<Pending<Result<CompletedSave, SaveError>>>,
-    /// Saves written since the world was opened.
-    saves: u64,
-    /// The world's edit count when the save in flight was prepared: what
-    /// it will have stored once it completes.
-    saving_edits: Option<usize>,
+    /// The autosave and the last save: what is in flight, what failed.
+    saving: Saving,
     /// Edits the world had when it was opened (the page reports them).
     #[cfg(target_arch = "wasm32")]
     loaded_edits: usize,
@@ -91,18 +85,11 @@ pub(super) struct Play {
     picker_open: bool,
     /// Block icons for the hotbar and the picker, made on the first frame.
     icons: Option<hud::BlockIcons>,
-    /// Why the last save failed: the world stays open, paused, until it
-    /// is saved or the player chooses to quit without saving.
-    save_failed: Option<String>,
     /// This window is the world's one writer while it plays (`None` on a
     /// server: the server keeps the world).
     _lock: Option<WorldLock>,
     /// The server, when this world is played on one.
-    online: Option<Online>,
-    /// Why the server connection ended; the app goes back to the launcher.
-    disconnected: Option<String>,
-    /// A chat line being typed (T opens it, Enter sends it).
-    chat_line: Option<String>,
+    online: Option<OnlinePlay>,
 }
 
 impl Play {
@@ -136,7 +123,7 @@ impl Play {
     ) -> Self {
         engine.set_title(&format!("crafty: {}", session.record().name));
         let mut play = Self::begin(engine, session, game, None, settings, None);
-        play.online = Some(online);
+        play.online = Some(OnlinePlay::new(online));
         play
     }
 
@@ -174,10 +161,7 @@ impl Play {
             captured: false,
             fps: FpsCounter::default(),
             notice,
-            retry_autosave_at: 0,
-            autosave: None,
-            saves: 0,
-            saving_edits: None,
+            saving: Saving::default(),
             #[cfg(target_arch = "wasm32")]
             loaded_edits: 0,
             sounds,
@@ -187,11 +171,8 @@ impl Play {
             last_update_ms: None,
             picker_open: false,
             icons: None,
-            save_failed: None,
             _lock: lock,
             online: None,
-            disconnected: None,
-            chat_line: None,
         };
         #[cfg(target_arch = "wasm32")]
         {
@@ -304,7 +285,7 @@ impl Play {
                 .save_failure()
                 .map(str::to_owned)
                 .or_else(|| self.notice.clone()),
-            busy: self.autosave.is_some(),
+            busy: self.saving.autosave.is_some(),
             backend,
             frames,
             redraws,
@@ -312,20 +293,24 @@ impl Play {
             world: Some(self.session.record().id.clone()),
             edits: world.edits().len(),
             saved_edits: self.session.persisted_edits(),
-            saves: self.saves,
-            saving_edits: self.saving_edits,
+            saves: self.saving.saves,
+            saving_edits: self.saving.saving_edits,
             script_ticks_left: game.replay_remaining(),
             loaded_edits: self.loaded_edits,
             loaded_last_edit,
             last_edit,
             job_failures: hud::job_failures(&self.session),
-            online: self.online.as_ref().map(|online| super::web::OnlineStatus {
-                address: online.address.clone(),
-                name: online.connection.name.clone(),
-                players: online.connection.roster.values().cloned().collect(),
-                accepted: online.connection.accepted.len(),
-                pending: online.connection.pending_edits(),
-            }),
+            online: self
+                .online
+                .as_ref()
+                .map(|online| &online.server)
+                .map(|online| super::web::OnlineStatus {
+                    address: online.address.clone(),
+                    name: online.connection.name.clone(),
+                    players: online.connection.roster.values().cloned().collect(),
+                    accepted: online.connection.accepted.len(),
+                    pending: online.connection.pending_edits(),
+                }),
             ..super::web::PageStatus::default()
         }
     }

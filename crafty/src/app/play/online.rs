@@ -6,12 +6,32 @@ use taos_engine::{Engine, WindowEvent};
 
 use super::{Play, Reaction};
 use crate::game::state;
-#[cfg(test)]
 use crate::online::Online;
 use crafty_client::ConnectionEvent;
 
 /// Opens the chat line on a server.
 const CHAT_KEY: Key = Key::T;
+
+/// A world played on a server: the server, why its connection ended,
+/// and the chat line being typed.
+pub(super) struct OnlinePlay {
+    /// The server.
+    pub(super) server: Online,
+    /// Why the server connection ended; the app goes back to the launcher.
+    pub(super) disconnected: Option<String>,
+    /// A chat line being typed (T opens it, Enter sends it).
+    pub(super) chat_line: Option<String>,
+}
+
+impl OnlinePlay {
+    pub(super) fn new(server: Online) -> Self {
+        Self {
+            server,
+            disconnected: None,
+            chat_line: None,
+        }
+    }
+}
 
 impl Play {
     /// Per frame on a server: what the server said applied to the game
@@ -21,13 +41,14 @@ impl Play {
         let Some(online) = &mut self.online else {
             return;
         };
-        for event in online.sync(engine.game_loop()) {
+        for event in online.server.sync(engine.game_loop()) {
             if let ConnectionEvent::Closed(reason) = event {
-                self.disconnected = Some(reason);
+                online.disconnected = Some(reason);
             }
         }
         let eye = state(engine.game_loop()).player.body.position;
         let mut figures: Vec<(glam::Vec3, f32)> = online
+            .server
             .avatars()
             .into_iter()
             .map(|avatar| (avatar.feet, avatar.yaw))
@@ -47,22 +68,22 @@ impl Play {
         engine: &mut Engine,
         event: &WindowEvent,
     ) -> Option<Reaction> {
-        if self.chat_line.is_some() {
+        let online = self.online.as_mut()?;
+        if online.chat_line.is_some() {
             // Typing a chat line: keys are text, not play (Escape drops it).
             return Some(match event {
                 WindowEvent::Input {
                     event: InputEvent::KeyDown(Key::Escape),
                     ..
                 } => {
-                    self.chat_line = None;
+                    online.chat_line = None;
                     Reaction::Handled
                 }
                 WindowEvent::Input { .. } | WindowEvent::MouseMotion { .. } => Reaction::Handled,
                 _ => Reaction::Continue,
             });
         }
-        if self.online.is_some()
-            && !self.menu_open
+        if !self.menu_open
             && matches!(
                 event,
                 WindowEvent::Input {
@@ -71,7 +92,7 @@ impl Play {
                 }
             )
         {
-            self.chat_line = Some(String::new());
+            online.chat_line = Some(String::new());
             self.capture(engine, false);
             engine.request_redraw();
             return Some(Reaction::Handled);
@@ -87,21 +108,22 @@ impl Play {
     /// The server this world is played on, if it is.
     #[cfg(test)]
     pub(in crate::app) fn online(&self) -> Option<&Online> {
-        self.online.as_ref()
+        self.online.as_ref().map(|online| &online.server)
     }
 
     /// Why the server connection ended, once it has.
     pub(in crate::app) fn disconnected(&self) -> Option<String> {
         let online = self.online.as_ref()?;
-        self.disconnected
+        online
+            .disconnected
             .as_ref()
-            .map(|reason| format!("disconnected from {}: {reason}", online.address))
+            .map(|reason| format!("disconnected from {}: {reason}", online.server.address))
     }
 
     /// Leaves the server (it keeps this player's record).
     pub(in crate::app) fn leave_server(&mut self) {
         if let Some(online) = &mut self.online {
-            online.leave();
+            online.server.leave();
         }
     }
 }

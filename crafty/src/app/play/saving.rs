@@ -15,11 +15,31 @@ use crate::save::{CompletedSave, SaveError, UnsavedEdits, encode_thumbnail};
 /// Size of the thumbnail render (scaled to 160x90 when encoded).
 const THUMBNAIL_RENDER: (u32, u32) = (320, 180);
 
+/// Play's saving state: the autosave in flight, when to try again after a
+/// failure, what the save in flight will have stored, and why the last
+/// save failed.
+#[derive(Default)]
+pub(super) struct Saving {
+    /// After a failed autosave, no new attempt before this time.
+    pub(super) retry_at: u64,
+    /// An autosave being written (in the browser it finishes on a later
+    /// frame; play goes on meanwhile).
+    pub(super) autosave: Option<Pending<Result<CompletedSave, SaveError>>>,
+    /// Saves written since the world was opened.
+    pub(super) saves: u64,
+    /// The world's edit count when the save in flight was prepared: what
+    /// it will have stored once it completes.
+    pub(super) saving_edits: Option<usize>,
+    /// Why the last save failed: the world stays open, paused, until it
+    /// is saved or the player chooses to quit without saving.
+    pub(super) failed: Option<String>,
+}
+
 impl Play {
     pub(super) fn autosave_if_due(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) {
         self.session.note_progress(engine.game_loop(), now_ms);
         if self.collect_autosave(engine, now_ms)
-            && now_ms >= self.retry_autosave_at
+            && now_ms >= self.saving.retry_at
             && self.session.autosave_due(now_ms)
         {
             self.start_autosave(engine, store, now_ms);
@@ -30,9 +50,10 @@ impl Play {
     pub(super) fn start_autosave(&mut self, engine: &mut Engine, store: &Store, now_ms: u64) {
         match self.session.prepare_save(engine.game_loop(), now_ms) {
             Ok(save) => {
-                self.saving_edits = Some(state(engine.game_loop()).world.edits().len());
+                self.saving.saving_edits = Some(state(engine.game_loop()).world.edits().len());
                 let store = store.clone();
-                self.autosave = Some(Pending::start(async move { save.write(&store).await }));
+                self.saving.autosave =
+                    Some(Pending::start(async move { save.write(&store).await }));
                 self.collect_autosave(engine, now_ms);
             }
             Err(e) => self.autosave_failed(&e, now_ms),
@@ -60,19 +81,19 @@ impl Play {
     /// Picks up the autosave being written, if it finished; returns
     /// whether none is in flight now.
     pub(in crate::app) fn collect_autosave(&mut self, engine: &mut Engine, now_ms: u64) -> bool {
-        let Some(saving) = &self.autosave else {
+        let Some(saving) = &self.saving.autosave else {
             return true;
         };
         let Some(result) = saving.take() else {
             saving.keep_polling(engine);
             return false;
         };
-        self.autosave = None;
-        self.saving_edits = None;
+        self.saving.autosave = None;
+        self.saving.saving_edits = None;
         match result {
             Ok(done) => {
                 self.session.finish_save(engine.game_loop(), done, now_ms);
-                self.saves += 1;
+                self.saving.saves += 1;
                 self.notice = None;
             }
             Err(e) => self.autosave_failed(&e, now_ms),
@@ -91,7 +112,7 @@ impl Play {
         } else {
             format!("autosave failed (retrying in 5 s): {error}")
         });
-        self.retry_autosave_at = now_ms + crate::save::AUTOSAVE_DELAY_MS;
+        self.saving.retry_at = now_ms + crate::save::AUTOSAVE_DELAY_MS;
     }
 
     /// Starts the last save (with a fresh thumbnail) and pauses the world
@@ -148,8 +169,8 @@ impl Play {
         match result {
             Ok(done) => {
                 self.session.finish_save(engine.game_loop(), done, now_ms);
-                self.saves += 1;
-                self.save_failed = None;
+                self.saving.saves += 1;
+                self.saving.failed = None;
                 true
             }
             Err(e) => {
@@ -161,7 +182,7 @@ impl Play {
                 } else {
                     "try again, or quit without saving"
                 };
-                self.save_failed = Some(format!(
+                self.saving.failed = Some(format!(
                     "Saving failed: {e}\n{unsaved} edits are not saved yet. The world stays \
                      open: nothing is lost while it does; {advice}."
                 ));
@@ -174,7 +195,7 @@ impl Play {
 
     /// Why the last save failed, while the world waits for a retry.
     pub(in crate::app) fn save_failure(&self) -> Option<&str> {
-        self.save_failed.as_deref()
+        self.saving.failed.as_deref()
     }
 
     /// The edits made since the last successful save, for a file.
@@ -190,7 +211,7 @@ impl Play {
             Ok(done) => done,
             Err(e) => format!("Export failed: {e}"),
         };
-        if let Some(failure) = &mut self.save_failed {
+        if let Some(failure) = &mut self.saving.failed {
             failure.push('\n');
             failure.push_str(&line);
         }
