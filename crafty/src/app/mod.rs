@@ -8,7 +8,7 @@
 //! ([`Engine::set_game_loop`]) and taking it back, grabs the pointer through
 //! the engine, and saves when the window is asked to close.
 //!
-//! Where things are: [`Crafty`] (here) is the app and its screens;
+//! Where things are: `Crafty` (here) is the app and its screens;
 //! `worlds` the launcher's worlds and joining a server; `flow` the storage
 //! work the app waits for and leaving play; `play` a world being played;
 //! `launcher`, `settings_screen`, `hud` and `online_hud` what is drawn.

@@ -3,8 +3,8 @@
 //! beside the engine loop whose scene holds the [`Game`].
 //!
 //! - here: starting a session (single player, fresh, or on a server);
-//! - [`streaming`]: generation, meshing and what the renderer is handed;
-//! - [`saving`]: the save bookkeeping and saves.
+//! - `streaming`: generation, meshing and what the renderer is handed;
+//! - `saving`: the save bookkeeping and saves.
 
 mod saving;
 mod streaming;

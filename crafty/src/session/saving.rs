@@ -63,7 +63,7 @@ impl Session {
     /// [`finish_save`](Self::finish_save).
     ///
     /// # Errors
-    /// As [`SaveSession::prepare_save`].
+    /// As [`SaveSession::prepare_save`](crate::save::SaveSession::prepare_save).
     pub fn prepare_save(&mut self, game: &GameLoop, now_ms: u64) -> Result<PendingSave, SaveError> {
         let snapshot = Self::snapshot(game);
         self.saves.set_weather(state(game).weather.state());
