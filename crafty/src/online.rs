@@ -257,7 +257,7 @@ impl Online {
 /// None natively (kept for the browser's, which can refuse an address).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn connect(address: &str) -> Result<Box<dyn Link>, ConnectError> {
-    Ok(Box::new(crafty_client::socket::PendingSocketLink::connect(
+    Ok(Box::new(crafty_net::socket::PendingSocketLink::connect(
         address,
     )))
 }
@@ -274,7 +274,7 @@ pub fn connect(address: &str) -> Result<Box<dyn Link>, ConnectError> {
     } else {
         format!("ws://{address}/")
     };
-    let link = crafty_client::web_socket::WebSocketLink::connect(&url).map_err(|e| {
+    let link = crafty_net::web_socket::WebSocketLink::connect(&url).map_err(|e| {
         ConnectError::Refused {
             address: address.to_owned(),
             reason: e.to_string(),
