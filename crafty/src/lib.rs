@@ -1,7 +1,7 @@
 //! crafty: the Taos voxel game.
 //!
 //! A Minecraft-like world generated from a seed, meshed in plain Rust, drawn
-//! by one [`RenderFeature`](taos_renderer::RenderFeature), and saved through
+//! by one [`RenderFeature`](taos_engine::renderer::RenderFeature), and saved through
 //! the engine's storage trait as a seed plus an append-only edit log.
 //!
 //! The simulation (world, meshing, saves, player, weather, inventory, time

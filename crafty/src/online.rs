@@ -29,6 +29,32 @@ use crate::save::PlayerState;
 use crate::session::{OnlineError, Session};
 use crate::world::BlockType;
 
+/// The connection ended before the server let the player in: refused, a
+/// protocol version mismatch, or closed; the reason, as the connection
+/// says it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct JoinError {
+    /// Why the connection ended.
+    pub reason: String,
+}
+
+/// A server could not be connected to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConnectError {
+    /// The page refused the address (a malformed URL, a blocked port);
+    /// natively nothing is refused up front (a server that cannot be
+    /// reached closes the connection with the reason instead).
+    #[error("cannot reach {address}: {reason}")]
+    Refused {
+        /// The address asked for.
+        address: String,
+        /// What the page said.
+        reason: String,
+    },
+}
+
 /// A connection that may be any transport (a socket natively, a
 /// WebSocket in the page, memory in tests).
 pub type AnyConnection = Connection<Box<dyn Link>>;
@@ -86,7 +112,7 @@ impl Online {
     ///
     /// # Errors
     /// Why the connection ended (refused, a version mismatch, closed).
-    pub fn welcome(&mut self) -> Result<Option<Welcome>, String> {
+    pub fn welcome(&mut self) -> Result<Option<Welcome>, JoinError> {
         let mut events = self.connection.receive().into_iter();
         while let Some(event) = events.next() {
             match event {
@@ -95,7 +121,7 @@ impl Online {
                     self.held.extend(events);
                     return Ok(Some(welcome));
                 }
-                ConnectionEvent::Closed(reason) => return Err(reason),
+                ConnectionEvent::Closed(reason) => return Err(JoinError { reason }),
                 _ => {}
             }
         }
@@ -230,8 +256,8 @@ impl Online {
 /// # Errors
 /// None natively (kept for the browser's, which can refuse an address).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn connect(address: &str) -> Result<Box<dyn Link>, String> {
-    Ok(Box::new(crafty_client::socket::PendingSocketLink::connect(
+pub fn connect(address: &str) -> Result<Box<dyn Link>, ConnectError> {
+    Ok(Box::new(crafty_net::socket::PendingSocketLink::connect(
         address,
     )))
 }
@@ -242,13 +268,17 @@ pub fn connect(address: &str) -> Result<Box<dyn Link>, String> {
 /// # Errors
 /// The page refused the address.
 #[cfg(target_arch = "wasm32")]
-pub fn connect(address: &str) -> Result<Box<dyn Link>, String> {
+pub fn connect(address: &str) -> Result<Box<dyn Link>, ConnectError> {
     let url = if address.starts_with("ws://") || address.starts_with("wss://") {
         address.to_owned()
     } else {
         format!("ws://{address}/")
     };
-    let link = crafty_client::web_socket::WebSocketLink::connect(&url)
-        .map_err(|e| format!("cannot reach {address}: {e}"))?;
+    let link = crafty_net::web_socket::WebSocketLink::connect(&url).map_err(|e| {
+        ConnectError::Refused {
+            address: address.to_owned(),
+            reason: e.to_string(),
+        }
+    })?;
     Ok(Box::new(link))
 }

@@ -1,30 +1,34 @@
 //! crafty_client: what a crafty multiplayer client needs besides the
-//! protocol, shared by the game (native and browser), the server's bots
-//! and the server itself.
+//! protocol and its transports, shared by the game (native and browser)
+//! and the headless bot.
 //!
-//! - [`step`]: one player's tick from its input, as the server steps it and
-//!   as a client predicts it (the single-player controller and voxel
-//!   collision).
 //! - [`Prediction`]: the client's own player, moved at once and corrected
 //!   by the server, replaying the ticks the server has not answered.
 //! - [`RemoteView`]: the other players, shown between the server's states.
 //! - [`Connection`]: a client's side of a game on a server: the handshake,
 //!   input, edits sent and answered, the server's edit log, the roster and
 //!   chat.
-//! - `socket` (native) and `web_socket` (browser): WebSocket
-//!   [`Link`](crafty_net::Link)s.
+//! - [`bot`]: [`Bot`](bot::Bot), a headless client for tests, benches and
+//!   load tests (and the `crafty-bot` binary).
+//!
+//! Moved, still reachable here: the player step the server shares is
+//! `crafty_sim::step` (re-exported as [`step`]); the WebSocket links are
+//! `crafty_net::socket` (native, re-exported as `socket`) and
+//! `crafty_net::web_socket` (browser, re-exported as `web_socket`).
 //!
 //! What it is not: a renderer or a window; the game shows what a
 //! [`Connection`] holds.
 
+pub mod bot;
 pub mod connection;
 pub mod prediction;
 pub mod remote;
+
 #[cfg(not(target_arch = "wasm32"))]
-pub mod socket;
-pub mod step;
+pub use crafty_net::socket;
 #[cfg(target_arch = "wasm32")]
-pub mod web_socket;
+pub use crafty_net::web_socket;
+pub use crafty_sim::step;
 
 pub use connection::{Connection, ConnectionEvent};
 pub use prediction::Prediction;

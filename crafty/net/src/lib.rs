@@ -9,11 +9,24 @@
 //!   with a seeded link conditioner (latency, jitter, loss, and the
 //!   reordering jitter causes) on a clock the test advances.
 //!
-//! What it is not (yet): the server, the client's prediction, or a socket
-//! transport. Those build on this (issue 45).
+//! - [`socket`] (native): [`SocketLink`](socket::SocketLink), WebSocket
+//!   over TCP on std's blocking sockets, for native clients and the
+//!   server's side of each connection, and
+//!   [`PendingSocketLink`](socket::PendingSocketLink), one being connected
+//!   on a thread of its own;
+//! - `web_socket` (browser, wasm32): `WebSocketLink`, the page's
+//!   WebSocket.
+//!
+//! What it is not: the server (`crafty_server`), a client's prediction or
+//! its side of a game (`crafty_client`), or the player step they share
+//! (`crafty_sim::step`). It knows bytes and messages, not the world.
 
 pub mod link;
 pub mod protocol;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod socket;
+#[cfg(target_arch = "wasm32")]
+pub mod web_socket;
 
 pub use link::{Conditions, Link, LinkClosed, MemoryLink, MemoryNet};
 pub use protocol::{

@@ -20,11 +20,11 @@
 //! or a tick is due, and paused (not waking at all) with nobody
 //! connected.
 //!
-//! The player step it shares with clients, client prediction and the
-//! socket link live in `crafty_client`; [`bot`] is a headless client for
-//! tests and benches.
+//! The player step it shares with clients lives in `crafty_sim::step`, the
+//! socket link in `crafty_net::socket`; client prediction and the headless
+//! bot (`crafty_client::bot`) live in `crafty_client`, which this crate
+//! does not depend on.
 
-pub mod bot;
 mod serve;
 mod server;
 pub mod socket;

@@ -7,16 +7,16 @@
 //! A client's messages are limited at the socket (twice
 //! [`MAX_CLIENT_MESSAGE`]: a bigger one closes the connection before it is
 //! read whole), and its inbox holds at most
-//! [`INBOX_LIMIT`](crafty_client::socket::INBOX_LIMIT) messages between
+//! [`INBOX_LIMIT`](crafty_net::socket::INBOX_LIMIT) messages between
 //! ticks: a flood closes it.
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-pub use crafty_client::socket::SocketLink;
-use crafty_client::socket::websocket_config;
 use crafty_net::MAX_CLIENT_MESSAGE;
+pub use crafty_net::socket::SocketLink;
+use crafty_net::socket::websocket_config;
 use tungstenite::protocol::Role;
 
 /// What wakes the server's loop.

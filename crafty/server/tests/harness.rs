@@ -7,8 +7,8 @@
 
 use std::time::Duration;
 
+use crafty_client::bot::Bot;
 use crafty_net::{Conditions, MemoryLink, MemoryNet};
-use crafty_server::bot::Bot;
 use crafty_server::{Server, ServerConfig};
 use glam::Vec3;
 
@@ -133,11 +133,11 @@ fn sending_more_input_does_not_move_a_player_faster() {
     let starts: Vec<Vec3> = bots.iter().map(|b| b.feet().unwrap()).collect();
     for _ in 0..100 {
         bots[0].receive();
-        bots[0].send_flags(crafty_server::bot::FORWARD);
+        bots[0].send_flags(crafty_client::bot::FORWARD);
         bots[1].receive();
         // Sixteen ticks of "forward" every server tick.
         for _ in 0..16 {
-            bots[1].send_flags(crafty_server::bot::FORWARD);
+            bots[1].send_flags(crafty_client::bot::FORWARD);
         }
         server.tick();
         net.advance(TICK);

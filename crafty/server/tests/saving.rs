@@ -6,9 +6,9 @@
 use std::cell::Cell;
 use std::time::Duration;
 
+use crafty_client::bot::Bot;
 use crafty_net::protocol::EditAction;
 use crafty_net::{Conditions, MemoryNet};
-use crafty_server::bot::Bot;
 use crafty_server::{SaveBatch, Server, ServerConfig, ServerStore};
 use glam::IVec3;
 use taos_storage::{MemoryBackend, block_on};

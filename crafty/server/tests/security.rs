@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
+use crafty_client::bot::Bot;
 use crafty_net::protocol::{
     ClientMessage, EditAction, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Refusal,
 };
 use crafty_net::{Conditions, Link, MemoryLink, MemoryNet};
-use crafty_server::bot::Bot;
 use crafty_server::{Server, ServerConfig};
 use glam::IVec3;
 

@@ -14,8 +14,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
+use crafty_client::bot::Bot;
 use crafty_net::protocol::EditAction;
-use crafty_server::bot::Bot;
 use crafty_server::socket::SocketLink;
 use crafty_sim::world::BlockType;
 

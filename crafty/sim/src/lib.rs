@@ -16,9 +16,12 @@
 //! - [`weather`]: clear, rain, snow and storms in spells from the seed.
 //! - [`save`]: saved worlds: records, append-only edit logs, thumbnails, autosave.
 //! - [`inventory`]: game mode, survival inventory and hotbar types.
+//! - [`step`]: one multiplayer player's tick from its input, as the server
+//!   steps it and as a client predicts it.
 //!
 //! What it is not: the GPU, a window, audio or the launcher. It depends on
-//! the engine's core and storage crates only, never on wgpu, winit, egui or
+//! the engine's core and storage crates (and crafty_net's plain protocol
+//! types, for the step) only, never on wgpu, winit, egui or
 //! kira, and builds for wasm32 (background jobs then run inline). The
 //! `crafty` crate draws it, plays it in a window or a page, and re-exports
 //! these modules under their old paths (`crafty::world`, ...). Nor is it a
@@ -31,6 +34,7 @@ pub mod mesh;
 pub mod player;
 pub mod save;
 pub mod script;
+pub mod step;
 pub mod time_of_day;
 pub mod view;
 pub mod weather;

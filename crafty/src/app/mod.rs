@@ -7,8 +7,14 @@
 //! switches screens by handing the engine a world's game loop
 //! ([`Engine::set_game_loop`]) and taking it back, grabs the pointer through
 //! the engine, and saves when the window is asked to close.
+//!
+//! Where things are: `Crafty` (here) is the app and its screens;
+//! `worlds` the launcher's worlds and joining a server; `flow` the storage
+//! work the app waits for and leaving play; `play` a world being played;
+//! `launcher`, `settings_screen`, `hud` and `online_hud` what is drawn.
 
 mod export;
+mod flow;
 mod hud;
 mod launcher;
 mod online_hud;
@@ -23,6 +29,7 @@ mod tests;
 #[cfg(target_arch = "wasm32")]
 mod web;
 mod world_lock;
+mod worlds;
 
 use std::rc::Rc;
 
@@ -31,19 +38,14 @@ use taos_engine::{
     App, AppError as EngineAppError, Engine, EngineConfig, Propagate, RunError, WindowEvent, egui,
 };
 
-use crate::cli::WorldChoice;
 use crate::render::{CraftyPipelineFeature, CraftyRenderHandle, crafty_preset};
-use crate::save::{
-    CompletedSave, LoadedWorld, SaveError, SavedWorld, WorldListing, WorldStore, decode_thumbnail,
-};
+use crate::save::{SaveError, WorldStore};
 use crate::settings::PlayerSettings;
-use launcher::{Launcher, LauncherAction, WorldEntry};
+use flow::Task;
+use launcher::Launcher;
 use play::{MenuChoice, Play};
 use settings_screen::{SettingsOutcome, SettingsScreen};
 use tasks::Pending;
-use world_lock::{WorldInUse, WorldLock, lock_world};
-
-use crate::online::{Online, connect};
 
 #[cfg(target_arch = "wasm32")]
 pub use web::run_in_page;
@@ -139,51 +141,9 @@ fn run_with(
     })
 }
 
-/// Why a world could not be opened, renamed or deleted.
-#[derive(Debug, thiserror::Error)]
-enum WorldError {
-    /// Storage.
-    #[error(transparent)]
-    Save(#[from] SaveError),
-    /// Another tab has it.
-    #[error(transparent)]
-    InUse(#[from] WorldInUse),
-}
-
 enum Screen {
     Launcher(Launcher),
     Playing(Box<Play>),
-}
-
-/// Storage work the app waits for before it goes on (one at a time).
-enum Task {
-    /// Listing worlds for the launcher; `problem` is shown with the list.
-    List {
-        listing: Pending<Result<WorldListing, SaveError>>,
-        problem: Option<String>,
-    },
-    /// Finding the world to start in by name.
-    FindNamed {
-        listing: Pending<Result<WorldListing, SaveError>>,
-        name: String,
-    },
-    /// Loading a world to play it.
-    Open(Pending<Result<(LoadedWorld, WorldLock), WorldError>>),
-    /// Saving a new world's record, then playing it (by id).
-    Create(Pending<Result<String, SaveError>>),
-    /// A rename or delete; the launcher is listed again after it.
-    Change(Pending<Result<(), WorldError>>),
-    /// Joining a server: waiting for its welcome.
-    Joining(Box<Online>),
-    /// Leaving play: waiting for an autosave still being written, then
-    /// writing the last save.
-    Leaving(Box<Play>),
-    /// The last save of a world being written, the world still open; the
-    /// launcher (or the end of the run) comes once it succeeded.
-    Saving {
-        play: Box<Play>,
-        saving: Pending<Result<CompletedSave, SaveError>>,
-    },
 }
 
 /// crafty as an engine [`App`].
@@ -233,380 +193,6 @@ impl Crafty {
             servers_saved: None,
             exit_after_save: false,
         }
-    }
-
-    /// The launcher: the scene hidden, the loop paused (nothing to simulate:
-    /// the window sleeps until input), the worlds listed (`problem` shown
-    /// above them).
-    fn show_launcher(&mut self, engine: &mut Engine, problem: Option<String>) {
-        engine.show_scene(false);
-        engine.game_loop().pause();
-        engine.set_title("crafty");
-        let store = self.store.clone();
-        self.screen = Screen::Launcher(Launcher::new(Vec::new(), (self.now_ms)() % 1_000_000));
-        self.task = Some(Task::List {
-            listing: Pending::start(async move { store.list().await }),
-            problem,
-        });
-        engine.request_redraw();
-    }
-
-    /// The launcher with `listing` (or what went wrong reading it).
-    fn listed(
-        &mut self,
-        engine: &mut Engine,
-        listing: Result<WorldListing, SaveError>,
-        problem: Option<String>,
-    ) {
-        let mut entries = Vec::new();
-        let mut problems = Vec::new();
-        match listing {
-            Ok(listing) => {
-                for broken in listing.unreadable {
-                    problems.push(format!(
-                        "world {} cannot be read: {}",
-                        broken.id, broken.error
-                    ));
-                }
-                for record in listing.worlds {
-                    let thumbnail = record.screenshot.as_deref().and_then(|jpeg| {
-                        // A bad thumbnail (damaged, or huge from a shared
-                        // backup) is skipped: the world is listed without it.
-                        let image = decode_thumbnail(jpeg)
-                            .inspect_err(|e| {
-                                log::warn!("world {:?}: thumbnail skipped: {e}", record.id);
-                            })
-                            .ok()?;
-                        let size = [image.width() as usize, image.height() as usize];
-                        let pixels = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
-                        Some(engine.ui_context()?.load_texture(
-                            format!("thumb-{}", record.id),
-                            pixels,
-                            egui::TextureOptions::LINEAR,
-                        ))
-                    });
-                    entries.push(WorldEntry {
-                        mode: record.mode(),
-                        id: record.id,
-                        name: record.name,
-                        seed: record.seed,
-                        last_played_ms: record.last_played_at,
-                        thumbnail,
-                    });
-                }
-            }
-            Err(e) => problems.push(format!("cannot list saved worlds: {e}")),
-        }
-        problems.extend(problem);
-        problems.extend(self.settings.warnings.iter().cloned());
-        let mut launcher = Launcher::new(entries, (self.now_ms)() % 1_000_000);
-        if let Some(last) = self.settings.servers.last() {
-            launcher.set_server(&last.address, &last.name);
-        }
-        launcher.error = (!problems.is_empty()).then(|| problems.join("\n"));
-        self.screen = Screen::Launcher(launcher);
-        engine.request_redraw();
-    }
-
-    /// Starts in the world the command line (or the page's address) named:
-    /// a saved one by name or id, or a new one for `new:SEED`.
-    fn start_in(&mut self, engine: &mut Engine, world: &str) {
-        match WorldChoice::parse(world) {
-            Ok(WorldChoice::New(seed)) => {
-                let record = SavedWorld::create(
-                    format!("Seed {seed}"),
-                    seed,
-                    crate::inventory::GameMode::Creative,
-                    (self.now_ms)(),
-                );
-                self.create(record);
-            }
-            Ok(WorldChoice::Join { name, address }) => self.join(engine, &address, &name),
-            Ok(WorldChoice::Named(name)) => {
-                let store = self.store.clone();
-                self.task = Some(Task::FindNamed {
-                    listing: Pending::start(async move { store.list().await }),
-                    name,
-                });
-            }
-            Err(e) => self.show_launcher(engine, Some(e.to_string())),
-        }
-    }
-
-    fn play(&mut self, id: &str) {
-        let store = self.store.clone();
-        let id = id.to_owned();
-        self.task = Some(Task::Open(Pending::start(async move {
-            let lock = lock_world(&id).await?;
-            Ok((store.load(&id).await?, lock))
-        })));
-    }
-
-    fn create(&mut self, record: SavedWorld) {
-        let record = record.with_generator(crate::world::TerrainGenerator::LATEST);
-        let store = self.store.clone();
-        self.task = Some(Task::Create(Pending::start(async move {
-            store.save(&record).await.map(|()| record.id)
-        })));
-    }
-
-    fn on_launcher_action(&mut self, engine: &mut Engine, action: LauncherAction) {
-        let store = self.store.clone();
-        let change = match action {
-            LauncherAction::Play(id) => return self.play(&id),
-            LauncherAction::Create { name, seed, mode } => {
-                let record = SavedWorld::create(name, seed, mode, (self.now_ms)());
-                return self.create(record);
-            }
-            LauncherAction::Settings => {
-                self.settings_screen = Some(SettingsScreen::new(&self.settings));
-                return;
-            }
-            LauncherAction::Join { address, name } => return self.join(engine, &address, &name),
-            LauncherAction::Rename { id, name } => Pending::start(async move {
-                let _lock = lock_world(&id).await?;
-                Ok(store.rename(&id, &name).await?)
-            }),
-            LauncherAction::Delete(id) => Pending::start(async move {
-                let _lock = lock_world(&id).await?;
-                Ok(store.delete(&id).await?)
-            }),
-        };
-        self.task = Some(Task::Change(change));
-        engine.request_redraw();
-    }
-
-    /// Connects to the server at `address` and says hello as `name` (with
-    /// the token that server gave this name before, to come back as the
-    /// same player); play starts when the server answers.
-    fn join(&mut self, engine: &mut Engine, address: &str, name: &str) {
-        let token = self.settings.servers.token(address, name);
-        match connect(address) {
-            Ok(link) => {
-                let online = Online::join(address, name, link, token);
-                self.task = Some(Task::Joining(Box::new(online)));
-                self.poll_task(engine);
-            }
-            Err(e) => self.show_launcher(engine, Some(e)),
-        }
-    }
-
-    /// Keeps the token `address` gave `name`, in storage too (a failure
-    /// only costs coming back as this player after a restart: said on the
-    /// HUD).
-    fn remember_server(&mut self, address: &str, name: &str, token: crafty_net::protocol::Token) {
-        if self.settings.servers.token(address, name) == Some(token)
-            && self
-                .settings
-                .servers
-                .last()
-                .is_some_and(|s| s.address == address)
-        {
-            return;
-        }
-        self.settings.servers.remember(address, name, token);
-        let store = self.store.clone();
-        let servers = self.settings.servers.clone();
-        self.servers_saved = Some(Pending::start(async move { servers.save(&store).await }));
-    }
-
-    /// Leaves play: saves (with a thumbnail) and returns to the launcher;
-    /// on a server, leaves it (the server keeps the player).
-    fn leave_play(&mut self, engine: &mut Engine) {
-        let Screen::Playing(mut play) = std::mem::replace(
-            &mut self.screen,
-            Screen::Launcher(Launcher::new(Vec::new(), 0)),
-        ) else {
-            return;
-        };
-        if play.is_online() {
-            play.leave_server();
-            let problem = play.disconnected();
-            return self.close_play(engine, *play, problem);
-        }
-        self.task = Some(Task::Leaving(play));
-        self.poll_task(engine);
-    }
-
-    /// Picks up the answer of the storage work in flight, if it came, and
-    /// does what comes next; asks for frames while it waits.
-    fn poll_task(&mut self, engine: &mut Engine) {
-        if let Some(saved) = &self.servers_saved {
-            if let Some(result) = saved.take() {
-                self.servers_saved = None;
-                if let Err(e) = result {
-                    self.notice(format!(
-                        "this server's token was not stored (after a restart you would join \
-                         as a new player): {e}"
-                    ));
-                }
-            } else {
-                saved.keep_polling(engine);
-            }
-        }
-        if let Some(saved) = &self.settings_saved {
-            if let Some(result) = saved.take() {
-                self.settings_saved = None;
-                if let Err(e) = result {
-                    self.notice(format!(
-                        "settings apply to this run but were not saved: {e}"
-                    ));
-                }
-            } else {
-                saved.keep_polling(engine);
-            }
-        }
-        let Some(task) = self.task.take() else {
-            return;
-        };
-        let now = (self.now_ms)();
-        match task {
-            Task::List { listing, problem } => match listing.take() {
-                Some(result) => self.listed(engine, result, problem),
-                None => self.wait(engine, Task::List { listing, problem }),
-            },
-            Task::FindNamed { listing, name } => match listing.take() {
-                Some(result) => {
-                    let id = result.ok().and_then(|listing| {
-                        listing
-                            .worlds
-                            .into_iter()
-                            .find(|w| w.name == name || w.id == name)
-                            .map(|w| w.id)
-                    });
-                    match id {
-                        Some(id) => self.play(&id),
-                        None => self.show_launcher(
-                            engine,
-                            Some(format!("no saved world is called {name:?}")),
-                        ),
-                    }
-                }
-                None => self.wait(engine, Task::FindNamed { listing, name }),
-            },
-            Task::Open(loading) => match loading.take() {
-                Some(Ok((loaded, lock))) => {
-                    let mut play =
-                        Play::start(engine, loaded, lock, self.render.clone(), &self.settings);
-                    if let Some(script) = self.start_script.take() {
-                        play.play_script(engine, script);
-                    }
-                    self.screen = Screen::Playing(Box::new(play));
-                    engine.request_redraw();
-                }
-                Some(Err(e)) => {
-                    self.show_launcher(engine, Some(format!("cannot open that world: {e}")));
-                }
-                None => self.wait(engine, Task::Open(loading)),
-            },
-            Task::Create(saving) => match saving.take() {
-                Some(Ok(id)) => self.play(&id),
-                Some(Err(e)) => self.show_launcher(engine, Some(e.to_string())),
-                None => self.wait(engine, Task::Create(saving)),
-            },
-            Task::Change(change) => match change.take() {
-                Some(result) => self.show_launcher(engine, result.err().map(|e| e.to_string())),
-                None => self.wait(engine, Task::Change(change)),
-            },
-            Task::Joining(mut online) => match online.welcome() {
-                Ok(Some(welcome)) => {
-                    let started = online.start_session(
-                        &welcome,
-                        taos_engine::game_loop::RealClock::new(),
-                        self.render.clone(),
-                    );
-                    match started {
-                        Ok((session, game)) => {
-                            if let Some(token) = online.connection.token {
-                                self.remember_server(
-                                    &online.address,
-                                    &online.connection.name,
-                                    token,
-                                );
-                            }
-                            let mut play =
-                                Play::start_online(engine, *online, session, game, &self.settings);
-                            if let Some(mut script) = self.start_script.take() {
-                                // The same steps at the server's tick rate.
-                                if let Ok(rate) = taos_engine::game_loop::Rate::hz(welcome.tick_hz)
-                                {
-                                    script.tick_rate = rate;
-                                }
-                                play.play_script(engine, script);
-                            }
-                            self.screen = Screen::Playing(Box::new(play));
-                            engine.request_redraw();
-                        }
-                        Err(e) => {
-                            online.leave();
-                            self.show_launcher(engine, Some(e.to_string()));
-                        }
-                    }
-                }
-                Ok(None) => self.wait(engine, Task::Joining(online)),
-                Err(reason) => self.show_launcher(
-                    engine,
-                    Some(format!("could not join {}: {reason}", online.address)),
-                ),
-            },
-            Task::Leaving(mut play) => {
-                if play.collect_autosave(engine, now) {
-                    let saving = play.start_last_save(engine, &self.store, now);
-                    self.task = Some(Task::Saving { play, saving });
-                    self.poll_task(engine);
-                } else {
-                    self.wait(engine, Task::Leaving(play));
-                }
-            }
-            Task::Saving { mut play, saving } => match saving.take() {
-                Some(result) => {
-                    if play.last_save_done(engine, result, now) {
-                        self.close_play(engine, *play, None);
-                    } else {
-                        // Not saved: the world comes back, paused, with the
-                        // choice to retry or to quit without saving.
-                        self.screen = Screen::Playing(play);
-                    }
-                }
-                None => self.wait(engine, Task::Saving { play, saving }),
-            },
-        }
-    }
-
-    /// Closes `play` (saved, or the player chose to drop its unsaved
-    /// edits), then ends the run if the window asked to close, or shows the
-    /// launcher with `problem`.
-    fn close_play(&mut self, engine: &mut Engine, play: Play, problem: Option<String>) {
-        play.close(engine);
-        if self.exit_after_save {
-            engine.request_exit();
-        } else {
-            self.show_launcher(engine, problem);
-        }
-    }
-
-    /// Quits the world without saving what is not saved yet (the player
-    /// chose it after a failed save).
-    fn quit_without_saving(&mut self, engine: &mut Engine) {
-        let Screen::Playing(play) = std::mem::replace(
-            &mut self.screen,
-            Screen::Launcher(Launcher::new(Vec::new(), 0)),
-        ) else {
-            return;
-        };
-        let dropped = play.unsaved_edits(engine);
-        log::warn!("the player left without saving {dropped} edits");
-        self.close_play(
-            engine,
-            *play,
-            Some(format!("left without saving the last {dropped} edits")),
-        );
-    }
-
-    /// Puts `task` back to look at it again on a later frame.
-    fn wait(&mut self, engine: &mut Engine, task: Task) {
-        engine.wake_at(web_time::Instant::now() + tasks::POLL_EVERY);
-        self.task = Some(task);
     }
 
     /// Shows `text` where the player is looking: the HUD's notice in play,

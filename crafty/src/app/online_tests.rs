@@ -11,7 +11,7 @@ use std::net::TcpListener;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
-use crafty_server::bot::Bot;
+use crafty_client::bot::Bot;
 use crafty_server::socket::{SocketLink, Wake};
 use crafty_server::{ServerConfig, ServerStore, serve};
 use taos_engine::storage::{MemoryBackend, RedbBackend, block_on};

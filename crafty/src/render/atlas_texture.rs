@@ -5,6 +5,7 @@
 //! so far terrain does not shimmer.
 
 use crate::world::{BlockType, Face, TILE_COUNT};
+use taos_engine::renderer::wgpu;
 
 use super::atlas::{
     ATLAS_MIP_LEVELS, ATLAS_TILE_SIZE, atlas_tile, block_atlas, is_cutout_tile, tile_mips,

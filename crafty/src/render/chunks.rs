@@ -3,9 +3,10 @@
 //! chunk origins, bound with a dynamic offset.
 
 use std::collections::HashMap;
+use taos_engine::renderer::wgpu;
 
 use glam::{Mat4, Vec3, Vec4};
-use taos_renderer::resources::uniform_slab;
+use taos_engine::renderer::resources::uniform_slab;
 
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::world::{CHUNK_SIZE, ChunkPos};

@@ -5,10 +5,11 @@
 //! frame in order.
 
 use std::collections::HashMap;
+use taos_engine::renderer::wgpu;
 
-use taos_renderer::features::TonemapFeature;
-use taos_renderer::resources::Assets;
-use taos_renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
+use taos_engine::renderer::features::TonemapFeature;
+use taos_engine::renderer::resources::Assets;
+use taos_engine::renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
 
 use super::atlas_texture::AtlasTexture;
 use super::chunks::ChunkStore;
@@ -54,7 +55,7 @@ pub enum StagePoint {
 /// ([`set_weather`](CraftyRenderHandle::set_weather)); the targeted block
 /// outlined; and the renderer's [`TonemapFeature`] into the output.
 ///
-/// Add it alone to a [`Renderer`](taos_renderer::Renderer) (no preset), and
+/// Add it alone to a [`Renderer`](taos_engine::renderer::Renderer) (no preset), and
 /// drive it through the [`CraftyRenderHandle`] that
 /// [`new`](Self::new) returns. The sky and its light are the game's
 /// ([`set_sky`](CraftyRenderHandle::set_sky)); stages see the direct light as
@@ -235,7 +236,7 @@ impl Passes {
     /// shadow pass hands them.
     fn chunk_scene(
         &self,
-        shadow_atlas: Option<taos_renderer::graph::TextureHandle>,
+        shadow_atlas: Option<taos_engine::renderer::graph::TextureHandle>,
     ) -> ChunkScene<'_> {
         ChunkScene {
             frame: &self.frame,

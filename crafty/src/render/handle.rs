@@ -103,7 +103,9 @@ impl Shadows {
             Self::default().distance
         };
         Self {
-            cascades: self.cascades.min(taos_renderer::features::MAX_CASCADES),
+            cascades: self
+                .cascades
+                .min(taos_engine::renderer::features::MAX_CASCADES),
             distance,
             resolution: self.resolution.clamp(128, 4096),
         }

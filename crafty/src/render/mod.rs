@@ -34,7 +34,7 @@
 //!    screen, the sky around it where no block covers it goes into a
 //!    half-size mask, and every pixel adds what it gathers marching 32
 //!    steps towards the light through that mask;
-//! 7. **tonemap**: the renderer's [`TonemapFeature`](taos_renderer::features::TonemapFeature)
+//! 7. **tonemap**: the renderer's [`TonemapFeature`](taos_engine::renderer::features::TonemapFeature)
 //!    into the output.
 //!
 //! Extra stages (auroras, bloom, a game's own effects) slot in between these
@@ -49,7 +49,7 @@
 //! ```no_run
 //! use crafty::render::CraftyPipelineFeature;
 //! use crafty::world::ChunkPos;
-//! # fn demo(renderer: &mut taos_renderer::Renderer, mesh: &crafty::mesh::ChunkMesh) {
+//! # fn demo(renderer: &mut taos_engine::renderer::Renderer, mesh: &crafty::mesh::ChunkMesh) {
 //! let (feature, handle) = CraftyPipelineFeature::new();
 //! renderer.add_feature(feature);
 //! handle.set_chunk(ChunkPos::new(0, 0, 0), mesh);
@@ -97,7 +97,9 @@ pub fn shader_sources() -> Vec<(String, String)> {
 /// chunks, water, highlight, tonemap), for
 /// [`Engine::headless`](taos_engine::Engine::headless) and
 /// [`Engine::run_app`](taos_engine::Engine::run_app).
-pub fn crafty_preset(feature: CraftyPipelineFeature) -> impl FnOnce(&mut taos_renderer::Renderer) {
+pub fn crafty_preset(
+    feature: CraftyPipelineFeature,
+) -> impl FnOnce(&mut taos_engine::renderer::Renderer) {
     move |renderer| {
         renderer.add_feature(feature);
     }

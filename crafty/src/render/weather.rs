@@ -6,6 +6,7 @@
 //! below the top of its column.
 
 use glam::IVec2;
+use taos_engine::renderer::wgpu;
 
 use crate::weather::{PRECIPITATION_MAP_SIZE, WeatherView};
 

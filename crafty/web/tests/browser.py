@@ -344,7 +344,7 @@ def native_binary(name):
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     path = os.path.join(target, "debug", name)
     if not os.path.exists(path):
-        subprocess.run(["cargo", "build", "-q", "-p", "crafty_server", "--bins"], cwd=ROOT, check=True)
+        subprocess.run(["cargo", "build", "-q", "-p", "crafty_server", "-p", "crafty_client", "--bins"], cwd=ROOT, check=True)
     return path
 
 

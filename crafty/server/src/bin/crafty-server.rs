@@ -19,6 +19,8 @@ use crafty_server::socket::Wake;
 use crafty_server::{ServerConfig, ServerStore, serve};
 use taos_storage::{RedbBackend, block_on};
 
+/// What the server runs with, from the command line.
+#[derive(Debug)]
 struct Options {
     config: ServerConfig,
     bind: String,
@@ -26,60 +28,73 @@ struct Options {
     data: Option<PathBuf>,
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut options = Options {
-        config: ServerConfig::default(),
-        bind: "127.0.0.1".to_owned(),
-        port: 30_000,
-        data: None,
-    };
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
-        let number = |text: String| {
-            text.parse::<u64>()
-                .map_err(|_| format!("{flag} takes a number, not {text:?}"))
-        };
-        match flag.as_str() {
-            "--port" => {
-                options.port = u16::try_from(number(value()?)?)
-                    .map_err(|_| "--port is at most 65535".to_owned())?;
-            }
-            "--bind" => options.bind = value()?,
-            "--data" => options.data = Some(PathBuf::from(value()?)),
-            "--seed" => options.config.seed = number(value()?)?,
-            "--max-players" => {
-                options.config.max_players = usize::try_from(number(value()?)?)
-                    .map_err(|_| "--max-players is too large".to_owned())?;
-            }
-            "--tick-hz" => {
-                let hz = number(value()?)?;
-                if !(1..=120).contains(&hz) {
-                    return Err("--tick-hz is 1 to 120".to_owned());
-                }
-                options.config.tick_hz = hz as u32;
-            }
-            "--help" | "-h" => {
-                return Err(
-                    "usage: crafty-server [--port N] [--bind ADDRESS] [--data DIR] [--seed N] \
-                     [--max-players N] [--tick-hz N]"
-                        .to_owned(),
-                );
-            }
-            other => return Err(format!("unknown option {other:?} (see --help)")),
+/// The command line as clap reads it.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "crafty-server",
+    about = "One crafty world served over WebSocket",
+    long_about = "One crafty world served over WebSocket. Prints `listening on ADDRESS` once it \
+                  accepts clients; on SIGINT or SIGTERM says goodbye to every client, saves, \
+                  and exits."
+)]
+struct Cli {
+    /// The port to listen on (0 picks a free one).
+    #[arg(long, value_name = "N", default_value_t = 30_000)]
+    port: u16,
+    /// The address to listen on (0.0.0.0 serves the network).
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+    bind: String,
+    /// Where the world and the players are saved (the platform's data
+    /// folder by default).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// The seed of a new world.
+    #[arg(long, value_name = "N", default_value_t = ServerConfig::default().seed)]
+    seed: u64,
+    /// The most players playing at once.
+    #[arg(long, value_name = "N", default_value_t = ServerConfig::default().max_players)]
+    max_players: usize,
+    /// Ticks per second (1 to 120).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ServerConfig::default().tick_hz,
+        value_parser = clap::value_parser!(u32).range(1..=120)
+    )]
+    tick_hz: u32,
+}
+
+impl From<Cli> for Options {
+    fn from(cli: Cli) -> Self {
+        Self {
+            config: ServerConfig {
+                seed: cli.seed,
+                max_players: cli.max_players,
+                tick_hz: cli.tick_hz,
+                ..ServerConfig::default()
+            },
+            bind: cli.bind,
+            port: cli.port,
+            data: cli.data,
         }
     }
-    Ok(options)
+}
+
+/// Parses `args` (with the program name first); `--help` and a bad
+/// command line are clap's errors (exit 0 and 2 when
+/// [`exit`](clap::Error::exit)ed).
+fn parse<I, T>(args: I) -> Result<Options, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::Parser as _;
+    Cli::try_parse_from(args).map(Options::from)
 }
 
 fn main() {
+    let options = parse(std::env::args_os()).unwrap_or_else(|e| e.exit());
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let options = match parse(std::env::args().skip(1)) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("crafty-server: {message}");
-            std::process::exit(2);
-        }
-    };
     if let Err(message) = run(&options) {
         eprintln!("crafty-server: {message}");
         std::process::exit(1);
@@ -115,4 +130,66 @@ fn run(options: &Options) -> Result<(), String> {
         stats.records_saved, stats.edits, stats.ticks, stats.idle_wakeups
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Options {
+        parse(std::iter::once("crafty-server").chain(args.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn the_defaults_are_the_old_ones() {
+        let options = parsed(&[]);
+        assert_eq!(options.port, 30_000);
+        assert_eq!(options.bind, "127.0.0.1");
+        assert_eq!(options.data, None);
+        let default = ServerConfig::default();
+        assert_eq!(options.config.seed, default.seed);
+        assert_eq!(options.config.max_players, default.max_players);
+        assert_eq!(options.config.tick_hz, default.tick_hz);
+        assert_eq!(
+            (default.seed, default.max_players, default.tick_hz),
+            (1, 15, 20)
+        );
+    }
+
+    #[test]
+    fn every_old_option_parses_to_the_same_value() {
+        let options = parsed(&[
+            "--port",
+            "0",
+            "--bind",
+            "0.0.0.0",
+            "--data",
+            "server-data",
+            "--seed",
+            "42",
+            "--max-players",
+            "3",
+            "--tick-hz",
+            "120",
+        ]);
+        assert_eq!(options.port, 0);
+        assert_eq!(options.bind, "0.0.0.0");
+        assert_eq!(options.data, Some(PathBuf::from("server-data")));
+        assert_eq!(options.config.seed, 42);
+        assert_eq!(options.config.max_players, 3);
+        assert_eq!(options.config.tick_hz, 120);
+    }
+
+    #[test]
+    fn what_the_old_parser_refused_is_still_refused() {
+        let refused = |args: &[&str]| {
+            parse(std::iter::once("crafty-server").chain(args.iter().copied())).is_err()
+        };
+        assert!(refused(&["--port", "65536"]));
+        assert!(refused(&["--port"]));
+        assert!(refused(&["--seed", "x"]));
+        assert!(refused(&["--tick-hz", "0"]));
+        assert!(refused(&["--tick-hz", "121"]));
+        assert!(refused(&["--frobnicate"]));
+    }
 }

@@ -5,8 +5,9 @@
 //! hides a figure, and water behind it is hidden by it); draws into a new
 //! version of `frame.hdr`. Nothing while no figure is given.
 
-use taos_renderer::Frame;
-use taos_renderer::frame::DEPTH_NEARER;
+use taos_engine::renderer::Frame;
+use taos_engine::renderer::frame::DEPTH_NEARER;
+use taos_engine::renderer::wgpu;
 
 use crate::render::shared::{
     CraftyShader, FrameBindings, FrameInputs, PassSetup, PipelineSpec, pipeline,

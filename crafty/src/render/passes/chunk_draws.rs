@@ -2,7 +2,7 @@
 //! what order. Computed once per frame from the resident chunks and the
 //! camera; read by the opaque and transparent chunk passes.
 
-use taos_renderer::frame::CameraView;
+use taos_engine::renderer::frame::CameraView;
 
 use crate::render::CraftyRenderStats;
 use crate::render::chunks::{ChunkStore, chunk_center, chunk_visible};

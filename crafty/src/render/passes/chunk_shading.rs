@@ -2,8 +2,9 @@
 //! shader (`shaders/chunk.wgsl` with `quad.wgsl` and `shadows.wgsl`), its
 //! pipeline layout, and [`ChunkScene`], what they draw from.
 
-use taos_renderer::frame::DEPTH_NEARER;
-use taos_renderer::graph::TextureHandle;
+use taos_engine::renderer::frame::DEPTH_NEARER;
+use taos_engine::renderer::graph::TextureHandle;
+use taos_engine::renderer::wgpu;
 
 use super::ChunkDraws;
 use crate::render::chunks::ChunkStore;

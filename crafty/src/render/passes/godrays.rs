@@ -8,9 +8,10 @@
 //! under water, or the game turned them off.
 
 use glam::{Mat4, Vec2, Vec3};
-use taos_renderer::features::HDR_FORMAT;
-use taos_renderer::graph::TextureDesc;
-use taos_renderer::{Frame, FrameData};
+use taos_engine::renderer::features::HDR_FORMAT;
+use taos_engine::renderer::graph::TextureDesc;
+use taos_engine::renderer::wgpu;
+use taos_engine::renderer::{Frame, FrameData};
 
 use crate::render::handle::Godrays;
 use crate::render::shared::{

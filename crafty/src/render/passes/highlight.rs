@@ -5,8 +5,9 @@
 //! not written); blends into a new version of `frame.hdr`. Nothing while
 //! no block is targeted.
 
-use taos_renderer::Frame;
-use taos_renderer::frame::DEPTH_NEARER_OR_EQUAL;
+use taos_engine::renderer::Frame;
+use taos_engine::renderer::frame::DEPTH_NEARER_OR_EQUAL;
+use taos_engine::renderer::wgpu;
 
 use crate::render::shared::{
     CraftyShader, FrameBindings, FrameInputs, PassSetup, PipelineSpec, pipeline,

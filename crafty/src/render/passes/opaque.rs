@@ -7,10 +7,11 @@
 //! `frame.hdr` (the sky) and creates and writes the scene depth as
 //! `frame.depth`.
 
-use taos_renderer::Frame;
-use taos_renderer::features::DEPTH_FORMAT;
-use taos_renderer::frame::DEPTH_CLEAR;
-use taos_renderer::graph::TextureDesc;
+use taos_engine::renderer::Frame;
+use taos_engine::renderer::features::DEPTH_FORMAT;
+use taos_engine::renderer::frame::DEPTH_CLEAR;
+use taos_engine::renderer::graph::TextureDesc;
+use taos_engine::renderer::wgpu;
 
 use super::chunk_shading::{ChunkScene, ChunkShading};
 use crate::render::chunks::Quads;

@@ -9,12 +9,13 @@
 //! [`SunShadows::receiver_group`] (`shaders/shadows.wgsl`). Draws no HDR.
 
 use std::sync::Mutex;
+use taos_engine::renderer::wgpu;
 
 use glam::{Mat4, Vec3};
-use taos_renderer::features::DEPTH_FORMAT;
-use taos_renderer::features::{MAX_CASCADES, ShadowCascades, fit_cascades};
-use taos_renderer::frame::{CameraView, CascadeSettings};
-use taos_renderer::graph::{ImportedTexture, RenderGraph, TextureHandle};
+use taos_engine::renderer::features::DEPTH_FORMAT;
+use taos_engine::renderer::features::{MAX_CASCADES, ShadowCascades, fit_cascades};
+use taos_engine::renderer::frame::{CameraView, CascadeSettings};
+use taos_engine::renderer::graph::{ImportedTexture, RenderGraph, TextureHandle};
 
 use crate::render::chunks::{ChunkStore, Quads, chunk_in_ortho_volume};
 use crate::render::handle::Shadows;
@@ -238,7 +239,7 @@ impl SunShadows {
                 count: None,
             }],
         });
-        let (cascade_buffer, cascade_group) = taos_renderer::resources::uniform_slab(
+        let (cascade_buffer, cascade_group) = taos_engine::renderer::resources::uniform_slab(
             device,
             &cascade_layout,
             "crafty shadow cascades",

@@ -4,9 +4,10 @@
 //! Reads the frame bind group; creates the frame's HDR target, clears it
 //! and writes it as the first `frame.hdr`.
 
-use taos_renderer::Frame;
-use taos_renderer::features::HDR_FORMAT;
-use taos_renderer::graph::TextureDesc;
+use taos_engine::renderer::Frame;
+use taos_engine::renderer::features::HDR_FORMAT;
+use taos_engine::renderer::graph::TextureDesc;
+use taos_engine::renderer::wgpu;
 
 use crate::render::shared::{
     CraftyShader, FrameBindings, PassSetup, PipelineSpec, TARGET_USAGE, pipeline,

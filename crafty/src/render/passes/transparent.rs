@@ -6,7 +6,8 @@
 //! [`ChunkDraws`](super::ChunkDraws), the shadow atlas and `frame.depth`
 //! (tested, not written); blends into a new version of `frame.hdr`.
 
-use taos_renderer::Frame;
+use taos_engine::renderer::Frame;
+use taos_engine::renderer::wgpu;
 
 use super::chunk_shading::{ChunkScene, ChunkShading};
 use crate::render::chunks::Quads;

@@ -7,8 +7,9 @@
 //! of `frame.hdr`. Nothing while the weather is clear, before the game
 //! handed over a precipitation map, or under water.
 
-use taos_renderer::Frame;
-use taos_renderer::frame::DEPTH_NEARER;
+use taos_engine::renderer::Frame;
+use taos_engine::renderer::frame::DEPTH_NEARER;
+use taos_engine::renderer::wgpu;
 
 use crate::render::shared::{
     CraftyShader, FrameBindings, FrameInputs, PassSetup, PipelineSpec, pipeline,

@@ -4,6 +4,7 @@
 use super::FrameUniform;
 use crate::render::atlas_texture::AtlasTexture;
 use crate::render::weather::PrecipitationTexture;
+use taos_engine::renderer::wgpu;
 
 /// The frame's bind group, its layout and the uniform buffer behind it
 /// (`frame` and `atlas`, `precipitation`, `atlas_sampler` in

@@ -3,7 +3,7 @@
 //! data and the game's [`FrameInputs`].
 
 use glam::{Mat4, Vec3};
-use taos_renderer::FrameData;
+use taos_engine::renderer::FrameData;
 
 use super::FrameInputs;
 use crate::render::handle::{Clouds, MAX_AVATARS};

@@ -2,7 +2,8 @@
 //! from, and [`pipeline`], the one render pipeline builder for the passes
 //! that draw into the HDR target.
 
-use taos_renderer::features::{DEPTH_FORMAT, HDR_FORMAT};
+use taos_engine::renderer::features::{DEPTH_FORMAT, HDR_FORMAT};
+use taos_engine::renderer::wgpu;
 
 use super::CraftyShader;
 use crate::mesh::PackedQuad;

@@ -1,6 +1,8 @@
 //! [`CraftyShader`]: every WGSL program crafty compiles, each assembled
 //! from its includes under `shaders/`.
 
+use taos_engine::renderer::wgpu;
+
 const COMMON: &str = include_str!("../shaders/common.wgsl");
 const QUAD: &str = include_str!("../shaders/quad.wgsl");
 

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use crafty_net::{Link, LinkClosed, MAX_SERVER_MESSAGE};
+use crate::{Link, LinkClosed, MAX_SERVER_MESSAGE};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{BinaryType, MessageEvent, WebSocket};
@@ -25,6 +25,12 @@ struct Inbox {
     /// Messages sent before the socket opened.
     waiting: Vec<Vec<u8>>,
 }
+
+/// The page refused to open a WebSocket (a malformed URL, a blocked port):
+/// its own description of why.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct WebSocketError(pub String);
 
 /// A WebSocket to a crafty server, in the page; see the [module docs](self).
 pub struct WebSocketLink {
@@ -49,8 +55,8 @@ impl WebSocketLink {
     ///
     /// # Errors
     /// The page refused the address (a malformed URL, a blocked port).
-    pub fn connect(url: &str) -> Result<Self, String> {
-        let socket = WebSocket::new(url).map_err(|e| format!("{e:?}"))?;
+    pub fn connect(url: &str) -> Result<Self, WebSocketError> {
+        let socket = WebSocket::new(url).map_err(|e| WebSocketError(format!("{e:?}")))?;
         socket.set_binary_type(BinaryType::Arraybuffer);
         let inbox = Rc::new(RefCell::new(Inbox::default()));
         let filled = Rc::clone(&inbox);

@@ -5,7 +5,7 @@
 //! [`predicting`](Connection::predicting), it shows the body the server
 //! last sent.
 
-use crafty_client::Connection;
+use crate::Connection;
 use crafty_net::protocol::{EditAction, TickInput, Token};
 use crafty_net::{Link, MemoryLink};
 use crafty_sim::player::TURN_PER_TICK;

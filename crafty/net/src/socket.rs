@@ -14,7 +14,7 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crafty_net::{Link, LinkClosed, MAX_SERVER_MESSAGE};
+use crate::{Link, LinkClosed, MAX_SERVER_MESSAGE};
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
@@ -26,6 +26,49 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a send may block on a client that does not read.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Why a [`SocketLink`] could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SocketError {
+    /// The socket failed: connecting, configuring it, or starting its
+    /// reader thread.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The peer did not answer the WebSocket handshake (it may not be a
+    /// crafty server).
+    #[error("no WebSocket handshake: {0}")]
+    Handshake(String),
+    /// The address could not be resolved.
+    #[error("cannot find {address}: {source}")]
+    Resolve {
+        /// The address asked for.
+        address: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The address resolved to nothing.
+    #[error("{address} resolves to no address")]
+    NoAddress {
+        /// The address asked for.
+        address: String,
+    },
+    /// No resolution of the address answered in time.
+    #[error("cannot reach {address}: {source}")]
+    Unreachable {
+        /// The address asked for.
+        address: String,
+        /// Why the last resolution tried failed.
+        source: std::io::Error,
+    },
+    /// The connection to `address` was made but the link was not.
+    #[error("{address}: {source}")]
+    At {
+        /// The address asked for.
+        address: String,
+        /// Why.
+        source: Box<SocketError>,
+    },
+}
 
 /// Called by a link's reader thread after each message or when the
 /// connection closes; returning `false` stops the reader (nobody listens).
@@ -50,26 +93,21 @@ impl SocketLink {
     ///
     /// # Errors
     /// The connection or the WebSocket handshake failed.
-    pub fn connect(address: impl ToSocketAddrs) -> Result<Self, String> {
-        let stream = TcpStream::connect(address).map_err(|e| e.to_string())?;
+    pub fn connect(address: impl ToSocketAddrs) -> Result<Self, SocketError> {
+        let stream = TcpStream::connect(address)?;
         Self::over(stream)
     }
 
     /// The WebSocket handshake over a connected `stream`, as a client.
-    fn over(stream: TcpStream) -> Result<Self, String> {
-        let url = format!("ws://{}/", stream.peer_addr().map_err(|e| e.to_string())?);
+    fn over(stream: TcpStream) -> Result<Self, SocketError> {
+        let url = format!("ws://{}/", stream.peer_addr()?);
         let config = websocket_config(MAX_SERVER_MESSAGE);
         // Something that is not a crafty server may never answer.
-        stream
-            .set_read_timeout(Some(HANDSHAKE_TIMEOUT))
-            .map_err(|e| e.to_string())?;
+        stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
         let (reader, _) = tungstenite::client::client_with_config(url, stream, Some(config))
-            .map_err(|e| format!("no WebSocket handshake: {e}"))?;
-        reader
-            .get_ref()
-            .set_read_timeout(None)
-            .map_err(|e| e.to_string())?;
-        Self::start(reader, Role::Client, config, None).map_err(|e| e.to_string())
+            .map_err(|e| SocketError::Handshake(e.to_string()))?;
+        reader.get_ref().set_read_timeout(None)?;
+        Ok(Self::start(reader, Role::Client, config, None)?)
     }
 
     /// The peer's address.
@@ -201,7 +239,7 @@ pub struct PendingSocketLink {
 #[derive(Debug)]
 enum Pending {
     Connecting {
-        result: std::sync::mpsc::Receiver<Result<SocketLink, String>>,
+        result: std::sync::mpsc::Receiver<Result<SocketLink, SocketError>>,
         queued: Vec<Vec<u8>>,
     },
     Open(Box<SocketLink>),
@@ -238,9 +276,9 @@ impl PendingSocketLink {
         let answer = match result.try_recv() {
             Ok(answer) => answer,
             Err(std::sync::mpsc::TryRecvError::Empty) => return,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                Err("the connecting thread stopped".to_owned())
-            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => Err(SocketError::Io(
+                std::io::Error::other("the connecting thread stopped"),
+            )),
         };
         let queued = std::mem::take(queued);
         self.state = match answer {
@@ -251,22 +289,37 @@ impl PendingSocketLink {
                     Err(e) => Pending::Failed(e.to_string()),
                 }
             }
-            Err(reason) => Pending::Failed(reason),
+            Err(reason) => Pending::Failed(reason.to_string()),
         };
     }
 }
 
 /// Connects to `address`, trying each of its resolutions for `timeout`.
-fn connect_within(address: &str, timeout: Duration) -> Result<SocketLink, String> {
+fn connect_within(address: &str, timeout: Duration) -> Result<SocketLink, SocketError> {
     let resolved: Vec<SocketAddr> = address
         .to_socket_addrs()
-        .map_err(|e| format!("cannot find {address}: {e}"))?
+        .map_err(|source| SocketError::Resolve {
+            address: address.to_owned(),
+            source,
+        })?
         .collect();
-    let mut last = format!("{address} resolves to no address");
+    let mut last = SocketError::NoAddress {
+        address: address.to_owned(),
+    };
     for candidate in resolved {
         match TcpStream::connect_timeout(&candidate, timeout) {
-            Ok(stream) => return SocketLink::over(stream).map_err(|e| format!("{address}: {e}")),
-            Err(e) => last = format!("cannot reach {address}: {e}"),
+            Ok(stream) => {
+                return SocketLink::over(stream).map_err(|source| SocketError::At {
+                    address: address.to_owned(),
+                    source: Box::new(source),
+                });
+            }
+            Err(source) => {
+                last = SocketError::Unreachable {
+                    address: address.to_owned(),
+                    source,
+                }
+            }
         }
     }
     Err(last)

@@ -5,12 +5,12 @@
 //! ([`apply_input`]). Both sides build players here, so a prediction steps
 //! exactly as the server does.
 
+use crate::inventory::GameMode;
+use crate::player::{command_from_flags, motor_settings};
+use crate::world::World;
 use bevy_ecs::prelude::{Component, Resource};
 use bevy_ecs::world::World as Ecs;
 use crafty_net::protocol::{BodyState, TickInput};
-use crafty_sim::inventory::GameMode;
-use crafty_sim::player::{command_from_flags, motor_settings};
-use crafty_sim::world::World;
 use glam::Vec3;
 use taos_core::controllers::{CollisionQuery, PlayerController, PlayerDrive};
 use taos_core::game_loop::ActionFlags;
