@@ -31,7 +31,6 @@ struct Gpu {
     pipeline: wgpu::RenderPipeline,
 }
 
-
 impl DeferredLightingFeature {
     /// Deferred lighting with the same default ambient as the forward pass.
     #[must_use]
