@@ -4,14 +4,28 @@
 use glam::Vec2;
 
 use super::Editor;
-use crate::{Engine, Transform};
+use crate::{Engine, GameObject, Transform};
+
+/// The editor's own camera while it is open, the game's to go back to, and
+/// the turn a right-button drag gives it.
+#[derive(Debug, Default)]
+pub(super) struct EditorCamera {
+    /// The editor's camera object while the editor is open.
+    pub(super) object: Option<GameObject>,
+    /// The game's camera to go back to (`None`: the scene's first camera).
+    pub(super) game: Option<GameObject>,
+    /// Whether the right button is held (the mouse turns the camera).
+    pub(super) looking: bool,
+    yaw: f32,
+    pitch: f32,
+}
 
 impl Editor {
     pub(super) fn spawn_camera(&mut self, engine: &mut Engine) {
         let scene = engine.scene();
         let game = engine.camera();
         // The game's explicit choice, if it made one (else: the first camera).
-        self.game_camera = game.filter(|&c| Some(c) != scene.find_camera());
+        self.view.game = game.filter(|&c| Some(c) != scene.find_camera());
         let (placement, lens) = game
             .and_then(|c| {
                 let world = scene.world_matrix(c)?;
@@ -28,7 +42,7 @@ impl Editor {
             );
         let (_, rotation, position) = placement.to_scale_rotation_translation();
         let (yaw, pitch, _) = rotation.to_euler(glam::EulerRot::YXZ);
-        (self.yaw, self.pitch) = (yaw, pitch);
+        (self.view.yaw, self.view.pitch) = (yaw, pitch);
         let scene = engine.scene_mut();
         let camera = scene.spawn_with(
             "Editor camera",
@@ -39,18 +53,19 @@ impl Editor {
             let _ = scene.add_component(camera, lens);
         }
         engine.set_camera(Some(camera));
-        self.camera = Some(camera);
+        self.view.object = Some(camera);
     }
 
     /// Turns the editor camera by a mouse motion of `delta` pixels (what a
     /// right-button drag does).
     pub fn look(&mut self, engine: &mut Engine, delta: Vec2) {
-        let Some(camera) = self.camera else {
+        let Some(camera) = self.view.object else {
             return;
         };
-        self.yaw -= delta.x * 0.005;
-        self.pitch = (self.pitch - delta.y * 0.005).clamp(-1.5, 1.5);
-        let rotation = glam::Quat::from_euler(glam::EulerRot::YXZ, self.yaw, self.pitch, 0.0);
+        let view = &mut self.view;
+        view.yaw -= delta.x * 0.005;
+        view.pitch = (view.pitch - delta.y * 0.005).clamp(-1.5, 1.5);
+        let rotation = glam::Quat::from_euler(glam::EulerRot::YXZ, view.yaw, view.pitch, 0.0);
         if let Ok(mut object) = engine.scene_mut().object_mut(camera) {
             object.set_rotation(rotation);
         }
@@ -58,7 +73,7 @@ impl Editor {
 
     /// Moves the editor camera `metres` along its view (what the wheel does).
     pub fn dolly(&mut self, engine: &mut Engine, metres: f32) {
-        let Some(camera) = self.camera else {
+        let Some(camera) = self.view.object else {
             return;
         };
         let scene = engine.scene_mut();

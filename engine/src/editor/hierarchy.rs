@@ -8,13 +8,24 @@ use super::{Editor, EditorMode};
 use crate::edit::EditCommand;
 use crate::{Engine, GameObject, ObjectId, Shape};
 
+/// The hierarchy's rows as last drawn (where a click or drop lands), and
+/// the row being dragged onto its new parent's.
+#[derive(Debug, Default)]
+pub(super) struct HierarchyRows {
+    /// The row being dragged (to drop on its new parent's row).
+    dragged: Option<ObjectId>,
+    /// Where each row was drawn in the last frame.
+    rects: Vec<(ObjectId, egui::Rect)>,
+}
+
 impl Editor {
     /// The centre of `object`'s row in the hierarchy as last drawn, in
     /// output pixels (`None` when it was not drawn): where a test or a
     /// script points to click or drag it.
     #[must_use]
     pub fn hierarchy_row(&self, object: ObjectId) -> Option<Vec2> {
-        self.row_rects
+        self.rows
+            .rects
             .iter()
             .find(|(id, _)| *id == object)
             .map(|(_, rect)| Vec2::new(rect.center().x, rect.center().y))
@@ -74,7 +85,7 @@ pub(super) fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui:
             );
         }
     });
-    editor.row_rects.clear();
+    editor.rows.rects.clear();
     egui::ScrollArea::vertical()
         .max_height(160.0)
         .id_salt("hierarchy")
@@ -96,17 +107,18 @@ pub(super) fn hierarchy(editor: &mut Editor, engine: &mut Engine, ui: &mut egui:
 /// A row dragged onto another makes its object that one's child (keeping
 /// where it is in the world), as one undo step.
 fn drop_dragged_row(editor: &mut Editor, engine: &mut Engine, ui: &egui::Ui) {
-    let Some(dragged) = editor.row_drag else {
+    let Some(dragged) = editor.rows.dragged else {
         return;
     };
     let (released, pointer) = ui.input(|i| (i.pointer.any_released(), i.pointer.interact_pos()));
     if !released {
         return;
     }
-    editor.row_drag = None;
+    editor.rows.dragged = None;
     let target = pointer.and_then(|at| {
         editor
-            .row_rects
+            .rows
+            .rects
             .iter()
             .find(|(_, rect)| rect.contains(at))
             .map(|(id, _)| *id)
@@ -151,9 +163,9 @@ fn tree_row(
             editor.select(Some(id));
         }
         if row.drag_started() {
-            editor.row_drag = Some(id);
+            editor.rows.dragged = Some(id);
         }
-        if editor.row_drag.is_some_and(|dragged| dragged != id) && row.contains_pointer() {
+        if editor.rows.dragged.is_some_and(|dragged| dragged != id) && row.contains_pointer() {
             // Where the dragged row would go.
             ui.painter().rect_stroke(
                 row.rect,
@@ -162,7 +174,7 @@ fn tree_row(
                 egui::StrokeKind::Outside,
             );
         }
-        editor.row_rects.push((id, row.rect));
+        editor.rows.rects.push((id, row.rect));
     });
     for child in children {
         // A model's objects come from its file: the object showing it

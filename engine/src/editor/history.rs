@@ -43,7 +43,7 @@ impl Editor {
     pub fn undo(&mut self, engine: &mut Engine) -> Result<(), EditError> {
         let result = self.history.undo(engine.scene_mut(), &self.types);
         self.report(&result);
-        self.drafts.clear();
+        self.drafts.clear_components();
         result
     }
 
@@ -54,7 +54,7 @@ impl Editor {
     pub fn redo(&mut self, engine: &mut Engine) -> Result<(), EditError> {
         let result = self.history.redo(engine.scene_mut(), &self.types);
         self.report(&result);
-        self.drafts.clear();
+        self.drafts.clear_components();
         result
     }
 

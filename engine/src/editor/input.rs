@@ -15,7 +15,7 @@ impl Editor {
     pub fn window_event(&mut self, engine: &mut Engine, event: &WindowEvent) -> Propagate {
         if let WindowEvent::MouseMotion { delta } = *event
             && self.open
-            && self.looking
+            && self.view.looking
         {
             self.look(engine, delta);
             return Propagate::Stop;
@@ -107,9 +107,9 @@ impl Editor {
             }
             InputEvent::MouseUp(MouseButton::Left) => self.end_drag(),
             InputEvent::MouseDown(MouseButton::Right) if self.mode == EditorMode::Editing => {
-                self.looking = true;
+                self.view.looking = true;
             }
-            InputEvent::MouseUp(MouseButton::Right) => self.looking = false,
+            InputEvent::MouseUp(MouseButton::Right) => self.view.looking = false,
             InputEvent::Wheel(lines) if self.mode == EditorMode::Editing => {
                 self.dolly(engine, lines * 0.5);
             }

@@ -8,6 +8,30 @@ use super::{Editor, EditorMode};
 use crate::edit::EditCommand;
 use crate::{Engine, GameObject, ObjectId, Transform};
 
+/// What the inspector's fields hold while they are being edited.
+#[derive(Debug, Default)]
+pub(super) struct InspectorDrafts {
+    /// Per-component JSON being edited.
+    components: std::collections::BTreeMap<String, String>,
+    /// The name being typed.
+    name: Option<String>,
+    /// The gesture of the transform field being dragged.
+    field_gesture: Option<u64>,
+}
+
+impl InspectorDrafts {
+    /// Forgets the typed JSON and name (a new selection).
+    pub(super) fn clear(&mut self) {
+        self.components.clear();
+        self.name = None;
+    }
+
+    /// Forgets the typed JSON (an undo or redo changed the components).
+    pub(super) fn clear_components(&mut self) {
+        self.components.clear();
+    }
+}
+
 /// The inspector panel.
 pub(super) fn inspector(editor: &mut Editor, engine: &mut Engine, ui: &mut egui::Ui) {
     let Some(id) = editor.selected else {
@@ -37,14 +61,14 @@ fn identity(
     let current = scene.name(object).unwrap_or("").to_owned();
     let mut enabled = scene.is_enabled(object) != Some(false);
     ui.horizontal(|ui| {
-        let draft = editor.name_draft.get_or_insert_with(|| current.clone());
+        let draft = editor.drafts.name.get_or_insert_with(|| current.clone());
         let response = ui.add(egui::TextEdit::singleline(draft).desired_width(150.0));
         if response.lost_focus() && *draft != current {
             let name = draft.clone();
-            editor.name_draft = None;
+            editor.drafts.name = None;
             let _ = editor.apply(engine, EditCommand::Rename { object: id, name });
         } else if !response.has_focus() && *draft != current {
-            editor.name_draft = Some(current.clone());
+            editor.drafts.name = Some(current.clone());
         }
         if ui.checkbox(&mut enabled, "enabled").changed() {
             let _ = editor.apply(
@@ -108,7 +132,7 @@ fn transform(
         );
         // One drag of a field is one undo step.
         let gesture = if dragging {
-            Some(*editor.field_gesture.get_or_insert_with(|| {
+            Some(*editor.drafts.field_gesture.get_or_insert_with(|| {
                 editor.gesture += 1;
                 editor.gesture
             }))
@@ -125,7 +149,7 @@ fn transform(
         );
     }
     if !dragging && !ui.ctx().input(|i| i.pointer.any_down()) {
-        editor.field_gesture = None;
+        editor.drafts.field_gesture = None;
     }
 }
 
@@ -145,7 +169,7 @@ fn components(
         ui.horizontal(|ui| {
             ui.strong(name);
             if ui.small_button("remove").clicked() {
-                editor.drafts.remove(name);
+                editor.drafts.components.remove(name);
                 let _ = editor.apply(
                     engine,
                     EditCommand::SetComponent {
@@ -158,6 +182,7 @@ fn components(
         });
         let draft = editor
             .drafts
+            .components
             .entry(name.to_owned())
             .or_insert_with(|| text.clone());
         ui.add(
@@ -174,7 +199,7 @@ fn components(
                 value,
             };
             if editor.apply(engine, command).is_ok() {
-                editor.drafts.remove(name);
+                editor.drafts.components.remove(name);
             }
         }
     }

@@ -46,6 +46,12 @@
 //! turns the selection by the angle the pointer sweeps around it (snapped
 //! to [`snap_degrees`](Editor::snap_degrees)).
 
+// One file per part of the editor: its own camera (camera.rs), clicks that
+// pick an object (picking.rs), the arrows and their drags (gizmo.rs), the
+// rotate rings (rings.rs), keys and clicks (input.rs), undo and redo
+// (history.rs), play mode (play_mode.rs), Save and Load (files.rs), Create
+// (create.rs), framing the selection (frame.rs); the window and toolbar
+// (panels.rs) with its hierarchy (hierarchy.rs) and inspector (inspector.rs).
 mod camera;
 mod create;
 mod files;
@@ -72,7 +78,10 @@ use crate::edit::EditHistory;
 use crate::game_loop::Snapshot;
 use crate::scene_file::SceneTypes;
 use crate::{Engine, ObjectId};
+use camera::EditorCamera;
 use gizmo::AxisDrag;
+use hierarchy::HierarchyRows;
+use inspector::InspectorDrafts;
 
 /// What the editor is doing with the game loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,25 +121,14 @@ pub struct Editor {
     control: bool,
     shift: bool,
     drag: Option<AxisDrag>,
-    /// The gesture of the inspector field being dragged.
-    field_gesture: Option<u64>,
-    /// The editor's own camera while open, and the game's camera to go
-    /// back to (`None`: the scene's first camera).
-    camera: Option<crate::GameObject>,
-    game_camera: Option<crate::GameObject>,
-    /// The editor camera's turn, while the right button is held.
-    looking: bool,
-    yaw: f32,
-    pitch: f32,
-    /// Per-component JSON being edited in the inspector.
-    drafts: std::collections::BTreeMap<String, String>,
-    name_draft: Option<String>,
+    /// The editor's own camera.
+    view: EditorCamera,
+    /// What the inspector's fields hold while they are edited.
+    drafts: InspectorDrafts,
     /// The path typed in "Add model".
     model_draft: String,
-    /// The hierarchy row being dragged (to drop on its new parent's row).
-    row_drag: Option<ObjectId>,
-    /// Where each hierarchy row was drawn in the last frame.
-    row_rects: Vec<(ObjectId, egui::Rect)>,
+    /// The hierarchy's rows as last drawn, and the one being dragged.
+    rows: HierarchyRows,
 }
 
 impl std::fmt::Debug for Editor {
@@ -168,17 +166,10 @@ impl Editor {
             control: false,
             shift: false,
             drag: None,
-            field_gesture: None,
-            camera: None,
-            game_camera: None,
-            looking: false,
-            yaw: 0.0,
-            pitch: 0.0,
-            drafts: std::collections::BTreeMap::new(),
-            name_draft: None,
+            view: EditorCamera::default(),
+            drafts: InspectorDrafts::default(),
             model_draft: String::new(),
-            row_drag: None,
-            row_rects: Vec::new(),
+            rows: HierarchyRows::default(),
         }
     }
 
@@ -211,18 +202,18 @@ impl Editor {
         }
         self.open = false;
         self.drag = None;
-        self.looking = false;
-        if let Some(camera) = self.camera.take() {
+        self.view.looking = false;
+        if let Some(camera) = self.view.object.take() {
             let _ = engine.scene_mut().remove(camera);
         }
-        engine.set_camera(self.game_camera.take());
+        engine.set_camera(self.view.game.take());
         engine.game_loop().resume();
     }
 
     /// The editor's camera while it is open (left out of scene files).
     #[must_use]
     pub fn editor_camera(&self) -> Option<crate::GameObject> {
-        self.camera
+        self.view.object
     }
 
     /// The selected object's id.
@@ -235,7 +226,6 @@ impl Editor {
     pub fn select(&mut self, object: Option<ObjectId>) {
         if self.selected != object {
             self.drafts.clear();
-            self.name_draft = None;
         }
         self.selected = object;
     }

@@ -18,10 +18,10 @@ impl Editor {
                 };
                 self.drag = None;
                 // The game's camera draws while it plays.
-                if let Some(camera) = self.camera {
+                if let Some(camera) = self.view.object {
                     let _ = engine.scene_mut().set_enabled(camera, false);
                 }
-                engine.set_camera(self.game_camera);
+                engine.set_camera(self.view.game);
             }
             EditorMode::Paused | EditorMode::Playing => {}
         }
@@ -57,7 +57,7 @@ impl Editor {
         }
         engine.game_loop().pause();
         self.mode = EditorMode::Editing;
-        if let Some(camera) = self.camera {
+        if let Some(camera) = self.view.object {
             let _ = engine.scene_mut().set_enabled(camera, true);
             engine.set_camera(Some(camera));
         }
