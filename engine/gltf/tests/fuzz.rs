@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use taos_hostile_inputs::{apply, mutation};
 use taos_gltf::GltfModel;
 use taos_gltf::test_models::{self, Storage};
+use taos_hostile_inputs::{apply, mutation};
 
 /// A valid input: file bytes and the directory of its external files.
 type Input = (Vec<u8>, PathBuf);

@@ -11,9 +11,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use proptest::prelude::*;
-use taos_hostile_inputs::{Mutation, apply};
 use taos_gltf::test_models::{self, Storage};
 use taos_gltf::{GltfError, GltfModel};
+use taos_hostile_inputs::{Mutation, apply};
 
 /// URIs that must be refused: they leave the folder, or name something that is not a file.
 const REFUSED: &[&str] = &[
