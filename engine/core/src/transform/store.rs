@@ -14,6 +14,8 @@ use super::component::{Transform, TransformSlot};
 
 mod hierarchy;
 
+use hierarchy::HierarchyIndex;
+
 /// When at least 1/FULL_PASS_RATIO of all transforms are queued, the sweep walks
 /// everything parents-first instead of sorting the queue.
 const FULL_PASS_RATIO: usize = 32;
@@ -111,19 +113,6 @@ pub struct TransformStore {
     scratch: Vec<(u32, bool)>,
     /// Live slots in insertion order, rebuilt with the index.
     by_sequence: Vec<u32>,
-}
-
-/// Children lists and a parents-first order, derived from `parent`.
-#[derive(Default)]
-struct HierarchyIndex {
-    stale: bool,
-    /// Slots, parents before children.
-    order: Vec<u32>,
-    /// Position of each slot in `order`.
-    rank: Vec<u32>,
-    /// Children of slot `s` are `children[child_start[s]..child_start[s + 1]]`.
-    child_start: Vec<u32>,
-    children: Vec<u32>,
 }
 
 impl TransformStore {

@@ -5,6 +5,19 @@ use bevy_ecs::entity::Entity;
 
 use super::{NO_SLOT, TransformStore};
 
+/// Children lists and a parents-first order, derived from `parent`.
+#[derive(Default)]
+pub(super) struct HierarchyIndex {
+    pub(super) stale: bool,
+    /// Slots, parents before children.
+    pub(super) order: Vec<u32>,
+    /// Position of each slot in `order`.
+    pub(super) rank: Vec<u32>,
+    /// Children of slot `s` are `children[child_start[s]..child_start[s + 1]]`.
+    pub(super) child_start: Vec<u32>,
+    pub(super) children: Vec<u32>,
+}
+
 impl TransformStore {
     /// `true` when `slot` has children (as of the last index refresh).
     #[inline]
