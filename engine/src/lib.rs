@@ -65,6 +65,9 @@ pub mod bindings_store;
 mod builtin_assets;
 pub mod editor;
 mod facade;
+// Spawning glTF models into a scene lives in `gltf_spawn/`, apart from the
+// importer crate `taos_gltf` (`engine/gltf/`); the public path stays `gltf`.
+#[path = "gltf_spawn/mod.rs"]
 pub mod gltf;
 mod graph_overlay;
 mod handles;

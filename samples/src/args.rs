@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 
 use taos_engine::game_loop::LoopConfig;
 use taos_engine::renderer::Renderer;
@@ -91,6 +91,18 @@ impl SampleArgs {
     #[must_use]
     pub fn from_env() -> Self {
         Cli::parse().into()
+    }
+
+    /// As [`from_env`](Self::from_env), for a sample whose window has
+    /// another size by default (`"WIDTHxHEIGHT"`, what `--size` takes).
+    #[must_use]
+    pub fn from_env_with_size(size: &'static str) -> Self {
+        let matches = Cli::command()
+            .mut_arg("size", |arg| arg.default_value(size))
+            .get_matches();
+        Cli::from_arg_matches(&matches)
+            .unwrap_or_else(|error| error.exit())
+            .into()
     }
 }
 

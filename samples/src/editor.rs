@@ -12,9 +12,12 @@
 
 use taos_engine::editor::{Editor, read_scene_file, write_scene_file};
 use taos_engine::prelude::*;
+use taos_engine::renderer::presets::{PresetOptions, forward_preset};
 use taos_engine::renderer::resources::{MeshData, PbrMaterial};
 use taos_engine::scene_file::{LoadedScene, SceneTypes, load_scene_with};
-use taos_engine::{App, AppError, Engine, Propagate, WindowEvent, egui};
+use taos_engine::{App, AppError, Engine, EngineConfig, HeadlessApp, Propagate, WindowEvent, egui};
+
+use crate::SampleArgs;
 
 /// The level's scene file.
 pub const EDITOR_LEVEL: &str = include_str!("../assets/editor/level.json");
@@ -143,4 +146,33 @@ impl App for EditorSample {
             self.shown_status = Some(status.to_owned());
         }
     }
+}
+
+/// The editor window's size when `--size` is not given.
+pub const EDITOR_SIZE: &str = "1024x640";
+
+/// Runs the editor sample from its command line (the samples' shared
+/// options, [`EDITOR_SIZE`] by default): in a window titled `editor`, or
+/// with `--headless` offscreen for `--frames` frames (the editor's UI
+/// drawn as in the window), the last saved to `--screenshot`.
+///
+/// # Errors
+/// Whatever building the engine, the sample's start, rendering or saving
+/// reported.
+pub fn run_editor(args: &SampleArgs) -> anyhow::Result<()> {
+    let config = EngineConfig::new(args.size.0, args.size.1);
+    let preset = forward_preset(PresetOptions::default());
+    if args.headless {
+        let mut run = HeadlessApp::new(config, preset, EditorSample::default())?;
+        for _ in 0..args.frames.max(1) {
+            run.frame()?;
+        }
+        if let Some(path) = &args.screenshot {
+            run.engine_mut().screenshot(path)?;
+            println!("editor: wrote {}", path.display());
+        }
+        return Ok(());
+    }
+    Engine::run_app("editor", config, preset, EditorSample::default())?;
+    Ok(())
 }

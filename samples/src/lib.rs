@@ -52,7 +52,8 @@ pub use deferred_showcase::{
     GRID, deferred_showcase, deferred_showcase_options, deferred_showcase_preset,
 };
 pub use editor::{
-    EDITOR_LEVEL, EditorSample, LAMP_POST_PREFAB, editor_assets, editor_level, editor_prefabs,
+    EDITOR_LEVEL, EDITOR_SIZE, EditorSample, LAMP_POST_PREFAB, editor_assets, editor_level,
+    editor_prefabs, run_editor,
 };
 pub use forward_simple::{forward_simple, forward_simple_preset, sky_panorama};
 pub use gltf_viewer::{

@@ -9,6 +9,10 @@
 //! Needs `xvfb-run`, `xdotool`, `python3` and Pillow (`.ci/run` installs
 //! them); without them a test says so and passes, so a machine without a
 //! display server can still run the rest.
+//!
+//! And the sample binaries' command lines, with no display at all: each
+//! answers `--help` and exits 0 without opening a window, and the
+//! `editor` binary renders `--headless` to a `--screenshot`.
 
 use std::path::Path;
 use std::process::Command;
@@ -83,4 +87,71 @@ fn the_character_game_plays_in_a_window_under_xvfb() {
         env!("CARGO_BIN_EXE_character"),
         "character window: ok",
     );
+}
+
+/// Every sample binary, by name.
+const BINARIES: [(&str, &str); 12] = [
+    ("audio", env!("CARGO_BIN_EXE_audio")),
+    ("character", env!("CARGO_BIN_EXE_character")),
+    ("controllers", env!("CARGO_BIN_EXE_controllers")),
+    ("deferred_showcase", env!("CARGO_BIN_EXE_deferred_showcase")),
+    ("editor", env!("CARGO_BIN_EXE_editor")),
+    ("forward_simple", env!("CARGO_BIN_EXE_forward_simple")),
+    ("gltf_viewer", env!("CARGO_BIN_EXE_gltf_viewer")),
+    ("many_lights", env!("CARGO_BIN_EXE_many_lights")),
+    ("physics", env!("CARGO_BIN_EXE_physics")),
+    ("presets_compare", env!("CARGO_BIN_EXE_presets_compare")),
+    ("samples_web", env!("CARGO_BIN_EXE_samples_web")),
+    ("shooter", env!("CARGO_BIN_EXE_shooter")),
+];
+
+/// `binary` with no display server to open a window on.
+fn without_display(binary: &str) -> Command {
+    let mut command = Command::new(binary);
+    command.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
+    command
+}
+
+#[test]
+fn every_sample_binary_answers_help_without_a_window() {
+    for (name, binary) in BINARIES {
+        let output = without_display(binary)
+            .arg("--help")
+            .output()
+            .unwrap_or_else(|e| panic!("{name} runs: {e}"));
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{name} --help failed:\n{text}");
+        assert!(text.contains("Usage:"), "{name} --help printed:\n{text}");
+    }
+}
+
+#[test]
+fn the_editor_renders_headless_to_a_screenshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("editor.png");
+    let output = without_display(env!("CARGO_BIN_EXE_editor"))
+        .args([
+            "--headless",
+            "--frames",
+            "2",
+            "--size",
+            "320x200",
+            "--screenshot",
+        ])
+        .arg(&png)
+        .current_dir(dir.path())
+        .output()
+        .expect("the editor runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the headless editor failed:\n{text}"
+    );
+    let bytes = std::fs::read(&png).unwrap_or_else(|e| panic!("no screenshot ({e}):\n{text}"));
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    // The IHDR chunk: width and height, big-endian, after the signature and chunk header.
+    let size = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!((size(16), size(20)), (320, 200));
 }

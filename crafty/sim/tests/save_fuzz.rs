@@ -8,7 +8,7 @@
 //! bytes hold (one per 13 bytes) and append nothing on an error.
 //!
 //! 256 cases per property (a few seconds in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_hostile_inputs`).
 
 use std::sync::OnceLock;
 
@@ -21,7 +21,7 @@ use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::IVec3;
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use taos_fuzz::{apply, config, mutation};
+use taos_hostile_inputs::{apply, config, mutation};
 use taos_storage::{Database, MemoryBackend, Transaction, TransactionMode, block_on};
 
 type Store = WorldStore<MemoryBackend>;

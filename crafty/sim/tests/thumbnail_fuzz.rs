@@ -5,7 +5,7 @@
 //! any pixel is decoded).
 //!
 //! 256 cases per property (a few seconds in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_hostile_inputs`).
 
 use std::sync::OnceLock;
 
@@ -14,7 +14,7 @@ use crafty_sim::save::{
     encode_thumbnail,
 };
 use proptest::prelude::*;
-use taos_fuzz::{apply, config, mutation};
+use taos_hostile_inputs::{apply, config, mutation};
 
 /// A thumbnail as crafty writes it: a 320×180 gradient frame shrunk to 160×90.
 fn thumbnail() -> &'static [u8] {

@@ -2,11 +2,11 @@
 //! inserted, removed, cut off; in the JSON envelope and in the bindings
 //! bytes inside it) never panic the loader: it gives settings in range, or
 //! the defaults with a warning, and a save afterwards writes or refuses
-//! cleanly. 256 cases (`TAOS_FUZZ_CASES` for more; see `taos_fuzz`).
+//! cleanly. 256 cases (`TAOS_FUZZ_CASES` for more; see `taos_hostile_inputs`).
 
 use proptest::prelude::*;
 use taos_engine::storage::{MemoryBackend, Transaction, TransactionMode, block_on};
-use taos_fuzz::{config, mutated};
+use taos_hostile_inputs::{config, mutated};
 
 use super::*;
 

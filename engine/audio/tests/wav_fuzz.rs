@@ -2,14 +2,14 @@
 //! error, never panic, and never decode more frames than the input has bytes.
 //! Any chunk size larger than the whole input is refused before the decoder
 //! allocates for it. 256 cases per property (well under a second);
-//! `TAOS_FUZZ_CASES=100000` for a deeper local run (see `taos_fuzz`).
+//! `TAOS_FUZZ_CASES=100000` for a deeper local run (see `taos_hostile_inputs`).
 
 mod support;
 
 use proptest::prelude::*;
 use support::{at, wav, with_u16, with_u32};
 use taos_audio::{AudioClip, AudioError, MAX_SAMPLE_RATE, WavError};
-use taos_fuzz::{apply, config, mutation};
+use taos_hostile_inputs::{apply, config, mutation};
 
 fn seed() -> Vec<u8> {
     wav(

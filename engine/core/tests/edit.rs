@@ -123,7 +123,7 @@ fn command(scene: &Scene, kind: u8, a: usize, b: usize, x: f32) -> EditCommand {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: taos_fuzz::cases(64), ..taos_fuzz::config() })]
+    #![proptest_config(ProptestConfig { cases: taos_hostile_inputs::cases(64), ..taos_hostile_inputs::config() })]
 
     #[test]
     fn undo_all_gives_the_start_and_redo_all_the_end(

@@ -9,7 +9,7 @@
 //! afterwards, so the parser behind the checksum sees every mutation too.
 //!
 //! 256 cases per property (about a second in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_hostile_inputs`).
 
 use proptest::prelude::*;
 use taos_core::game_loop::{
@@ -17,7 +17,7 @@ use taos_core::game_loop::{
     RecordingError, StateHasher,
 };
 use taos_core::prelude::Vec2;
-use taos_fuzz::{apply, config, mutation};
+use taos_hostile_inputs::{apply, config, mutation};
 
 /// A small recording with every field in use and events of several sizes.
 fn sample() -> Recording {

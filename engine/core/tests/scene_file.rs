@@ -372,7 +372,7 @@ fn saved_level() -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: taos_fuzz::cases(64), ..taos_fuzz::config() })]
+    #![proptest_config(ProptestConfig { cases: taos_hostile_inputs::cases(64), ..taos_hostile_inputs::config() })]
 
     #[test]
     fn random_scenes_round_trip(seed in any::<u64>(), count in 1_usize..40) {
@@ -389,9 +389,9 @@ proptest! {
     /// the scene as it was.
     #[test]
     fn damaged_files_never_panic(
-        mutations in proptest::collection::vec(taos_fuzz::mutation(saved_level().len()), 1..4)
+        mutations in proptest::collection::vec(taos_hostile_inputs::mutation(saved_level().len()), 1..4)
     ) {
-        let bytes = taos_fuzz::apply(saved_level().as_bytes(), &mutations);
+        let bytes = taos_hostile_inputs::apply(saved_level().as_bytes(), &mutations);
         let text = String::from_utf8_lossy(&bytes);
         let mut scene = Scene::new();
         let keeper = scene.spawn("Keeper");

@@ -6,7 +6,7 @@
 //! succeeds leaves a game that keeps running.
 //!
 //! 256 cases per property (a few seconds in a debug build);
-//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_fuzz`).
+//! `TAOS_FUZZ_CASES=10000` for a deeper run (see `taos_hostile_inputs`).
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -16,7 +16,7 @@ use taos_core::game_loop::{
     StateHash, StateHasher, TimerAction, Timers,
 };
 use taos_core::prelude::*;
-use taos_fuzz::{apply, config, mutation};
+use taos_hostile_inputs::{apply, config, mutation};
 
 #[derive(Component, Serialize, Deserialize, Clone, Copy, PartialEq, Debug)]
 #[serde(crate = "taos_core::deps::serde")]

@@ -1,14 +1,14 @@
 //! Property test: mutated .gltf text and .glb bytes load or fail with an error, never panic
 //! or hang. 400 cases per property (a few seconds); `TAOS_FUZZ_CASES=100000` for a deeper
-//! local run (see `taos_fuzz`).
+//! local run (see `taos_hostile_inputs`).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use taos_fuzz::{apply, mutation};
 use taos_gltf::GltfModel;
 use taos_gltf::test_models::{self, Storage};
+use taos_hostile_inputs::{apply, mutation};
 
 /// A valid input: file bytes and the directory of its external files.
 type Input = (Vec<u8>, PathBuf);
@@ -46,8 +46,8 @@ fn inputs() -> &'static [Input] {
 /// 400 cases per property, or `TAOS_FUZZ_CASES`.
 fn config() -> ProptestConfig {
     ProptestConfig {
-        cases: taos_fuzz::cases(400),
-        ..taos_fuzz::config()
+        cases: taos_hostile_inputs::cases(400),
+        ..taos_hostile_inputs::config()
     }
 }
 

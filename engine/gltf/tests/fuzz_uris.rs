@@ -3,7 +3,7 @@
 //! the .gltf are always refused; mutated .gltf and .glb bytes never panic or hang.
 //!
 //! 256 cases per property (about a second); `TAOS_FUZZ_CASES=100000` for a deeper run (see
-//! `taos_fuzz`).
+//! `taos_hostile_inputs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -11,9 +11,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use proptest::prelude::*;
-use taos_fuzz::{Mutation, apply};
 use taos_gltf::test_models::{self, Storage};
 use taos_gltf::{GltfError, GltfModel};
+use taos_hostile_inputs::{Mutation, apply};
 
 /// URIs that must be refused: they leave the folder, or name something that is not a file.
 const REFUSED: &[&str] = &[
@@ -99,7 +99,7 @@ fn config() -> ProptestConfig {
     ProptestConfig {
         // A hang costs the 10 s timeout per shrinking step.
         max_shrink_iters: 8,
-        ..taos_fuzz::config()
+        ..taos_hostile_inputs::config()
     }
 }
 
@@ -167,11 +167,11 @@ const PIECES: &[&str] = &[
     "\"",
 ];
 
-/// Any of `taos_fuzz`'s mutations, or (one time in four) a path piece inserted.
+/// Any of `taos_hostile_inputs`'s mutations, or (one time in four) a path piece inserted.
 fn mutation() -> impl Strategy<Value = Mutation> {
     let len = fixture().gltf.len().max(fixture().glb.len());
     prop_oneof![
-        3 => taos_fuzz::mutation(len),
+        3 => taos_hostile_inputs::mutation(len),
         1 => (0..=len, prop::sample::select(PIECES))
             .prop_map(|(at, piece)| Mutation::Insert(at, piece.as_bytes().to_vec())),
     ]

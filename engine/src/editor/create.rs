@@ -127,7 +127,8 @@ impl Editor {
     /// The point [`PLACE_AHEAD`] metres along the editor camera's view (the
     /// origin without one).
     fn point_ahead(&self, engine: &Engine) -> Vec3 {
-        self.camera
+        self.view
+            .object
             .and_then(|camera| engine.scene().world_matrix(camera))
             .map_or(Vec3::ZERO, |world| {
                 Vec3::from(world.translation) + world.transform_vector3(Vec3::NEG_Z) * PLACE_AHEAD

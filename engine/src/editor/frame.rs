@@ -18,7 +18,7 @@ impl Editor {
     /// selection or an editor camera.
     pub fn frame_selection(&mut self, engine: &mut Engine) -> bool {
         let (Some(camera), Some(object)) = (
-            self.camera,
+            self.view.object,
             self.selected.and_then(|id| engine.scene().find_by_id(id)),
         ) else {
             return false;

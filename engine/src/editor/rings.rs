@@ -4,7 +4,8 @@
 
 use glam::{Quat, Vec2, Vec3};
 
-use super::{AxisDrag, Editor, GIZMO_PIXELS, project};
+use super::gizmo::project;
+use super::{AxisDrag, Editor, GIZMO_PIXELS};
 use crate::edit::viewport::{ray_through_pixel, snap};
 use crate::{Engine, Transform};
 

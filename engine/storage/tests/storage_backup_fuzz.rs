@@ -3,10 +3,10 @@
 //! with odd names, versions and record encodings, never panics: it parses
 //! and restores completely, or is refused and creates no database. A
 //! damaged record envelope (what `import` checks) is refused, never a panic.
-//! 256 cases each (`TAOS_FUZZ_CASES` for more; see `taos_fuzz`).
+//! 256 cases each (`TAOS_FUZZ_CASES` for more; see `taos_hostile_inputs`).
 
 use proptest::prelude::*;
-use taos_fuzz::{config, mutated};
+use taos_hostile_inputs::{config, mutated};
 use taos_storage::backup::{BackedUpRecord, RecordBytes, StoreBackup};
 use taos_storage::{
     Database, DatabaseBackup, MemoryBackend, StorageBackend, StorageError, Transaction,

@@ -95,13 +95,18 @@ fn run(name: &str) -> anyhow::Result<()> {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> anyhow::Result<()> {
-    let Some(name) = std::env::args().nth(1) else {
-        anyhow::bail!(
-            "usage: samples_web NAME, where NAME is one of: {}",
-            SAMPLES.join(", ")
-        );
-    };
-    run(&name)
+    use clap::Parser;
+
+    /// The window samples in one binary (the samples' page in the browser).
+    #[derive(Debug, Parser)]
+    #[command(name = "samples_web")]
+    struct Cli {
+        /// The sample to run in a window.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(SAMPLES))]
+        name: String,
+    }
+
+    run(&Cli::parse().name)
 }
 
 /// The value of `key=` in the page's query string.

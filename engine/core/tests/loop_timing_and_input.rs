@@ -1,5 +1,7 @@
-//! One test per loop and time defect of the engine-API issue, under the
-//! manual clock. Each failed before its fix.
+//! The loop's timing and input (tick timers, replays, frame counts, clicks,
+//! the watchdog, pausing, interpolation, focus), under the manual clock:
+//! one test per loop and time defect of the engine-API issue. Each failed
+//! before its fix.
 
 use std::time::Duration;
 

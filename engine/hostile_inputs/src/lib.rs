@@ -49,7 +49,7 @@ fn cases_from(value: Option<&str>, default: u32) -> u32 {
 /// (a failing case is printed; tests do not write `proptest-regressions/`).
 ///
 /// Change a field with struct update syntax:
-/// `ProptestConfig { max_shrink_iters: 8, ..taos_fuzz::config() }`.
+/// `ProptestConfig { max_shrink_iters: 8, ..taos_hostile_inputs::config() }`.
 pub fn config() -> ProptestConfig {
     ProptestConfig {
         cases: cases(DEFAULT_CASES),
