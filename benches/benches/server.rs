@@ -26,8 +26,8 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crafty_net::{Conditions, MemoryLink, MemoryNet};
 use crafty_client::bot::Bot;
+use crafty_net::{Conditions, MemoryLink, MemoryNet};
 use crafty_server::socket::Wake;
 use crafty_server::{SaveBatch, Server, ServerConfig, ServerStore, serve};
 use taos_storage::{MemoryBackend, block_on};
