@@ -39,7 +39,7 @@ impl Editor {
     /// Undoes the last edit.
     ///
     /// # Errors
-    /// As [`EditHistory::undo`].
+    /// As [`EditHistory::undo`](crate::edit::EditHistory::undo).
     pub fn undo(&mut self, engine: &mut Engine) -> Result<(), EditError> {
         let result = self.history.undo(engine.scene_mut(), &self.types);
         self.report(&result);
@@ -50,7 +50,7 @@ impl Editor {
     /// Redoes the last undone edit.
     ///
     /// # Errors
-    /// As [`EditHistory::redo`].
+    /// As [`EditHistory::redo`](crate::edit::EditHistory::redo).
     pub fn redo(&mut self, engine: &mut Engine) -> Result<(), EditError> {
         let result = self.history.redo(engine.scene_mut(), &self.types);
         self.report(&result);
