@@ -40,6 +40,12 @@ fn engine() -> (Engine, ManualClock, Arc<AtomicU64>) {
     let clock = ManualClock::new();
     let game = GameLoop::new(Scene::new(), LoopConfig::fixed(60).unwrap(), clock.clone()).unwrap();
     engine.set_game_loop(game);
+    let updates = counting_camera(&mut engine);
+    (engine, clock, updates)
+}
+
+/// Adds a camera carrying a [`Counter`]; returns its count.
+fn counting_camera(engine: &mut Engine) -> Arc<AtomicU64> {
     let updates = Arc::new(AtomicU64::new(0));
     let scene = engine.scene_mut();
     let camera = scene.spawn("Camera");
@@ -52,7 +58,7 @@ fn engine() -> (Engine, ManualClock, Arc<AtomicU64>) {
     scene
         .add_behaviour(camera, Counter(Arc::clone(&updates)))
         .unwrap();
-    (engine, clock, updates)
+    updates
 }
 
 /// Ticks, behaviour updates, scene seconds and frames so far.
@@ -246,19 +252,7 @@ fn engine_on(
         clock.clone(),
     )
     .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
-    let updates = Arc::new(AtomicU64::new(0));
-    let scene = engine.scene_mut();
-    let camera = scene.spawn("Camera");
-    scene
-        .add_component(
-            camera,
-            Camera::perspective(60.0, 0.1, 100.0, 4.0 / 3.0).unwrap(),
-        )
-        .unwrap();
-    let counter = scene.spawn("Counter");
-    scene
-        .add_behaviour(counter, Counter(updates.clone()))
-        .unwrap();
+    let updates = counting_camera(&mut engine);
     (engine, updates)
 }
 

@@ -66,7 +66,6 @@ pub struct Walker {
     footstep: AudioSource,
     stance: Stance,
     air_time: f32,
-    speed: f32,
     footsteps: u32,
     jumps: u32,
 }
@@ -97,7 +96,6 @@ impl Walker {
             footstep,
             stance: Stance::Grounded,
             air_time: 0.0,
-            speed: 0.0,
             footsteps: 0,
             jumps: 0,
         })
@@ -118,7 +116,8 @@ impl Walker {
     /// Horizontal speed at the last update, metres per second.
     #[must_use]
     pub fn speed(&self) -> f32 {
-        self.speed
+        let velocity = self.player.controller.motor.velocity;
+        Vec3::new(velocity.x, 0.0, velocity.z).length()
     }
 
     /// Footstep sounds played so far.
@@ -204,8 +203,6 @@ impl Behaviour for Walker {
     fn update(&mut self, cx: &mut BehaviourContext<'_>, dt: f32) -> BehaviourResult {
         // Moves the body, turns it to face its way, places the camera.
         self.player.update(cx, dt)?;
-        let velocity = self.player.controller.motor.velocity;
-        self.speed = Vec3::new(velocity.x, 0.0, velocity.z).length();
         let entity = cx.object().entity();
         let steps = match cx.world_mut().get_mut::<AnimationPlayer>(entity) {
             Some(mut player) => self.animate(&mut player, dt)?,

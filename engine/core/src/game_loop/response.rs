@@ -75,6 +75,9 @@ impl ResponseWatch {
                 }
             }
         }
+        // Objects gone since: their last poses would only pile up.
+        let entities = world.entities();
+        self.poses.retain(|&entity, _| entities.contains(entity));
         h.finish()
     }
 
@@ -119,5 +122,38 @@ fn band(amount: f32) -> u32 {
     } else {
         // log2 of 1e-6 is about -20: bands start at 1.
         (amount.log2().floor() as i32 + 40).clamp(1, 100) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_steady_spin_keeps_its_fingerprint_and_gone_objects_are_forgotten() {
+        let mut scene = Scene::new();
+        let mut checksum = StateChecksum::default();
+        let mut watch = ResponseWatch::default();
+        let spinner = scene.spawn("Spinner");
+        let mut tick = |scene: &mut Scene, watch: &mut ResponseWatch| {
+            watch.begin(scene);
+            if scene.contains(spinner) {
+                let mut object = scene.object_mut(spinner).unwrap();
+                let turned = object.transform().rotation * Quat::from_rotation_y(0.1);
+                object.set_rotation(turned);
+            }
+            watch.end(scene, &mut checksum)
+        };
+        tick(&mut scene, &mut watch);
+        let steady = tick(&mut scene, &mut watch);
+        assert_eq!(
+            tick(&mut scene, &mut watch),
+            steady,
+            "the same turn each tick"
+        );
+        assert_eq!(watch.poses.len(), 1);
+        scene.remove(spinner).unwrap();
+        assert_ne!(tick(&mut scene, &mut watch), steady, "removing it is news");
+        assert!(watch.poses.is_empty(), "its pose is forgotten");
     }
 }
