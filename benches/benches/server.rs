@@ -85,7 +85,7 @@ fn run(bots: usize) -> Case {
         bots,
         ticks,
         bytes_per_player_second: total as f64 / bots as f64 / seconds,
-        edits: server.world().edits().len(),
+        edits: server.edits_made() as usize,
     }
 }
 

@@ -243,6 +243,7 @@ fn what_comes_with_the_welcome_reaches_the_game() {
         },
         mode: GameMode::Survival,
         inventory,
+        last_seen: 0,
     };
     let mut server =
         Server::with_world(config, world, BTreeMap::from([("Ada".to_owned(), record)]));

@@ -59,6 +59,13 @@ impl<L: Link> Bot<L> {
         self.rng >> 33
     }
 
+    /// Keeps the chunks it is sent in `cache` (see [`Connection::caching`]).
+    #[must_use]
+    pub fn caching(mut self, cache: Box<dyn crate::ChunkCache>) -> Self {
+        self.connection = self.connection.caching(cache);
+        self
+    }
+
     /// A bot that predicts its own movement instead of showing the
     /// server's last word.
     #[must_use]

@@ -20,7 +20,17 @@ use crafty_net::protocol::{
     TickInput, Token,
 };
 use crafty_sim::inventory::{GameMode, HOTBAR_SLOTS, InventoryState, ItemStack};
-use crafty_sim::world::{BlockType, World};
+use crafty_net::{ChunkSnapshot, MAX_WANTED_CHUNKS, WorldId};
+use crafty_sim::world::{BlockType, CHUNK_SIZE, World};
+
+use crate::ChunkCache;
+
+/// The view a client asks for unless told: crafty's farthest.
+pub const DEFAULT_VIEW_CHUNKS: u8 = 16;
+
+/// Chunk requests a client sends per tick (each for up to
+/// [`MAX_WANTED_CHUNKS`]).
+pub const CHUNK_REQUESTS_PER_TICK: usize = 4;
 use glam::{IVec3, Vec3};
 
 use crate::prediction::Prediction;
@@ -137,16 +147,43 @@ pub struct Connection<L = MemoryLink> {
     /// For each block the server told of, the edit-log length its news was
     /// as of: older news (reordered messages) does not overwrite newer.
     known: HashMap<IVec3, u64>,
+    /// How far it draws, in chunks (the server sends changed chunks
+    /// within it).
+    pub view: u8,
+    /// The world it joined (its chunk cache's key).
+    pub world_id: Option<WorldId>,
+    /// Where chunk snapshots are kept between joins.
+    cache: Option<Box<dyn ChunkCache>>,
+    /// Changed chunks to ask the server for.
+    wanted: VecDeque<[i32; 3]>,
+    /// Regions whose listings to ask the server for.
+    wanted_regions: VecDeque<[i32; 2]>,
+    /// Changed chunks taken from the cache on joining or moving.
+    pub chunks_cached: usize,
+    /// Changed chunks the server sent.
+    pub chunks_fetched: usize,
+    /// Bytes of every message received.
+    pub bytes_received: u64,
+    /// Bytes of the chunk messages received (versions and snapshots): what
+    /// joining cost beyond the welcome.
+    pub chunk_bytes: u64,
 }
 
 impl<L: crafty_net::Link> Connection<L> {
     /// A connection on `link` that says hello at once, as `name` (with
     /// `token` to come back as itself).
-    pub fn join(name: &str, mut link: L, token: Option<Token>) -> Self {
+    pub fn join(name: &str, link: L, token: Option<Token>) -> Self {
+        Self::join_viewing(name, link, token, DEFAULT_VIEW_CHUNKS)
+    }
+
+    /// [`join`](Self::join), drawing `view` chunks far (the server sends
+    /// the changed chunks within it).
+    pub fn join_viewing(name: &str, mut link: L, token: Option<Token>, view: u8) -> Self {
         let hello = ClientMessage::Hello {
             version: PROTOCOL_VERSION,
             name: name.to_owned(),
             token,
+            view,
         };
         let send_failed = hello
             .encode()
@@ -178,7 +215,24 @@ impl<L: crafty_net::Link> Connection<L> {
             send_failed,
             closed_reported: false,
             known: HashMap::new(),
+            view,
+            world_id: None,
+            cache: None,
+            wanted: VecDeque::new(),
+            wanted_regions: VecDeque::new(),
+            chunks_cached: 0,
+            chunks_fetched: 0,
+            bytes_received: 0,
+            chunk_bytes: 0,
         }
+    }
+
+    /// Keeps the chunks it is sent in `cache`, and takes those it holds at
+    /// the server's version from there instead of asking.
+    #[must_use]
+    pub fn caching(mut self, cache: Box<dyn ChunkCache>) -> Self {
+        self.cache = Some(cache);
+        self
     }
 
     /// Predicts its own movement ([`Prediction`]) instead of showing the
@@ -221,6 +275,7 @@ impl<L: crafty_net::Link> Connection<L> {
             ticks: self.history.iter().copied().collect(),
             edits_seen: self.edits_seen,
         });
+        self.ask_for_chunks();
         let now = self.tick;
         let stale: Vec<ClientMessage> = self
             .pending
@@ -331,8 +386,19 @@ impl<L: crafty_net::Link> Connection<L> {
     pub fn receive(&mut self) -> Vec<ConnectionEvent> {
         let mut events = Vec::new();
         while let Some(bytes) = self.link.receive() {
+            self.bytes_received += bytes.len() as u64;
             match ServerMessage::decode(&bytes) {
-                Ok(message) => self.take(message, &mut events),
+                Ok(message) => {
+                    if matches!(
+                        message,
+                        ServerMessage::RegionVersions { .. }
+                            | ServerMessage::ChunkVersions { .. }
+                            | ServerMessage::Chunks { .. }
+                    ) {
+                        self.chunk_bytes += bytes.len() as u64;
+                    }
+                    self.take(message, &mut events);
+                }
                 Err(error) => {
                     self.goodbye
                         .get_or_insert(format!("the server sent a bad message: {error}"));
@@ -364,8 +430,12 @@ impl<L: crafty_net::Link> Connection<L> {
                 body,
                 tick_hz,
                 can_fly,
+                world,
+                edits_from,
                 ..
             } => {
+                self.world_id = Some(world);
+                self.edits_seen = edits_from;
                 self.token = Some(token);
                 self.player = Some(player);
                 self.world = Some(World::new(seed));
@@ -445,6 +515,27 @@ impl<L: crafty_net::Link> Connection<L> {
                     }
                 }
             }
+            ServerMessage::RegionVersions { regions } => self.region_versions(&regions, events),
+            ServerMessage::ChunkVersions {
+                region,
+                version,
+                chunks,
+            } => {
+                if let (Some(cache), Some(world)) = (&mut self.cache, self.world_id) {
+                    cache.put_region(world, region, (version, chunks.clone()));
+                }
+                self.chunk_versions(&chunks, events);
+            }
+            ServerMessage::Chunks { chunks } => {
+                for chunk in chunks {
+                    if self.apply_chunk(chunk.at, chunk.version, &chunk.data, events) {
+                        self.chunks_fetched += 1;
+                        if let (Some(cache), Some(world)) = (&mut self.cache, self.world_id) {
+                            cache.put(world, chunk.at, chunk.version, &chunk.data);
+                        }
+                    }
+                }
+            }
             ServerMessage::Inventory { stacks, hotbar } => {
                 events.push(ConnectionEvent::Inventory(inventory_from(&stacks, &hotbar)));
             }
@@ -462,6 +553,99 @@ impl<L: crafty_net::Link> Connection<L> {
                 self.goodbye.get_or_insert(reason);
             }
         }
+    }
+}
+
+impl<L: crafty_net::Link> Connection<L> {
+    /// The regions with changed chunks that came into view: a region
+    /// cached at the server's version is shown from the cache (each of its
+    /// chunks cached at its version; the others asked for), the others'
+    /// listings asked for.
+    fn region_versions(&mut self, regions: &[([i32; 2], u64)], events: &mut Vec<ConnectionEvent>) {
+        for &(region, version) in regions {
+            let cached = match (&mut self.cache, self.world_id) {
+                (Some(cache), Some(world)) => cache.get_region(world, region),
+                _ => None,
+            };
+            match cached {
+                Some((held, chunks)) if held == version => self.chunk_versions(&chunks, events),
+                _ => self.wanted_regions.push_back(region),
+            }
+        }
+    }
+
+    /// The changed chunks that came into view: those cached at the
+    /// server's version are shown from the cache, the others asked for.
+    fn chunk_versions(&mut self, chunks: &[([i32; 3], u64)], events: &mut Vec<ConnectionEvent>) {
+        let mut wanted = Vec::new();
+        for &(at, version) in chunks {
+            let cached = match (&mut self.cache, self.world_id) {
+                (Some(cache), Some(world)) => cache.get(world, at),
+                _ => None,
+            };
+            match cached {
+                Some((held, data)) if held == version && self.apply_chunk(at, version, &data, events) => {
+                    self.chunks_cached += 1;
+                }
+                _ => wanted.push(at),
+            }
+        }
+        self.wanted.extend(wanted);
+    }
+
+    /// Asks for the next chunks it lacks, at most
+    /// [`CHUNK_REQUESTS_PER_TICK`] messages a tick (the server counts
+    /// messages, and sends chunks at its own pace anyway).
+    fn ask_for_chunks(&mut self) {
+        for _ in 0..CHUNK_REQUESTS_PER_TICK {
+            if !self.wanted_regions.is_empty() {
+                let take = self.wanted_regions.len().min(MAX_WANTED_CHUNKS);
+                let regions: Vec<[i32; 2]> = self.wanted_regions.drain(..take).collect();
+                self.send(&ClientMessage::WantRegions { regions });
+                continue;
+            }
+            if self.wanted.is_empty() {
+                return;
+            }
+            let take = self.wanted.len().min(MAX_WANTED_CHUNKS);
+            let chunks: Vec<[i32; 3]> = self.wanted.drain(..take).collect();
+            self.send(&ClientMessage::WantChunks { chunks });
+        }
+    }
+
+    /// Shows a chunk snapshot of `version`: each block not known from
+    /// newer news. `false` (and nothing shown) if it does not read.
+    fn apply_chunk(
+        &mut self,
+        at: [i32; 3],
+        version: u64,
+        data: &[u8],
+        events: &mut Vec<ConnectionEvent>,
+    ) -> bool {
+        if self.world.is_none() {
+            return false;
+        }
+        let snapshot = match ChunkSnapshot::decompress(data) {
+            Ok(snapshot) => snapshot,
+            Err(error) => {
+                log::warn!("chunk {at:?} from the server does not read: {error}");
+                return false;
+            }
+        };
+        let size = CHUNK_SIZE as i32;
+        let origin = IVec3::from_array(at) * size;
+        for (index, block) in snapshot.blocks {
+            let index = i32::from(index);
+            let local = IVec3::new(index % size, index / (size * size), (index / size) % size);
+            let at = origin + local;
+            // An unknown block (a newer server's) shows as air.
+            let block = BlockType::try_from(block).unwrap_or(BlockType::Air);
+            if self.newer_news(at, version) {
+                self.set_block(at, block);
+                events.push(ConnectionEvent::Block { at, block });
+            }
+        }
+        true
     }
 }
 
@@ -512,6 +696,8 @@ mod tests {
                 body,
                 tick_hz: 20,
                 can_fly: true,
+                world: WorldId([9; 16]),
+                edits_from: 0,
             },
             // Bob's stone is entry 0 of the log...
             ServerMessage::Edits {

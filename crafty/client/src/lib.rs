@@ -8,6 +8,8 @@
 //! - [`Connection`]: a client's side of a game on a server: the handshake,
 //!   input, edits sent and answered, the server's edit log, the roster and
 //!   chat.
+//! - [`ChunkCache`]: the changed chunks a client was sent, by world,
+//!   chunk and version, so a rejoin costs only what changed.
 //! - [`bot`]: [`Bot`](bot::Bot), a headless client for tests, benches and
 //!   load tests (and the `crafty-bot` binary).
 //!
@@ -20,6 +22,7 @@
 //! [`Connection`] holds.
 
 pub mod bot;
+pub mod chunk_cache;
 pub mod connection;
 pub mod prediction;
 pub mod remote;
@@ -30,6 +33,7 @@ pub use crafty_net::socket;
 pub use crafty_net::web_socket;
 pub use crafty_sim::step;
 
+pub use chunk_cache::{ChunkCache, MemoryChunkCache, RegionListing, SharedChunkCache};
 pub use connection::{Connection, ConnectionEvent};
 pub use prediction::Prediction;
 pub use remote::{RemoteView, Shown};

@@ -1,6 +1,7 @@
 //! crafty_net: how crafty's server and clients talk.
 //!
 //! What this crate is:
+//! - [`chunks`]: changed chunks as versioned, compressed snapshots;
 //! - [`protocol`]: the versioned messages both sides send, encoded with
 //!   postcard, with a size limit and checks on everything a client sends
 //!   (a malformed or oversized message is an error, never a panic);
@@ -21,6 +22,7 @@
 //! its side of a game (`crafty_client`), or the player step they share
 //! (`crafty_sim::step`). It knows bytes and messages, not the world.
 
+pub mod chunks;
 pub mod link;
 pub mod protocol;
 #[cfg(not(target_arch = "wasm32"))]
@@ -28,9 +30,12 @@ pub mod socket;
 #[cfg(target_arch = "wasm32")]
 pub mod web_socket;
 
+pub use chunks::{
+    ChunkData, ChunkSnapshot, MAX_WANTED_CHUNKS, REGION_CHUNKS, SnapshotError, WorldId, region_of,
+};
 pub use link::{Conditions, Link, LinkClosed, MemoryLink, MemoryNet};
 pub use protocol::{
     BodyState, ClientMessage, EDITS_PER_MESSAGE, EditAction, INPUT_WINDOW, LoggedEdit,
     MAX_CHAT_CHARS, MAX_CLIENT_MESSAGE, MAX_NAME_CHARS, MAX_SERVER_MESSAGE, PROTOCOL_VERSION,
-    ProtocolError, Refusal, RemotePlayer, ServerMessage, Token, peek_version, valid_name,
+    ProtocolError, Refusal, RemotePlayer, ServerMessage, Token, clean_chat, peek_version, valid_name,
 };

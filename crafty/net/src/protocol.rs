@@ -20,8 +20,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chunks::{ChunkData, MAX_WANTED_CHUNKS, WorldId};
+
 /// This build's protocol version.
-pub const PROTOCOL_VERSION: u16 = 2;
+pub const PROTOCOL_VERSION: u16 = 3;
 /// The largest message a client may send, in bytes.
 pub const MAX_CLIENT_MESSAGE: usize = 512;
 /// The largest message a server sends, in bytes (a batch of chunks).
@@ -77,6 +79,9 @@ pub enum ClientMessage {
         /// The token a server gave this name before (`None` on a first
         /// join).
         token: Option<Token>,
+        /// How far the client draws, in chunks: the server sends the
+        /// changed chunks within it (and caps it at its own limit).
+        view: u8,
     },
     /// The input of ticks `last_tick + 1 - ticks.len() ..= last_tick`,
     /// oldest first (1 to [`INPUT_WINDOW`] of them), and how much of the
@@ -110,6 +115,20 @@ pub enum ClientMessage {
         /// At most [`MAX_CHAT_CHARS`] characters, no control characters.
         text: String,
     },
+    /// The snapshots of these chunks, please (1 to
+    /// [`MAX_WANTED_CHUNKS`]): the ones a [`ServerMessage::ChunkVersions`]
+    /// listed that the client's cache does not hold at that version.
+    WantChunks {
+        /// Chunk positions.
+        chunks: Vec<[i32; 3]>,
+    },
+    /// The changed chunks of these regions, please (1 to
+    /// [`MAX_WANTED_CHUNKS`]): the ones a [`ServerMessage::RegionVersions`]
+    /// listed that the client's cache does not hold at that version.
+    WantRegions {
+        /// Region positions (x, z).
+        regions: Vec<[i32; 2]>,
+    },
 }
 
 /// Why a server turned a client away.
@@ -138,6 +157,13 @@ pub enum Refusal {
     /// The first message was not a hello the server could read.
     #[error("the first message was not a hello")]
     NoHello,
+    /// The server cannot take this player now (its database did not
+    /// answer): try again later.
+    #[error("the server cannot take you now: try again later")]
+    TryLater,
+    /// No hello came within the server's deadline.
+    #[error("no hello came in time")]
+    TooSlow,
 }
 
 /// A player's body as the server last stepped it.
@@ -203,6 +229,12 @@ pub enum ServerMessage {
         tick_hz: u32,
         /// Whether this player may fly (creative).
         can_fly: bool,
+        /// The world's identity (what a client's chunk cache is keyed by).
+        world: WorldId,
+        /// The edit-log length the client starts from: it receives the
+        /// log's entries from here, and the changed chunks as snapshots
+        /// ([`ServerMessage::ChunkVersions`]).
+        edits_from: u64,
     },
     /// The client was turned away (the server closes the link).
     Refused(Refusal),
@@ -242,6 +274,30 @@ pub enum ServerMessage {
         first: u64,
         /// The entries.
         edits: Vec<LoggedEdit>,
+    },
+    /// The regions with changed chunks that came within the player's
+    /// view, each with its version (its newest chunk's): the client asks
+    /// for those it has not cached at that version
+    /// ([`ClientMessage::WantRegions`]). Unlisted regions are the seed's
+    /// terrain.
+    RegionVersions {
+        /// Region position (x, z) and version.
+        regions: Vec<([i32; 2], u64)>,
+    },
+    /// Every changed chunk of a region, with each snapshot's version: the
+    /// client asks for those it has not cached ([`ClientMessage::WantChunks`]).
+    ChunkVersions {
+        /// The region.
+        region: [i32; 2],
+        /// The region's version.
+        version: u64,
+        /// Chunk position and version.
+        chunks: Vec<([i32; 3], u64)>,
+    },
+    /// Chunk snapshots the client asked for.
+    Chunks {
+        /// The snapshots.
+        chunks: Vec<ChunkData>,
     },
     /// A line of chat.
     Chat {
@@ -345,6 +401,16 @@ impl ClientMessage {
                     ));
                 }
             }
+            Self::WantChunks { chunks } => {
+                if chunks.is_empty() || chunks.len() > MAX_WANTED_CHUNKS {
+                    return Err(ProtocolError::Invalid("ask for 1 to 32 chunks at a time"));
+                }
+            }
+            Self::WantRegions { regions } => {
+                if regions.is_empty() || regions.len() > MAX_WANTED_CHUNKS {
+                    return Err(ProtocolError::Invalid("ask for 1 to 32 regions at a time"));
+                }
+            }
             Self::Edit { .. } => {}
         }
         Ok(())
@@ -367,6 +433,41 @@ impl ServerMessage {
     pub fn decode(bytes: &[u8]) -> Result<Self, ProtocolError> {
         decode(bytes, MAX_SERVER_MESSAGE)
     }
+}
+
+/// `text` without the characters that reorder or hide what others see:
+/// bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069),
+/// marks, zero-width and other format characters (Unicode's `Cf`
+/// category as far as chat can carry it), and control characters.
+#[must_use]
+pub fn clean_chat(text: &str) -> String {
+    text.chars().filter(|&c| !hides_or_reorders(c)).collect()
+}
+
+fn hides_or_reorders(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFFB}'
+                | '\u{110BD}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
 }
 
 /// Whether `name` is a valid player name.
@@ -432,7 +533,26 @@ mod tests {
             version: PROTOCOL_VERSION,
             name: name.to_owned(),
             token: Some(Token([7; 16])),
+            view: 8,
         }
+    }
+
+    #[test]
+    fn chat_loses_what_reorders_or_hides_text() {
+        assert_eq!(clean_chat("abc\u{202E}fed\u{2066}x\u{200B}y\u{FEFF}"), "abcfedxy");
+        assert_eq!(clean_chat("héllo wörld ✓ 日本"), "héllo wörld ✓ 日本");
+        assert_eq!(clean_chat("tag\u{E0041}s"), "tags");
+    }
+
+    #[test]
+    fn a_chunk_request_is_bounded() {
+        let want = |n: usize| ClientMessage::WantChunks {
+            chunks: vec![[-1_000_000, 3, 1_000_000]; n],
+        };
+        assert!(ClientMessage::decode(&want(MAX_WANTED_CHUNKS).encode().unwrap()).is_ok());
+        assert!(ClientMessage::decode(&want(0).encode().unwrap()).is_err());
+        let too_many = postcard::to_allocvec(&want(MAX_WANTED_CHUNKS + 1)).unwrap();
+        assert!(ClientMessage::decode(&too_many).is_err());
     }
 
     #[test]

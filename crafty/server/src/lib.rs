@@ -10,9 +10,13 @@
 //! Edits are checked (reach, what is there) and answered by sequence
 //! number.
 //!
-//! [`ServerStore`] keeps the world's edit log and the players' records in
-//! a database behind the engine's storage trait; [`Server::tick_saving`]
-//! acknowledges nothing before it is saved.
+//! [`ServerStore`] keeps the world (a snapshot per changed chunk and the
+//! edit log's tail) and the players' records in a database behind the
+//! engine's storage trait; [`Server::tick_saving`] acknowledges nothing
+//! before it is saved. A joining player is sent the changed chunks in its
+//! view ([`ChunkVersions`](crafty_net::ServerMessage::ChunkVersions)),
+//! not the world's history. Several servers can share one database
+//! (PostgreSQL), one hosting each world under a [`lease`].
 //!
 //! [`socket`] carries it over WebSocket on std's blocking sockets, and
 //! [`serve`] is the loop the `crafty-server` binary runs: the engine's
@@ -25,6 +29,7 @@
 //! bot (`crafty_client::bot`) live in `crafty_client`, which this crate
 //! does not depend on.
 
+pub mod lease;
 mod serve;
 mod server;
 pub mod socket;
@@ -32,7 +37,8 @@ mod store;
 
 pub use serve::{ServeError, ServeStats, serve};
 pub use server::{
-    CHAT_TICKS, EDITS_PER_SECOND, PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig,
-    TickReport, VIEW_DISTANCE,
+    CHAT_TICKS, CHUNK_BYTES_PER_TICK, EDITS_PER_SECOND, FOLD_EDITS, FoldedChunk, MAX_VIEW_CHUNKS,
+    PlayerRecord, RECORD_SAVE_TICKS, RecordSource, SaveBatch, Server, ServerConfig, TickReport,
+    VIEW_DISTANCE, record_key,
 };
 pub use store::{SavedServer, ServerStore, StoreError};

@@ -10,7 +10,9 @@
 //! or SIGTERM) says goodbye, saves every record and returns.
 
 use std::net::TcpListener;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::time::Instant;
 
 use bevy_ecs::prelude::Resource;
 use bevy_ecs::world::World as Ecs;
@@ -21,8 +23,13 @@ use taos_core::game_loop::{
 };
 use taos_storage::{Database, block_on};
 
+use crate::lease::RENEW_EVERY;
 use crate::socket::{SocketLink, Wake, accept_clients};
 use crate::{SaveBatch, Server, ServerConfig, ServerStore, StoreError};
+
+/// How often (in ticks) a running server forgets records unused for
+/// [`ServerConfig::forget_after`]: hourly at 20 Hz.
+const FORGET_EVERY_TICKS: u64 = 20 * 3600;
 
 /// What a [`serve`] run did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,8 +41,12 @@ pub struct ServeStats {
     pub idle_wakeups: u64,
     /// Records saved at shutdown.
     pub records_saved: usize,
-    /// Edits in the world's log at shutdown.
-    pub edits: usize,
+    /// Edits in the world's log at shutdown (every edit ever made).
+    pub edits: u64,
+    /// Chunks that differ from the seed's terrain at shutdown.
+    pub changed_chunks: usize,
+    /// Records forgotten for being unused too long.
+    pub records_forgotten: usize,
 }
 
 /// Why [`serve`] stopped early.
@@ -61,8 +72,11 @@ const MAX_CATCH_UP: u32 = 5;
 #[derive(Resource)]
 struct Served<D: Database + Send + Sync + 'static> {
     server: Server<SocketLink>,
-    store: ServerStore<D>,
+    store: Arc<ServerStore<D>>,
     ticks: u64,
+    /// The store failed in a way that ends serving (the lease was lost).
+    fatal: Option<StoreError>,
+    forgotten: usize,
 }
 
 /// One fixed tick of the loop: one server tick, saved.
@@ -72,9 +86,24 @@ fn tick_server<D: Database + Send + Sync + 'static>(world: &mut Ecs) {
         server,
         store,
         ticks,
+        fatal,
+        forgotten,
     } = &mut *served;
-    let report = server.tick_saving(|batch: SaveBatch<'_>| block_on(store.save(&batch)));
+    let mut lost = None;
+    let report = server.tick_saving(|batch: SaveBatch<'_>| {
+        block_on(store.save(&batch)).inspect_err(|error| {
+            if matches!(error, StoreError::LeaseLost { .. }) {
+                lost = Some(error.to_string());
+            }
+        })
+    });
+    if let Some(holder) = lost {
+        *fatal = Some(StoreError::LeaseLost { holder });
+    }
     *ticks += 1;
+    if server.tick_count().is_multiple_of(FORGET_EVERY_TICKS) {
+        *forgotten += forget_old_records(store, server.config(), server.tick_count());
+    }
     for name in &report.joined {
         log::info!("{name} joined");
     }
@@ -108,14 +137,30 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     wake: Sender<Wake>,
     wakes: &Receiver<Wake>,
 ) -> Result<ServeStats, ServeError> {
+    let started = Instant::now();
     let saved = block_on(store.load(config.seed))?;
-    let server: Server<SocketLink> =
-        Server::with_world(config, saved.world, saved.records).resume_at(saved.tick);
+    let store = Arc::new(store);
+    let source = Arc::clone(&store);
+    let server: Server<SocketLink> = Server::from_saved(
+        config,
+        saved,
+        Box::new(move |key| block_on(source.load_record(key)).map_err(|e| e.to_string())),
+    );
+    log::info!(
+        "world {} loaded in {:.0?}: {} edits, {} chunks changed",
+        server.world_id(),
+        started.elapsed(),
+        server.edits_made(),
+        server.changed_chunks()
+    );
+    let forgotten = forget_old_records(&store, &config, server.tick_count());
     let mut scene = Scene::new();
     scene.world_mut().insert_resource(Served {
         server,
         store,
         ticks: 0,
+        fatal: None,
+        forgotten,
     });
     scene.add_systems(tick_server::<D>);
     let mut game = server_loop(scene, config.tick_hz)?;
@@ -124,12 +169,43 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     // Nobody is connected yet.
     game.pause();
     let mut next = LoopWake::OnEvent;
+    let mut renewed = Instant::now();
+    let mut fatal = None;
+    let leased = served::<D>(&mut game).store.hosts_under_lease();
     loop {
+        // The lease's beat goes on while the server sleeps too (a server
+        // without a lease sleeps until somebody connects).
+        let until_renewal = if leased {
+            RENEW_EVERY.saturating_sub(renewed.elapsed())
+        } else {
+            std::time::Duration::MAX
+        };
         let woke = match next {
-            LoopWake::OnEvent => wakes.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            LoopWake::At(due) => wakes.recv_timeout(due.saturating_sub(game.clock().now())),
+            LoopWake::OnEvent if !leased => {
+                wakes.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            }
+            LoopWake::OnEvent => wakes.recv_timeout(until_renewal),
+            LoopWake::At(due) => {
+                wakes.recv_timeout(due.saturating_sub(game.clock().now()).min(until_renewal))
+            }
             LoopWake::Now => Err(RecvTimeoutError::Timeout),
         };
+        if leased && renewed.elapsed() >= RENEW_EVERY {
+            renewed = Instant::now();
+            if let Err(error) = block_on(served::<D>(&mut game).store.renew()) {
+                match error {
+                    StoreError::LeaseLost { .. } => {
+                        fatal = Some(error);
+                        break;
+                    }
+                    other => log::warn!("renewing the lease failed (tried again): {other}"),
+                }
+            }
+        }
+        if let Some(error) = served::<D>(&mut game).fatal.take() {
+            fatal = Some(error);
+            break;
+        }
         match woke {
             Ok(Wake::Connected(link)) => {
                 if let Some(peer) = link.peer() {
@@ -141,6 +217,7 @@ pub fn serve<D: Database + Send + Sync + 'static>(
                 }
             }
             Ok(Wake::Activity) if game.is_paused() => stats.idle_wakeups += 1,
+            Err(RecvTimeoutError::Timeout) if game.is_paused() => {}
             Ok(Wake::Activity) | Err(RecvTimeoutError::Timeout) => {}
             Ok(Wake::Shutdown) | Err(RecvTimeoutError::Disconnected) => break,
         }
@@ -154,17 +231,47 @@ pub fn serve<D: Database + Send + Sync + 'static>(
         mut server,
         store,
         ticks,
+        forgotten,
+        ..
     } = game
         .scene_mut()
         .world_mut()
         .remove_resource::<Served<D>>()
         .expect("the loop's scene holds the server until here");
-    server.shut_down("the server is shutting down");
     stats.ticks = ticks;
+    stats.records_forgotten = forgotten;
+    stats.edits = server.edits_made();
+    stats.changed_chunks = server.changed_chunks();
+    if let Some(error) = fatal {
+        // Another server hosts the world: say so and write nothing more.
+        server.shut_down("this server stopped hosting the world: join again");
+        return Err(error.into());
+    }
+    server.shut_down("the server is shutting down");
     stats.records_saved = server.records().len();
     server.save_all(|batch: SaveBatch<'_>| block_on(store.save(&batch)))?;
-    stats.edits = server.world().edits().len();
+    if let Err(error) = block_on(store.release()) {
+        log::warn!("giving the lease up failed (it times out instead): {error}");
+    }
     Ok(stats)
+}
+
+/// Forgets the records unused for the configured time; logs and counts.
+fn forget_old_records<D: Database>(store: &ServerStore<D>, config: &ServerConfig, tick: u64) -> usize {
+    let Some(before) = tick.checked_sub(config.ticks(config.forget_after)) else {
+        return 0;
+    };
+    match block_on(store.forget_records(before)) {
+        Ok(0) => 0,
+        Ok(forgotten) => {
+            log::info!("forgot {forgotten} records unused for {:?}", config.forget_after);
+            forgotten
+        }
+        Err(error) => {
+            log::warn!("forgetting old records failed (tried again later): {error}");
+            0
+        }
+    }
 }
 
 /// The server in `game`'s scene.

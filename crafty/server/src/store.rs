@@ -1,24 +1,36 @@
 //! [`ServerStore`]: the server's world and players in a database behind
-//! the engine's storage trait (redb natively): the seed, the edit log in
-//! batches (one record per save, keyed by its first index, so a save
-//! writes only what is new), and one record per player. Each save is one
-//! transaction: after a crash, the database holds every batch whose save
-//! returned, whole.
+//! the engine's storage trait (redb natively, or PostgreSQL that several
+//! servers share): the world's meta record (seed, tick, identity, how far
+//! the log is folded), one snapshot per changed chunk with its version,
+//! the edit log's tail since the last fold in batches (one record per
+//! save, keyed by its first index), one record per player (read when they
+//! join), and the hosting lease ([`lease`](crate::lease)).
+//!
+//! Each save is one transaction: after a crash the database holds every
+//! batch whose save returned, whole. A fold writes the changed chunks'
+//! snapshots and drops the folded batches in the same transaction, so
+//! nothing acknowledged is ever only in memory. A start reads the
+//! snapshots and at most [`FOLD_EDITS`](crate::FOLD_EDITS) edits: it
+//! costs the chunks that changed, not every edit ever made.
 
-use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-use crafty_sim::world::{BlockEdit, World};
+use crafty_net::{ChunkSnapshot, SnapshotError, WorldId};
+use crafty_sim::world::{BlockEdit, ChunkPos};
+use glam::IVec3;
 use serde::{Deserialize, Serialize};
 use taos_storage::{Database, Record, StorageBackend, StorageError, Transaction, TransactionMode};
 
+use crate::lease::{HostId, Lease};
 use crate::{PlayerRecord, SaveBatch};
 
-const META: &str = "meta";
+pub(crate) const META: &str = "meta";
 const EDITS: &str = "edits";
 const PLAYERS: &str = "players";
-const SCHEMA: u32 = 1;
+const CHUNKS: &str = "chunks";
+const SCHEMA: u32 = 2;
 
-/// The world's seed.
+/// The world's meta record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct Meta {
     seed: u64,
@@ -26,6 +38,13 @@ struct Meta {
     /// it).
     #[serde(default)]
     tick: u64,
+    /// The world's identity (`None` in a database saved before it had one).
+    #[serde(default)]
+    world: Option<WorldId>,
+    /// Edits of the log the chunk snapshots hold; the saved batches start
+    /// here.
+    #[serde(default)]
+    folded: u64,
 }
 
 impl Record for Meta {}
@@ -39,16 +58,30 @@ struct EditBatch {
 
 impl Record for EditBatch {}
 
+/// A changed chunk as saved: its version and compressed snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct StoredChunk {
+    at: [i32; 3],
+    version: u64,
+    blocks: Vec<u8>,
+}
+
+impl Record for StoredChunk {}
+
 impl Record for PlayerRecord {}
 
-/// A saved server, as loaded.
+/// A saved server, as loaded: see [`Server::from_saved`](crate::Server::from_saved).
 #[derive(Debug)]
 pub struct SavedServer {
-    /// The world: terrain from the seed with every saved edit.
-    pub world: World,
-    /// Every player's record.
-    pub records: BTreeMap<String, PlayerRecord>,
-    /// The server's tick at the last save ([`Server::resume_at`](crate::Server::resume_at)).
+    /// The world's identity.
+    pub world: WorldId,
+    /// Every changed chunk: position, version, snapshot.
+    pub snapshots: Vec<(ChunkPos, u64, ChunkSnapshot)>,
+    /// Edits of the log the snapshots hold.
+    pub folded: u64,
+    /// The saved edits after them, in order.
+    pub tail: Vec<BlockEdit>,
+    /// The server's tick at the last save.
     pub tick: u64,
 }
 
@@ -67,6 +100,14 @@ pub enum StoreError {
         /// Where it starts.
         found: u64,
     },
+    /// A saved chunk snapshot does not read.
+    #[error("the saved chunk {at:?}: {source}")]
+    Chunk {
+        /// The chunk.
+        at: [i32; 3],
+        /// Why.
+        source: SnapshotError,
+    },
     /// The server's sockets or threads failed.
     #[error("the network: {0}")]
     Io(String),
@@ -78,12 +119,25 @@ pub enum StoreError {
         /// The one asked for.
         asked: u64,
     },
+    /// Another server hosts this world now: this one must stop writing.
+    #[error("another server ({holder}) hosts this world now")]
+    LeaseLost {
+        /// Who holds it.
+        holder: String,
+    },
 }
 
 /// The server's database.
 #[derive(Debug)]
 pub struct ServerStore<D> {
-    db: D,
+    pub(crate) db: D,
+    /// The lease this server writes under, once it hosts the world: every
+    /// save checks it in its transaction.
+    pub(crate) hosting: Mutex<Option<HostId>>,
+}
+
+fn chunk_key(at: [i32; 3]) -> String {
+    format!("{},{},{}", at[0], at[1], at[2])
 }
 
 impl<D: Database> ServerStore<D> {
@@ -97,91 +151,191 @@ impl<D: Database> ServerStore<D> {
     ) -> Result<Self, StoreError> {
         let db = backend
             .open(name, SCHEMA, |upgrade| {
-                upgrade.create_store(META)?;
-                upgrade.create_store(EDITS)?;
-                upgrade.create_store(PLAYERS)?;
+                if upgrade.old_version() < 1 {
+                    upgrade.create_store(META)?;
+                    upgrade.create_store(EDITS)?;
+                    upgrade.create_store(PLAYERS)?;
+                }
+                if upgrade.old_version() < 2 {
+                    upgrade.create_store(CHUNKS)?;
+                }
                 Ok(())
             })
             .await?;
-        Ok(Self { db })
+        Ok(Self {
+            db,
+            hosting: Mutex::new(None),
+        })
     }
 
-    /// The saved world of `seed` and its players: a fresh world when
-    /// nothing is saved yet (the seed is written then).
+    /// The saved world of `seed`: its changed chunks and the log's tail
+    /// (a fresh world, with a new identity, when nothing is saved yet).
+    /// Players are read when they join ([`load_record`](Self::load_record)).
     ///
     /// # Errors
     /// [`StoreError::OtherSeed`] for a database of another world,
-    /// [`StoreError::Gap`] for a damaged log, or the backend's error.
+    /// [`StoreError::Gap`] or [`StoreError::Chunk`] for a damaged save, or
+    /// the backend's error.
     pub async fn load(&self, seed: u64) -> Result<SavedServer, StoreError> {
         let meta: Option<Meta> = self.db.get(META, "world").await?;
-        let tick = match meta {
+        let meta = match meta {
             Some(meta) if meta.seed != seed => {
                 return Err(StoreError::OtherSeed {
                     saved: meta.seed,
                     asked: seed,
                 });
             }
-            Some(meta) => meta.tick,
-            None => {
-                self.db.put(META, "world", &Meta { seed, tick: 0 }).await?;
-                0
+            Some(meta) if meta.world.is_some() => meta,
+            found => {
+                let meta = Meta {
+                    seed,
+                    tick: found.map_or(0, |m| m.tick),
+                    world: Some(crate::server::new_world_id()),
+                    folded: found.map_or(0, |m| m.folded),
+                };
+                self.db.put(META, "world", &meta).await?;
+                meta
             }
         };
+        let stored: Vec<(String, StoredChunk)> = self.db.get_all(CHUNKS).await?;
+        let mut snapshots = Vec::with_capacity(stored.len());
+        for (_, chunk) in stored {
+            let snapshot = ChunkSnapshot::decompress(&chunk.blocks).map_err(|source| {
+                StoreError::Chunk {
+                    at: chunk.at,
+                    source,
+                }
+            })?;
+            snapshots.push((ChunkPos(IVec3::from_array(chunk.at)), chunk.version, snapshot));
+        }
         let batches: Vec<(String, EditBatch)> = self.db.get_all(EDITS).await?;
-        let mut edits = Vec::new();
+        let mut tail = Vec::new();
         for (_, batch) in batches {
-            let expected = edits.len() as u64;
+            let expected = meta.folded + tail.len() as u64;
             if batch.first != expected {
                 return Err(StoreError::Gap {
                     expected,
                     found: batch.first,
                 });
             }
-            edits.extend(batch.edits);
+            tail.extend(batch.edits);
         }
-        let records = self.db.get_all(PLAYERS).await?.into_iter().collect();
         Ok(SavedServer {
-            world: World::with_edits(seed, edits),
-            records,
-            tick,
+            world: meta.world.unwrap_or_default(),
+            snapshots,
+            folded: meta.folded,
+            tail,
+            tick: meta.tick,
         })
     }
 
-    /// Saves a tick's batch in one transaction.
+    /// The record saved under `key` (a [`record_key`](crate::record_key)).
     ///
     /// # Errors
-    /// What the backend says (a full disk); nothing of the batch is saved
-    /// then.
+    /// What the backend says.
+    pub async fn load_record(&self, key: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        Ok(self.db.get(PLAYERS, key).await?)
+    }
+
+    /// Forgets every record last used before server tick `before`; returns
+    /// how many.
+    ///
+    /// # Errors
+    /// What the backend says; nothing is forgotten then.
+    pub async fn forget_records(&self, before: u64) -> Result<usize, StoreError> {
+        let forgotten = self
+            .db
+            .transaction(&[PLAYERS], TransactionMode::ReadWrite, async |tx| {
+                let all: Vec<(String, PlayerRecord)> = tx.get_all(PLAYERS).await?;
+                let mut forgotten = 0;
+                for (key, record) in all {
+                    if record.last_seen < before {
+                        tx.delete(PLAYERS, &key).await?;
+                        forgotten += 1;
+                    }
+                }
+                Ok::<usize, StorageError>(forgotten)
+            })
+            .await?;
+        Ok(forgotten)
+    }
+
+    /// Saves a tick's batch in one transaction (checking, when this server
+    /// hosts under a lease, that it still holds it).
+    ///
+    /// # Errors
+    /// What the backend says (a full disk), or [`StoreError::LeaseLost`];
+    /// nothing of the batch is saved then.
     pub async fn save(&self, batch: &SaveBatch<'_>) -> Result<(), StoreError> {
-        if batch.edits.is_empty() && batch.records.is_empty() {
+        if batch.edits.is_empty() && batch.records.is_empty() && batch.fold.is_empty() {
             return Ok(());
         }
-        let meta = Meta {
-            seed: batch.seed,
-            tick: batch.tick,
-        };
+        let end = batch.first + batch.edits.len() as u64;
+        let chunks: Vec<(String, StoredChunk)> = batch
+            .fold
+            .iter()
+            .map(|folded| {
+                let at = folded.at.0.to_array();
+                let stored = StoredChunk {
+                    at,
+                    version: folded.version,
+                    blocks: folded.snapshot.compress(),
+                };
+                (chunk_key(at), stored)
+            })
+            .collect();
         let edits = EditBatch {
             first: batch.first,
             edits: batch.edits.to_vec(),
         };
         // Zero-padded, so batches sort by their first index.
         let key = format!("{:020}", batch.first);
-        self.db
+        let host = *self
+            .hosting
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let result = self
+            .db
             .transaction(
-                &[META, EDITS, PLAYERS],
+                &[META, EDITS, PLAYERS, CHUNKS],
                 TransactionMode::ReadWrite,
                 async |tx| {
+                    if let Some(me) = host {
+                        let lease: Option<Lease> = tx.get(META, crate::lease::LEASE_KEY).await?;
+                        if let Some(lease) = lease.filter(|l| l.holder != me) {
+                            return Ok(Err(lease.holder_name()));
+                        }
+                    }
+                    let old: Option<Meta> = tx.get(META, "world").await?;
+                    let folded = if chunks.is_empty() {
+                        old.map_or(0, |m| m.folded)
+                    } else {
+                        end
+                    };
+                    let meta = Meta {
+                        seed: batch.seed,
+                        tick: batch.tick,
+                        world: Some(batch.world),
+                        folded,
+                    };
                     tx.put(META, "world", &meta).await?;
-                    if !edits.edits.is_empty() {
-                        tx.put(EDITS, &key, &edits).await?;
+                    if chunks.is_empty() {
+                        if !edits.edits.is_empty() {
+                            tx.put(EDITS, &key, &edits).await?;
+                        }
+                    } else {
+                        for (key, chunk) in &chunks {
+                            tx.put(CHUNKS, key, chunk).await?;
+                        }
+                        tx.clear(EDITS).await?;
                     }
                     for (name, record) in &batch.records {
                         tx.put(PLAYERS, name, record).await?;
                     }
-                    Ok::<(), StorageError>(())
+                    Ok::<Result<(), String>, StorageError>(Ok(()))
                 },
             )
             .await?;
-        Ok(())
+        result.map_err(|holder| StoreError::LeaseLost { holder })
     }
 }

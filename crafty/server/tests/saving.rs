@@ -4,6 +4,7 @@
 //! acknowledged edit and every player's record.
 
 use std::cell::Cell;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crafty_client::bot::Bot;
@@ -11,18 +12,29 @@ use crafty_net::protocol::EditAction;
 use crafty_net::{Conditions, MemoryNet};
 use crafty_server::{SaveBatch, Server, ServerConfig, ServerStore};
 use glam::IVec3;
-use taos_storage::{MemoryBackend, block_on};
+use taos_storage::{MemoryBackend, MemoryDatabase, block_on};
 
 const TICK: Duration = Duration::from_millis(50);
+
+/// The server of the world saved in `store`, reading records from it.
+fn load(store: &Arc<ServerStore<MemoryDatabase>>, config: ServerConfig) -> Server<crafty_net::MemoryLink> {
+    let saved = block_on(store.load(config.seed)).unwrap();
+    let source = Arc::clone(store);
+    Server::from_saved(
+        config,
+        saved,
+        Box::new(move |key| block_on(source.load_record(key)).map_err(|e| e.to_string())),
+    )
+}
 
 #[test]
 fn acknowledged_edits_and_records_survive_a_server_that_dies() {
     let backend = MemoryBackend::new();
     let config = ServerConfig::default();
     let net = MemoryNet::new(Conditions::PERFECT, 1);
-    let store = block_on(ServerStore::open(&backend, "server")).unwrap();
-    let saved = block_on(store.load(config.seed)).unwrap();
-    let mut server = Server::with_world(config, saved.world, saved.records);
+    let store = Arc::new(block_on(ServerStore::open(&backend, "server")).unwrap());
+    let mut server = load(&store, config);
+    let world_id = server.world_id();
     let (client, end) = net.connect();
     server.accept(end);
     let mut ada = Bot::join("ada", client, None, 3);
@@ -39,24 +51,22 @@ fn acknowledged_edits_and_records_survive_a_server_that_dies() {
     );
     let token = ada.token.unwrap();
     let acknowledged: Vec<IVec3> = ada.accepted.clone();
-    let log = server.world().edits().to_vec();
+    let blocks: Vec<_> = acknowledged.iter().map(|&at| server.world().block(at)).collect();
+    let made = server.edits_made();
     // The server dies: no shutdown, no last save.
     drop(server);
 
     let saved = block_on(store.load(config.seed)).unwrap();
-    let edits = saved.world.edits();
-    for at in &acknowledged {
-        assert!(
-            edits.iter().any(|e| e.pos() == *at),
-            "{at} was acknowledged, not saved"
-        );
-    }
-    assert_eq!(edits, log.as_slice(), "the log as the server had it");
-    let record = saved.records["ada"].clone();
     assert!(saved.tick > 350, "the clock was saved: {}", saved.tick);
+    let record = block_on(store.load_record("ada")).unwrap().unwrap();
     assert_eq!(record.token, token);
-    // Back on a new server, ada's token is still hers.
-    let mut server = Server::with_world(config, saved.world, saved.records);
+    // Back on a new server: every acknowledged edit, ada's token still hers.
+    let mut server = load(&store, config);
+    assert_eq!(server.world_id(), world_id, "the same world");
+    assert_eq!(server.edits_made(), made, "the log as the server had it");
+    for (at, block) in acknowledged.iter().zip(&blocks) {
+        assert_eq!(server.world().block(*at), *block, "{at} was acknowledged, not saved");
+    }
     let (client, end) = net.connect();
     server.accept(end);
     let mut back = Bot::join("ada", client, Some(token), 3);

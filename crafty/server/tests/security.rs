@@ -147,7 +147,7 @@ fn out_of_reach_and_impossible_edits_are_refused_and_shown_back() {
     let far = feet + IVec3::new(40, -1, 0);
     let bedrock = IVec3::new(feet.x, 0, feet.z);
     let inside_me = feet;
-    let before = world.server.world().edits().len();
+    let before = world.server.edits_made();
     ada.send_edit(far, EditAction::Break);
     ada.send_edit(bedrock, EditAction::Break);
     ada.send_edit(inside_me, EditAction::Place { block: 1 });
@@ -156,7 +156,7 @@ fn out_of_reach_and_impossible_edits_are_refused_and_shown_back() {
     assert_eq!(ada.refused_edits, 4);
     assert_eq!(ada.pending_edits(), 0);
     assert_eq!(
-        world.server.world().edits().len(),
+        world.server.edits_made(),
         before,
         "nothing changed"
     );
@@ -170,6 +170,7 @@ fn another_protocol_version_is_told_so() {
         version: PROTOCOL_VERSION + 1,
         name: "future".to_owned(),
         token: None,
+        view: 8,
     };
     link.send(hello.encode().unwrap()).unwrap();
     world.run(&mut [], 1);

@@ -2,10 +2,9 @@
 //! or a refusal, players kicked or leaving (their record kept), the
 //! roster everyone is sent, and the tokens that prove who a player is.
 
-use std::collections::BTreeMap;
-use std::hash::{BuildHasher, Hasher};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 
-use crafty_net::Link;
+use crafty_net::{Link, WorldId};
 use crafty_net::protocol::{
     ClientMessage, PROTOCOL_VERSION, Refusal, ServerMessage, Token, peek_version,
 };
@@ -14,7 +13,7 @@ use crafty_sim::save::SPAWN;
 
 use super::connection::{Phase, Playing};
 use super::edits::EDITS_PER_SECOND;
-use super::{PlayerRecord, Server, TickReport};
+use super::{PlayerRecord, Server, TickReport, record_key};
 
 impl<L: Link> Server<L> {
     pub(super) fn hello(&mut self, index: usize, bytes: &[u8], report: &mut TickReport) {
@@ -26,54 +25,80 @@ impl<L: Link> Server<L> {
             }),
             Some(_) => None,
         };
-        let (name, token) = match (refusal, ClientMessage::decode(bytes)) {
-            (None, Ok(ClientMessage::Hello { name, token, .. })) => (name, token),
+        let (name, token, view) = match (refusal, ClientMessage::decode(bytes)) {
+            (None, Ok(ClientMessage::Hello {
+                name, token, view, ..
+            })) => (name, token, view),
             (Some(refusal), _) => return self.refuse(index, refusal, report),
             (None, Err(_)) => return self.refuse(index, Refusal::BadName, report),
             (None, Ok(_)) => return self.refuse(index, Refusal::NoHello, report),
         };
-        if let Some(record) = self.records.get(&name)
-            && token != Some(record.token)
-        {
-            return self.refuse(index, Refusal::NameTaken, report);
+        // Full first: a full server says nothing about which names exist.
+        if self.players() >= self.config.max_players {
+            return self.refuse(index, Refusal::Full, report);
         }
+        let key = record_key(&name);
         let playing_now = self.connections.iter().any(|c| match &c.phase {
-            Phase::Playing(p) => p.name == name,
+            Phase::Playing(p) => p.key == key,
             _ => false,
         });
         if playing_now {
             return self.refuse(index, Refusal::AlreadyPlaying, report);
         }
-        if self.players() >= self.config.max_players {
-            return self.refuse(index, Refusal::Full, report);
+        let saved = match self.record(&key) {
+            Ok(saved) => saved,
+            Err(error) => {
+                log::error!("reading {name}'s record failed: {error}");
+                return self.refuse(index, Refusal::TryLater, report);
+            }
+        };
+        if let Some(record) = &saved
+            && token != Some(record.token)
+        {
+            return self.refuse(index, Refusal::NameTaken, report);
         }
-        let record = self.records.remove(&name).unwrap_or_else(|| PlayerRecord {
-            token: self.new_token(),
-            state: SPAWN,
-            mode: self.config.mode,
-            inventory: InventoryState::default(),
-        });
+        let record = match saved {
+            Some(record) => record,
+            None => match new_token() {
+                Some(token) => PlayerRecord {
+                    token,
+                    state: SPAWN,
+                    mode: self.config.mode,
+                    inventory: InventoryState::default(),
+                    last_seen: self.tick,
+                },
+                None => return self.refuse(index, Refusal::TryLater, report),
+            },
+        };
         let object = self.spawn_player(&name, &record);
         let player = self.next_player;
         self.next_player += 1;
         let token = record.token;
         let mode = record.mode;
         // Kept while they play, refreshed from the body when they leave.
-        self.records.insert(name.clone(), record);
+        self.records.insert(key.clone(), record);
         let playing = Playing {
             name: name.clone(),
+            key: key.clone(),
             player,
             object,
             pending: BTreeMap::new(),
             next_tick: None,
-            edits_seen: 0,
-            edits_sent: 0,
+            edits_seen: self.log.len(),
+            edits_sent: self.log.len(),
             edits_sent_at: 0,
             answered: BTreeMap::new(),
             credit: 0,
             edit_budget: EDITS_PER_SECOND,
             chat_after: 0,
             queued: BTreeMap::new(),
+            heard_at: self.tick,
+            view: i32::from(view.min(self.config.view_chunks)),
+            told_around: None,
+            told: HashSet::new(),
+            listed: HashSet::new(),
+            wanted_regions: VecDeque::new(),
+            wanted: VecDeque::new(),
         };
         let body = self.body_state(object);
         let welcome = ServerMessage::Welcome {
@@ -85,12 +110,14 @@ impl<L: Link> Server<L> {
             body,
             tick_hz: self.config.tick_hz,
             can_fly: mode == GameMode::Creative,
+            world: self.log.id,
+            edits_from: self.log.len(),
         };
         let connection = &mut self.connections[index];
         connection.send(&welcome);
         connection.phase = Phase::Playing(playing);
         self.send_inventory(index);
-        self.dirty.insert(name.clone());
+        self.dirty.insert(key);
         self.roster_changed = true;
         log::info!("{name} joined");
         report.joined.push(name);
@@ -118,9 +145,9 @@ impl<L: Link> Server<L> {
         let phase = std::mem::replace(&mut self.connections[index].phase, Phase::Gone);
         if let Phase::Playing(playing) = phase {
             if let Some(record) = self.record_of(&playing) {
-                self.records.insert(playing.name.clone(), record);
+                self.records.insert(playing.key.clone(), record);
             }
-            self.dirty.insert(playing.name.clone());
+            self.dirty.insert(playing.key.clone());
             self.roster_changed = true;
             let _ = self.scene.remove(playing.object);
             log::info!("{} left: {why}", playing.name);
@@ -150,18 +177,43 @@ impl<L: Link> Server<L> {
         self.broadcast(&ServerMessage::Roster { players });
     }
 
-    /// A token no client can guess: 128 bits from the process's randomly
-    /// keyed hasher.
-    pub(super) fn new_token(&mut self) -> Token {
-        let mut bytes = [0u8; 16];
-        for (i, half) in bytes.chunks_exact_mut(8).enumerate() {
-            let mut hasher = self.tokens.build_hasher();
-            hasher.write_u64(self.tick);
-            hasher.write_u32(self.next_player);
-            hasher.write_usize(i);
-            half.copy_from_slice(&hasher.finish().to_le_bytes());
+    /// The saved record under `key`: in memory, or read from the record
+    /// source (and kept while it is used).
+    fn record(&mut self, key: &str) -> Result<Option<PlayerRecord>, String> {
+        if let Some(record) = self.records.get(key) {
+            return Ok(Some(record.clone()));
         }
-        self.tokens = std::collections::hash_map::RandomState::new();
-        Token(bytes)
+        match &mut self.source {
+            Some(source) => source(key),
+            None => Ok(None),
+        }
+    }
+}
+
+/// A token no client can guess: 128 bits from the operating system's
+/// cryptographic random source (`None`, logged, if it fails).
+pub(super) fn new_token() -> Option<Token> {
+    random_bytes().map(Token)
+}
+
+/// A new world's identity, from the same source (the time, if it fails:
+/// an identity need not be secret, only unlikely to repeat).
+pub(crate) fn new_world_id() -> WorldId {
+    WorldId(random_bytes().unwrap_or_else(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        nanos.to_le_bytes()
+    }))
+}
+
+fn random_bytes() -> Option<[u8; 16]> {
+    let mut bytes = [0u8; 16];
+    match getrandom::fill(&mut bytes) {
+        Ok(()) => Some(bytes),
+        Err(error) => {
+            log::error!("the operating system's random source failed: {error}");
+            None
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! [`CHAT_TICKS`].
 
 use crafty_net::Link;
-use crafty_net::protocol::ServerMessage;
+use crafty_net::protocol::{ServerMessage, clean_chat};
 
 use super::Server;
 use super::connection::Phase;
@@ -12,9 +12,11 @@ use super::connection::Phase;
 pub const CHAT_TICKS: u64 = 20;
 
 impl<L: Link> Server<L> {
-    /// A chat line from connection `index`: sent to everyone playing, unless
-    /// it comes faster than one per [`CHAT_TICKS`].
-    pub(super) fn chat(&mut self, index: usize, text: String) {
+    /// A chat line from connection `index`: sent to everyone playing,
+    /// without characters that reorder or hide text ([`clean_chat`]),
+    /// unless it comes faster than one per [`CHAT_TICKS`] or is empty
+    /// once cleaned.
+    pub(super) fn chat(&mut self, index: usize, text: &str) {
         let tick = self.tick;
         let Phase::Playing(playing) = &mut self.connections[index].phase else {
             return;
@@ -24,6 +26,10 @@ impl<L: Link> Server<L> {
             return;
         }
         playing.chat_after = tick + CHAT_TICKS;
+        let text = clean_chat(text);
+        if text.trim().is_empty() {
+            return;
+        }
         let line = ServerMessage::Chat {
             from: playing.name.clone(),
             text,

@@ -3,15 +3,19 @@
 //! sent, not stepped yet (the jitter buffer), the edits it made and was
 //! answered, its budgets for edits and chat.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet, VecDeque};
 
 use crafty_net::protocol::{EditAction, ServerMessage, TickInput};
+use crafty_sim::world::ChunkPos;
 use taos_core::GameObject;
 
 /// A connected player.
 #[derive(Debug)]
 pub(super) struct Playing {
+    /// The name as they typed it.
     pub(super) name: String,
+    /// Their record's key (the name case-folded).
+    pub(super) key: String,
     pub(super) player: u32,
     pub(super) object: GameObject,
     /// Input received, by the client's tick, not stepped yet.
@@ -36,6 +40,21 @@ pub(super) struct Playing {
     /// Edits waiting for the input tick they were made after to be
     /// stepped, by that tick and their number.
     pub(super) queued: BTreeMap<(u64, u32), ([i32; 3], EditAction)>,
+    /// The server tick anything was last heard from them.
+    pub(super) heard_at: u64,
+    /// Their view, in chunks (theirs, capped by the server's).
+    pub(super) view: i32,
+    /// The chunk column they were last told about changed chunks around.
+    pub(super) told_around: Option<ChunkPos>,
+    /// The regions they were told the versions of.
+    pub(super) told: HashSet<[i32; 2]>,
+    /// The regions whose chunk versions they were sent (they may ask for
+    /// those chunks).
+    pub(super) listed: HashSet<[i32; 2]>,
+    /// Regions they asked for, not listed yet.
+    pub(super) wanted_regions: VecDeque<[i32; 2]>,
+    /// Chunks they asked for, not sent yet.
+    pub(super) wanted: VecDeque<ChunkPos>,
 }
 
 /// Ticks of credit a player can save: how long the server waits for a late
@@ -54,13 +73,13 @@ impl Playing {
         let input = match self.next_tick {
             Some(next) => match self.pending.remove(&next) {
                 Some(input) => {
-                    self.next_tick = Some(next + 1);
+                    self.next_tick = Some(next.saturating_add(1));
                     Some(input)
                 }
                 None if self.credit == MAX_CREDIT => {
                     // Waited long enough: step without it (it is dropped
                     // if it comes).
-                    self.next_tick = Some(next + 1);
+                    self.next_tick = Some(next.saturating_add(1));
                     None
                 }
                 None => return None,
@@ -96,6 +115,9 @@ pub(super) struct Connection<L> {
     pub(super) outbox: Vec<Vec<u8>>,
     /// Close the link once the outbox is sent.
     pub(super) closing: bool,
+    /// The server tick it connected at (its hello is due within
+    /// [`ServerConfig::hello_timeout`](super::ServerConfig::hello_timeout)).
+    pub(super) opened_at: u64,
 }
 
 impl<L> Connection<L> {

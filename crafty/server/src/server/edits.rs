@@ -10,7 +10,7 @@ use crafty_net::protocol::{
 use crafty_sim::inventory::GameMode;
 use crafty_sim::player::{Body, REACH, inventory_state, restore_inventory};
 use crafty_sim::step::StepWorld;
-use crafty_sim::world::{BlockType, World};
+use crafty_sim::world::{BlockEdit, BlockType, World};
 use glam::{IVec3, Vec3};
 use taos_core::GameObject;
 use taos_core::controllers::PlayerController;
@@ -48,7 +48,7 @@ impl<L: Link> Server<L> {
         let Phase::Playing(playing) = &mut self.connections[index].phase else {
             return;
         };
-        let horizon = |next: u64| next + 4 * INPUT_WINDOW as u64;
+        let horizon = |next: u64| next.saturating_add(4 * INPUT_WINDOW as u64);
         let waits = !playing.answered.contains_key(&seq)
             && playing.queued.len() < MAX_QUEUED_EDITS
             && playing
@@ -70,7 +70,15 @@ impl<L: Link> Server<L> {
         let Some(stepped) = playing.next_tick.and_then(|next| next.checked_sub(1)) else {
             return;
         };
-        let later = playing.queued.split_off(&(stepped + 1, 0));
+        let Some(after) = stepped.checked_add(1) else {
+            // Stepped up to the last tick there is: everything is due.
+            let due = std::mem::take(&mut playing.queued);
+            for ((_, seq), (at, action)) in due {
+                self.edit(index, seq, at, action, report);
+            }
+            return;
+        };
+        let later = playing.queued.split_off(&(after, 0));
         let due = std::mem::replace(&mut playing.queued, later);
         for ((_, seq), (at, action)) in due {
             self.edit(index, seq, at, action, report);
@@ -93,7 +101,7 @@ impl<L: Link> Server<L> {
         if let Some(&accepted) = playing.answered.get(&seq) {
             // Sent again because the answer was lost: the same answer.
             let block = u8::from(self.world().block(pos));
-            let log_len = self.world().edits().len() as u64;
+            let log_len = self.log.len();
             self.connections[index].send(&ServerMessage::EditResult {
                 seq,
                 accepted,
@@ -122,6 +130,7 @@ impl<L: Link> Server<L> {
             if world.set_block(pos, block).is_err() {
                 return self.answer_edit(index, seq, pos, false, report);
             }
+            self.log.push(BlockEdit::new(pos, block));
         }
         self.answer_edit(index, seq, pos, accepted.is_some(), report);
     }
@@ -177,7 +186,7 @@ impl<L: Link> Server<L> {
         let Phase::Playing(playing) = &self.connections[index].phase else {
             return false;
         };
-        let Some(record) = self.records.get_mut(&playing.name) else {
+        let Some(record) = self.records.get_mut(&playing.key) else {
             return false;
         };
         if record.mode != GameMode::Survival {
@@ -207,7 +216,7 @@ impl<L: Link> Server<L> {
         report: &mut TickReport,
     ) {
         let block = u8::from(self.world().block(pos));
-        let log_len = self.world().edits().len() as u64;
+        let log_len = self.log.len();
         let at = pos.to_array();
         let connection = &mut self.connections[index];
         if let Phase::Playing(playing) = &mut connection.phase {
@@ -227,7 +236,7 @@ impl<L: Link> Server<L> {
         if accepted {
             report.edits += 1;
             if let Phase::Playing(playing) = &self.connections[index].phase {
-                self.dirty.insert(playing.name.clone());
+                self.dirty.insert(playing.key.clone());
             }
         } else {
             report.refused_edits += 1;
@@ -240,7 +249,7 @@ impl<L: Link> Server<L> {
         let Phase::Playing(playing) = &self.connections[index].phase else {
             return;
         };
-        let Some(record) = self.records.get(&playing.name) else {
+        let Some(record) = self.records.get(&playing.key) else {
             return;
         };
         if record.mode != GameMode::Survival {
@@ -259,26 +268,31 @@ impl<L: Link> Server<L> {
     }
 
     /// Sends each client the edit-log entries it has not been sent, and
-    /// what it has not acknowledged again after [`EDIT_RESEND_TICKS`].
-    pub(super) fn send_edits(&mut self) {
-        let world = &self.scene.world().resource::<StepWorld>().0;
-        let log = world.edits();
-        let logged = log.len() as u64;
-        for connection in &mut self.connections {
+    /// what it has not acknowledged again after [`EDIT_RESEND_TICKS`]. A
+    /// client so far behind that the server no longer holds what it lacks
+    /// is disconnected (it rejoins with the chunks instead).
+    pub(super) fn send_edits(&mut self, report: &mut TickReport) {
+        let logged = self.log.len();
+        let mut behind = Vec::new();
+        for (index, connection) in self.connections.iter_mut().enumerate() {
             let Phase::Playing(playing) = &mut connection.phase else {
                 continue;
             };
             let from = if playing.edits_sent < logged {
                 playing.edits_sent.max(playing.edits_seen)
             } else if playing.edits_seen < logged
-                && self.tick >= playing.edits_sent_at + EDIT_RESEND_TICKS
+                && self.tick >= playing.edits_sent_at.saturating_add(EDIT_RESEND_TICKS)
             {
                 playing.edits_seen
             } else {
                 continue;
             };
-            let to = logged.min(from + EDITS_PER_MESSAGE as u64);
-            let edits = log[from as usize..to as usize]
+            let to = logged.min(from.saturating_add(EDITS_PER_MESSAGE as u64));
+            let Some(entries) = self.log.entries(from, to) else {
+                behind.push(index);
+                continue;
+            };
+            let edits = entries
                 .iter()
                 .map(|edit| LoggedEdit {
                     at: edit.pos().to_array(),
@@ -288,6 +302,9 @@ impl<L: Link> Server<L> {
             playing.edits_sent = playing.edits_sent.max(to);
             playing.edits_sent_at = self.tick;
             connection.send(&ServerMessage::Edits { first: from, edits });
+        }
+        for index in behind {
+            self.kick(index, "too far behind the world's edits: join again", report);
         }
     }
 }

@@ -11,30 +11,39 @@
 //!   the states sent to clients;
 //! - [`edits`]: checking, making, answering and sending edits;
 //! - [`chat`]: chat lines, rate-limited, to everyone;
-//! - [`saves`]: what each tick saves, and every record.
+//! - [`saves`]: what each tick saves, and every record;
+//! - [`world_log`]: the changed chunks' snapshots and the edit log's tail;
+//! - [`sync`]: which changed chunks each player is told of and sent;
+//! - [`deadlines`]: the hello deadline and the keep-alive.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
-use crafty_net::Link;
 use crafty_net::protocol::{ClientMessage, Refusal, ServerMessage, Token};
+use crafty_net::{ChunkSnapshot, Link, WorldId};
 use crafty_sim::inventory::{GameMode, InventoryState};
 use crafty_sim::save::PlayerState;
 use crafty_sim::step::StepWorld;
-use crafty_sim::world::{BlockEdit, World};
+use crafty_sim::world::{BlockEdit, ChunkPos, World};
 use serde::{Deserialize, Serialize};
 use taos_core::Scene;
 
 mod admission;
+pub(crate) use admission::new_world_id;
 mod chat;
 mod connection;
+mod deadlines;
 mod edits;
+mod world_log;
 mod players;
 mod saves;
+mod sync;
 
 pub use chat::CHAT_TICKS;
 pub use edits::EDITS_PER_SECOND;
 pub use players::VIEW_DISTANCE;
-pub use saves::RECORD_SAVE_TICKS;
+pub use saves::{FOLD_EDITS, RECORD_SAVE_TICKS};
+pub use sync::{CHUNK_BYTES_PER_TICK, MAX_VIEW_CHUNKS};
 
 use connection::{Connection, Phase};
 
@@ -52,6 +61,20 @@ pub struct ServerConfig {
     pub max_messages_per_tick: usize,
     /// The mode new players play in.
     pub mode: GameMode,
+    /// How long a connection may take to say hello before it is closed.
+    pub hello_timeout: Duration,
+    /// How long a player may stay silent (no input, nothing) before it is
+    /// disconnected: clients send input every tick, so silence means a
+    /// dead or stalled client.
+    pub silence_timeout: Duration,
+    /// How long (in the world's running time, which the saves keep) a
+    /// record nobody used is kept; [`ServerStore::forget_records`](crate::ServerStore::forget_records)
+    /// forgets older ones. A player's belongings are never forgotten
+    /// within it.
+    pub forget_after: Duration,
+    /// The farthest view, in chunks, whose changed chunks a player is sent
+    /// (a client asks for its own view, capped at this).
+    pub view_chunks: u8,
 }
 
 impl Default for ServerConfig {
@@ -62,8 +85,28 @@ impl Default for ServerConfig {
             max_players: 15,
             max_messages_per_tick: 32,
             mode: GameMode::Creative,
+            hello_timeout: Duration::from_secs(5),
+            silence_timeout: Duration::from_secs(15),
+            forget_after: Duration::from_secs(90 * 24 * 3600),
+            view_chunks: MAX_VIEW_CHUNKS,
         }
     }
+}
+
+impl ServerConfig {
+    /// `duration` in this server's ticks (at least 1).
+    #[must_use]
+    pub fn ticks(&self, duration: Duration) -> u64 {
+        let ticks = duration.as_secs_f64() * f64::from(self.tick_hz.max(1));
+        (ticks.ceil() as u64).max(1)
+    }
+}
+
+/// The key a player's record is kept under: the name case-folded, so
+/// `Ada` and `ada` are one player.
+#[must_use]
+pub fn record_key(name: &str) -> String {
+    name.to_ascii_lowercase()
 }
 
 /// What the server keeps of a player between visits: the same payload a
@@ -78,6 +121,10 @@ pub struct PlayerRecord {
     pub mode: GameMode,
     /// Survival belongings.
     pub inventory: InventoryState,
+    /// The server tick they last played at (records unused for
+    /// [`ServerConfig::forget_after`] are forgotten).
+    #[serde(default)]
+    pub last_seen: u64,
 }
 
 /// What one [`Server::tick`] did.
@@ -112,7 +159,29 @@ pub struct SaveBatch<'a> {
     pub seed: u64,
     /// The server's tick.
     pub tick: u64,
+    /// The world's identity.
+    pub world: WorldId,
+    /// When not empty, the log is folded: these chunk snapshots (every
+    /// chunk the log changed since the last fold, as of the end of this
+    /// batch) replace the saved edit log, in the same transaction.
+    pub fold: Vec<FoldedChunk<'a>>,
 }
+
+/// A chunk snapshot a [`SaveBatch`] folds the log into.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FoldedChunk<'a> {
+    /// The chunk.
+    pub at: ChunkPos,
+    /// The log length after the last edit inside it.
+    pub version: u64,
+    /// Its edited blocks.
+    pub snapshot: &'a ChunkSnapshot,
+}
+
+/// Reads a player's saved record by its [`record_key`] (what a server
+/// that loads players on demand is given).
+pub type RecordSource =
+    Box<dyn FnMut(&str) -> Result<Option<PlayerRecord>, String> + Send + Sync>;
 
 /// One crafty world and its players; see the [crate docs](crate).
 pub struct Server<L: Link> {
@@ -120,11 +189,18 @@ pub struct Server<L: Link> {
     scene: Scene,
     tick: u64,
     connections: Vec<Connection<L>>,
+    /// Records of players playing, or changed and not saved yet (and, with
+    /// no record source, every record).
     records: BTreeMap<String, PlayerRecord>,
+    /// Where records not in memory are read from.
+    source: Option<RecordSource>,
     next_player: u32,
-    tokens: std::collections::hash_map::RandomState,
+    /// The changed chunks and the edit log's tail.
+    log: world_log::WorldLog,
     /// Edits of the log saved so far.
     saved_edits: u64,
+    /// Edits of the log the saved chunk snapshots hold.
+    folded: u64,
     /// Players whose records must be saved with the next batch.
     dirty: std::collections::BTreeSet<String>,
     /// Someone joined or left since the last roster was sent.
@@ -149,15 +225,69 @@ impl<L: Link> Server<L> {
         Self::with_world(config, World::new(config.seed), BTreeMap::new())
     }
 
-    /// A server for `world` (loaded with its edits) and the players'
-    /// `records` (from the last run).
+    /// A server for `world` (loaded with its edits, which count as saved)
+    /// and the players' `records` (from the last run; keys are
+    /// case-folded), with a new [`WorldId`].
     #[must_use]
     pub fn with_world(
         config: ServerConfig,
-        world: World,
+        mut world: World,
         records: BTreeMap<String, PlayerRecord>,
     ) -> Self {
-        let saved_edits = world.edits().len() as u64;
+        let mut log = world_log::WorldLog::default();
+        for &edit in world.edits() {
+            log.push(edit);
+        }
+        log.id = admission::new_world_id();
+        let saved = log.len();
+        log.forget_before(saved);
+        world.forget_history();
+        let records = records
+            .into_iter()
+            .map(|(name, record)| (record_key(&name), record))
+            .collect();
+        let mut server = Self::assemble(config, world, log, records, saved);
+        // The world's edits are in no database yet: the first save folds
+        // them all into chunk snapshots.
+        server.folded = 0;
+        server
+    }
+
+    /// A server for a saved world: its changed chunks (`snapshots`, whose
+    /// edits end at log index `folded`), then the saved log's `tail`
+    /// after them, as [`ServerStore::load`](crate::ServerStore::load)
+    /// reads them. Records are read on demand from `source`.
+    #[must_use]
+    pub fn from_saved(config: ServerConfig, saved: crate::SavedServer, source: RecordSource) -> Self {
+        let crate::SavedServer {
+            world: id,
+            snapshots,
+            folded,
+            tail,
+            tick,
+        } = saved;
+        let mut log = world_log::WorldLog::from_snapshots(id, folded, snapshots);
+        let mut world = World::new(config.seed);
+        world.replay(log.as_edits());
+        for edit in tail {
+            log.push(edit);
+            let _ = world.set_block(edit.pos(), edit.block);
+        }
+        world.forget_history();
+        let saved_edits = log.len();
+        let mut server = Self::assemble(config, world, log, BTreeMap::new(), saved_edits);
+        server.folded = folded;
+        server.source = Some(source);
+        server.resume_at(tick)
+    }
+
+    fn assemble(
+        config: ServerConfig,
+        world: World,
+        log: world_log::WorldLog,
+        records: BTreeMap<String, PlayerRecord>,
+        saved_edits: u64,
+    ) -> Self {
         let mut scene = Scene::new();
         scene.world_mut().insert_resource(StepWorld(world));
         Self {
@@ -166,12 +296,38 @@ impl<L: Link> Server<L> {
             tick: 0,
             connections: Vec::new(),
             records,
+            source: None,
             next_player: 1,
-            tokens: std::collections::hash_map::RandomState::new(),
             saved_edits,
+            folded: saved_edits,
+            log,
             dirty: std::collections::BTreeSet::new(),
             roster_changed: false,
         }
+    }
+
+    /// How it runs.
+    #[must_use]
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// The world's identity.
+    #[must_use]
+    pub fn world_id(&self) -> WorldId {
+        self.log.id
+    }
+
+    /// Every edit ever made in this world (the edit log's length).
+    #[must_use]
+    pub fn edits_made(&self) -> u64 {
+        self.log.len()
+    }
+
+    /// Chunks that differ from the seed's terrain.
+    #[must_use]
+    pub fn changed_chunks(&self) -> usize {
+        self.log.changed_chunks()
     }
 
     /// Goes on from tick `tick` (a restarted server keeps its clock: time
@@ -189,6 +345,7 @@ impl<L: Link> Server<L> {
             phase: Phase::Joining,
             outbox: Vec::new(),
             closing: false,
+            opened_at: self.tick,
         });
     }
 
@@ -240,18 +397,23 @@ impl<L: Link> Server<L> {
         for index in 0..self.connections.len() {
             self.read_messages(index, &mut report);
         }
+        self.enforce_deadlines(&mut report);
         self.step_players(&mut report);
         self.tick += 1;
         self.send_states();
         self.send_roster();
-        self.send_edits();
+        self.send_edits(&mut report);
+        self.send_chunks();
         if self.tick.is_multiple_of(RECORD_SAVE_TICKS) {
             self.dirty.extend(self.playing_names());
         }
-        match self.save_unsaved(self.dirty_records(), save) {
-            Ok(()) => self.flush(),
+        match self.save_unsaved(self.dirty_records(), false, save) {
+            Ok(()) => {
+                self.flush();
+                self.forget_sent();
+            }
             Err(error) => {
-                log::error!("saving the world failed (tried again next tick): {error}");
+                ::log::error!("saving the world failed (tried again next tick): {error}");
                 report.save_failed = true;
             }
         }
@@ -305,6 +467,9 @@ impl<L: Link> Server<L> {
                 self.kick(index, "too many messages", report);
                 return;
             }
+            if let Phase::Playing(playing) = &mut self.connections[index].phase {
+                playing.heard_at = self.tick;
+            }
             if matches!(self.connections[index].phase, Phase::Joining) {
                 self.hello(index, &bytes, report);
                 continue;
@@ -333,7 +498,9 @@ impl<L: Link> Server<L> {
                 action,
                 after_tick,
             } => self.edit_after(index, seq, at, action, after_tick, report),
-            ClientMessage::Chat { text } => self.chat(index, text),
+            ClientMessage::Chat { text } => self.chat(index, &text),
+            ClientMessage::WantChunks { chunks } => self.want_chunks(index, &chunks),
+            ClientMessage::WantRegions { regions } => self.want_regions(index, &regions),
         }
     }
 }

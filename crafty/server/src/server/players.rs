@@ -31,7 +31,7 @@ impl<L: Link> Server<L> {
         ticks: Vec<TickInput>,
         edits_seen: u64,
     ) {
-        let logged = self.world().edits().len() as u64;
+        let logged = self.log.len();
         let Phase::Playing(playing) = &mut self.connections[index].phase else {
             return;
         };
@@ -50,7 +50,7 @@ impl<L: Link> Server<L> {
         // One tick is stepped per server tick whatever arrives:
         // sending more input does not move a player faster. Ticks
         // far ahead are dropped (a client cannot queue the future).
-        let horizon = next + 4 * INPUT_WINDOW as u64;
+        let horizon = next.saturating_add(4 * INPUT_WINDOW as u64);
         for (tick, input) in (first..=last_tick).zip(ticks) {
             if tick >= next && tick < horizon {
                 playing.pending.insert(tick, input);
@@ -166,7 +166,8 @@ impl<L: Link> Server<L> {
 
     pub(super) fn record_of(&self, playing: &Playing) -> Option<PlayerRecord> {
         let controller = self.scene.behaviour::<PlayerController>(playing.object)?;
-        let mut record = self.records.get(&playing.name)?.clone();
+        let mut record = self.records.get(&playing.key)?.clone();
+        record.last_seen = self.tick;
         let feet = controller.motor.position;
         record.state = PlayerState {
             x: feet.x,
@@ -181,8 +182,9 @@ impl<L: Link> Server<L> {
     /// Where a connected player's feet are.
     #[must_use]
     pub fn position_of(&self, name: &str) -> Option<Vec3> {
+        let key = super::record_key(name);
         self.connections.iter().find_map(|c| match &c.phase {
-            Phase::Playing(p) if p.name == name => self
+            Phase::Playing(p) if p.key == key => self
                 .scene
                 .behaviour::<PlayerController>(p.object)
                 .map(|controller| controller.motor.position),

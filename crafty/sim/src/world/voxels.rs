@@ -85,6 +85,14 @@ impl World {
         &self.edits
     }
 
+    /// Forgets the recorded edit history ([`edits`](Self::edits) becomes
+    /// empty); every edited block stays as it is. For a server, which keeps
+    /// its history as chunk snapshots of its own and must not hold every
+    /// edit ever made.
+    pub fn forget_history(&mut self) {
+        self.edits = Vec::new();
+    }
+
     /// True when `pos` is inside the world's height range.
     #[must_use]
     pub fn contains(pos: IVec3) -> bool {
