@@ -11,6 +11,7 @@ use taos_storage::{
 
 #[test]
 fn conformance_suite() {
+    let _turn = common::one_at_a_time();
     let started = Instant::now();
     let backend = common::server().backend().expect("connect");
     block_on(conformance::run_all(&backend));
@@ -27,6 +28,7 @@ fn conformance_suite() {
 
 #[test]
 fn second_writer_on_one_handle_is_refused_readers_are_not() {
+    let _turn = common::one_at_a_time();
     let (_backend, db) = common::fresh(common::server().url(), "pg-writers", &["s"]);
     let mut first = block_on(db.begin(&["s"], TransactionMode::ReadWrite)).unwrap();
     block_on(first.put("s", "k", &1_u32)).unwrap();
@@ -46,6 +48,7 @@ fn second_writer_on_one_handle_is_refused_readers_are_not() {
 
 #[test]
 fn keys_sort_by_bytes_and_nul_is_refused() {
+    let _turn = common::one_at_a_time();
     let (_backend, db) = common::fresh(common::server().url(), "pg-keys", &["s"]);
     let keys = [
         "b",
@@ -79,6 +82,7 @@ fn keys_sort_by_bytes_and_nul_is_refused() {
 
 #[test]
 fn a_failed_statement_fails_the_commit() {
+    let _turn = common::one_at_a_time();
     let (backend, db) = common::fresh(common::server().url(), "pg-failed", &["s"]);
     let mut tx = block_on(db.begin(&["s"], TransactionMode::ReadWrite)).unwrap();
     // Another handle deletes the database under it (before the transaction

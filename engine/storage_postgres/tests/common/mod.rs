@@ -3,7 +3,7 @@
 
 #![allow(dead_code, reason = "each test binary uses its own share of these")]
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use taos_storage::{StorageBackend, block_on};
 use taos_storage_postgres::{LocalPostgres, PostgresBackend, PostgresDatabase};
@@ -44,4 +44,13 @@ pub(crate) fn reopen(url: &str, name: &str) -> (PostgresBackend, PostgresDatabas
     let backend = PostgresBackend::connect(url).expect("connect");
     let db = block_on(backend.open(name, 1, |_| Ok(()))).expect("open");
     (backend, db)
+}
+
+/// Taken by each test of a binary so they run one at a time: PostgreSQL's
+/// serializable isolation tracks reads by index page, so transactions of
+/// tests running side by side (other databases, same tables) may be told to
+/// retry, which the tests that expect exact outcomes must not see.
+pub(crate) fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static TURN: Mutex<()> = Mutex::new(());
+    TURN.lock().unwrap_or_else(PoisonError::into_inner)
 }
