@@ -10,7 +10,9 @@
 //! suite as the other backends.
 //!
 //! ```no_run
-//! use taos_storage::{Database, StorageBackend, StorageError, TransactionMode, block_on};
+//! use taos_storage::{
+//!     Database, StorageBackend, StorageError, Transaction, TransactionMode, block_on,
+//! };
 //! use taos_storage_postgres::PostgresBackend;
 //!
 //! let backend = PostgresBackend::connect("postgres://taos@db.internal:5432/worlds")?;
@@ -72,6 +74,8 @@
 //!
 //! [`local::LocalPostgres`] starts a throwaway PostgreSQL server for tests
 //! and try-outs.
+
+#![cfg(not(target_arch = "wasm32"))]
 
 mod backend;
 mod conn;

@@ -1,8 +1,6 @@
 //! A killed connection or a stopped server is an error, never a panic; what
-//! was committed before survives a crash of the server. This binary starts
-//! its own server (never `$TAOS_POSTGRES_URL`'s): it kills and stops it.
-
-use std::sync::{Mutex, PoisonError};
+//! was committed before survives a crash of the server. Each test starts its
+//! own server (never `$TAOS_POSTGRES_URL`'s): it kills and stops it.
 
 use taos_storage::{
     Database, StorageBackend, StorageError, Transaction, TransactionMode, block_on,
@@ -10,9 +8,6 @@ use taos_storage::{
 use taos_storage_postgres::{LocalPostgres, PostgresBackend};
 
 const RW: TransactionMode = TransactionMode::ReadWrite;
-
-/// The two tests take turns: one stops the server the other uses.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 fn open(backend: &PostgresBackend, name: &str) -> taos_storage_postgres::PostgresDatabase {
     block_on(backend.open(name, 1, |up| {
@@ -24,7 +19,6 @@ fn open(backend: &PostgresBackend, name: &str) -> taos_storage_postgres::Postgre
 
 #[test]
 fn a_killed_connection_is_an_error_and_the_next_transaction_reconnects() {
-    let _turn = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
     let server = LocalPostgres::start().expect("start PostgreSQL");
     let victim = format!("{} application_name=victim", server.url());
     let backend = PostgresBackend::connect(&victim).unwrap();
@@ -69,7 +63,6 @@ fn a_killed_connection_is_an_error_and_the_next_transaction_reconnects() {
 
 #[test]
 fn a_stopped_server_is_an_error_and_a_restart_keeps_every_commit() {
-    let _turn = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
     let mut server = LocalPostgres::start().expect("start PostgreSQL");
     let backend = server.backend().unwrap();
     let db = open(&backend, "crash");
