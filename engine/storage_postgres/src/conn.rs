@@ -16,7 +16,21 @@ pub(crate) const SCHEMA_LOCK: i64 = 0x7461_6f73;
 
 /// Creates the tables if they are missing, under [`SCHEMA_LOCK`] so two
 /// processes starting at once do not race `CREATE TABLE IF NOT EXISTS`.
+/// When all three exist nothing is created, so a role that may only read and
+/// write them (no `CREATE` on the schema) can use tables a DBA made.
 pub(crate) fn create_tables(client: &mut Client) -> Result<(), postgres::Error> {
+    let present: i64 = client
+        .query_one(
+            &format!(
+                "SELECT count(to_regclass(name)) FROM unnest(ARRAY['{DATABASES}', '{STORES}', \
+                 '{RECORDS}']) AS name"
+            ),
+            &[],
+        )?
+        .get(0);
+    if present == 3 {
+        return Ok(());
+    }
     client.batch_execute(&format!(
         "BEGIN;
          SELECT pg_advisory_xact_lock({SCHEMA_LOCK});

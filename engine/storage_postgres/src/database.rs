@@ -18,7 +18,10 @@ const IDLE_CONNECTIONS: usize = 4;
 ///
 /// Each transaction takes a connection from the handle's pool (opening one
 /// when none is idle) and gives it back when it ends. One read-write
-/// transaction at a time per handle; readers run beside it.
+/// transaction at a time per handle
+/// ([`StorageError::WriteInProgress`] for a second); readers run beside it.
+/// The handle is `Send + Sync`: threads may share it for reading, but a
+/// thread that writes while others do wants its own handle.
 #[derive(Debug)]
 pub struct PostgresDatabase {
     name: String,
@@ -308,7 +311,10 @@ impl Transaction for PostgresTransaction<'_> {
                 self.db.give_back(conn);
                 Err(storage_error(&self.db.name, error))
             }
-            Err(error) if error.code().is_none() || conn.client.is_closed() => {
+            Err(error)
+                if self.scope.mode() == TransactionMode::ReadWrite
+                    && (error.code().is_none() || conn.client.is_closed()) =>
+            {
                 Err(server_error(&self.db.name, Refused::CommitUnknown(error)))
             }
             Err(error) => Err(storage_error(&self.db.name, error)),

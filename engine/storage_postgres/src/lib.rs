@@ -55,8 +55,8 @@
 //! transaction at a time
 //! ([`StorageError::WriteInProgress`](taos_storage::StorageError::WriteInProgress)
 //! otherwise, as natively), since a second one on the same thread could wait
-//! forever on the first one's row locks. Use separate handles (or processes)
-//! for concurrent writers.
+//! forever on the first one's row locks. Use separate handles (one per writing
+//! thread) or processes for concurrent writers.
 //!
 //! **Failures.** A refused or lost connection, a stopped server or a failed
 //! statement is a [`StorageError::Server`](taos_storage::StorageError::Server),

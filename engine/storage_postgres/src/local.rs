@@ -200,15 +200,20 @@ impl LocalPostgres {
         }
     }
 
-    /// Starts a stopped server again, on the same socket and port.
+    /// Starts a stopped server again, on the same socket directory and (if
+    /// it is still free) port: take [`url`](Self::url) again afterwards.
     ///
     /// # Errors
     /// A failed `pg_ctl`.
     pub fn restart(&mut self) -> Result<(), LocalPostgresError> {
-        match &mut self.cluster {
-            Some(cluster) if !cluster.running => cluster.start(),
-            _ => Ok(()),
+        if let Some(cluster) = &mut self.cluster
+            && !cluster.running
+        {
+            cluster.start()?;
+            // A new port if another process took the old one meanwhile.
+            self.url = cluster.url();
         }
+        Ok(())
     }
 }
 

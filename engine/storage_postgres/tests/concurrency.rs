@@ -242,3 +242,46 @@ fn processes_incrementing_one_counter_lose_no_update() {
     let n = block_on(db.get::<u64>("s", "n")).unwrap();
     assert_eq!(n, Some(PROCESSES * CHILD_INCREMENTS), "an update was lost");
 }
+
+#[test]
+fn servers_starting_at_once_create_the_tables_once() {
+    let _turn = common::one_at_a_time();
+    let server = common::server();
+    if !server.started_here() {
+        return; // creating a database needs the superuser of a server started here
+    }
+    let mut admin = postgres::Client::connect(server.url(), postgres::NoTls).unwrap();
+    admin
+        .batch_execute("DROP DATABASE IF EXISTS pg_start_race")
+        .unwrap();
+    admin
+        .batch_execute("CREATE DATABASE pg_start_race")
+        .unwrap();
+    let url = server
+        .url()
+        .replace("dbname=postgres", "dbname=pg_start_race");
+    let barrier = std::sync::Barrier::new(4);
+    std::thread::scope(|scope| {
+        for n in 0..4_u32 {
+            let (url, barrier) = (&url, &barrier);
+            scope.spawn(move || {
+                barrier.wait();
+                let backend = taos_storage_postgres::PostgresBackend::connect(url).unwrap();
+                // All open (and so create) the same database at once too.
+                let db = block_on(taos_storage::StorageBackend::open(
+                    &backend,
+                    "shared",
+                    1,
+                    |up| {
+                        up.create_store("s")?;
+                        Ok(())
+                    },
+                ))
+                .unwrap();
+                block_on(db.put("s", &format!("server{n}"), &n)).unwrap();
+            });
+        }
+    });
+    let (_backend, db) = common::reopen(&url, "shared");
+    assert_eq!(block_on(db.get_all::<u32>("s")).unwrap().len(), 4);
+}

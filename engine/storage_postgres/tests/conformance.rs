@@ -98,3 +98,42 @@ fn a_failed_statement_fails_the_commit() {
         "{commit:?}"
     );
 }
+
+#[test]
+fn handles_may_be_shared_across_threads() {
+    fn shared<T: Send + Sync>() {}
+    shared::<taos_storage_postgres::PostgresBackend>();
+    shared::<taos_storage_postgres::PostgresDatabase>();
+}
+
+#[test]
+fn an_existing_layout_needs_no_create_privilege() {
+    let _turn = common::one_at_a_time();
+    if !common::server().started_here() {
+        return; // creating roles needs the superuser of a server started here
+    }
+    let url = common::server().url();
+    common::server().backend().unwrap(); // makes the tables, as the owner
+    // A role that may only read and write the tables another role made.
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(
+            "DROP ROLE IF EXISTS taos_game;
+             CREATE ROLE taos_game LOGIN;
+             REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+             GRANT SELECT, INSERT, UPDATE, DELETE ON __taos_databases, __taos_stores,
+                 __taos_records TO taos_game;",
+        )
+        .unwrap();
+    let game = format!("{url} user=taos_game");
+    let (_backend, db) = common::fresh(&game, "pg-game-role", &["s"]);
+    block_on(db.put("s", "k", &7_u32)).unwrap();
+    assert_eq!(block_on(db.get::<u32>("s", "k")).unwrap(), Some(7));
+    drop(db);
+    admin
+        .batch_execute(
+            "REVOKE ALL ON __taos_databases, __taos_stores, __taos_records FROM taos_game;
+             DROP OWNED BY taos_game; DROP ROLE taos_game;",
+        )
+        .unwrap();
+}
