@@ -42,6 +42,10 @@
 //! so they sort by bytes like the other native backends. PostgreSQL text
 //! cannot hold NUL, so a key containing `'\0'` is refused with
 //! [`StorageError::InvalidName`](taos_storage::StorageError::InvalidName).
+//! The tables go in the connection's current schema (`public` unless the URL
+//! says otherwise, e.g. `options=-csearch_path=taos`). A role without
+//! `CREATE` on the schema can use tables a DBA made: nothing is created when
+//! all three exist.
 //!
 //! **Transactions.** Read-only ones run at `REPEATABLE READ READ ONLY` (one
 //! snapshot, never blocked by writers); read-write ones at `SERIALIZABLE`.

@@ -373,14 +373,24 @@ fn run(command: &mut Command) -> Result<String, LocalPostgresError> {
 /// The directory holding `initdb` and `pg_ctl`: on `PATH`, else the newest
 /// `/usr/lib/postgresql/<version>/bin`.
 fn find_bin() -> Result<PathBuf, LocalPostgresError> {
-    let on_path = std::env::var_os("PATH")
+    find_bin_in(
+        std::env::var_os("PATH").as_deref(),
+        Path::new("/usr/lib/postgresql"),
+    )
+}
+
+fn find_bin_in(
+    path: Option<&std::ffi::OsStr>,
+    versions_dir: &Path,
+) -> Result<PathBuf, LocalPostgresError> {
+    let on_path = path
         .into_iter()
-        .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>());
+        .flat_map(|path| std::env::split_paths(path).collect::<Vec<_>>());
     let has_tools = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
     if let Some(dir) = on_path.into_iter().find(|dir| has_tools(dir)) {
         return Ok(dir);
     }
-    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir(versions_dir)
         .into_iter()
         .flatten()
         .flatten()
@@ -422,4 +432,39 @@ fn free_port() -> Result<u16, LocalPostgresError> {
         .map_err(io("probing for a free port"))?
         .port();
     Ok(port)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LocalPostgresError, find_bin_in};
+
+    #[test]
+    fn a_missing_postgresql_says_how_to_install_it() {
+        let empty = tempfile::tempdir().unwrap();
+        let missing = find_bin_in(Some(empty.path().as_os_str()), empty.path());
+        let Err(error @ LocalPostgresError::NotInstalled) = missing else {
+            panic!("expected NotInstalled, got {missing:?}");
+        };
+        assert!(
+            error.to_string().contains("apt-get install postgresql"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_newest_versioned_directory_wins_after_path() {
+        let root = tempfile::tempdir().unwrap();
+        for version in ["9", "15", "13", "not-a-version"] {
+            let bin = root.path().join(version).join("bin");
+            std::fs::create_dir_all(&bin).unwrap();
+            for tool in ["initdb", "pg_ctl"] {
+                std::fs::write(bin.join(tool), "").unwrap();
+            }
+        }
+        let found = find_bin_in(None, root.path()).unwrap();
+        assert_eq!(found, root.path().join("15").join("bin"));
+        let on_path = root.path().join("9").join("bin");
+        let found = find_bin_in(Some(on_path.as_os_str()), root.path()).unwrap();
+        assert_eq!(found, on_path);
+    }
 }
