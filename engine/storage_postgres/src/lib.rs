@@ -52,15 +52,22 @@
 //! When another process changed what a read-write transaction read, a
 //! statement or the commit fails with
 //! [`StorageError::Conflict`](taos_storage::StorageError::Conflict) and nothing
-//! is written: retry the transaction (a lost update cannot happen). A read
-//! or write that fails leaves the transaction failed: its commit rolls back
-//! and returns the error again. Each open transaction owns one connection
+//! is written: retry the transaction (a lost update cannot happen).
+//! PostgreSQL tracks reads by index page, so a conflict may also come from a
+//! transaction that only touched nearby records: every read-write
+//! transaction must be retryable. A read-only snapshot is consistent, but
+//! (not being `SERIALIZABLE`) it may in rare interleavings show a state no
+//! serial order of the writers passed through; decide writes inside a
+//! read-write transaction. A read or write that fails leaves the
+//! transaction failed: its commit rolls back and returns the error again. Each open transaction owns one connection
 //! from the handle's small pool; one handle allows one read-write
 //! transaction at a time
 //! ([`StorageError::WriteInProgress`](taos_storage::StorageError::WriteInProgress)
 //! otherwise, as natively), since a second one on the same thread could wait
 //! forever on the first one's row locks. Use separate handles (one per writing
-//! thread) or processes for concurrent writers.
+//! thread) or processes for concurrent writers; one thread holding write
+//! transactions on two handles that touch the same record would wait on
+//! itself forever.
 //!
 //! **Failures.** A refused or lost connection, a stopped server or a failed
 //! statement is a [`StorageError::Server`](taos_storage::StorageError::Server),
