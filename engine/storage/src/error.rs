@@ -173,6 +173,27 @@ pub enum StorageError {
         /// What was measured or reported.
         detail: String,
     },
+    /// Another writer changed what this transaction read, or the two
+    /// deadlocked (a database server's serialization failure): nothing of
+    /// this transaction was written. **Retry** the whole transaction; it
+    /// will read the other writer's result.
+    #[error(
+        "database {database:?}: another writer changed what this transaction read; \
+         nothing was written, retry the transaction"
+    )]
+    Conflict {
+        /// The database.
+        database: String,
+    },
+    /// A database server (the PostgreSQL backend) refused a connection, lost
+    /// it, or failed a statement; the open transaction wrote nothing.
+    #[error("database {database:?}: {source}")]
+    Server {
+        /// The database (or, before one is open, the server's address).
+        database: String,
+        /// The client library's error.
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
+    },
     /// An error reported by the browser's IndexedDB.
     #[error("IndexedDB database {database:?}: {message}")]
     IndexedDb {
@@ -201,6 +222,13 @@ impl StorageError {
             cause = error.source();
         }
         false
+    }
+
+    /// Whether retrying the whole transaction may succeed: a
+    /// [`StorageError::Conflict`] with another writer.
+    #[must_use]
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, Self::Conflict { .. })
     }
 
     /// A decode error for `key` in `store`.

@@ -10,8 +10,9 @@
 //! | [`RedbBackend`] | one `redb` file per database in the data directory | native games and tools (default) |
 //! | `IndexedDbBackend` | the browser's IndexedDB, through `rexie` | `wasm32-unknown-unknown` builds |
 //! | [`MemoryBackend`] | process memory | tests and tools |
+//! | `PostgresBackend` | tables in one PostgreSQL database (crate `taos_storage_postgres`) | several game servers sharing one store |
 //!
-//! All three implement [`StorageBackend`] → [`Database`] → [`Transaction`], and
+//! All of them implement [`StorageBackend`] → [`Database`] → [`Transaction`], and
 //! all run the same [`conformance`] suite. The traits are `async` so the
 //! browser backend fits; the native ones finish at once, so native callers
 //! wrap calls in [`block_on`].
@@ -74,6 +75,16 @@ mod error;
 mod memory;
 mod record;
 mod schema;
+
+/// Building blocks for storage backends kept in other crates (such as
+/// `taos_storage_postgres`): the version checks that build an [`Upgrade`],
+/// the name rules and the transaction scope every backend here uses, so
+/// all backends refuse the same misuse. Games never need this module.
+pub mod backend_kit {
+    pub use super::schema::{
+        OpenPlan, RESERVED_PREFIX, Scope, check_database_name, check_store_name, plan_open,
+    };
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod data_dir;

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use super::{StorageError, TransactionMode};
 
 /// Prefix reserved for the backends' own bookkeeping tables.
-pub(crate) const RESERVED_PREFIX: &str = "__taos";
+pub const RESERVED_PREFIX: &str = "__taos";
 
 /// What the upgrade callback of [`StorageBackend::open`](super::StorageBackend::open)
 /// sees and changes: the stores of a database moving from `old_version` to
@@ -96,13 +96,17 @@ impl Upgrade {
         }
     }
 
-    pub(crate) fn into_stores(self) -> BTreeSet<String> {
+    /// The stores the upgrade ends with: what a backend applies (creating the
+    /// new ones, deleting the missing ones) together with the version bump.
+    #[must_use]
+    pub fn into_stores(self) -> BTreeSet<String> {
         self.stores
     }
 }
 
 /// The decision `open` makes from the stored and requested versions.
-pub(crate) enum OpenPlan {
+#[derive(Debug)]
+pub enum OpenPlan {
     /// Versions match: open as is.
     Current,
     /// Run the upgrade callback, then apply its result.
@@ -110,7 +114,11 @@ pub(crate) enum OpenPlan {
 }
 
 /// Checks the versions and builds the upgrade, shared by all backends.
-pub(crate) fn plan_open(
+///
+/// # Errors
+/// [`StorageError::ZeroVersion`] for version 0,
+/// [`StorageError::VersionTooOld`] when `requested < existing`.
+pub fn plan_open(
     database: &str,
     existing: u32,
     requested: u32,
@@ -137,7 +145,11 @@ pub(crate) fn plan_open(
 }
 
 /// Database names become file names: keep them portable.
-pub(crate) fn check_database_name(name: &str) -> Result<(), StorageError> {
+///
+/// # Errors
+/// [`StorageError::InvalidName`] for an empty, over-long, dot-first or
+/// non-portable name.
+pub fn check_database_name(name: &str) -> Result<(), StorageError> {
     let bad = |reason| {
         Err(StorageError::InvalidName {
             what: "database",
@@ -160,7 +172,11 @@ pub(crate) fn check_database_name(name: &str) -> Result<(), StorageError> {
     Ok(())
 }
 
-pub(crate) fn check_store_name(store: &str) -> Result<(), StorageError> {
+/// Store names: not empty, not under [`RESERVED_PREFIX`].
+///
+/// # Errors
+/// [`StorageError::InvalidName`].
+pub fn check_store_name(store: &str) -> Result<(), StorageError> {
     let reason = if store.is_empty() {
         "must not be empty"
     } else if store.starts_with(RESERVED_PREFIX) {
@@ -178,14 +194,17 @@ pub(crate) fn check_store_name(store: &str) -> Result<(), StorageError> {
 /// The stores and mode a transaction was opened with; every backend checks
 /// each operation against it so all backends refuse the same misuse.
 #[derive(Debug, Clone)]
-pub(crate) struct Scope {
+pub struct Scope {
     stores: Vec<String>,
     mode: TransactionMode,
 }
 
 impl Scope {
     /// Validates `stores` against the stores the database has.
-    pub(crate) fn new<'a>(
+    ///
+    /// # Errors
+    /// [`StorageError::NoSuchStore`] for the first store `existing` denies.
+    pub fn new<'a>(
         database: &str,
         existing: impl Fn(&str) -> bool,
         stores: impl IntoIterator<Item = &'a str>,
@@ -206,16 +225,23 @@ impl Scope {
         Ok(Self { stores: list, mode })
     }
 
-    pub(crate) fn mode(&self) -> TransactionMode {
+    /// The transaction's mode.
+    #[must_use]
+    pub fn mode(&self) -> TransactionMode {
         self.mode
     }
 
-    pub(crate) fn stores(&self) -> &[String] {
+    /// The stores, deduplicated, in the order given.
+    #[must_use]
+    pub fn stores(&self) -> &[String] {
         &self.stores
     }
 
     /// Refuses stores outside the transaction and writes in read-only mode.
-    pub(crate) fn check(&self, store: &str, write: bool) -> Result<(), StorageError> {
+    ///
+    /// # Errors
+    /// [`StorageError::NotInTransaction`] or [`StorageError::ReadOnly`].
+    pub fn check(&self, store: &str, write: bool) -> Result<(), StorageError> {
         if !self.stores.iter().any(|s| s == store) {
             return Err(StorageError::NotInTransaction {
                 store: store.to_owned(),
