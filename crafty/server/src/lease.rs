@@ -238,6 +238,8 @@ pub fn wait_to_host<D: Database>(
                     watched = Some((lease.beat, Instant::now()));
                 }
             }
+            // Another waiting server claimed at the same moment: look again.
+            Err(StoreError::Storage(error)) if error.is_conflict() => {}
             Err(error) => return Err(error),
         }
         std::thread::sleep(poll);

@@ -7,17 +7,30 @@
 //! Options: `--port N` (30000; 0 picks a free one), `--bind ADDRESS`
 //! (127.0.0.1; 0.0.0.0 serves the network), `--data DIR` (where the world
 //! and the players are saved; the platform's data folder by default),
-//! `--seed N` (1, for a new world), `--max-players N` (15), `--tick-hz N`
-//! (20). It prints `listening on ADDRESS` once it accepts clients, and on
-//! SIGINT or SIGTERM says goodbye to every client, saves, and exits.
+//! `--database URL` (a PostgreSQL database instead, which several servers
+//! share), `--world NAME` (which world of the database, `crafty-server`),
+//! `--advertise ADDRESS` (where players reach this server, kept in the
+//! lease), `--lease-timeout SECONDS` (5), `--seed N` (1, for a new world),
+//! `--max-players N` (15), `--tick-hz N` (20).
+//!
+//! With `--database`, the server first takes the world's lease: if
+//! another server hosts the world it stands by (not listening) and takes
+//! the world over once the host's beat has stood still for the lease
+//! timeout. It prints `listening on ADDRESS` once it accepts clients, and
+//! on SIGINT or SIGTERM says goodbye to every client, saves, gives the
+//! lease up, and exits.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
+use crafty_server::lease::{HostId, LEASE_TIMEOUT, wait_to_host};
 use crafty_server::socket::Wake;
 use crafty_server::{ServerConfig, ServerStore, serve};
-use taos_storage::{RedbBackend, block_on};
+use taos_storage::{Database, RedbBackend, block_on};
+use taos_storage_postgres::PostgresBackend;
 
 /// What the server runs with, from the command line.
 #[derive(Debug)]
@@ -26,6 +39,10 @@ struct Options {
     bind: String,
     port: u16,
     data: Option<PathBuf>,
+    database: Option<String>,
+    world: String,
+    advertise: Option<String>,
+    lease_timeout: Duration,
 }
 
 /// The command line as clap reads it.
@@ -46,8 +63,24 @@ struct Cli {
     bind: String,
     /// Where the world and the players are saved (the platform's data
     /// folder by default).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "database")]
     data: Option<PathBuf>,
+    /// A PostgreSQL database to keep the world in (postgres://user@host/db
+    /// or key=value settings), which several servers may share: one hosts
+    /// each world, the others stand by.
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// Which world of the database this server serves.
+    #[arg(long, value_name = "NAME", default_value = "crafty-server")]
+    world: String,
+    /// Where players reach this server (kept in the world's lease, for the
+    /// others to say); the listening address by default.
+    #[arg(long, value_name = "ADDRESS")]
+    advertise: Option<String>,
+    /// Seconds a host's lease may stand still before a standing-by server
+    /// takes the world over.
+    #[arg(long, value_name = "SECONDS", default_value_t = LEASE_TIMEOUT.as_secs_f64())]
+    lease_timeout: f64,
     /// The seed of a new world.
     #[arg(long, value_name = "N", default_value_t = ServerConfig::default().seed)]
     seed: u64,
@@ -76,6 +109,11 @@ impl From<Cli> for Options {
             bind: cli.bind,
             port: cli.port,
             data: cli.data,
+            database: cli.database,
+            world: cli.world,
+            advertise: cli.advertise,
+            lease_timeout: Duration::try_from_secs_f64(cli.lease_timeout.max(0.1))
+                .unwrap_or(LEASE_TIMEOUT),
         }
     }
 }
@@ -102,6 +140,39 @@ fn main() {
 }
 
 fn run(options: &Options) -> Result<(), String> {
+    let (wake, wakes) = mpsc::channel();
+    let stopping = Arc::new(AtomicBool::new(false));
+    let on_signal = wake.clone();
+    let stop = Arc::clone(&stopping);
+    ctrlc::set_handler(move || {
+        stop.store(true, Ordering::SeqCst);
+        let _ = on_signal.send(Wake::Shutdown);
+    })
+    .map_err(|e| format!("cannot catch signals: {e}"))?;
+    if let Some(url) = &options.database {
+        let backend = PostgresBackend::connect(url).map_err(|e| e.to_string())?;
+        let store = block_on(ServerStore::open(&backend, &options.world)).map_err(|e| e.to_string())?;
+        let advertised = options
+            .advertise
+            .clone()
+            .unwrap_or_else(|| format!("{}:{}", options.bind, options.port));
+        let me = HostId::new();
+        let hosting = wait_to_host(
+            &store,
+            me,
+            &advertised,
+            options.lease_timeout,
+            Duration::from_millis(250),
+            || stopping.load(Ordering::SeqCst),
+        )
+        .map_err(|e| e.to_string())?;
+        if !hosting {
+            println!("crafty-server: stopped while standing by");
+            return Ok(());
+        }
+        println!("crafty-server: hosting world {} as {me}", options.world);
+        return listen_and_serve(options, store, wake, &wakes);
+    }
     let backend = match &options.data {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -109,25 +180,27 @@ fn run(options: &Options) -> Result<(), String> {
         }
         None => RedbBackend::from_env().map_err(|e| e.to_string())?,
     };
-    let store =
-        block_on(ServerStore::open(&backend, "crafty-server")).map_err(|e| e.to_string())?;
+    let store = block_on(ServerStore::open(&backend, &options.world)).map_err(|e| e.to_string())?;
+    listen_and_serve(options, store, wake, &wakes)
+}
+
+fn listen_and_serve<D: Database + Send + Sync + 'static>(
+    options: &Options,
+    store: ServerStore<D>,
+    wake: mpsc::Sender<Wake>,
+    wakes: &mpsc::Receiver<Wake>,
+) -> Result<(), String> {
     let listener = TcpListener::bind((options.bind.as_str(), options.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", options.bind, options.port))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
-    let (wake, wakes) = mpsc::channel();
-    let on_signal = wake.clone();
-    ctrlc::set_handler(move || {
-        let _ = on_signal.send(Wake::Shutdown);
-    })
-    .map_err(|e| format!("cannot catch signals: {e}"))?;
     println!(
         "crafty-server: listening on {address} (seed {})",
         options.config.seed
     );
-    let stats = serve(options.config, listener, store, wake, &wakes).map_err(|e| e.to_string())?;
+    let stats = serve(options.config, listener, store, wake, wakes).map_err(|e| e.to_string())?;
     println!(
-        "crafty-server: saved {} players and {} edits; {} ticks; {} idle wake-ups",
-        stats.records_saved, stats.edits, stats.ticks, stats.idle_wakeups
+        "crafty-server: saved {} players and {} edits ({} chunks changed); {} ticks; {} idle wake-ups",
+        stats.records_saved, stats.edits, stats.changed_chunks, stats.ticks, stats.idle_wakeups
     );
     Ok(())
 }
