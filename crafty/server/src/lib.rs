@@ -30,7 +30,7 @@ mod server;
 pub mod socket;
 mod store;
 
-pub use serve::{ServeError, ServeStats, serve};
+pub use serve::{ServeError, ServeStats, serve, serve_within};
 pub use server::{
     CHAT_TICKS, EDITS_PER_SECOND, PlayerRecord, RECORD_SAVE_TICKS, SaveBatch, Server, ServerConfig,
     TickReport, VIEW_DISTANCE,

@@ -21,7 +21,7 @@ use taos_core::game_loop::{
 };
 use taos_storage::{Database, block_on};
 
-use crate::socket::{SocketLink, Wake, accept_clients};
+use crate::socket::{ConnectionLimits, SocketLink, Wake, accept_clients_within};
 use crate::{SaveBatch, Server, ServerConfig, ServerStore, StoreError};
 
 /// What a [`serve`] run did.
@@ -108,6 +108,29 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     wake: Sender<Wake>,
     wakes: &Receiver<Wake>,
 ) -> Result<ServeStats, ServeError> {
+    serve_within(
+        config,
+        ConnectionLimits::default(),
+        listener,
+        store,
+        wake,
+        wakes,
+    )
+}
+
+/// [`serve`] with caps on open connections other than the default ones
+/// (the binary's `--max-connections` and `--max-per-address`).
+///
+/// # Errors
+/// As [`serve`].
+pub fn serve_within<D: Database + Send + Sync + 'static>(
+    config: ServerConfig,
+    limits: ConnectionLimits,
+    listener: TcpListener,
+    store: ServerStore<D>,
+    wake: Sender<Wake>,
+    wakes: &Receiver<Wake>,
+) -> Result<ServeStats, ServeError> {
     let saved = block_on(store.load(config.seed))?;
     let server: Server<SocketLink> =
         Server::with_world(config, saved.world, saved.records).resume_at(saved.tick);
@@ -119,7 +142,7 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     });
     scene.add_systems(tick_server::<D>);
     let mut game = server_loop(scene, config.tick_hz)?;
-    accept_clients(listener, wake)?;
+    accept_clients_within(listener, wake, limits)?;
     let mut stats = ServeStats::default();
     // Nobody is connected yet.
     game.pause();

@@ -8,21 +8,25 @@
 //! (127.0.0.1; 0.0.0.0 serves the network), `--data DIR` (where the world
 //! and the players are saved; the platform's data folder by default),
 //! `--seed N` (1, for a new world), `--max-players N` (15), `--tick-hz N`
-//! (20). It prints `listening on ADDRESS` once it accepts clients, and on
+//! (20), `--max-connections N` (64: open connections in all, joining or
+//! playing), `--max-per-address N` (8: open connections from one IP
+//! address; one over either cap is closed with WebSocket code 1013, "try
+//! again later"). It prints `listening on ADDRESS` once it accepts clients, and on
 //! SIGINT or SIGTERM says goodbye to every client, saves, and exits.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::mpsc;
 
-use crafty_server::socket::Wake;
-use crafty_server::{ServerConfig, ServerStore, serve};
+use crafty_server::socket::{ConnectionLimits, MAX_CONNECTIONS, MAX_PER_ADDRESS, Wake};
+use crafty_server::{ServerConfig, ServerStore, serve_within};
 use taos_storage::{RedbBackend, block_on};
 
 /// What the server runs with, from the command line.
 #[derive(Debug)]
 struct Options {
     config: ServerConfig,
+    limits: ConnectionLimits,
     bind: String,
     port: u16,
     data: Option<PathBuf>,
@@ -62,6 +66,26 @@ struct Cli {
         value_parser = clap::value_parser!(u32).range(1..=120)
     )]
     tick_hz: u32,
+    /// The most connections open at once, joining or playing; one more
+    /// is closed with WebSocket code 1013 ("try again later") and "the
+    /// server is full".
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = MAX_CONNECTIONS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    max_connections: usize,
+    /// The most connections open at once from one IP address; one more is
+    /// closed with WebSocket code 1013 and "too many connections from your
+    /// address".
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = MAX_PER_ADDRESS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    max_per_address: usize,
 }
 
 impl From<Cli> for Options {
@@ -72,6 +96,10 @@ impl From<Cli> for Options {
                 max_players: cli.max_players,
                 tick_hz: cli.tick_hz,
                 ..ServerConfig::default()
+            },
+            limits: ConnectionLimits {
+                total: cli.max_connections,
+                per_address: cli.max_per_address,
             },
             bind: cli.bind,
             port: cli.port,
@@ -124,7 +152,15 @@ fn run(options: &Options) -> Result<(), String> {
         "crafty-server: listening on {address} (seed {})",
         options.config.seed
     );
-    let stats = serve(options.config, listener, store, wake, &wakes).map_err(|e| e.to_string())?;
+    let stats = serve_within(
+        options.config,
+        options.limits,
+        listener,
+        store,
+        wake,
+        &wakes,
+    )
+    .map_err(|e| e.to_string())?;
     println!(
         "crafty-server: saved {} players and {} edits; {} ticks; {} idle wake-ups",
         stats.records_saved, stats.edits, stats.ticks, stats.idle_wakeups
@@ -150,6 +186,8 @@ mod tests {
         assert_eq!(options.config.seed, default.seed);
         assert_eq!(options.config.max_players, default.max_players);
         assert_eq!(options.config.tick_hz, default.tick_hz);
+        assert_eq!(options.limits, ConnectionLimits::default());
+        assert_eq!((MAX_CONNECTIONS, MAX_PER_ADDRESS), (64, 8));
         assert_eq!(
             (default.seed, default.max_players, default.tick_hz),
             (1, 15, 20)
@@ -181,6 +219,18 @@ mod tests {
     }
 
     #[test]
+    fn the_connection_caps_parse() {
+        let options = parsed(&["--max-connections", "10", "--max-per-address", "2"]);
+        assert_eq!(
+            options.limits,
+            ConnectionLimits {
+                total: 10,
+                per_address: 2
+            }
+        );
+    }
+
+    #[test]
     fn what_the_old_parser_refused_is_still_refused() {
         let refused = |args: &[&str]| {
             parse(std::iter::once("crafty-server").chain(args.iter().copied())).is_err()
@@ -191,5 +241,7 @@ mod tests {
         assert!(refused(&["--tick-hz", "0"]));
         assert!(refused(&["--tick-hz", "121"]));
         assert!(refused(&["--frobnicate"]));
+        assert!(refused(&["--max-connections", "0"]));
+        assert!(refused(&["--max-per-address", "-1"]));
     }
 }

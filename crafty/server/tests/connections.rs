@@ -1,0 +1,367 @@
+//! The `crafty-server` binary's connections over real sockets on the
+//! loopback: a client that stops reading holds up nobody and is closed;
+//! connections over the caps are turned away with a WebSocket close frame
+//! (1013, "try again later") and a bot joins once there is room; a ping
+//! flood is disconnected while a bot plays on. (Real processes and sockets
+//! run in real time: these tests wait on the wall clock, with generous
+//! deadlines.)
+
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crafty_client::bot::Bot;
+use crafty_net::protocol::{ClientMessage, PROTOCOL_VERSION, ServerMessage};
+use crafty_net::{Link, LinkClosed};
+use crafty_server::socket::{FULL, SocketLink, TOO_MANY_FROM_ADDRESS};
+use crafty_server::{SaveBatch, ServerStore};
+use crafty_sim::world::{BlockEdit, BlockType};
+use glam::IVec3;
+use taos_storage::{RedbBackend, block_on};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::{Message, WebSocket};
+
+const SEED: u64 = 5;
+
+/// A running `crafty-server`, killed when dropped.
+struct Running {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(data: &Path, args: &[&str]) -> Running {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crafty-server"))
+        .args(["--port", "0", "--seed", &SEED.to_string(), "--data"])
+        .arg(data)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let first = lines
+        .next()
+        .and_then(Result::ok)
+        .expect("the server says where it listens");
+    // Keep draining stdout so the server never blocks on it.
+    std::thread::spawn(move || lines.for_each(drop));
+    let address = first
+        .split("listening on ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_owned();
+    Running { child, address }
+}
+
+/// A raw WebSocket client that has finished its upgrade.
+fn upgraded(server: &Running) -> WebSocket<TcpStream> {
+    let stream = TcpStream::connect(&server.address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(8)))
+        .unwrap();
+    let url = format!("ws://{}/", server.address);
+    tungstenite::client(url, stream)
+        .expect("the upgrade completes")
+        .0
+}
+
+/// Reads `socket` until the server ends the connection; panics if it
+/// is still open after 8 s (the read timeout). Returns the close frame's
+/// code and reason, if one came.
+fn read_to_the_end(socket: &mut WebSocket<TcpStream>) -> Option<(CloseCode, String)> {
+    let deadline = Instant::now() + Duration::from_secs(8);
+    let mut close = None;
+    loop {
+        assert!(Instant::now() < deadline, "the server never closed it");
+        match socket.read() {
+            Ok(Message::Close(frame)) => {
+                close = frame.map(|f| (f.code, f.reason.to_string()));
+                let _ = socket.flush();
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                panic!("the server never closed it");
+            }
+            Err(_) => return close,
+        }
+    }
+}
+
+/// When each state arrived, and its tick.
+type Arrivals = Arc<Mutex<Vec<(Instant, u64)>>>;
+
+/// A socket link that notes when each state arrives, and its tick.
+struct Watched {
+    link: SocketLink,
+    states: Arrivals,
+}
+
+impl Link for Watched {
+    fn send(&mut self, message: Vec<u8>) -> Result<(), LinkClosed> {
+        self.link.send(message)
+    }
+
+    fn receive(&mut self) -> Option<Vec<u8>> {
+        let bytes = self.link.receive()?;
+        if let Ok(ServerMessage::State { tick, .. }) = ServerMessage::decode(&bytes) {
+            self.states.lock().unwrap().push((Instant::now(), tick));
+        }
+        Some(bytes)
+    }
+
+    fn close(&mut self) {
+        self.link.close();
+    }
+
+    fn is_closed(&self) -> bool {
+        self.link.is_closed()
+    }
+
+    fn close_reason(&self) -> Option<String> {
+        self.link.close_reason()
+    }
+}
+
+/// A bot that walks, and the arrival of each of its states.
+fn watched_bot(server: &Running, name: &str) -> (Bot<Watched>, Arrivals) {
+    let link = SocketLink::connect(server.address.as_str()).expect("the bot connects");
+    let states = Arc::new(Mutex::new(Vec::new()));
+    let watched = Watched {
+        link,
+        states: Arc::clone(&states),
+    };
+    (Bot::join(name, watched, None, 3), states)
+}
+
+/// Plays `bot` until `done` holds (panics after `within`).
+fn play_until<L: Link>(
+    bot: &mut Bot<L>,
+    within: Duration,
+    what: &str,
+    done: impl Fn(&Bot<L>) -> bool,
+) {
+    let deadline = Instant::now() + within;
+    while !done(bot) {
+        assert!(Instant::now() < deadline, "not within {within:?}: {what}");
+        bot.update(false);
+        assert!(bot.goodbye.is_none(), "{what}: {:?}", bot.goodbye);
+        std::thread::sleep(Duration::from_millis(3));
+    }
+}
+
+/// Edits saved in `data` before the server starts: its log, sent to
+/// every client 1024 entries a tick, is what fills a stalled client's
+/// buffers. Far-off coordinates make each entry as big as it gets
+/// (16 bytes); a few positions keep the world small.
+const LOGGED_EDITS: usize = 600_000;
+
+fn fill_the_log(data: &Path) {
+    let backend = RedbBackend::new(data);
+    let store = block_on(ServerStore::open(&backend, "crafty-server")).unwrap();
+    block_on(store.load(SEED)).unwrap();
+    let far = 200_000_000;
+    let edits: Vec<BlockEdit> = (0..LOGGED_EDITS)
+        .map(|i| {
+            let block = if i % 2 == 0 {
+                BlockType::Stone
+            } else {
+                BlockType::Air
+            };
+            BlockEdit::new(IVec3::new(-far - (i % 8) as i32, 100, far), block)
+        })
+        .collect();
+    let batch = SaveBatch {
+        first: 0,
+        edits: &edits,
+        records: BTreeMap::new(),
+        seed: SEED,
+        tick: 0,
+    };
+    block_on(store.save(&batch)).unwrap();
+}
+
+#[test]
+fn a_client_that_stops_reading_holds_up_nobody_and_is_closed() {
+    let data = tempfile::tempdir().unwrap();
+    fill_the_log(data.path());
+    // 120 ticks a second: about 2 MB a second of edit log for each client.
+    let server = start(data.path(), &["--tick-hz", "120"]);
+    let (mut bot, states) = watched_bot(&server, "steady");
+    // The stalled client says hello and never reads again.
+    let mut stalled = upgraded(&server);
+    let hello = ClientMessage::Hello {
+        version: PROTOCOL_VERSION,
+        name: "stalled".to_owned(),
+        token: None,
+    };
+    stalled
+        .send(Message::Binary(hello.encode().unwrap().into()))
+        .unwrap();
+    let started = Instant::now();
+    // While the whole log is sent (the stalled client's buffers fill and
+    // its queue overflows on the way), the bot's states keep coming.
+    play_until(
+        &mut bot,
+        Duration::from_secs(20),
+        "the bot has the whole log",
+        |bot| bot.edits_seen == LOGGED_EDITS as u64,
+    );
+    let took = started.elapsed();
+    // Every tick's state, in order, none held up: the worst gap between
+    // two states on the wall clock is far below the 2 s a blocked send
+    // stalled the server for.
+    let states = states.lock().unwrap().clone();
+    assert!(states.len() > 100, "{} states", states.len());
+    let worst = states
+        .windows(2)
+        .map(|pair| pair[1].0 - pair[0].0)
+        .max()
+        .unwrap();
+    let ticks: Vec<u64> = states.iter().map(|s| s.1).collect();
+    assert!(
+        ticks.windows(2).all(|pair| pair[1] == pair[0] + 1),
+        "a state for every tick"
+    );
+    println!(
+        "{} states over {took:?} while the log was sent; the worst gap {worst:?}",
+        states.len()
+    );
+    assert!(worst < Duration::from_secs(1), "a gap of {worst:?}");
+    // The stalled client was closed: what was in its buffers, then the end.
+    let close = read_to_the_end(&mut stalled);
+    assert!(
+        close.is_none(),
+        "closed as too slow, not politely: {close:?}"
+    );
+}
+
+/// Opens `count` silent WebSocket connections; the first `admitted` stay
+/// open, the rest are closed with 1013 and `reason`.
+fn over_the_cap(server: &Running, count: usize, admitted: usize, reason: &str) {
+    let mut open = Vec::new();
+    for i in 0..count {
+        let mut socket = upgraded(server);
+        if i < admitted {
+            open.push(socket);
+            continue;
+        }
+        let close = read_to_the_end(&mut socket);
+        assert_eq!(
+            close,
+            Some((CloseCode::Again, reason.to_owned())),
+            "connection {i}"
+        );
+    }
+    // The admitted ones are still open (a ping at most has come).
+    for socket in &mut open {
+        socket
+            .get_ref()
+            .set_read_timeout(Some(Duration::from_millis(20)))
+            .unwrap();
+        match socket.read() {
+            Ok(Message::Ping(_)) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            other => panic!("an admitted connection: {other:?}"),
+        }
+    }
+    // A bot is turned away too, and told why.
+    let link = SocketLink::connect(server.address.as_str()).expect("the upgrade completes");
+    let mut turned_away = Bot::join("late", link, None, 1);
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while turned_away.goodbye.is_none() {
+        assert!(Instant::now() < deadline, "the bot was never turned away");
+        turned_away.receive();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let goodbye = turned_away.goodbye.clone().unwrap();
+    assert!(goodbye.contains(reason), "{goodbye}");
+    drop(turned_away);
+    // Once the silent ones go, there is room again.
+    drop(open);
+    let deadline = Instant::now() + Duration::from_secs(8);
+    loop {
+        let link = SocketLink::connect(server.address.as_str()).expect("the bot connects");
+        let mut bot = Bot::join("player", link, None, 2);
+        let waited = Instant::now() + Duration::from_secs(2);
+        while bot.goodbye.is_none() && !bot.is_playing() && Instant::now() < waited {
+            bot.update(false);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if bot.is_playing() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no room: {:?}", bot.goodbye);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn connections_over_the_total_cap_are_told_the_server_is_full() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start(
+        data.path(),
+        &["--max-connections", "20", "--max-per-address", "1000"],
+    );
+    over_the_cap(&server, 200, 20, FULL);
+}
+
+#[test]
+fn connections_over_the_cap_from_one_address_are_told_so() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start(
+        data.path(),
+        &["--max-connections", "1000", "--max-per-address", "5"],
+    );
+    over_the_cap(&server, 200, 5, TOO_MANY_FROM_ADDRESS);
+}
+
+#[test]
+fn a_ping_flood_is_disconnected_and_the_server_plays_on() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start(data.path(), &[]);
+    let (mut bot, states) = watched_bot(&server, "steady");
+    play_until(&mut bot, Duration::from_secs(8), "the bot plays", |bot| {
+        bot.is_playing()
+    });
+    let mut flood = upgraded(&server);
+    for _ in 0..10_000 {
+        if flood.write(Message::Ping(Vec::new().into())).is_err() {
+            break;
+        }
+    }
+    let _ = flood.flush();
+    let close = read_to_the_end(&mut flood);
+    assert!(close.is_none(), "cut off, not closed politely: {close:?}");
+    // The bot plays on: forty more states.
+    let before = states.lock().unwrap().len();
+    play_until(
+        &mut bot,
+        Duration::from_secs(8),
+        "forty more states",
+        |_| states.lock().unwrap().len() >= before + 40,
+    );
+}
