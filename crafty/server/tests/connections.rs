@@ -365,3 +365,86 @@ fn a_ping_flood_is_disconnected_and_the_server_plays_on() {
         |_| states.lock().unwrap().len() >= before + 40,
     );
 }
+
+#[test]
+fn running_out_of_file_descriptors_backs_off_instead_of_spinning() {
+    let data = tempfile::tempdir().unwrap();
+    let binary = env!("CARGO_BIN_EXE_crafty-server");
+    // 48 file descriptors: the listener, the database and the standard
+    // streams leave room for a few dozen connections.
+    let script = format!(
+        "ulimit -n 48 && exec '{binary}' --port 0 --seed {SEED} --data '{}' \
+         --max-connections 1000 --max-per-address 1000",
+        data.path().display()
+    );
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    std::thread::spawn(move || lines.for_each(drop));
+    let failures = Arc::new(Mutex::new(0usize));
+    let counted = Arc::clone(&failures);
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if line.contains("accepting a connection failed") {
+                *counted.lock().unwrap() += 1;
+            }
+        }
+    });
+    let server = Running {
+        child,
+        address: first
+            .split("listening on ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("no address in {first:?}"))
+            .to_owned(),
+    };
+    // Silent TCP connections (no upgrade) hold a descriptor each until the
+    // handshake times out: past the limit, accept fails.
+    let silent: Vec<TcpStream> = (0..80)
+        .map(|_| TcpStream::connect(&server.address).unwrap())
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while *failures.lock().unwrap() == 0 {
+        assert!(Instant::now() < deadline, "accept never failed");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    // Backing off from 10 ms, doubling to 1 s: a handful of tries in that
+    // second, where a spinning loop fails thousands of times.
+    let tries = *failures.lock().unwrap();
+    println!("{tries} failed accepts in about a second");
+    assert!(tries < 30, "{tries} failed accepts");
+    // Once the descriptors are free again, a bot joins.
+    drop(silent);
+    let deadline = Instant::now() + Duration::from_secs(8);
+    let mut bot = loop {
+        if let Ok(link) = SocketLink::connect(server.address.as_str()) {
+            break Bot::join("player", link, None, 2);
+        }
+        assert!(Instant::now() < deadline, "the server never accepted again");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    play_until(&mut bot, Duration::from_secs(8), "the bot plays", |bot| {
+        bot.is_playing()
+    });
+}
+
+#[test]
+fn help_names_the_connection_caps() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crafty-server"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for option in ["--max-connections", "--max-per-address", "1013"] {
+        assert!(help.contains(option), "{option} missing from:\n{help}");
+    }
+}
