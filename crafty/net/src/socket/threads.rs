@@ -429,7 +429,7 @@ fn write_from(mut writer: WebSocket<TcpStream>, shared: &Shared) {
                 }
                 state = shared
                     .wake
-                    .wait_timeout(state, keepalive - since_ping)
+                    .wait_timeout(state, keepalive.saturating_sub(since_ping))
                     .unwrap_or_else(PoisonError::into_inner)
                     .0;
             }
