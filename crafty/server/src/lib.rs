@@ -35,7 +35,7 @@ mod server;
 pub mod socket;
 mod store;
 
-pub use serve::{ServeError, ServeStats, serve};
+pub use serve::{ServeError, ServeStats, serve, serve_within};
 pub use server::{
     CHAT_TICKS, CHUNK_BYTES_PER_TICK, EDITS_PER_SECOND, FOLD_EDITS, FoldedChunk, MAX_VIEW_CHUNKS,
     PlayerRecord, RECORD_SAVE_TICKS, RecordSource, SaveBatch, Server, ServerConfig, TickReport,

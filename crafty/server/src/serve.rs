@@ -24,7 +24,7 @@ use taos_core::game_loop::{
 use taos_storage::{Database, block_on};
 
 use crate::lease::RENEW_EVERY;
-use crate::socket::{SocketLink, Wake, accept_clients};
+use crate::socket::{ConnectionLimits, SocketLink, Wake, accept_clients_within};
 use crate::{SaveBatch, Server, ServerConfig, ServerStore, StoreError};
 
 /// How often (in ticks) a running server forgets records unused for
@@ -137,6 +137,29 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     wake: Sender<Wake>,
     wakes: &Receiver<Wake>,
 ) -> Result<ServeStats, ServeError> {
+    serve_within(
+        config,
+        ConnectionLimits::default(),
+        listener,
+        store,
+        wake,
+        wakes,
+    )
+}
+
+/// [`serve`] with caps on open connections other than the default ones
+/// (the binary's `--max-connections` and `--max-per-address`).
+///
+/// # Errors
+/// As [`serve`].
+pub fn serve_within<D: Database + Send + Sync + 'static>(
+    config: ServerConfig,
+    limits: ConnectionLimits,
+    listener: TcpListener,
+    store: ServerStore<D>,
+    wake: Sender<Wake>,
+    wakes: &Receiver<Wake>,
+) -> Result<ServeStats, ServeError> {
     let started = Instant::now();
     let saved = block_on(store.load(config.seed))?;
     let store = Arc::new(store);
@@ -164,7 +187,7 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     });
     scene.add_systems(tick_server::<D>);
     let mut game = server_loop(scene, config.tick_hz)?;
-    accept_clients(listener, wake)?;
+    accept_clients_within(listener, wake, limits)?;
     let mut stats = ServeStats::default();
     // Nobody is connected yet.
     game.pause();

@@ -11,7 +11,10 @@
 //! share), `--world NAME` (which world of the database, `crafty-server`),
 //! `--advertise ADDRESS` (where players reach this server, kept in the
 //! lease), `--lease-timeout SECONDS` (5), `--seed N` (1, for a new world),
-//! `--max-players N` (15), `--tick-hz N` (20).
+//! `--max-players N` (15), `--tick-hz N` (20), `--max-connections N` (64:
+//! open connections in all, joining or playing), `--max-per-address N` (8:
+//! open connections from one IP address; one over either cap is closed
+//! with WebSocket code 1013, "try again later").
 //!
 //! With `--database`, the server first takes the world's lease: if
 //! another server hosts the world it stands by (not listening) and takes
@@ -27,8 +30,8 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use crafty_server::lease::{HostId, LEASE_TIMEOUT, wait_to_host};
-use crafty_server::socket::Wake;
-use crafty_server::{ServerConfig, ServerStore, serve};
+use crafty_server::socket::{ConnectionLimits, MAX_CONNECTIONS, MAX_PER_ADDRESS, Wake};
+use crafty_server::{ServerConfig, ServerStore, serve_within};
 use taos_storage::{Database, RedbBackend, block_on};
 use taos_storage_postgres::PostgresBackend;
 
@@ -36,6 +39,7 @@ use taos_storage_postgres::PostgresBackend;
 #[derive(Debug)]
 struct Options {
     config: ServerConfig,
+    limits: ConnectionLimits,
     bind: String,
     port: u16,
     data: Option<PathBuf>,
@@ -95,6 +99,26 @@ struct Cli {
         value_parser = clap::value_parser!(u32).range(1..=120)
     )]
     tick_hz: u32,
+    /// The most connections open at once, joining or playing; one more
+    /// is closed with WebSocket code 1013 ("try again later") and "the
+    /// server is full".
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = MAX_CONNECTIONS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    max_connections: usize,
+    /// The most connections open at once from one IP address; one more is
+    /// closed with WebSocket code 1013 and "too many connections from your
+    /// address".
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = MAX_PER_ADDRESS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    max_per_address: usize,
 }
 
 impl From<Cli> for Options {
@@ -105,6 +129,10 @@ impl From<Cli> for Options {
                 max_players: cli.max_players,
                 tick_hz: cli.tick_hz,
                 ..ServerConfig::default()
+            },
+            limits: ConnectionLimits {
+                total: cli.max_connections,
+                per_address: cli.max_per_address,
             },
             bind: cli.bind,
             port: cli.port,
@@ -197,7 +225,15 @@ fn listen_and_serve<D: Database + Send + Sync + 'static>(
         "crafty-server: listening on {address} (seed {})",
         options.config.seed
     );
-    let stats = serve(options.config, listener, store, wake, wakes).map_err(|e| e.to_string())?;
+    let stats = serve_within(
+        options.config,
+        options.limits,
+        listener,
+        store,
+        wake,
+        wakes,
+    )
+    .map_err(|e| e.to_string())?;
     println!(
         "crafty-server: saved {} players and {} edits ({} chunks changed); {} ticks; {} idle wake-ups",
         stats.records_saved, stats.edits, stats.changed_chunks, stats.ticks, stats.idle_wakeups
@@ -223,6 +259,8 @@ mod tests {
         assert_eq!(options.config.seed, default.seed);
         assert_eq!(options.config.max_players, default.max_players);
         assert_eq!(options.config.tick_hz, default.tick_hz);
+        assert_eq!(options.limits, ConnectionLimits::default());
+        assert_eq!((MAX_CONNECTIONS, MAX_PER_ADDRESS), (64, 8));
         assert_eq!(
             (default.seed, default.max_players, default.tick_hz),
             (1, 15, 20)
@@ -254,6 +292,18 @@ mod tests {
     }
 
     #[test]
+    fn the_connection_caps_parse() {
+        let options = parsed(&["--max-connections", "10", "--max-per-address", "2"]);
+        assert_eq!(
+            options.limits,
+            ConnectionLimits {
+                total: 10,
+                per_address: 2
+            }
+        );
+    }
+
+    #[test]
     fn what_the_old_parser_refused_is_still_refused() {
         let refused = |args: &[&str]| {
             parse(std::iter::once("crafty-server").chain(args.iter().copied())).is_err()
@@ -264,5 +314,7 @@ mod tests {
         assert!(refused(&["--tick-hz", "0"]));
         assert!(refused(&["--tick-hz", "121"]));
         assert!(refused(&["--frobnicate"]));
+        assert!(refused(&["--max-connections", "0"]));
+        assert!(refused(&["--max-per-address", "-1"]));
     }
 }

@@ -458,7 +458,11 @@ impl<L: Link> Server<L> {
             }
             let Some(bytes) = connection.link.receive() else {
                 if connection.link.is_closed() {
-                    self.leave(index, "the connection closed", report);
+                    let why = connection
+                        .link
+                        .close_reason()
+                        .unwrap_or_else(|| "the connection closed".to_owned());
+                    self.leave(index, &why, report);
                 }
                 return;
             };

@@ -1,0 +1,303 @@
+//! [`SocketLink`]: WebSocket over TCP on std's blocking sockets, no async
+//! runtime, for native clients ([`SocketLink::connect`]) and the server's
+//! side of each connection ([`SocketLink::accept`]).
+//!
+//! Each link has two threads of its own:
+//! - a reader that puts the peer's messages in an inbox and calls an
+//!   activity hook, so a server's loop can sleep until a message arrives;
+//! - a writer that sends what [`send`](Link::send) queued, so sending
+//!   never blocks the caller (a server's tick thread is never held up by
+//!   a client that stops reading).
+//!
+//! Limits (each closes the link, and [`close_reason`](Link::close_reason)
+//! says which):
+//! - what a link reads is limited at the socket (its `max_message`: a
+//!   bigger message closes the connection before it is read whole);
+//! - every frame the reader receives (messages, pings, pongs) counts
+//!   against [`INBOX_LIMIT`] until the owner next finds the inbox empty
+//!   ([`receive`](Link::receive) answering `None`): a flood of messages
+//!   or of pings closes it;
+//! - the outgoing queue holds at most [`SEND_QUEUE_MESSAGES`] messages and
+//!   [`SEND_QUEUE_BYTES`] bytes not yet written: a peer that reads slower
+//!   than it is sent to is "too slow" and closed;
+//! - a write the peer accepts nothing of for [`WRITE_TIMEOUT`] fails, and
+//!   a peer heard nothing from for [`SILENCE_LIMIT`] is gone.
+//!
+//! Keep-alive: the writer sends a WebSocket ping every [`KEEPALIVE`],
+//! busy or not, so a NAT keeps the connection's mapping, the peer (whose
+//! WebSocket answers with a pong) is heard from at least that often even
+//! when it has nothing to say, and a dead peer is noticed (the writes
+//! fill its buffers and fail, or [`SILENCE_LIMIT`] passes).
+//!
+//! [`close`](Link::close) (or dropping the link) hands the writer what is
+//! still queued and a close frame to send; the caller does not wait for
+//! it. Either end's close, and every limit above, ends both threads.
+
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::{Link, LinkClosed, MAX_SERVER_MESSAGE};
+use tungstenite::Message;
+use tungstenite::protocol::{Role, WebSocketConfig};
+
+mod pending;
+#[cfg(test)]
+mod tests;
+mod threads;
+
+pub use pending::{CONNECT_TIMEOUT, PendingSocketLink};
+use threads::{ReadHalf, Shared};
+
+/// Frames (messages, pings, pongs) a connection may receive between two
+/// reads that empty its inbox before it counts as a flood. A server reads
+/// every connection each tick, so at 20 Hz this is 256 frames in 50 ms.
+pub const INBOX_LIMIT: usize = 256;
+
+/// Messages a link may have queued and not yet written before its peer
+/// counts as too slow (at 20 states a second, about 13 s of them).
+pub const SEND_QUEUE_MESSAGES: usize = 256;
+
+/// Bytes a link may have queued and not yet written before its peer
+/// counts as too slow (1 MiB).
+pub const SEND_QUEUE_BYTES: usize = 1 << 20;
+
+/// How often the writer sends a ping (whether or not it is sending
+/// anything else).
+pub const KEEPALIVE: Duration = Duration::from_secs(5);
+
+/// How long a link waits to hear anything (a message, a ping, a pong)
+/// from its peer before it counts the peer as gone: six keep-alives.
+pub const SILENCE_LIMIT: Duration = Duration::from_secs(30);
+
+/// How long a write may wait for a peer that accepts none of it.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long either side waits for the other's half of the WebSocket
+/// handshake.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a [`SocketLink`] could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SocketError {
+    /// The socket failed: connecting, configuring it, or starting its
+    /// threads.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The peer did not answer the WebSocket handshake (it may not be a
+    /// crafty server).
+    #[error("no WebSocket handshake: {0}")]
+    Handshake(String),
+    /// The address could not be resolved.
+    #[error("cannot find {address}: {source}")]
+    Resolve {
+        /// The address asked for.
+        address: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The address resolved to nothing.
+    #[error("{address} resolves to no address")]
+    NoAddress {
+        /// The address asked for.
+        address: String,
+    },
+    /// No resolution of the address answered in time.
+    #[error("cannot reach {address}: {source}")]
+    Unreachable {
+        /// The address asked for.
+        address: String,
+        /// Why the last resolution tried failed.
+        source: std::io::Error,
+    },
+    /// The connection to `address` was made but the link was not.
+    #[error("{address}: {source}")]
+    At {
+        /// The address asked for.
+        address: String,
+        /// Why.
+        source: Box<SocketError>,
+    },
+}
+
+/// Called by a link's reader thread after each message or when the
+/// connection closes; returning `false` stops the reader (nobody listens).
+pub type OnActivity = Box<dyn Fn() -> bool + Send>;
+
+/// Something a link holds until its threads have ended and it is dropped
+/// (a server's count of open connections, released then).
+pub type Held = Box<dyn Send + Sync>;
+
+/// A link's limits and timers; the defaults are this module's constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkConfig {
+    /// The largest message (and frame) read from the peer, in bytes.
+    pub max_message: usize,
+    /// Frames received between reads that empty the inbox
+    /// ([`INBOX_LIMIT`]).
+    pub inbox_frames: usize,
+    /// Messages queued unsent ([`SEND_QUEUE_MESSAGES`]).
+    pub queue_messages: usize,
+    /// Bytes queued unsent ([`SEND_QUEUE_BYTES`]).
+    pub queue_bytes: usize,
+    /// Time between the writer's pings ([`KEEPALIVE`]).
+    pub keepalive: Duration,
+    /// Time without hearing from the peer before it is gone
+    /// ([`SILENCE_LIMIT`]).
+    pub silence: Duration,
+    /// How long a peer may take to send its first message (a server's
+    /// safety net for clients that never say hello); `None`: no limit.
+    pub first_message: Option<Duration>,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        Self {
+            max_message: MAX_SERVER_MESSAGE,
+            inbox_frames: INBOX_LIMIT,
+            queue_messages: SEND_QUEUE_MESSAGES,
+            queue_bytes: SEND_QUEUE_BYTES,
+            keepalive: KEEPALIVE,
+            silence: SILENCE_LIMIT,
+            first_message: None,
+        }
+    }
+}
+
+impl LinkConfig {
+    /// The WebSocket configuration: messages and frames over
+    /// `max_message` are refused.
+    #[must_use]
+    pub fn websocket(&self) -> WebSocketConfig {
+        websocket_config(self.max_message)
+    }
+}
+
+/// One end of a WebSocket connection as a [`Link`]; see the [module
+/// docs](self).
+#[derive(Debug)]
+pub struct SocketLink {
+    shared: Arc<Shared>,
+    peer: Option<SocketAddr>,
+}
+
+impl SocketLink {
+    /// Connects to a server at `address` (a client, a bot, a test).
+    ///
+    /// # Errors
+    /// The connection or the WebSocket handshake failed.
+    pub fn connect(address: impl ToSocketAddrs) -> Result<Self, SocketError> {
+        let stream = TcpStream::connect(address)?;
+        Self::over(stream)
+    }
+
+    /// The WebSocket handshake over a connected `stream`, as a client.
+    fn over(stream: TcpStream) -> Result<Self, SocketError> {
+        let url = format!("ws://{}/", stream.peer_addr()?);
+        let config = LinkConfig::default();
+        // Something that is not a crafty server may never answer.
+        stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
+        let (reader, _) = tungstenite::client::client_with_config(
+            url,
+            ReadHalf::new(stream),
+            Some(config.websocket()),
+        )
+        .map_err(|e| SocketError::Handshake(e.to_string()))?;
+        Self::start(reader, Role::Client, &config, None, None)
+    }
+
+    /// The server's side of the WebSocket handshake over an accepted
+    /// `stream` (waiting at most [`HANDSHAKE_TIMEOUT`] for the client),
+    /// then the link, calling `on_activity` after every message and
+    /// holding `held` until its threads have ended and it is dropped.
+    ///
+    /// # Errors
+    /// The handshake failed, or the socket could not be configured or its
+    /// threads started.
+    pub fn accept(
+        stream: TcpStream,
+        config: &LinkConfig,
+        on_activity: Option<OnActivity>,
+        held: Option<Held>,
+    ) -> Result<Self, SocketError> {
+        // A client that never finishes its handshake is dropped.
+        stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
+        stream.set_write_timeout(Some(HANDSHAKE_TIMEOUT))?;
+        let reader =
+            tungstenite::accept_with_config(ReadHalf::new(stream), Some(config.websocket()))
+                .map_err(|e| SocketError::Handshake(e.to_string()))?;
+        Self::start(reader, Role::Server, config, on_activity, held)
+    }
+
+    /// The peer's address.
+    #[must_use]
+    pub fn peer(&self) -> Option<SocketAddr> {
+        self.peer
+    }
+
+    /// Splits an open WebSocket into its reader and writer threads.
+    fn start(
+        mut reader: tungstenite::WebSocket<ReadHalf>,
+        role: Role,
+        config: &LinkConfig,
+        on_activity: Option<OnActivity>,
+        held: Option<Held>,
+    ) -> Result<Self, SocketError> {
+        let half = reader.get_mut();
+        // From here on the writer thread does all the writing.
+        half.discard_writes();
+        let stream = half.stream();
+        let peer = stream.peer_addr().ok();
+        stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+        let writer = tungstenite::WebSocket::from_raw_socket(
+            stream.try_clone()?,
+            role,
+            Some(config.websocket()),
+        );
+        let shared = Arc::new(Shared::new(stream.try_clone()?, config, held));
+        threads::spawn(reader, writer, &shared, on_activity)?;
+        Ok(Self { shared, peer })
+    }
+}
+
+/// A WebSocket configuration that refuses messages and frames over
+/// `max_message` bytes.
+#[must_use]
+pub fn websocket_config(max_message: usize) -> WebSocketConfig {
+    WebSocketConfig::default()
+        .max_message_size(Some(max_message))
+        .max_frame_size(Some(max_message))
+}
+
+impl Link for SocketLink {
+    /// Queues `message` for the writer thread; never blocks. A full queue
+    /// closes the link (the peer is too slow).
+    fn send(&mut self, message: Vec<u8>) -> Result<(), LinkClosed> {
+        self.shared.queue(Message::Binary(message.into()))
+    }
+
+    fn receive(&mut self) -> Option<Vec<u8>> {
+        self.shared.take()
+    }
+
+    /// Hands the writer what is queued and a close frame to send (best
+    /// effort); returns at once.
+    fn close(&mut self) {
+        self.shared.close();
+    }
+
+    fn is_closed(&self) -> bool {
+        self.shared.is_closed()
+    }
+
+    fn close_reason(&self) -> Option<String> {
+        self.shared.reason()
+    }
+}
+
+impl Drop for SocketLink {
+    /// Closes the link as [`close`](Link::close) does: its threads end.
+    fn drop(&mut self) {
+        self.shared.close();
+    }
+}
