@@ -281,3 +281,40 @@ fn records_are_read_on_joining_and_forgotten_when_unused() {
     assert!(stranger.player.is_some());
     assert_ne!(stranger.token, Some(ada_token));
 }
+
+#[test]
+fn one_server_hosts_under_the_lease_and_a_presumed_dead_one_cannot_write() {
+    use crafty_server::StoreError;
+    use crafty_server::lease::{Claim, HostId};
+    let backend = MemoryBackend::new();
+    let config = ServerConfig::default();
+    let (first, second) = (open(&backend), open(&backend));
+    let (a, b) = (HostId::new(), HostId::new());
+    assert_eq!(block_on(first.claim(a, "a:1", None)).unwrap(), Claim::Hosting);
+    let Claim::HeldBy(lease) = block_on(second.claim(b, "b:1", None)).unwrap() else {
+        panic!("the lease is a's");
+    };
+    assert_eq!((lease.holder, lease.address.as_str()), (a, "a:1"));
+    // The host's beat moves on: a stale beat no longer takes it.
+    block_on(first.renew()).unwrap();
+    assert!(matches!(
+        block_on(second.claim(b, "b:1", Some(lease.beat))).unwrap(),
+        Claim::HeldBy(_)
+    ));
+    // Its beat stands still (it hangs): the other takes the world.
+    let beat = block_on(first.lease()).unwrap().unwrap().beat;
+    assert_eq!(block_on(second.claim(b, "b:1", Some(beat))).unwrap(), Claim::Hosting);
+    // The old host wakes up: it may not write, and knows it.
+    let (world, _) = edited_world(config.seed, 10);
+    let mut zombie: Server<MemoryLink> = Server::with_world(config, world, Default::default());
+    let refused = zombie.save_all(|batch: SaveBatch<'_>| block_on(first.save(&batch)));
+    assert!(matches!(refused, Err(StoreError::LeaseLost { .. })), "{refused:?}");
+    assert!(matches!(block_on(first.renew()), Err(StoreError::LeaseLost { .. })));
+    // The new host writes; a clean shutdown gives the lease up.
+    let mut host: Server<MemoryLink> = load(&second, config);
+    host.save_all(|batch: SaveBatch<'_>| block_on(second.save(&batch)))
+        .unwrap();
+    block_on(second.release()).unwrap();
+    assert!(block_on(second.lease()).unwrap().is_none());
+    assert_eq!(block_on(first.claim(a, "a:1", None)).unwrap(), Claim::Hosting);
+}
