@@ -12,7 +12,7 @@
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bevy_ecs::prelude::Resource;
 use bevy_ecs::world::World as Ecs;
@@ -47,6 +47,26 @@ pub struct ServeStats {
     pub changed_chunks: usize,
     /// Records forgotten for being unused too long.
     pub records_forgotten: usize,
+    /// The median time one tick took (reading, stepping, saving, sending).
+    pub tick_p50: Duration,
+    /// The 99th percentile of a tick's time.
+    pub tick_p99: Duration,
+    /// The longest tick.
+    pub tick_max: Duration,
+    /// The server's resident memory after its first minute of ticks
+    /// (Linux; `None` elsewhere or before a minute).
+    pub memory_first_minute: Option<u64>,
+    /// Its resident memory at its last whole minute of ticks.
+    pub memory_last_minute: Option<u64>,
+}
+
+/// This process's resident memory in bytes (Linux's `/proc`; `None`
+/// elsewhere).
+fn resident_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// Why [`serve`] stopped early.
@@ -77,6 +97,10 @@ struct Served<D: Database + Send + Sync + 'static> {
     /// The store failed in a way that ends serving (the lease was lost).
     fatal: Option<StoreError>,
     forgotten: usize,
+    /// Each tick's time, in microseconds.
+    tick_micros: Vec<u32>,
+    /// Resident memory after each whole minute of ticks.
+    memory: Vec<u64>,
 }
 
 /// One fixed tick of the loop: one server tick, saved.
@@ -88,7 +112,10 @@ fn tick_server<D: Database + Send + Sync + 'static>(world: &mut Ecs) {
         ticks,
         fatal,
         forgotten,
+        tick_micros,
+        memory,
     } = &mut *served;
+    let started = Instant::now();
     let mut lost = None;
     let report = server.tick_saving(|batch: SaveBatch<'_>| {
         block_on(store.save(&batch)).inspect_err(|error| {
@@ -101,6 +128,12 @@ fn tick_server<D: Database + Send + Sync + 'static>(world: &mut Ecs) {
         *fatal = Some(StoreError::LeaseLost { holder });
     }
     *ticks += 1;
+    tick_micros.push(u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX));
+    if ticks.is_multiple_of(u64::from(server.config().tick_hz) * 60)
+        && let Some(bytes) = resident_memory()
+    {
+        memory.push(bytes);
+    }
     if server.tick_count().is_multiple_of(FORGET_EVERY_TICKS) {
         *forgotten += forget_old_records(store, server.config(), server.tick_count());
     }
@@ -184,6 +217,8 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
         ticks: 0,
         fatal: None,
         forgotten,
+        tick_micros: Vec::new(),
+        memory: Vec::new(),
     });
     scene.add_systems(tick_server::<D>);
     let mut game = server_loop(scene, config.tick_hz)?;
@@ -255,6 +290,8 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
         store,
         ticks,
         forgotten,
+        mut tick_micros,
+        memory,
         ..
     } = game
         .scene_mut()
@@ -265,6 +302,16 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
     stats.records_forgotten = forgotten;
     stats.edits = server.edits_made();
     stats.changed_chunks = server.changed_chunks();
+    tick_micros.sort_unstable();
+    let at = |p: f64| {
+        let index = ((tick_micros.len().saturating_sub(1)) as f64 * p).round() as usize;
+        Duration::from_micros(tick_micros.get(index).copied().map_or(0, u64::from))
+    };
+    stats.tick_p50 = at(0.5);
+    stats.tick_p99 = at(0.99);
+    stats.tick_max = at(1.0);
+    stats.memory_first_minute = memory.first().copied();
+    stats.memory_last_minute = memory.last().copied();
     if let Some(error) = fatal {
         // Another server hosts the world: say so and write nothing more.
         server.shut_down("this server stopped hosting the world: join again");
@@ -280,14 +327,21 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
 }
 
 /// Forgets the records unused for the configured time; logs and counts.
-fn forget_old_records<D: Database>(store: &ServerStore<D>, config: &ServerConfig, tick: u64) -> usize {
+fn forget_old_records<D: Database>(
+    store: &ServerStore<D>,
+    config: &ServerConfig,
+    tick: u64,
+) -> usize {
     let Some(before) = tick.checked_sub(config.ticks(config.forget_after)) else {
         return 0;
     };
     match block_on(store.forget_records(before)) {
         Ok(0) => 0,
         Ok(forgotten) => {
-            log::info!("forgot {forgotten} records unused for {:?}", config.forget_after);
+            log::info!(
+                "forgot {forgotten} records unused for {:?}",
+                config.forget_after
+            );
             forgotten
         }
         Err(error) => {

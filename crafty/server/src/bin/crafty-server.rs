@@ -179,7 +179,8 @@ fn run(options: &Options) -> Result<(), String> {
     .map_err(|e| format!("cannot catch signals: {e}"))?;
     if let Some(url) = &options.database {
         let backend = PostgresBackend::connect(url).map_err(|e| e.to_string())?;
-        let store = block_on(ServerStore::open(&backend, &options.world)).map_err(|e| e.to_string())?;
+        let store =
+            block_on(ServerStore::open(&backend, &options.world)).map_err(|e| e.to_string())?;
         let advertised = options
             .advertise
             .clone()
@@ -225,18 +226,24 @@ fn listen_and_serve<D: Database + Send + Sync + 'static>(
         "crafty-server: listening on {address} (seed {})",
         options.config.seed
     );
-    let stats = serve_within(
-        options.config,
-        options.limits,
-        listener,
-        store,
-        wake,
-        wakes,
-    )
-    .map_err(|e| e.to_string())?;
+    let stats = serve_within(options.config, options.limits, listener, store, wake, wakes)
+        .map_err(|e| e.to_string())?;
     println!(
         "crafty-server: saved {} players and {} edits ({} chunks changed); {} ticks; {} idle wake-ups",
         stats.records_saved, stats.edits, stats.changed_chunks, stats.ticks, stats.idle_wakeups
+    );
+    let mib = |bytes: Option<u64>| {
+        bytes.map_or("-".to_owned(), |b| {
+            format!("{:.1} MiB", b as f64 / 1048576.0)
+        })
+    };
+    println!(
+        "crafty-server: tick p50 {:?}, p99 {:?}, max {:?}; memory after the first minute {}, at the last {}",
+        stats.tick_p50,
+        stats.tick_p99,
+        stats.tick_max,
+        mib(stats.memory_first_minute),
+        mib(stats.memory_last_minute)
     );
     Ok(())
 }

@@ -4,10 +4,10 @@
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 
-use crafty_net::{Link, WorldId};
 use crafty_net::protocol::{
     ClientMessage, PROTOCOL_VERSION, Refusal, ServerMessage, Token, peek_version,
 };
+use crafty_net::{Link, WorldId};
 use crafty_sim::inventory::{GameMode, InventoryState};
 use crafty_sim::save::SPAWN;
 
@@ -26,9 +26,12 @@ impl<L: Link> Server<L> {
             Some(_) => None,
         };
         let (name, token, view) = match (refusal, ClientMessage::decode(bytes)) {
-            (None, Ok(ClientMessage::Hello {
-                name, token, view, ..
-            })) => (name, token, view),
+            (
+                None,
+                Ok(ClientMessage::Hello {
+                    name, token, view, ..
+                }),
+            ) => (name, token, view),
             (Some(refusal), _) => return self.refuse(index, refusal, report),
             (None, Err(_)) => return self.refuse(index, Refusal::BadName, report),
             (None, Ok(_)) => return self.refuse(index, Refusal::NoHello, report),
@@ -115,7 +118,7 @@ impl<L: Link> Server<L> {
         };
         let connection = &mut self.connections[index];
         connection.send(&welcome);
-        connection.phase = Phase::Playing(playing);
+        connection.phase = Phase::Playing(Box::new(playing));
         self.send_inventory(index);
         self.dirty.insert(key);
         self.roster_changed = true;

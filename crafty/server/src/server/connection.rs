@@ -101,7 +101,7 @@ impl Playing {
 pub(super) enum Phase {
     /// Waiting for the hello.
     Joining,
-    Playing(Playing),
+    Playing(Box<Playing>),
     /// To be dropped at the end of the tick.
     Gone,
 }

@@ -10,6 +10,9 @@ use crafty_net::{ChunkSnapshot, REGION_CHUNKS, WorldId, region_of};
 use crafty_sim::world::{BlockEdit, CHUNK_SIZE, ChunkPos, WORLD_CHUNKS_Y};
 use glam::IVec3;
 
+/// A region's version, and its changed chunks with theirs.
+pub(crate) type RegionListing = (u64, Vec<([i32; 3], u64)>);
+
 /// One changed chunk.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Changed {
@@ -133,7 +136,7 @@ impl WorldLog {
     }
 
     /// A region's version and its changed chunks with theirs.
-    pub(crate) fn region(&self, region: [i32; 2]) -> Option<(u64, Vec<([i32; 3], u64)>)> {
+    pub(crate) fn region(&self, region: [i32; 2]) -> Option<RegionListing> {
         let version = *self.regions.get(&region)?;
         let mut chunks = Vec::new();
         for dx in 0..REGION_CHUNKS {
@@ -252,11 +255,19 @@ mod tests {
     #[test]
     fn a_hostile_far_chunk_does_not_overflow() {
         let mut log = WorldLog::default();
-        log.push(BlockEdit::new(IVec3::new(i32::MAX, 1, i32::MIN), BlockType::Stone));
+        log.push(BlockEdit::new(
+            IVec3::new(i32::MAX, 1, i32::MIN),
+            BlockType::Stone,
+        ));
         let centre = ChunkPos::new(i32::MIN / 32, 0, i32::MAX / 32);
         let _ = log.regions_near(centre, 16);
         let _ = log.region([i32::MAX, i32::MIN]);
-        let far = region_of(ChunkPos::of_block(IVec3::new(i32::MAX, 1, i32::MIN)).0.0.to_array());
+        let far = region_of(
+            ChunkPos::of_block(IVec3::new(i32::MAX, 1, i32::MIN))
+                .0
+                .0
+                .to_array(),
+        );
         assert!(log.region(far).is_some());
     }
 }
