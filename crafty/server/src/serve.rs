@@ -24,7 +24,7 @@ use taos_core::game_loop::{
 use taos_storage::{Database, block_on};
 
 use crate::lease::RENEW_EVERY;
-use crate::socket::{ConnectionLimits, SocketLink, Wake, accept_clients_within};
+use crate::socket::{ConnectionLimits, SocketLink, TlsIdentity, Wake, accept_clients_within};
 use crate::{SaveBatch, Server, ServerConfig, ServerStore, StoreError};
 
 /// How often (in ticks) a running server forgets records unused for
@@ -140,6 +140,7 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     serve_within(
         config,
         ConnectionLimits::default(),
+        None,
         listener,
         store,
         wake,
@@ -148,13 +149,15 @@ pub fn serve<D: Database + Send + Sync + 'static>(
 }
 
 /// [`serve`] with caps on open connections other than the default ones
-/// (the binary's `--max-connections` and `--max-per-address`).
+/// (the binary's `--max-connections` and `--max-per-address`), and over
+/// TLS (`wss://`) when given a `tls` identity (`--tls-cert`, `--tls-key`).
 ///
 /// # Errors
 /// As [`serve`].
 pub fn serve_within<D: Database + Send + Sync + 'static>(
     config: ServerConfig,
     limits: ConnectionLimits,
+    tls: Option<TlsIdentity>,
     listener: TcpListener,
     store: ServerStore<D>,
     wake: Sender<Wake>,
@@ -187,7 +190,7 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
     });
     scene.add_systems(tick_server::<D>);
     let mut game = server_loop(scene, config.tick_hz)?;
-    accept_clients_within(listener, wake, limits)?;
+    accept_clients_within(listener, wake, limits, tls)?;
     let mut stats = ServeStats::default();
     // Nobody is connected yet.
     game.pause();
@@ -280,14 +283,21 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
 }
 
 /// Forgets the records unused for the configured time; logs and counts.
-fn forget_old_records<D: Database>(store: &ServerStore<D>, config: &ServerConfig, tick: u64) -> usize {
+fn forget_old_records<D: Database>(
+    store: &ServerStore<D>,
+    config: &ServerConfig,
+    tick: u64,
+) -> usize {
     let Some(before) = tick.checked_sub(config.ticks(config.forget_after)) else {
         return 0;
     };
     match block_on(store.forget_records(before)) {
         Ok(0) => 0,
         Ok(forgotten) => {
-            log::info!("forgot {forgotten} records unused for {:?}", config.forget_after);
+            log::info!(
+                "forgot {forgotten} records unused for {:?}",
+                config.forget_after
+            );
             forgotten
         }
         Err(error) => {
