@@ -282,7 +282,13 @@ impl SocketLink {
             ReadHalf::new(stream),
             Some(config.websocket()),
         )
-        .map_err(|e| SocketError::Handshake(e.to_string()))?;
+        .map_err(|e| match e {
+            // What a TLS server answers a plain request with (an alert).
+            tungstenite::HandshakeError::Failure(tungstenite::Error::Protocol(
+                tungstenite::error::ProtocolError::HttparseError(_),
+            )) if !target.tls => SocketError::Handshake(format!("{e} (is it a wss:// server?)")),
+            e => SocketError::Handshake(e.to_string()),
+        })?;
         Self::start(reader, Role::Client, &config, None, None)
     }
 
