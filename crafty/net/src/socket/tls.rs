@@ -11,7 +11,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ClientConfig, RootCertStore, ServerConfig};
 
 /// The environment variable naming extra CA certificates a client trusts
-/// for `wss://` (PEM files, separated by `:`), read by
+/// for `wss://` (PEM files, separated by `:`, `;` on Windows), read by
 /// [`TlsTrust::from_env`]: for a server whose certificate is self-signed
 /// or from a private CA.
 pub const CA_CERTS_ENV: &str = "CRAFTY_CA_CERTS";
