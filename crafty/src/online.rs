@@ -248,10 +248,12 @@ impl Online {
     }
 }
 
-/// Starts connecting to a server at `address` (`host:port`) over
-/// WebSocket, on a thread of its own: the window goes on meanwhile, and a
-/// server that cannot be reached ends the connection with the reason
-/// ([`Online::welcome`] returns it).
+/// Starts connecting to a server at `address` (`host:port` or `ws://…`,
+/// plain; `wss://host:port`, TLS, trusting the public CAs and those in
+/// the PEM files `CRAFTY_CA_CERTS` names) over WebSocket, on a thread of
+/// its own: the window goes on meanwhile, and a server that cannot be
+/// reached ends the connection with the reason ([`Online::welcome`]
+/// returns it).
 ///
 /// # Errors
 /// None natively (kept for the browser's, which can refuse an address).

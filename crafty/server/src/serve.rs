@@ -24,7 +24,7 @@ use taos_core::game_loop::{
 use taos_storage::{Database, block_on};
 
 use crate::lease::RENEW_EVERY;
-use crate::socket::{ConnectionLimits, SocketLink, Wake, accept_clients_within};
+use crate::socket::{ConnectionLimits, SocketLink, TlsIdentity, Wake, accept_clients_within};
 use crate::{SaveBatch, Server, ServerConfig, ServerStore, StoreError};
 
 /// How often (in ticks) a running server forgets records unused for
@@ -173,6 +173,7 @@ pub fn serve<D: Database + Send + Sync + 'static>(
     serve_within(
         config,
         ConnectionLimits::default(),
+        None,
         listener,
         store,
         wake,
@@ -181,13 +182,15 @@ pub fn serve<D: Database + Send + Sync + 'static>(
 }
 
 /// [`serve`] with caps on open connections other than the default ones
-/// (the binary's `--max-connections` and `--max-per-address`).
+/// (the binary's `--max-connections` and `--max-per-address`), and over
+/// TLS (`wss://`) when given a `tls` identity (`--tls-cert`, `--tls-key`).
 ///
 /// # Errors
 /// As [`serve`].
 pub fn serve_within<D: Database + Send + Sync + 'static>(
     config: ServerConfig,
     limits: ConnectionLimits,
+    tls: Option<TlsIdentity>,
     listener: TcpListener,
     store: ServerStore<D>,
     wake: Sender<Wake>,
@@ -222,7 +225,7 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
     });
     scene.add_systems(tick_server::<D>);
     let mut game = server_loop(scene, config.tick_hz)?;
-    accept_clients_within(listener, wake, limits)?;
+    accept_clients_within(listener, wake, limits, tls)?;
     let mut stats = ServeStats::default();
     // Nobody is connected yet.
     game.pause();

@@ -20,6 +20,11 @@
 //! the reason ([`FULL`] or [`TOO_MANY_FROM_ADDRESS`]). A failing `accept`
 //! (out of file descriptors) backs off, from [`ACCEPT_BACKOFF_MIN`]
 //! doubling to [`ACCEPT_BACKOFF_MAX`], instead of spinning.
+//!
+//! With a [`TlsIdentity`] the server speaks only `wss://`: each
+//! connection's TLS handshake runs on its handshake thread, within the
+//! same [`HANDSHAKE_TIMEOUT`], before the WebSocket one (a refusal's too).
+//! A client that does not speak TLS fails its handshake and is dropped.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, TcpListener, TcpStream};
@@ -29,8 +34,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crafty_net::MAX_CLIENT_MESSAGE;
-pub use crafty_net::socket::SocketLink;
-use crafty_net::socket::{HANDSHAKE_TIMEOUT, LinkConfig};
+use crafty_net::socket::{HANDSHAKE_TIMEOUT, LinkConfig, SocketStream};
+pub use crafty_net::socket::{SocketLink, TlsIdentity};
 use tungstenite::protocol::CloseFrame;
 use tungstenite::protocol::frame::coding::CloseCode;
 
@@ -150,14 +155,15 @@ fn take_slot(
 /// # Errors
 /// The thread could not be started.
 pub fn accept_clients(listener: TcpListener, wake: Sender<Wake>) -> std::io::Result<()> {
-    accept_clients_within(listener, wake, ConnectionLimits::default())
+    accept_clients_within(listener, wake, ConnectionLimits::default(), None)
 }
 
 /// Accepts connections on `listener` for ever (on its own thread): each
 /// WebSocket handshake runs on a thread of its own, so a slow client holds
 /// up nobody, and a finished one is handed to the loop as
 /// [`Wake::Connected`]. Connections over `limits` are turned away with a
-/// close frame; see the [module docs](self).
+/// close frame; see the [module docs](self). With `tls`, every
+/// connection is TLS (`wss://`).
 ///
 /// # Errors
 /// The thread could not be started.
@@ -165,14 +171,20 @@ pub fn accept_clients_within(
     listener: TcpListener,
     wake: Sender<Wake>,
     limits: ConnectionLimits,
+    tls: Option<TlsIdentity>,
 ) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("crafty-server accept".to_owned())
-        .spawn(move || accept_loop(&listener, &wake, limits))?;
+        .spawn(move || accept_loop(&listener, &wake, limits, tls.map(Arc::new)))?;
     Ok(())
 }
 
-fn accept_loop(listener: &TcpListener, wake: &Sender<Wake>, limits: ConnectionLimits) {
+fn accept_loop(
+    listener: &TcpListener,
+    wake: &Sender<Wake>,
+    limits: ConnectionLimits,
+    tls: Option<Arc<TlsIdentity>>,
+) {
     let open = Arc::new(Mutex::new(Open::default()));
     let refusing = Arc::new(AtomicUsize::new(0));
     let mut backoff = ACCEPT_BACKOFF_MIN;
@@ -194,9 +206,10 @@ fn accept_loop(listener: &TcpListener, wake: &Sender<Wake>, limits: ConnectionLi
         match take_slot(&open, limits, peer.ip()) {
             Ok(slot) => {
                 let wake = wake.clone();
+                let tls = tls.clone();
                 let _ = std::thread::Builder::new()
                     .name("crafty-server handshake".to_owned())
-                    .spawn(move || handshake(stream, wake, slot));
+                    .spawn(move || handshake(stream, tls.as_deref(), wake, slot));
             }
             Err(reason) => {
                 log::info!("{peer} turned away: {reason}");
@@ -205,10 +218,11 @@ fn accept_loop(listener: &TcpListener, wake: &Sender<Wake>, limits: ConnectionLi
                     continue;
                 }
                 let done = Arc::clone(&refusing);
+                let tls = tls.clone();
                 let started = std::thread::Builder::new()
                     .name("crafty-server refusal".to_owned())
                     .spawn(move || {
-                        refuse(stream, reason);
+                        refuse(stream, tls.as_deref(), reason);
                         done.fetch_sub(1, Ordering::SeqCst);
                     });
                 if started.is_err() {
@@ -229,13 +243,14 @@ pub fn server_link_config() -> LinkConfig {
     }
 }
 
-fn handshake(stream: TcpStream, wake: Sender<Wake>, slot: Slot) {
+fn handshake(stream: TcpStream, tls: Option<&TlsIdentity>, wake: Sender<Wake>, slot: Slot) {
     let activity = wake.clone();
     let on_activity = Box::new(move || activity.send(Wake::Activity).is_ok());
     // The slot is given back once the link and its threads are gone (or
     // here, when the handshake fails).
-    match SocketLink::accept(
+    match SocketLink::accept_with(
         stream,
+        tls,
         &server_link_config(),
         Some(on_activity),
         Some(Box::new(slot)),
@@ -247,11 +262,14 @@ fn handshake(stream: TcpStream, wake: Sender<Wake>, slot: Slot) {
     }
 }
 
-/// Completes the WebSocket handshake on `stream` and closes it at once
-/// with code 1013 ("try again later") and `reason`.
-fn refuse(stream: TcpStream, reason: &str) {
+/// Completes the (TLS and) WebSocket handshake on `stream` and closes it
+/// at once with code 1013 ("try again later") and `reason`.
+fn refuse(stream: TcpStream, tls: Option<&TlsIdentity>, reason: &str) {
     let _ = stream.set_read_timeout(Some(REFUSAL_TIMEOUT.min(HANDSHAKE_TIMEOUT)));
     let _ = stream.set_write_timeout(Some(REFUSAL_TIMEOUT));
+    let Ok(stream) = SocketStream::accept(stream, tls) else {
+        return;
+    };
     let config = crafty_net::socket::websocket_config(MAX_CLIENT_MESSAGE * 2);
     let Ok(mut socket) = tungstenite::accept_with_config(stream, Some(config)) else {
         return;

@@ -86,11 +86,13 @@ fn terminate(mut server: Running) -> String {
     assert!(status.success());
     let exit = server.child.wait().unwrap();
     assert!(exit.success(), "SIGTERM exits cleanly: {exit}");
-    let mut last = String::new();
+    // The shutdown report: what was saved, then the ticks' times.
+    let mut report = String::new();
     while let Ok(line) = server.lines.recv_timeout(Duration::from_secs(5)) {
-        last = line;
+        report.push_str(&line);
+        report.push('\n');
     }
-    last
+    report
 }
 
 #[test]

@@ -6,7 +6,12 @@
 //!
 //! ```text
 //! crafty-bot 127.0.0.1:30000 --name Bot --seconds 60
+//! CRAFTY_CA_CERTS=lan-ca.pem crafty-bot wss://server.lan:30000 --name Bot
 //! ```
+//!
+//! A `wss://` server's certificate must verify against the public CAs or
+//! one of the CA certificates (PEM files, separated by `:`) named in
+//! `CRAFTY_CA_CERTS`.
 
 // A native tool: in a wasm32 build of this crate (the web crates' clippy
 // pass) it is an empty program.
@@ -34,8 +39,11 @@ mod native {
         about = "A headless crafty player: joins a server and prints the edits and chat it learns of"
     )]
     struct Cli {
-        /// The server (`HOST:PORT`).
-        #[arg(value_name = "HOST:PORT")]
+        /// The server: `HOST:PORT` or `ws://HOST:PORT` (plain), or
+        /// `wss://HOST:PORT` (TLS; the certificate must verify against the
+        /// public CAs or those in the PEM files CRAFTY_CA_CERTS names,
+        /// separated by `:`).
+        #[arg(value_name = "ADDRESS")]
         address: String,
         /// The name to join as.
         #[arg(long, value_name = "NAME", default_value = "Bot")]

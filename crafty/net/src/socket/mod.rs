@@ -32,8 +32,18 @@
 //! [`close`](Link::close) (or dropping the link) hands the writer what is
 //! still queued and a close frame to send; the caller does not wait for
 //! it. Either end's close, and every limit above, ends both threads.
+//!
+//! `wss://`: a client given a `wss://host:port` address
+//! ([`SocketLink::connect`]) speaks TLS, verifying the server's
+//! certificate for `host` against a [`TlsTrust`] (the public CAs, plus
+//! the PEM files named in [`CA_CERTS_ENV`], `CRAFTY_CA_CERTS`, separated
+//! by `:`, or given to [`SocketLink::connect_with`]); a server given a
+//! [`TlsIdentity`] ([`SocketLink::accept_with`]) speaks only TLS. The two
+//! threads and every limit above stay as they are: they share the one
+//! TLS connection ([`SocketStream`]), each locking it only to encrypt or
+//! decrypt.
 
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,13 +51,21 @@ use crate::{Link, LinkClosed, MAX_SERVER_MESSAGE};
 use tungstenite::Message;
 use tungstenite::protocol::{Role, WebSocketConfig};
 
+mod address;
 mod pending;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod threads;
+mod tls;
+#[cfg(test)]
+mod tls_tests;
 
+use address::Target;
 pub use pending::{CONNECT_TIMEOUT, PendingSocketLink};
+pub use stream::SocketStream;
 use threads::{ReadHalf, Shared};
+pub use tls::{CA_CERTS_ENV, TlsError, TlsIdentity, TlsTrust};
 
 /// Frames (messages, pings, pongs) a connection may receive between two
 /// reads that empty its inbox before it counts as a flood. A server reads
@@ -88,6 +106,25 @@ pub enum SocketError {
     /// crafty server).
     #[error("no WebSocket handshake: {0}")]
     Handshake(String),
+    /// The TLS handshake failed (the peer does not speak TLS, or not the
+    /// same).
+    #[error("the TLS handshake failed: {0}")]
+    Tls(String),
+    /// The server's certificate does not verify for its name against
+    /// what the client trusts.
+    #[error("the server's certificate is not trusted: {0}")]
+    Untrusted(String),
+    /// The client's CA certificates could not be read.
+    #[error("{0}")]
+    Trust(#[from] TlsError),
+    /// The address is not `host:port`, `ws://…` or `wss://…`.
+    #[error("{address} is not a server address: {reason}")]
+    Address {
+        /// The address given.
+        address: String,
+        /// Why.
+        reason: String,
+    },
     /// The address could not be resolved.
     #[error("cannot find {address}: {source}")]
     Resolve {
@@ -182,27 +219,76 @@ pub struct SocketLink {
 }
 
 impl SocketLink {
-    /// Connects to a server at `address` (a client, a bot, a test).
+    /// Connects to a server at `address`: `wss://host:port[/path]` (TLS,
+    /// trusting the public CAs and those [`CA_CERTS_ENV`] names), or
+    /// `ws://host:port[/path]` or `host:port` (plain).
     ///
     /// # Errors
-    /// The connection or the WebSocket handshake failed.
-    pub fn connect(address: impl ToSocketAddrs) -> Result<Self, SocketError> {
-        let stream = TcpStream::connect(address)?;
-        Self::over(stream)
+    /// The address, the connection, the TLS handshake (the server's
+    /// certificate not trusted: [`SocketError::Untrusted`]) or the
+    /// WebSocket handshake failed.
+    pub fn connect(address: &str) -> Result<Self, SocketError> {
+        let target = Target::parse(address)?;
+        let trust = if target.tls {
+            Some(TlsTrust::from_env()?)
+        } else {
+            None
+        };
+        Self::connect_to(&target, trust.as_ref())
     }
 
-    /// The WebSocket handshake over a connected `stream`, as a client.
-    fn over(stream: TcpStream) -> Result<Self, SocketError> {
-        let url = format!("ws://{}/", stream.peer_addr()?);
+    /// Connects to a server at `address` as [`connect`](Self::connect)
+    /// does, trusting `trust` for `wss://` (the environment is not read).
+    ///
+    /// # Errors
+    /// As [`connect`](Self::connect).
+    pub fn connect_with(address: &str, trust: &TlsTrust) -> Result<Self, SocketError> {
+        Self::connect_to(&Target::parse(address)?, Some(trust))
+    }
+
+    fn connect_to(target: &Target, trust: Option<&TlsTrust>) -> Result<Self, SocketError> {
+        let stream = TcpStream::connect(target.authority.as_str())?;
+        Self::over(stream, target, trust)
+    }
+
+    /// The TLS handshake when `target` is `wss://` (trusting `trust`, the
+    /// public CAs without one), then the WebSocket handshake, as a client.
+    fn over(
+        stream: TcpStream,
+        target: &Target,
+        trust: Option<&TlsTrust>,
+    ) -> Result<Self, SocketError> {
         let config = LinkConfig::default();
         // Something that is not a crafty server may never answer.
         stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
+        stream.set_write_timeout(Some(HANDSHAKE_TIMEOUT))?;
+        let (stream, url) = if target.tls {
+            let public;
+            let trust = match trust {
+                Some(trust) => trust,
+                None => {
+                    public = TlsTrust::public()?;
+                    &public
+                }
+            };
+            let url = format!("ws://{}{}", target.authority, target.path);
+            (SocketStream::connect_tls(stream, &target.host, trust)?, url)
+        } else {
+            let url = format!("ws://{}{}", stream.peer_addr()?, target.path);
+            (SocketStream::plain(stream), url)
+        };
         let (reader, _) = tungstenite::client::client_with_config(
             url,
             ReadHalf::new(stream),
             Some(config.websocket()),
         )
-        .map_err(|e| SocketError::Handshake(e.to_string()))?;
+        .map_err(|e| match e {
+            // What a TLS server answers a plain request with (an alert).
+            tungstenite::HandshakeError::Failure(tungstenite::Error::Protocol(
+                tungstenite::error::ProtocolError::HttparseError(_),
+            )) if !target.tls => SocketError::Handshake(format!("{e} (is it a wss:// server?)")),
+            e => SocketError::Handshake(e.to_string()),
+        })?;
         Self::start(reader, Role::Client, &config, None, None)
     }
 
@@ -220,9 +306,27 @@ impl SocketLink {
         on_activity: Option<OnActivity>,
         held: Option<Held>,
     ) -> Result<Self, SocketError> {
+        Self::accept_with(stream, None, config, on_activity, held)
+    }
+
+    /// As [`accept`](Self::accept), with the TLS handshake first when
+    /// given an `identity` (`wss://`; the same [`HANDSHAKE_TIMEOUT`] holds
+    /// for both handshakes together).
+    ///
+    /// # Errors
+    /// The TLS or the WebSocket handshake failed, or the socket could not
+    /// be configured or its threads started.
+    pub fn accept_with(
+        stream: TcpStream,
+        identity: Option<&TlsIdentity>,
+        config: &LinkConfig,
+        on_activity: Option<OnActivity>,
+        held: Option<Held>,
+    ) -> Result<Self, SocketError> {
         // A client that never finishes its handshake is dropped.
         stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
         stream.set_write_timeout(Some(HANDSHAKE_TIMEOUT))?;
+        let stream = SocketStream::accept(stream, identity)?;
         let reader =
             tungstenite::accept_with_config(ReadHalf::new(stream), Some(config.websocket()))
                 .map_err(|e| SocketError::Handshake(e.to_string()))?;
@@ -250,7 +354,7 @@ impl SocketLink {
         let peer = stream.peer_addr().ok();
         stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
         let writer = tungstenite::WebSocket::from_raw_socket(
-            stream.try_clone()?,
+            half.socket().try_clone()?,
             role,
             Some(config.websocket()),
         );

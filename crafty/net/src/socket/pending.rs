@@ -4,7 +4,7 @@
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
-use super::{SocketError, SocketLink};
+use super::{SocketError, SocketLink, Target, TlsTrust};
 use crate::{Link, LinkClosed};
 
 /// How long [`PendingSocketLink`] tries each of the address's resolutions.
@@ -30,16 +30,30 @@ enum Pending {
 }
 
 impl PendingSocketLink {
-    /// Starts connecting to `address` (`host:port`), trying each address
-    /// it resolves to for [`CONNECT_TIMEOUT`].
+    /// Starts connecting to `address` (`wss://host:port[/path]`, TLS
+    /// trusting the public CAs and those
+    /// [`CA_CERTS_ENV`](super::CA_CERTS_ENV) names; `ws://host:port` or
+    /// `host:port`, plain), trying each address it resolves to for
+    /// [`CONNECT_TIMEOUT`].
     #[must_use]
     pub fn connect(address: &str) -> Self {
+        Self::connecting(address, None)
+    }
+
+    /// As [`connect`](Self::connect), trusting `trust` for `wss://` (the
+    /// environment is not read).
+    #[must_use]
+    pub fn connect_with(address: &str, trust: TlsTrust) -> Self {
+        Self::connecting(address, Some(trust))
+    }
+
+    fn connecting(address: &str, trust: Option<TlsTrust>) -> Self {
         let (send, result) = std::sync::mpsc::channel();
         let address = address.to_owned();
         let started = std::thread::Builder::new()
             .name("crafty-net connect".to_owned())
             .spawn(move || {
-                let _ = send.send(connect_within(&address, CONNECT_TIMEOUT));
+                let _ = send.send(connect_within(&address, trust, CONNECT_TIMEOUT));
             });
         let state = match started {
             Ok(_) => Pending::Connecting {
@@ -77,9 +91,21 @@ impl PendingSocketLink {
     }
 }
 
-/// Connects to `address`, trying each of its resolutions for `timeout`.
-fn connect_within(address: &str, timeout: Duration) -> Result<SocketLink, SocketError> {
-    let resolved: Vec<SocketAddr> = address
+/// Connects to `address`, trying each of its resolutions for `timeout`
+/// (trusting `trust` for `wss://`, or what the environment names).
+fn connect_within(
+    address: &str,
+    trust: Option<TlsTrust>,
+    timeout: Duration,
+) -> Result<SocketLink, SocketError> {
+    let target = Target::parse(address)?;
+    let trust = match trust {
+        Some(trust) => Some(trust),
+        None if target.tls => Some(TlsTrust::from_env()?),
+        None => None,
+    };
+    let resolved: Vec<SocketAddr> = target
+        .authority
         .to_socket_addrs()
         .map_err(|source| SocketError::Resolve {
             address: address.to_owned(),
@@ -92,9 +118,11 @@ fn connect_within(address: &str, timeout: Duration) -> Result<SocketLink, Socket
     for candidate in resolved {
         match TcpStream::connect_timeout(&candidate, timeout) {
             Ok(stream) => {
-                return SocketLink::over(stream).map_err(|source| SocketError::At {
-                    address: address.to_owned(),
-                    source: Box::new(source),
+                return SocketLink::over(stream, &target, trust.as_ref()).map_err(|source| {
+                    SocketError::At {
+                        address: address.to_owned(),
+                        source: Box::new(source),
+                    }
                 });
             }
             Err(source) => {

@@ -1,6 +1,7 @@
 //! [`SocketLink`]'s limits over real sockets on the loopback: a peer that
 //! does not read, a ping flood, a silent peer, the keep-alive, a close
-//! that sends what was queued, and the threads ending.
+//! that sends what was queued, and the threads ending; each over plain
+//! TCP (`plain::…`) and over TLS (`over_tls::…`).
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
@@ -10,20 +11,60 @@ use tungstenite::{Message, WebSocket};
 
 use super::*;
 
-/// A server link (`config`) and a raw tungstenite client on the loopback.
-fn pair(config: LinkConfig, held: Option<Held>) -> (SocketLink, WebSocket<TcpStream>) {
+/// The client's end of a test connection.
+type Client = WebSocket<SocketStream>;
+
+/// A server link (`config`) and a raw tungstenite client on the loopback,
+/// over TLS when `tls`.
+fn pair(tls: bool, config: LinkConfig, held: Option<Held>) -> (SocketLink, Client) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
     let client = std::thread::spawn(move || {
-        let stream = TcpStream::connect(address).unwrap();
+        let tcp = TcpStream::connect(address).unwrap();
+        let stream = if tls {
+            SocketStream::connect_tls(tcp, "localhost", &super::tls_tests::fixture().trust())
+                .unwrap()
+        } else {
+            SocketStream::plain(tcp)
+        };
         tungstenite::client(format!("ws://{address}/"), stream)
             .unwrap()
             .0
     });
     let (stream, _) = listener.accept().unwrap();
-    let link = SocketLink::accept(stream, &config, None, held).unwrap();
+    let identity = tls.then(|| super::tls_tests::fixture().identity());
+    let link = SocketLink::accept_with(stream, identity.as_ref(), &config, None, held).unwrap();
     (link, client.join().unwrap())
 }
+
+/// Each test, over plain TCP and over TLS.
+macro_rules! both_ways {
+    ($($name:ident),* $(,)?) => {
+        mod plain {
+            $(#[test]
+            fn $name() {
+                super::$name(false);
+            })*
+        }
+        mod over_tls {
+            $(#[test]
+            fn $name() {
+                super::$name(true);
+            })*
+        }
+    };
+}
+
+both_ways!(
+    a_peer_that_does_not_read_never_blocks_a_send_and_is_closed_as_too_slow,
+    close_sends_what_was_queued_then_a_close_frame,
+    a_ping_flood_closes_the_link_with_a_reason,
+    a_reader_that_keeps_up_is_not_a_flood,
+    a_silent_peer_is_closed_after_the_first_message_limit,
+    an_idle_link_pings_and_its_pongs_come_back,
+    a_dropped_link_ends_its_threads_and_lets_go_of_what_it_held,
+    a_peer_that_closes_is_seen_closed_with_its_reason,
+);
 
 fn until(what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(8);
@@ -35,9 +76,10 @@ fn until(what: &str, mut done: impl FnMut() -> bool) {
 
 /// Reads `client` until the connection ends; returns the binary messages
 /// and whether a close frame came.
-fn read_to_end(client: &mut WebSocket<TcpStream>) -> (Vec<Vec<u8>>, bool) {
+fn read_to_end(client: &mut Client) -> (Vec<Vec<u8>>, bool) {
     client
         .get_ref()
+        .tcp()
         .set_read_timeout(Some(Duration::from_secs(8)))
         .unwrap();
     let mut messages = Vec::new();
@@ -52,9 +94,8 @@ fn read_to_end(client: &mut WebSocket<TcpStream>) -> (Vec<Vec<u8>>, bool) {
     }
 }
 
-#[test]
-fn a_peer_that_does_not_read_never_blocks_a_send_and_is_closed_as_too_slow() {
-    let (mut link, client) = pair(LinkConfig::default(), None);
+fn a_peer_that_does_not_read_never_blocks_a_send_and_is_closed_as_too_slow(tls: bool) {
+    let (mut link, client) = pair(tls, LinkConfig::default(), None);
     let started = Instant::now();
     let mut sent = 0;
     // 64 KiB messages: the kernel's buffers fill after a few MiB at most,
@@ -76,9 +117,8 @@ fn a_peer_that_does_not_read_never_blocks_a_send_and_is_closed_as_too_slow() {
     drop(client);
 }
 
-#[test]
-fn close_sends_what_was_queued_then_a_close_frame() {
-    let (mut link, mut client) = pair(LinkConfig::default(), None);
+fn close_sends_what_was_queued_then_a_close_frame(tls: bool) {
+    let (mut link, mut client) = pair(tls, LinkConfig::default(), None);
     for i in 0..50u8 {
         link.send(vec![i; 1000]).unwrap();
     }
@@ -92,13 +132,12 @@ fn close_sends_what_was_queued_then_a_close_frame() {
     assert!(closed, "a close frame came last");
 }
 
-#[test]
-fn a_ping_flood_closes_the_link_with_a_reason() {
+fn a_ping_flood_closes_the_link_with_a_reason(tls: bool) {
     let config = LinkConfig {
         inbox_frames: 100,
         ..LinkConfig::default()
     };
-    let (mut link, mut client) = pair(config, None);
+    let (mut link, mut client) = pair(tls, config, None);
     for _ in 0..1000 {
         if client.write(Message::Ping(Vec::new().into())).is_err() {
             break;
@@ -115,13 +154,12 @@ fn a_ping_flood_closes_the_link_with_a_reason() {
     let (_, _) = read_to_end(&mut client);
 }
 
-#[test]
-fn a_reader_that_keeps_up_is_not_a_flood() {
+fn a_reader_that_keeps_up_is_not_a_flood(tls: bool) {
     let config = LinkConfig {
         inbox_frames: 100,
         ..LinkConfig::default()
     };
-    let (mut link, mut client) = pair(config, None);
+    let (mut link, mut client) = pair(tls, config, None);
     let mut got = 0;
     for round in 0..10u8 {
         for _ in 0..50 {
@@ -138,13 +176,12 @@ fn a_reader_that_keeps_up_is_not_a_flood() {
     assert!(!link.is_closed(), "{:?}", link.close_reason());
 }
 
-#[test]
-fn a_silent_peer_is_closed_after_the_first_message_limit() {
+fn a_silent_peer_is_closed_after_the_first_message_limit(tls: bool) {
     let config = LinkConfig {
         first_message: Some(Duration::from_millis(200)),
         ..LinkConfig::default()
     };
-    let (mut link, mut client) = pair(config, None);
+    let (mut link, mut client) = pair(tls, config, None);
     until("the silent peer is closed", || {
         link.receive();
         link.is_closed()
@@ -154,16 +191,16 @@ fn a_silent_peer_is_closed_after_the_first_message_limit() {
     let _ = read_to_end(&mut client);
 }
 
-#[test]
-fn an_idle_link_pings_and_its_pongs_come_back() {
+fn an_idle_link_pings_and_its_pongs_come_back(tls: bool) {
     let config = LinkConfig {
         keepalive: Duration::from_millis(50),
         silence: Duration::from_secs(2),
         ..LinkConfig::default()
     };
-    let (link, mut client) = pair(config, None);
+    let (link, mut client) = pair(tls, config, None);
     client
         .get_ref()
+        .tcp()
         .set_read_timeout(Some(Duration::from_secs(8)))
         .unwrap();
     // The client answers each ping (tungstenite does it as it reads): the
@@ -179,10 +216,13 @@ fn an_idle_link_pings_and_its_pongs_come_back() {
     assert!(!link.is_closed(), "{:?}", link.close_reason());
 }
 
-#[test]
-fn a_dropped_link_ends_its_threads_and_lets_go_of_what_it_held() {
+fn a_dropped_link_ends_its_threads_and_lets_go_of_what_it_held(tls: bool) {
     let held = Arc::new(());
-    let (link, mut client) = pair(LinkConfig::default(), Some(Box::new(Arc::clone(&held))));
+    let (link, mut client) = pair(
+        tls,
+        LinkConfig::default(),
+        Some(Box::new(Arc::clone(&held))),
+    );
     assert_eq!(Arc::strong_count(&held), 2);
     drop(link);
     let (_, closed) = read_to_end(&mut client);
@@ -190,9 +230,8 @@ fn a_dropped_link_ends_its_threads_and_lets_go_of_what_it_held() {
     until("both threads end", || Arc::strong_count(&held) == 1);
 }
 
-#[test]
-fn a_peer_that_closes_is_seen_closed_with_its_reason() {
-    let (mut link, mut client) = pair(LinkConfig::default(), None);
+fn a_peer_that_closes_is_seen_closed_with_its_reason(tls: bool) {
+    let (mut link, mut client) = pair(tls, LinkConfig::default(), None);
     client
         .close(Some(tungstenite::protocol::CloseFrame {
             code: tungstenite::protocol::frame::coding::CloseCode::Normal,

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use tungstenite::{Message, WebSocket};
 
-use super::{Held, LinkConfig, OnActivity};
+use super::{Held, LinkConfig, OnActivity, SocketStream};
 use crate::LinkClosed;
 
 /// The reader's view of the socket: it reads from it, and once the
@@ -22,13 +22,13 @@ use crate::LinkClosed;
 /// instead.)
 #[derive(Debug)]
 pub(super) struct ReadHalf {
-    stream: TcpStream,
+    stream: SocketStream,
     discard: bool,
 }
 
 impl ReadHalf {
     /// `stream`, written to until [`discard_writes`](Self::discard_writes).
-    pub(super) fn new(stream: TcpStream) -> Self {
+    pub(super) fn new(stream: SocketStream) -> Self {
         Self {
             stream,
             discard: false,
@@ -42,6 +42,11 @@ impl ReadHalf {
 
     /// The socket.
     pub(super) fn stream(&self) -> &TcpStream {
+        self.stream.tcp()
+    }
+
+    /// The stream (plain or TLS).
+    pub(super) fn socket(&self) -> &SocketStream {
         &self.stream
     }
 }
@@ -220,7 +225,7 @@ impl Shared {
 /// Starts `reader`'s and `writer`'s threads.
 pub(super) fn spawn(
     reader: WebSocket<ReadHalf>,
-    writer: WebSocket<TcpStream>,
+    writer: WebSocket<SocketStream>,
     shared: &Arc<Shared>,
     on_activity: Option<OnActivity>,
 ) -> std::io::Result<()> {
@@ -397,7 +402,7 @@ enum Next {
 /// Sends `shared`'s queue until the link closes, and a ping every
 /// [`keepalive`](LinkConfig::keepalive), busy or not (a peer's answering
 /// pong is how it is heard from when it has nothing to say).
-fn write_from(mut writer: WebSocket<TcpStream>, shared: &Shared) {
+fn write_from(mut writer: WebSocket<SocketStream>, shared: &Shared) {
     let keepalive = shared.config.keepalive;
     let mut last_ping = Instant::now();
     let mut unflushed = false;
@@ -446,6 +451,7 @@ fn write_from(mut writer: WebSocket<TcpStream>, shared: &Shared) {
             Next::Close => {
                 let _ = writer.close(None);
                 let _ = writer.flush();
+                let _ = writer.get_mut().close_notify();
                 let mut state = shared.lock();
                 state.phase = Phase::Closed;
                 let _ = shared.stream.shutdown(Shutdown::Both);

@@ -14,12 +14,17 @@
 //! `--max-players N` (15), `--tick-hz N` (20), `--max-connections N` (64:
 //! open connections in all, joining or playing), `--max-per-address N` (8:
 //! open connections from one IP address; one over either cap is closed
-//! with WebSocket code 1013, "try again later").
+//! with WebSocket code 1013, "try again later"), `--tls-cert FILE` and
+//! `--tls-key FILE` (both or neither: the server's certificate chain and
+//! private key, PEM, such as Let's Encrypt's `fullchain.pem` and
+//! `privkey.pem`; with them it speaks only `wss://`, without them
+//! `ws://`, in clear).
 //!
 //! With `--database`, the server first takes the world's lease: if
 //! another server hosts the world it stands by (not listening) and takes
 //! the world over once the host's beat has stood still for the lease
-//! timeout. It prints `listening on ADDRESS` once it accepts clients, and
+//! timeout. It prints `listening on ADDRESS (seed N)` once it accepts
+//! clients (`… over TLS` after it with a certificate), and
 //! on SIGINT or SIGTERM says goodbye to every client, saves, gives the
 //! lease up, and exits.
 
@@ -30,7 +35,9 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use crafty_server::lease::{HostId, LEASE_TIMEOUT, wait_to_host};
-use crafty_server::socket::{ConnectionLimits, MAX_CONNECTIONS, MAX_PER_ADDRESS, Wake};
+use crafty_server::socket::{
+    ConnectionLimits, MAX_CONNECTIONS, MAX_PER_ADDRESS, TlsIdentity, Wake,
+};
 use crafty_server::{ServerConfig, ServerStore, serve_within};
 use taos_storage::{Database, RedbBackend, block_on};
 use taos_storage_postgres::PostgresBackend;
@@ -47,6 +54,8 @@ struct Options {
     world: String,
     advertise: Option<String>,
     lease_timeout: Duration,
+    /// The certificate chain and key files, for `wss://`.
+    tls: Option<(PathBuf, PathBuf)>,
 }
 
 /// The command line as clap reads it.
@@ -54,9 +63,10 @@ struct Options {
 #[command(
     name = "crafty-server",
     about = "One crafty world served over WebSocket",
-    long_about = "One crafty world served over WebSocket. Prints `listening on ADDRESS` once it \
-                  accepts clients; on SIGINT or SIGTERM says goodbye to every client, saves, \
-                  and exits."
+    long_about = "One crafty world served over WebSocket (wss:// with --tls-cert and --tls-key, \
+                  ws:// without). Prints `listening on ADDRESS (seed N)` once it accepts clients \
+                  (followed by `over TLS` with a certificate); on SIGINT or SIGTERM says goodbye \
+                  to every client, saves, and exits."
 )]
 struct Cli {
     /// The port to listen on (0 picks a free one).
@@ -119,6 +129,16 @@ struct Cli {
         value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
     )]
     max_per_address: usize,
+    /// The server's certificate chain (PEM, its own certificate first, as
+    /// in Let's Encrypt's fullchain.pem): with --tls-key, the server
+    /// speaks only wss:// (TLS). Without both, ws://, in clear (player
+    /// tokens too: use TLS beyond loopback or a trusted LAN).
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert's certificate (PEM: PKCS#8, PKCS#1
+    /// or SEC1, as in Let's Encrypt's privkey.pem).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
 }
 
 impl From<Cli> for Options {
@@ -142,6 +162,7 @@ impl From<Cli> for Options {
             advertise: cli.advertise,
             lease_timeout: Duration::try_from_secs_f64(cli.lease_timeout.max(0.1))
                 .unwrap_or(LEASE_TIMEOUT),
+            tls: cli.tls_cert.zip(cli.tls_key),
         }
     }
 }
@@ -168,6 +189,13 @@ fn main() {
 }
 
 fn run(options: &Options) -> Result<(), String> {
+    // A bad certificate or key is said before anything else happens.
+    let tls = match &options.tls {
+        Some((cert, key)) => {
+            Some(TlsIdentity::from_pem_files(cert, key).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
     let (wake, wakes) = mpsc::channel();
     let stopping = Arc::new(AtomicBool::new(false));
     let on_signal = wake.clone();
@@ -200,7 +228,7 @@ fn run(options: &Options) -> Result<(), String> {
             return Ok(());
         }
         println!("crafty-server: hosting world {} as {me}", options.world);
-        return listen_and_serve(options, store, wake, &wakes);
+        return listen_and_serve(options, tls, store, wake, &wakes);
     }
     let backend = match &options.data {
         Some(dir) => {
@@ -210,11 +238,12 @@ fn run(options: &Options) -> Result<(), String> {
         None => RedbBackend::from_env().map_err(|e| e.to_string())?,
     };
     let store = block_on(ServerStore::open(&backend, &options.world)).map_err(|e| e.to_string())?;
-    listen_and_serve(options, store, wake, &wakes)
+    listen_and_serve(options, tls, store, wake, &wakes)
 }
 
 fn listen_and_serve<D: Database + Send + Sync + 'static>(
     options: &Options,
+    tls: Option<TlsIdentity>,
     store: ServerStore<D>,
     wake: mpsc::Sender<Wake>,
     wakes: &mpsc::Receiver<Wake>,
@@ -222,12 +251,22 @@ fn listen_and_serve<D: Database + Send + Sync + 'static>(
     let listener = TcpListener::bind((options.bind.as_str(), options.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", options.bind, options.port))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
+    // Tests read the address as the word after "listening on".
     println!(
-        "crafty-server: listening on {address} (seed {})",
-        options.config.seed
+        "crafty-server: listening on {address} (seed {}){}",
+        options.config.seed,
+        if tls.is_some() { " over TLS" } else { "" }
     );
-    let stats = serve_within(options.config, options.limits, listener, store, wake, wakes)
-        .map_err(|e| e.to_string())?;
+    let stats = serve_within(
+        options.config,
+        options.limits,
+        tls,
+        listener,
+        store,
+        wake,
+        wakes,
+    )
+    .map_err(|e| e.to_string())?;
     println!(
         "crafty-server: saved {} players and {} edits ({} chunks changed); {} ticks; {} idle wake-ups",
         stats.records_saved, stats.edits, stats.changed_chunks, stats.ticks, stats.idle_wakeups
@@ -323,5 +362,17 @@ mod tests {
         assert!(refused(&["--frobnicate"]));
         assert!(refused(&["--max-connections", "0"]));
         assert!(refused(&["--max-per-address", "-1"]));
+        assert!(refused(&["--tls-cert", "cert.pem"]));
+        assert!(refused(&["--tls-key", "key.pem"]));
+    }
+
+    #[test]
+    fn a_certificate_and_its_key_parse_together() {
+        let options = parsed(&["--tls-cert", "cert.pem", "--tls-key", "key.pem"]);
+        assert_eq!(
+            options.tls,
+            Some((PathBuf::from("cert.pem"), PathBuf::from("key.pem")))
+        );
+        assert_eq!(parsed(&[]).tls, None);
     }
 }
