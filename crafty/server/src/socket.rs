@@ -238,6 +238,7 @@ fn accept_loop(
 pub fn server_link_config() -> LinkConfig {
     LinkConfig {
         max_message: MAX_CLIENT_MESSAGE * 2,
+        inbox_frames: crafty_net::socket::INBOX_LIMIT,
         first_message: Some(FIRST_MESSAGE_TIMEOUT),
         ..LinkConfig::default()
     }

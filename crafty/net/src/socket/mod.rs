@@ -72,6 +72,12 @@ pub use tls::{CA_CERTS_ENV, TlsError, TlsIdentity, TlsTrust};
 /// every connection each tick, so at 20 Hz this is 256 frames in 50 ms.
 pub const INBOX_LIMIT: usize = 256;
 
+/// Frames a client's link takes between reads that empty its inbox: its
+/// own server sends a state every tick and chunks in bursts, and a game
+/// that hitches for seconds must not count that as a flood (the browser's
+/// link keeps 4,096 messages).
+pub const CLIENT_INBOX_LIMIT: usize = 4096;
+
 /// Messages a link may have queued and not yet written before its peer
 /// counts as too slow (at 20 states a second, about 13 s of them).
 pub const SEND_QUEUE_MESSAGES: usize = 256;
@@ -171,7 +177,8 @@ pub struct LinkConfig {
     /// The largest message (and frame) read from the peer, in bytes.
     pub max_message: usize,
     /// Frames received between reads that empty the inbox
-    /// ([`INBOX_LIMIT`]).
+    /// ([`CLIENT_INBOX_LIMIT`] by default, a client's; a server's links
+    /// take [`INBOX_LIMIT`]).
     pub inbox_frames: usize,
     /// Messages queued unsent ([`SEND_QUEUE_MESSAGES`]).
     pub queue_messages: usize,
@@ -191,7 +198,7 @@ impl Default for LinkConfig {
     fn default() -> Self {
         Self {
             max_message: MAX_SERVER_MESSAGE,
-            inbox_frames: INBOX_LIMIT,
+            inbox_frames: CLIENT_INBOX_LIMIT,
             queue_messages: SEND_QUEUE_MESSAGES,
             queue_bytes: SEND_QUEUE_BYTES,
             keepalive: KEEPALIVE,
