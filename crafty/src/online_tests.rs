@@ -192,8 +192,10 @@ fn one_players_break_reaches_the_others_game_and_the_server_keeps_it() {
     assert_eq!(stats.records_saved, 2);
     // What the server saved, read back as a restarted server would.
     let store = block_on(ServerStore::open(&backend, "online-test")).unwrap();
-    let world = block_on(store.load(config.seed)).unwrap().world;
-    assert_eq!(world.block(below), BlockType::Air);
+    let saved = block_on(store.load(config.seed)).unwrap();
+    let restarted: crafty_server::Server<crafty_net::MemoryLink> =
+        crafty_server::Server::from_saved(config, saved, Box::new(|_| Ok(None)));
+    assert_eq!(restarted.world().block(below), BlockType::Air);
     // The players heard why the server went.
     let deadline = Instant::now() + Duration::from_secs(10);
     while ada.online.connection.goodbye.is_none() {
