@@ -86,12 +86,26 @@ pub struct ChunkStore<D> {
 }
 
 impl<D: Database + 'static> ChunkStore<D> {
-    /// Opens (creating it if needed) [`CHUNK_CACHE_DATABASE`] in `backend`.
+    /// Opens (creating it if needed) [`CHUNK_CACHE_DATABASE`] in `backend`;
+    /// a damaged database file is deleted and made afresh (it is only a
+    /// cache).
     ///
     /// # Errors
     /// The database cannot be opened (locked by another run, unreadable,
     /// IndexedDB refused): the game then joins without a stored cache.
     pub async fn open<B: StorageBackend<Database = D>>(backend: &B) -> Result<Self, StorageError> {
+        match Self::open_once(backend).await {
+            #[cfg(not(target_arch = "wasm32"))]
+            Err(error @ StorageError::Corrupt { .. }) => {
+                log::warn!("the chunk cache is damaged, starting it afresh: {error}");
+                backend.delete_database(CHUNK_CACHE_DATABASE).await?;
+                Self::open_once(backend).await
+            }
+            opened => opened,
+        }
+    }
+
+    async fn open_once<B: StorageBackend<Database = D>>(backend: &B) -> Result<Self, StorageError> {
         let db = backend
             .open(CHUNK_CACHE_DATABASE, SCHEMA_VERSION, |upgrade| {
                 if upgrade.old_version() < 1 {

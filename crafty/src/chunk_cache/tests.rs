@@ -306,3 +306,18 @@ fn a_full_disk_leaves_the_cache_in_memory_and_the_game_going() {
     );
     assert_eq!(cache.writes(), 0);
 }
+
+#[test]
+fn a_damaged_cache_file_is_made_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let backend = RedbBackend::new(dir.path());
+    let path = backend.path_of(super::CHUNK_CACHE_DATABASE).unwrap();
+    std::fs::write(&path, b"not a database at all").unwrap();
+    let store: Rc<dyn ChunkStorage> = Rc::new(block_on(ChunkStore::open(&backend)).unwrap());
+    let mut cache = GameChunkCache::open("srv:4", Some(store));
+    assert!(cache.poll_loaded());
+    assert_eq!(cache.loaded().regions, 0);
+    put_in_region(&cache, WorldId([8; 16]), [0, 0], 10);
+    cache.flush(true);
+    assert_eq!(cache.writes(), 1);
+}
