@@ -337,6 +337,7 @@ pub struct GameChunkCache {
     last_flush: Option<Instant>,
     loaded: Loaded,
     writes: u64,
+    warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for GameChunkCache {
@@ -370,6 +371,7 @@ impl GameChunkCache {
             last_flush: None,
             loaded: Loaded::default(),
             writes: 0,
+            warnings: Vec::new(),
         }
     }
 
@@ -398,10 +400,10 @@ impl GameChunkCache {
         self.loading = None;
         match result {
             Ok(records) => self.fill(records),
-            Err(error) => log::warn!(
+            Err(error) => self.warn(format!(
                 "the chunk cache for {} could not be read, joining without it: {error}",
                 self.address
-            ),
+            )),
         }
         true
     }
@@ -409,7 +411,8 @@ impl GameChunkCache {
     /// Takes the stored records into the front; those that do not read
     /// are skipped (and deleted with the next write).
     fn fill(&mut self, records: RawRecords) {
-        let mut front = self.front.lock();
+        let front = self.front.clone();
+        let mut front = front.lock();
         let mut newest = 0;
         for (key, bytes) in records {
             match record::decode(&bytes) {
@@ -422,7 +425,7 @@ impl GameChunkCache {
                     front.regions.insert((world, region), stored);
                 }
                 Err(error) => {
-                    log::warn!("a cached region ({key:?}) is skipped: {error}");
+                    self.warn(format!("a cached region ({key:?}) is skipped: {error}"));
                     self.loaded.skipped += 1;
                     self.stale.push(key);
                 }
@@ -463,6 +466,17 @@ impl GameChunkCache {
     #[must_use]
     pub fn writes(&self) -> u64 {
         self.writes
+    }
+
+    /// The warnings it logged (a record skipped, a write that failed).
+    #[must_use]
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    fn warn(&mut self, line: String) {
+        log::warn!("{line}");
+        self.warnings.push(line);
     }
 
     /// Writes the dirty regions and deletes the evicted ones, if
@@ -523,11 +537,11 @@ impl GameChunkCache {
                 } else {
                     "storage refused it"
                 };
-                log::warn!(
+                self.warn(format!(
                     "the chunk cache for {} is kept in memory only from now on ({why}: {error}); \
                      the game goes on, the next join downloads what was not stored",
                     self.address
-                );
+                ));
                 self.storage = None;
             }
         }

@@ -80,11 +80,14 @@ impl std::fmt::Display for JoinCost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "joined: {} chunks from the cache, {} downloaded, {:.1} kB",
-            self.from_cache,
-            self.downloaded,
-            self.chunk_bytes as f64 / 1000.0
-        )
+            "joined: {} chunks from the cache, {} downloaded, ",
+            self.from_cache, self.downloaded
+        )?;
+        if self.chunk_bytes < 1000 {
+            write!(f, "{} B", self.chunk_bytes)
+        } else {
+            write!(f, "{:.1} kB", self.chunk_bytes as f64 / 1000.0)
+        }
     }
 }
 

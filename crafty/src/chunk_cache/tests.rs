@@ -5,7 +5,6 @@
 //! game going.
 
 use std::rc::Rc;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use crafty_client::ChunkCache as _;
@@ -26,41 +25,6 @@ use crate::render::CraftyPipelineFeature;
 use crate::world::{BlockType, World};
 
 const TICK: Duration = Duration::from_millis(50);
-
-/// Warnings logged, for the tests that look for one.
-static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-struct Capture;
-
-impl log::Log for Capture {
-    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
-        metadata.level() <= log::Level::Warn
-    }
-
-    fn log(&self, record: &log::Record<'_>) {
-        if self.enabled(record.metadata()) {
-            WARNINGS
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(record.args().to_string());
-        }
-    }
-
-    fn flush(&self) {}
-}
-
-static CAPTURE: Capture = Capture;
-
-/// Whether a warning containing `text` was logged.
-fn warned(text: &str) -> bool {
-    let _ = log::set_logger(&CAPTURE);
-    log::set_max_level(log::LevelFilter::Warn);
-    WARNINGS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .iter()
-        .any(|line| line.contains(text))
-}
 
 /// `count` edits spread over 1,000 × 1,000 blocks around the origin, from
 /// a fixed seed, and where they are.
@@ -226,12 +190,15 @@ fn a_record_that_does_not_read_is_skipped_with_a_warning() {
     .unwrap();
     drop(cache);
 
-    let _ = warned("");
     let mut cache = GameChunkCache::open("srv:1", Some(store.clone()));
     assert!(cache.poll_loaded());
     assert_eq!(cache.loaded().regions, 1);
     assert_eq!(cache.loaded().skipped, 1);
-    assert!(warned("is skipped"), "no warning for the damaged record");
+    assert!(
+        cache.warnings().iter().any(|w| w.contains("is skipped")),
+        "{:?}",
+        cache.warnings()
+    );
     assert_eq!(
         cache.handle().get(world, [0, 2, 0]),
         Some((1, vec![7; 100]))
@@ -288,15 +255,16 @@ fn a_full_disk_leaves_the_cache_in_memory_and_the_game_going() {
     let world = WorldId([6; 16]);
     let mut cache = GameChunkCache::open("full:3", Some(store));
     assert!(cache.poll_loaded());
-    let _ = warned("");
     faults.fail_from(FileOp::Write, 0, InjectedError::Full);
     put_in_region(&cache, world, [0, 0], 100);
     cache.flush(true);
     assert!(!cache.is_persistent());
     assert!(
-        warned("kept in memory only"),
-        "no warning for the full disk"
+        cache.warnings()[0].contains("kept in memory only"),
+        "{:?}",
+        cache.warnings()
     );
+    assert_eq!(cache.warnings().len(), 1);
     // Still a cache, in memory: later puts and gets work, flushes do nothing.
     put_in_region(&cache, world, [1, 0], 100);
     cache.flush(true);
@@ -305,6 +273,7 @@ fn a_full_disk_leaves_the_cache_in_memory_and_the_game_going() {
         Some((1, vec![7; 100]))
     );
     assert_eq!(cache.writes(), 0);
+    assert_eq!(cache.warnings().len(), 1, "logged once");
 }
 
 #[test]
