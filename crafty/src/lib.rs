@@ -40,6 +40,7 @@ pub use crafty_sim::{
 };
 
 pub mod app;
+pub mod chunk_cache;
 pub mod cli;
 // The headless runner writes saves and screenshots to files: native only.
 #[cfg(not(target_arch = "wasm32"))]

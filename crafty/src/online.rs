@@ -12,7 +12,11 @@
 //! prediction of the player, stepped with the same input by the same code
 //! as the server, which is what is replayed on a correction.
 //!
-//! Nothing is saved locally: the server keeps the world and the player.
+//! Nothing of the world is saved locally (the server keeps the world and
+//! the player), but the changed chunks the server sends are cached:
+//! [`Online::join_cached`] keeps them in a [`GameChunkCache`], so joining
+//! again downloads only what changed. [`Online::join_cost`] says what the
+//! join cost once the chunks stop coming.
 
 use crafty_client::connection::Welcome;
 use crafty_client::{Connection, ConnectionEvent};
@@ -21,6 +25,7 @@ use crafty_net::protocol::{EditAction, TickInput, Token};
 use glam::Vec3;
 use taos_engine::game_loop::{Clock, GameLoop};
 
+use crate::chunk_cache::GameChunkCache;
 use crate::game::{PlayerPose, set_pose, state, state_mut};
 use crate::inventory::{GameMode, restore_inventory};
 use crate::player::Body;
@@ -55,6 +60,46 @@ pub enum ConnectError {
     },
 }
 
+/// Syncs without a changed chunk after which a join counts as done (a
+/// second at 20 Hz).
+const JOIN_QUIET_SYNCS: u32 = 20;
+
+/// What joining cost in chunks: those shown from the cache, those
+/// downloaded, and the bytes of chunk messages (versions and snapshots).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JoinCost {
+    /// Changed chunks shown from the cache.
+    pub from_cache: usize,
+    /// Changed chunks downloaded.
+    pub downloaded: usize,
+    /// Bytes of chunk messages received.
+    pub chunk_bytes: u64,
+}
+
+impl std::fmt::Display for JoinCost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "joined: {} chunks from the cache, {} downloaded, ",
+            self.from_cache, self.downloaded
+        )?;
+        if self.chunk_bytes < 1000 {
+            write!(f, "{} B", self.chunk_bytes)
+        } else {
+            write!(f, "{:.1} kB", self.chunk_bytes as f64 / 1000.0)
+        }
+    }
+}
+
+/// Watches the chunk counters after the welcome until they stop moving.
+#[derive(Debug, Default)]
+struct JoinWatch {
+    /// Syncs in a row the counters did not move.
+    quiet: u32,
+    /// The counters at the last sync: cached, fetched, bytes.
+    last: (usize, usize, u64),
+}
+
 /// A connection that may be any transport (a socket natively, a
 /// WebSocket in the page, memory in tests).
 pub type AnyConnection = Connection<Box<dyn Link>>;
@@ -82,6 +127,10 @@ pub struct Online {
     /// What arrived with the welcome (the world's edits, the inventory),
     /// applied by the first [`sync`](Self::sync).
     held: Vec<ConnectionEvent>,
+    /// Where the server's chunks are kept between joins, if anywhere.
+    cache: Option<GameChunkCache>,
+    join_watch: JoinWatch,
+    join_cost: Option<JoinCost>,
 }
 
 impl std::fmt::Debug for Online {
@@ -104,6 +153,34 @@ impl Online {
             address: address.to_owned(),
             edits_handled: 0,
             held: Vec::new(),
+            cache: None,
+            join_watch: JoinWatch::default(),
+            join_cost: None,
+        }
+    }
+
+    /// [`join`](Self::join), keeping the server's chunks in `cache` (made
+    /// for this `address`): what it holds is shown at once, and only the
+    /// chunks that changed are downloaded. Nothing is read from the server
+    /// before the cache has read what it stored.
+    pub fn join_cached(
+        address: &str,
+        name: &str,
+        link: Box<dyn Link>,
+        token: Option<Token>,
+        cache: GameChunkCache,
+    ) -> Self {
+        let connection = Connection::join(name, link, token)
+            .predicting()
+            .caching(Box::new(cache.handle()));
+        Self {
+            connection,
+            address: address.to_owned(),
+            edits_handled: 0,
+            held: Vec::new(),
+            cache: Some(cache),
+            join_watch: JoinWatch::default(),
+            join_cost: None,
         }
     }
 
@@ -113,6 +190,13 @@ impl Online {
     /// # Errors
     /// Why the connection ended (refused, a version mismatch, closed).
     pub fn welcome(&mut self) -> Result<Option<Welcome>, JoinError> {
+        if let Some(cache) = &mut self.cache
+            && !cache.poll_loaded()
+        {
+            // The server's answers wait in the link until the cache is
+            // filled: its region versions are checked against it.
+            return Ok(None);
+        }
         let mut events = self.connection.receive().into_iter();
         while let Some(event) = events.next() {
             match event {
@@ -219,7 +303,67 @@ impl Online {
             }
         }
         self.edits_handled = state(game_loop).world.edits().len();
+        self.watch_join();
+        if let Some(cache) = &mut self.cache {
+            cache.flush(false);
+        }
         events
+    }
+
+    /// Once the chunk counters have not moved for [`JOIN_QUIET_SYNCS`]
+    /// syncs, notes (and logs) what the join cost.
+    fn watch_join(&mut self) {
+        if self.join_cost.is_some() || !self.connection.is_playing() {
+            return;
+        }
+        let connection = &self.connection;
+        let now = (
+            connection.chunks_cached,
+            connection.chunks_fetched,
+            connection.chunk_bytes,
+        );
+        let watch = &mut self.join_watch;
+        if now == watch.last {
+            watch.quiet += 1;
+        } else {
+            watch.quiet = 0;
+            watch.last = now;
+        }
+        if watch.quiet < JOIN_QUIET_SYNCS {
+            return;
+        }
+        let cost = JoinCost {
+            from_cache: now.0,
+            downloaded: now.1,
+            chunk_bytes: now.2,
+        };
+        match &self.cache {
+            Some(cache) => log::info!(
+                "{cost} on {} (the cache held {} regions, {} kB, for this server{})",
+                self.address,
+                cache.loaded().regions,
+                cache.loaded().bytes / 1000,
+                if cache.is_persistent() {
+                    ""
+                } else {
+                    "; it is not being stored"
+                }
+            ),
+            None => log::info!("{cost} on {} (no chunk cache)", self.address),
+        }
+        self.join_cost = Some(cost);
+    }
+
+    /// What joining cost in chunks, once they stopped coming.
+    #[must_use]
+    pub fn join_cost(&self) -> Option<JoinCost> {
+        self.join_cost
+    }
+
+    /// The chunk cache, if it joined with one.
+    #[must_use]
+    pub fn chunk_cache(&self) -> Option<&GameChunkCache> {
+        self.cache.as_ref()
     }
 
     /// The other players where they are shown now, with their names.
@@ -242,9 +386,13 @@ impl Online {
             .collect()
     }
 
-    /// Leaves the server (the server keeps the player's record).
+    /// Leaves the server (the server keeps the player's record) and
+    /// writes what the chunk cache has not stored yet.
     pub fn leave(&mut self) {
         self.connection.leave();
+        if let Some(cache) = &mut self.cache {
+            cache.flush(true);
+        }
     }
 }
 

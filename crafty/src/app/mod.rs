@@ -38,6 +38,7 @@ use taos_engine::{
     App, AppError as EngineAppError, Engine, EngineConfig, Propagate, RunError, WindowEvent, egui,
 };
 
+use crate::chunk_cache::{ChunkStorage, ChunkStore};
 use crate::render::{CraftyPipelineFeature, CraftyRenderHandle, crafty_preset};
 use crate::save::{SaveError, WorldStore};
 use crate::settings::PlayerSettings;
@@ -110,13 +111,29 @@ pub fn run(
     use taos_engine::storage::block_on;
     let store = block_on(WorldStore::open(&backend))?;
     let settings = block_on(PlayerSettings::load(&store));
-    run_with(store, settings, world, script, now_ms)
+    let chunks = chunk_storage(block_on(ChunkStore::open(&backend)));
+    run_with(store, settings, chunks, world, script, now_ms)
+}
+
+/// The chunk cache's storage as opened; one that cannot be opened is
+/// logged, and servers are joined without a stored cache.
+fn chunk_storage<D: taos_engine::storage::Database + 'static>(
+    opened: Result<ChunkStore<D>, taos_engine::storage::StorageError>,
+) -> Option<Rc<dyn ChunkStorage>> {
+    match opened {
+        Ok(store) => Some(Rc::new(store)),
+        Err(e) => {
+            log::warn!("the chunk cache cannot be opened, servers send every chunk: {e}");
+            None
+        }
+    }
 }
 
 /// Runs the window on an opened `store` with the settings as read from it.
 fn run_with(
     store: WorldStore<Backend>,
     settings: Result<PlayerSettings, taos_engine::storage::StorageError>,
+    chunks: Option<Rc<dyn ChunkStorage>>,
     world: Option<String>,
     script: Option<Recording>,
     now_ms: fn() -> u64,
@@ -130,7 +147,8 @@ fn run_with(
         }
     });
     let (feature, render) = CraftyPipelineFeature::new();
-    let game = Crafty::new(store, settings, render, world, script, now_ms);
+    let mut game = Crafty::new(store, settings, render, world, script, now_ms);
+    game.chunk_storage = chunks;
     let config = EngineConfig::new(WINDOW_SIZE.0, WINDOW_SIZE.1);
     Engine::run_app("crafty", config, crafty_preset(feature), game).map_err(|error| match error {
         RunError::NoDisplay(ref window) => AppError::NoDisplay {
@@ -149,6 +167,8 @@ enum Screen {
 /// crafty as an engine [`App`].
 struct Crafty {
     store: Store,
+    /// Where servers' chunks are cached between runs (`None`: not cached).
+    chunk_storage: Option<Rc<dyn ChunkStorage>>,
     start_world: Option<String>,
     /// Played in the first world opened (then `None`).
     start_script: Option<Recording>,
@@ -181,6 +201,7 @@ impl Crafty {
     ) -> Self {
         Self {
             store: Rc::new(store),
+            chunk_storage: None,
             start_world: world,
             start_script: script,
             now_ms,

@@ -80,6 +80,9 @@ pub(super) fn draw_chat(ui: &egui::Ui, online: &mut Online, typing: &mut Option<
             } else {
                 ui.label("T: chat");
             }
+            if let Some(cost) = online.join_cost() {
+                ui.weak(cost.to_string());
+            }
         });
     if sent && let Some(line) = typing.take() {
         online.connection.say(&line);

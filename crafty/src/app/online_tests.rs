@@ -42,6 +42,11 @@ impl Table {
         let store = block_on(WorldStore::open(&RedbBackend::new(dir.path()))).unwrap();
         let (mut engine, mut app) =
             super::tests::headless_app(store, &format!("join:Ada@{address}"), now);
+        // Servers' chunks cached beside the saves, as `run` does.
+        let chunks = block_on(crate::chunk_cache::ChunkStore::open(&RedbBackend::new(
+            dir.path(),
+        )));
+        app.chunk_storage = super::chunk_storage(chunks);
         app.start(&mut engine).unwrap();
         Self {
             app,
@@ -146,6 +151,9 @@ fn the_window_joins_a_server_plays_with_others_and_returns_when_it_goes() {
     };
     let token = play.online().unwrap().connection.token;
     assert!(token.is_some());
+    // It joined with the chunk cache, stored beside the saves.
+    let cache = play.online().unwrap().chunk_cache().expect("a chunk cache");
+    assert!(cache.is_persistent());
     assert_eq!(table.app.settings.servers.token(&address, "Ada"), token);
     table.until("the token is stored", |t| t.app.servers_saved.is_none());
 

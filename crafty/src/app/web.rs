@@ -7,7 +7,8 @@ use taos_engine::show_page_error as show_problem;
 use taos_engine::storage::IndexedDbBackend;
 use wasm_bindgen::JsCast;
 
-use super::{AppError, WorldStore, run_with};
+use super::{AppError, WorldStore, chunk_storage, run_with};
+use crate::chunk_cache::ChunkStore;
 use crate::settings::PlayerSettings;
 
 /// The id of the page element that carries [`PageStatus`] as JSON.
@@ -48,7 +49,16 @@ pub async fn run_in_page() -> Result<(), AppError> {
             .inspect_err(|e| show_problem(&format!("the page's ?script= is not played: {e}")))
             .ok()
     });
-    run_with(store, settings, query_value("world"), script, now_ms).inspect_err(|e| {
+    let chunks = chunk_storage(ChunkStore::open(&IndexedDbBackend::new()).await);
+    run_with(
+        store,
+        settings,
+        chunks,
+        query_value("world"),
+        script,
+        now_ms,
+    )
+    .inspect_err(|e| {
         show_problem(&e.to_string());
     })
 }
@@ -180,6 +190,14 @@ pub(super) struct OnlineStatus {
     pub accepted: usize,
     /// This player's edits not answered yet.
     pub pending: usize,
+    /// Changed chunks shown from the chunk cache.
+    pub chunks_cached: usize,
+    /// Changed chunks downloaded.
+    pub chunks_fetched: usize,
+    /// Bytes of chunk messages received.
+    pub chunk_bytes: u64,
+    /// What the join cost, once its chunks stopped coming.
+    pub joined: Option<String>,
 }
 
 impl PageStatus {

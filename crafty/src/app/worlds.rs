@@ -2,6 +2,8 @@
 //! named, creating, opening, renaming and deleting worlds, and joining a
 //! server (its token remembered).
 
+use std::rc::Rc;
+
 use taos_engine::{Engine, egui};
 
 use super::launcher::{Launcher, LauncherAction, WorldEntry};
@@ -9,6 +11,7 @@ use super::settings_screen::SettingsScreen;
 use super::tasks::Pending;
 use super::world_lock::lock_world;
 use super::{Crafty, Screen, Task};
+use crate::chunk_cache::GameChunkCache;
 use crate::cli::WorldChoice;
 use crate::online::{Online, connect};
 use crate::save::{SaveError, SavedWorld, WorldListing, decode_thumbnail};
@@ -157,12 +160,19 @@ impl Crafty {
 
     /// Connects to the server at `address` and says hello as `name` (with
     /// the token that server gave this name before, to come back as the
-    /// same player); play starts when the server answers.
+    /// same player), with the chunks cached for that server; play starts
+    /// when the server answers.
     pub(super) fn join(&mut self, engine: &mut Engine, address: &str, name: &str) {
         let token = self.settings.servers.token(address, name);
         match connect(address) {
             Ok(link) => {
-                let online = Online::join(address, name, link, token);
+                let online = match &self.chunk_storage {
+                    Some(storage) => {
+                        let cache = GameChunkCache::open(address, Some(Rc::clone(storage)));
+                        Online::join_cached(address, name, link, token, cache)
+                    }
+                    None => Online::join(address, name, link, token),
+                };
                 self.task = Some(Task::Joining(Box::new(online)));
                 self.poll_task(engine);
             }

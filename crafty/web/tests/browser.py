@@ -377,7 +377,8 @@ def next_line(lines, what, timeout, match=lambda line: True):
 def test_multiplayer(base, report, profile):
     """The page joins a native crafty-server (?world=join:Web@ADDRESS) over
     its WebSocket, breaks a block by clicking, and a native bot on the same
-    server sees that block turn to air."""
+    server sees that block turn to air; joining again twice, the second
+    join takes the changed chunk from the page's chunk cache."""
     data = tempfile.mkdtemp(prefix="taos-server-")
     server = subprocess.Popen([native_binary("crafty-server"), "--port", "0", "--seed", "5", "--data", data],
                               stdout=subprocess.PIPE, text=True, env={**os.environ, "RUST_LOG": "warn"})
@@ -407,8 +408,25 @@ def test_multiplayer(base, report, profile):
             raise Failure(f"the page's edit is not a broken block: {status['last_edit']}")
         wanted = f"edit {at[0]} {at[1]} {at[2]} 0"
         next_line(seen, f"the bot seeing {wanted!r}", 30, lambda line: line == wanted)
+        # The page joins again, twice, with the token its settings kept. The
+        # chunk it broke in came through the edit log, so the first rejoin
+        # downloads it (and caches it in IndexedDB); the second shows it
+        # from the cache and downloads nothing.
+        rejoins = []
+        for attempt in ("first", "second"):
+            browser.open(f"{base}/crafty/?{LIGHT}&backend=webgl2&world=join:Web@{address}")
+            status = browser.wait_for(f"the page's {attempt} rejoin and what it cost",
+                                      lambda s: playing(s) and s.get("online") is not None
+                                      and s["online"].get("joined") is not None, 180)
+            rejoins.append(status["online"])
+        first, second = rejoins
+        if first["chunks_fetched"] < 1:
+            raise Failure(f"the first rejoin downloaded no chunk: {first}")
+        if second["chunks_fetched"] != 0 or second["chunks_cached"] < first["chunks_fetched"]:
+            raise Failure(f"the second rejoin did not take its chunks from the cache: {second}")
         report["multiplayer"] = (f"ok: the page joined {address} with {players}, broke {at}, "
-                                 f"and the native bot saw it")
+                                 f"and the native bot saw it; rejoining: {first['joined']}, "
+                                 f"then {second['joined']}")
     finally:
         if browser is not None:
             browser.quit()

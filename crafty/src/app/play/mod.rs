@@ -310,6 +310,10 @@ impl Play {
                     players: online.connection.roster.values().cloned().collect(),
                     accepted: online.connection.accepted.len(),
                     pending: online.connection.pending_edits(),
+                    chunks_cached: online.connection.chunks_cached,
+                    chunks_fetched: online.connection.chunks_fetched,
+                    chunk_bytes: online.connection.chunk_bytes,
+                    joined: online.join_cost().map(|cost| cost.to_string()),
                 }),
             ..super::web::PageStatus::default()
         }
