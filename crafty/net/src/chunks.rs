@@ -81,18 +81,10 @@ impl ChunkSnapshot {
         }
     }
 
-    /// The snapshot's wire form: index deltas and blocks, deflated.
+    /// The snapshot's wire form: [`to_plain`](Self::to_plain), deflated.
     #[must_use]
     pub fn compress(&self) -> Vec<u8> {
-        let mut plain = Vec::with_capacity(self.blocks.len() * 3 + 4);
-        push_varint(&mut plain, self.blocks.len() as u32);
-        let mut previous = 0u32;
-        for &(index, block) in &self.blocks {
-            push_varint(&mut plain, u32::from(index) - previous);
-            plain.push(block);
-            previous = u32::from(index);
-        }
-        miniz_oxide::deflate::compress_to_vec(&plain, 6)
+        miniz_oxide::deflate::compress_to_vec(&self.to_plain(), 6)
     }
 
     /// Reads a snapshot's wire form.
@@ -103,7 +95,32 @@ impl ChunkSnapshot {
     pub fn decompress(bytes: &[u8]) -> Result<Self, SnapshotError> {
         let plain = miniz_oxide::inflate::decompress_to_vec_with_limit(bytes, MAX_SNAPSHOT_BYTES)
             .map_err(|e| SnapshotError::Compression(format!("{:?}", e.status)))?;
-        let mut rest = plain.as_slice();
+        Self::from_plain(&plain)
+    }
+
+    /// The snapshot uncompressed (what a server stores: reading it back is
+    /// a loop, no inflate): the count, then each block's index delta (a
+    /// varint) and block number.
+    #[must_use]
+    pub fn to_plain(&self) -> Vec<u8> {
+        let mut plain = Vec::with_capacity(self.blocks.len() * 3 + 4);
+        push_varint(&mut plain, self.blocks.len() as u32);
+        let mut previous = 0u32;
+        for &(index, block) in &self.blocks {
+            push_varint(&mut plain, u32::from(index) - previous);
+            plain.push(block);
+            previous = u32::from(index);
+        }
+        plain
+    }
+
+    /// Reads [`to_plain`](Self::to_plain)'s form.
+    ///
+    /// # Errors
+    /// [`SnapshotError`]: malformed, more blocks than a chunk, or an index
+    /// outside the chunk or out of order.
+    pub fn from_plain(plain: &[u8]) -> Result<Self, SnapshotError> {
+        let mut rest = plain;
         let count = take_varint(&mut rest)? as usize;
         if count > CHUNK_BLOCKS {
             return Err(SnapshotError::Malformed(format!(

@@ -58,15 +58,61 @@ struct EditBatch {
 
 impl Record for EditBatch {}
 
-/// A changed chunk as saved: its version and compressed snapshot.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct StoredChunk {
-    at: [i32; 3],
-    version: u64,
-    blocks: Vec<u8>,
+/// The layout of a saved chunk record (a binary record, not JSON: a start
+/// reads thousands of them).
+const CHUNK_RECORD: u8 = 1;
+
+/// A changed chunk as saved: a layout byte, its position (3 × i32) and
+/// version (u64), little-endian, then its snapshot uncompressed
+/// ([`ChunkSnapshot::to_plain`]).
+fn chunk_record(at: [i32; 3], version: u64, snapshot: &ChunkSnapshot) -> Vec<u8> {
+    let plain = snapshot.to_plain();
+    let mut bytes = Vec::with_capacity(21 + plain.len());
+    bytes.push(CHUNK_RECORD);
+    for axis in at {
+        bytes.extend_from_slice(&axis.to_le_bytes());
+    }
+    bytes.extend_from_slice(&version.to_le_bytes());
+    bytes.extend_from_slice(&plain);
+    bytes
 }
 
-impl Record for StoredChunk {}
+/// Reads [`chunk_record`]'s layout.
+fn read_chunk_record(
+    key: &str,
+    bytes: &[u8],
+) -> Result<(ChunkPos, u64, ChunkSnapshot), StoreError> {
+    let damaged = |why: String| StoreError::Chunk {
+        key: key.to_owned(),
+        source: SnapshotError::Malformed(why),
+    };
+    let (header, plain) = bytes.split_at_checked(21).ok_or_else(|| {
+        damaged(format!(
+            "{} bytes, shorter than a chunk record",
+            bytes.len()
+        ))
+    })?;
+    if header[0] != CHUNK_RECORD {
+        return Err(damaged(format!(
+            "layout {} (this build reads {CHUNK_RECORD})",
+            header[0]
+        )));
+    }
+    let word = |at: usize| {
+        i32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
+    let mut version = [0u8; 8];
+    version.copy_from_slice(&header[13..21]);
+    let snapshot = ChunkSnapshot::from_plain(plain).map_err(|source| StoreError::Chunk {
+        key: key.to_owned(),
+        source,
+    })?;
+    Ok((
+        ChunkPos(IVec3::new(word(1), word(5), word(9))),
+        u64::from_le_bytes(version),
+        snapshot,
+    ))
+}
 
 impl Record for PlayerRecord {}
 
@@ -101,10 +147,10 @@ pub enum StoreError {
         found: u64,
     },
     /// A saved chunk snapshot does not read.
-    #[error("the saved chunk {at:?}: {source}")]
+    #[error("the saved chunk {key}: {source}")]
     Chunk {
-        /// The chunk.
-        at: [i32; 3],
+        /// The chunk's key.
+        key: String,
         /// Why.
         source: SnapshotError,
     },
@@ -197,17 +243,16 @@ impl<D: Database> ServerStore<D> {
                 meta
             }
         };
-        let stored: Vec<(String, StoredChunk)> = self.db.get_all(CHUNKS).await?;
-        let mut snapshots = Vec::with_capacity(stored.len());
-        for (_, chunk) in stored {
-            let snapshot = ChunkSnapshot::decompress(&chunk.blocks).map_err(|source| {
-                StoreError::Chunk {
-                    at: chunk.at,
-                    source,
-                }
-            })?;
-            snapshots.push((ChunkPos(IVec3::from_array(chunk.at)), chunk.version, snapshot));
-        }
+        let stored = self
+            .db
+            .transaction(&[CHUNKS], TransactionMode::ReadOnly, async |tx| {
+                tx.get_all_raw(CHUNKS).await
+            })
+            .await?;
+        let snapshots = stored
+            .iter()
+            .map(|(key, bytes)| read_chunk_record(key, bytes))
+            .collect::<Result<Vec<_>, _>>()?;
         let batches: Vec<(String, EditBatch)> = self.db.get_all(EDITS).await?;
         let mut tail = Vec::new();
         for (_, batch) in batches {
@@ -271,17 +316,15 @@ impl<D: Database> ServerStore<D> {
             return Ok(());
         }
         let end = batch.first + batch.edits.len() as u64;
-        let chunks: Vec<(String, StoredChunk)> = batch
+        let chunks: Vec<(String, Vec<u8>)> = batch
             .fold
             .iter()
             .map(|folded| {
                 let at = folded.at.0.to_array();
-                let stored = StoredChunk {
-                    at,
-                    version: folded.version,
-                    blocks: folded.snapshot.compress(),
-                };
-                (chunk_key(at), stored)
+                (
+                    chunk_key(at),
+                    chunk_record(at, folded.version, folded.snapshot),
+                )
             })
             .collect();
         let edits = EditBatch {
@@ -325,7 +368,7 @@ impl<D: Database> ServerStore<D> {
                         }
                     } else {
                         for (key, chunk) in &chunks {
-                            tx.put(CHUNKS, key, chunk).await?;
+                            tx.put_raw(CHUNKS, key, chunk).await?;
                         }
                         tx.clear(EDITS).await?;
                     }

@@ -268,7 +268,8 @@ impl<L: Link> Server<L> {
         } = saved;
         let mut log = world_log::WorldLog::from_snapshots(id, folded, snapshots);
         let mut world = World::new(config.seed);
-        world.replay(log.as_edits());
+        world.reserve_edited(log.changed_blocks());
+        world.lay(log.as_edits());
         for edit in tail {
             log.push(edit);
             let _ = world.set_block(edit.pos(), edit.block);

@@ -206,20 +206,23 @@ impl WorldLog {
 
     /// The edits a world needs to show every changed block (each chunk's
     /// snapshot as edits).
-    pub(crate) fn as_edits(&self) -> Vec<BlockEdit> {
+    pub(crate) fn as_edits(&self) -> impl Iterator<Item = BlockEdit> + '_ {
         let size = CHUNK_SIZE as i32;
-        let mut edits = Vec::new();
-        for (pos, changed) in &self.chunks {
+        self.chunks.iter().flat_map(move |(pos, changed)| {
             let origin = pos.origin();
-            for &(index, block) in &changed.snapshot.blocks {
+            changed.snapshot.blocks.iter().map(move |&(index, block)| {
                 let index = i32::from(index);
                 let local = IVec3::new(index % size, index / (size * size), (index / size) % size);
                 let block = crafty_sim::world::BlockType::try_from(block)
                     .unwrap_or(crafty_sim::world::BlockType::Air);
-                edits.push(BlockEdit::new(origin + local, block));
-            }
-        }
-        edits
+                BlockEdit::new(origin + local, block)
+            })
+        })
+    }
+
+    /// Edited blocks in all (what laying the snapshots sets).
+    pub(crate) fn changed_blocks(&self) -> usize {
+        self.chunks.values().map(|c| c.snapshot.blocks.len()).sum()
     }
 }
 
@@ -244,8 +247,9 @@ mod tests {
         log.forget_before(2);
         assert!(log.entries(0, 3).is_none());
         assert_eq!(log.entries(2, 3).unwrap().len(), 1);
-        let edits = log.as_edits();
+        let edits: Vec<BlockEdit> = log.as_edits().collect();
         assert_eq!(edits.len(), 3);
+        assert_eq!(log.changed_blocks(), 3);
         assert!(edits.contains(&BlockEdit::new(IVec3::new(40, 40, 1), BlockType::Sand)));
         let (_, bytes) = log.compressed(ChunkPos::new(0, 1, 0)).unwrap();
         let snapshot = ChunkSnapshot::decompress(bytes).unwrap();

@@ -17,13 +17,18 @@ pub const WORLD_HEIGHT: i32 = WORLD_CHUNKS_Y * CHUNK_SIZE as i32;
 #[error("block {0} is outside the world (y must be in 0..{WORLD_HEIGHT})")]
 pub struct OutsideWorld(pub IVec3);
 
+/// Every edited block, by position. Hashed with foldhash (randomly seeded
+/// per process, several times faster than std's SipHash on three ints): a
+/// server lays hundreds of thousands of them at start.
+type Overrides = HashMap<IVec3, BlockType, foldhash::fast::RandomState>;
+
 /// The voxel world of one seed: chunks generated on demand, edits applied on
 /// top, and the ordered edit history that reproduces it.
 #[derive(Debug, Clone)]
 pub struct World {
     terrain: Terrain,
     chunks: HashMap<ChunkPos, Chunk>,
-    overrides: HashMap<IVec3, BlockType>,
+    overrides: Overrides,
     edits: Vec<BlockEdit>,
 }
 
@@ -42,7 +47,7 @@ impl World {
         Self {
             terrain,
             chunks: HashMap::new(),
-            overrides: HashMap::new(),
+            overrides: Overrides::default(),
             edits: Vec::new(),
         }
     }
@@ -60,6 +65,7 @@ impl World {
     pub fn replay(&mut self, edits: impl IntoIterator<Item = BlockEdit>) {
         let edits = edits.into_iter();
         self.edits.reserve(edits.size_hint().0);
+        self.overrides.reserve(edits.size_hint().0);
         for edit in edits {
             if let Err(error) = self.apply(edit.pos(), edit.block) {
                 log::warn!("skipping a saved edit: {error}");
@@ -83,6 +89,31 @@ impl World {
     #[must_use]
     pub fn edits(&self) -> &[BlockEdit] {
         &self.edits
+    }
+
+    /// Makes room for `blocks` more edited blocks (before a
+    /// [`lay`](Self::lay) of that many).
+    pub fn reserve_edited(&mut self, blocks: usize) {
+        self.overrides.reserve(blocks);
+    }
+
+    /// Sets each of `edits`' blocks without recording them in the history
+    /// (a server laying its saved chunk snapshots over the seed's world:
+    /// it keeps its history itself). Edits outside the world are skipped.
+    pub fn lay(&mut self, edits: impl IntoIterator<Item = BlockEdit>) {
+        let edits = edits.into_iter();
+        self.overrides.reserve(edits.size_hint().0);
+        for edit in edits {
+            let pos = edit.pos();
+            if !Self::contains(pos) {
+                continue;
+            }
+            let (chunk_pos, local) = ChunkPos::of_block(pos);
+            if let Some(chunk) = self.chunks.get_mut(&chunk_pos) {
+                chunk.set(local.x as usize, local.y as usize, local.z as usize, edit.block);
+            }
+            self.overrides.insert(pos, edit.block);
+        }
     }
 
     /// Forgets the recorded edit history ([`edits`](Self::edits) becomes
@@ -334,7 +365,7 @@ impl UnloadedBlocks {
 }
 
 /// Lays the edits in `overrides` that fall inside chunk `pos` over `chunk`.
-fn apply_overrides(chunk: &mut Chunk, pos: ChunkPos, overrides: &HashMap<IVec3, BlockType>) {
+fn apply_overrides(chunk: &mut Chunk, pos: ChunkPos, overrides: &Overrides) {
     let origin = pos.origin();
     let size = CHUNK_SIZE as i32;
     // Few chunks are edited: scanning the overrides beats probing 32k
