@@ -19,8 +19,8 @@ use crafty_net::protocol::{
     BodyState, ClientMessage, EditAction, INPUT_WINDOW, PROTOCOL_VERSION, Refusal, ServerMessage,
     TickInput, Token,
 };
-use crafty_sim::inventory::{GameMode, HOTBAR_SLOTS, InventoryState, ItemStack};
 use crafty_net::{ChunkSnapshot, MAX_WANTED_CHUNKS, WorldId};
+use crafty_sim::inventory::{GameMode, HOTBAR_SLOTS, InventoryState, ItemStack};
 use crafty_sim::world::{BlockType, CHUNK_SIZE, World};
 
 use crate::ChunkCache;
@@ -584,7 +584,9 @@ impl<L: crafty_net::Link> Connection<L> {
                 _ => None,
             };
             match cached {
-                Some((held, data)) if held == version && self.apply_chunk(at, version, &data, events) => {
+                Some((held, data))
+                    if held == version && self.apply_chunk(at, version, &data, events) =>
+                {
                     self.chunks_cached += 1;
                 }
                 _ => wanted.push(at),

@@ -34,7 +34,10 @@ pub const REGION_CHUNKS: i32 = 8;
 /// The region (x, z, in regions) of chunk `at`.
 #[must_use]
 pub fn region_of(at: [i32; 3]) -> [i32; 2] {
-    [at[0].div_euclid(REGION_CHUNKS), at[2].div_euclid(REGION_CHUNKS)]
+    [
+        at[0].div_euclid(REGION_CHUNKS),
+        at[2].div_euclid(REGION_CHUNKS),
+    ]
 }
 
 /// A world's identity, made when it is created: a client's cache keys its

@@ -37,5 +37,6 @@ pub use link::{Conditions, Link, LinkClosed, MemoryLink, MemoryNet};
 pub use protocol::{
     BodyState, ClientMessage, EDITS_PER_MESSAGE, EditAction, INPUT_WINDOW, LoggedEdit,
     MAX_CHAT_CHARS, MAX_CLIENT_MESSAGE, MAX_NAME_CHARS, MAX_SERVER_MESSAGE, PROTOCOL_VERSION,
-    ProtocolError, Refusal, RemotePlayer, ServerMessage, Token, clean_chat, peek_version, valid_name,
+    ProtocolError, Refusal, RemotePlayer, ServerMessage, Token, clean_chat, peek_version,
+    valid_name,
 };

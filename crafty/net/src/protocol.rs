@@ -539,7 +539,10 @@ mod tests {
 
     #[test]
     fn chat_loses_what_reorders_or_hides_text() {
-        assert_eq!(clean_chat("abc\u{202E}fed\u{2066}x\u{200B}y\u{FEFF}"), "abcfedxy");
+        assert_eq!(
+            clean_chat("abc\u{202E}fed\u{2066}x\u{200B}y\u{FEFF}"),
+            "abcfedxy"
+        );
         assert_eq!(clean_chat("héllo wörld ✓ 日本"), "héllo wörld ✓ 日本");
         assert_eq!(clean_chat("tag\u{E0041}s"), "tags");
     }

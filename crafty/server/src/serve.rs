@@ -32,7 +32,7 @@ use crate::{SaveBatch, Server, ServerConfig, ServerStore, StoreError};
 const FORGET_EVERY_TICKS: u64 = 20 * 3600;
 
 /// What a [`serve`] run did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ServeStats {
     /// Ticks run.
     pub ticks: u64,
@@ -58,6 +58,8 @@ pub struct ServeStats {
     pub memory_first_minute: Option<u64>,
     /// Its resident memory at its last whole minute of ticks.
     pub memory_last_minute: Option<u64>,
+    /// Its resident memory after each whole minute of ticks, in order.
+    pub memory_by_minute: Vec<u64>,
 }
 
 /// This process's resident memory in bytes (Linux's `/proc`; `None`
@@ -315,6 +317,7 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
     stats.tick_max = at(1.0);
     stats.memory_first_minute = memory.first().copied();
     stats.memory_last_minute = memory.last().copied();
+    stats.memory_by_minute = memory;
     if let Some(error) = fatal {
         // Another server hosts the world: say so and write nothing more.
         server.shut_down("this server stopped hosting the world: join again");

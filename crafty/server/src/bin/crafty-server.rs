@@ -284,6 +284,17 @@ fn listen_and_serve<D: Database + Send + Sync + 'static>(
         mib(stats.memory_first_minute),
         mib(stats.memory_last_minute)
     );
+    if stats.memory_by_minute.len() > 2 {
+        let minutes: Vec<String> = stats
+            .memory_by_minute
+            .iter()
+            .map(|&bytes| mib(Some(bytes)))
+            .collect();
+        println!(
+            "crafty-server: memory minute by minute: {}",
+            minutes.join(", ")
+        );
+    }
     Ok(())
 }
 

@@ -23,7 +23,9 @@ impl<L: Link> Server<L> {
                 Phase::Joining if self.tick.saturating_sub(connection.opened_at) >= hello => {
                     self.refuse(index, Refusal::TooSlow, report);
                 }
-                Phase::Playing(playing) if self.tick.saturating_sub(playing.heard_at) >= silence => {
+                Phase::Playing(playing)
+                    if self.tick.saturating_sub(playing.heard_at) >= silence =>
+                {
                     let reason = format!(
                         "nothing heard for {} s",
                         self.config.silence_timeout.as_secs()

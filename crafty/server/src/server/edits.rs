@@ -304,7 +304,11 @@ impl<L: Link> Server<L> {
             connection.send(&ServerMessage::Edits { first: from, edits });
         }
         for index in behind {
-            self.kick(index, "too far behind the world's edits: join again", report);
+            self.kick(
+                index,
+                "too far behind the world's edits: join again",
+                report,
+            );
         }
     }
 }

@@ -34,10 +34,10 @@ mod chat;
 mod connection;
 mod deadlines;
 mod edits;
-mod world_log;
 mod players;
 mod saves;
 mod sync;
+mod world_log;
 
 pub use chat::CHAT_TICKS;
 pub use edits::EDITS_PER_SECOND;
@@ -180,8 +180,7 @@ pub struct FoldedChunk<'a> {
 
 /// Reads a player's saved record by its [`record_key`] (what a server
 /// that loads players on demand is given).
-pub type RecordSource =
-    Box<dyn FnMut(&str) -> Result<Option<PlayerRecord>, String> + Send + Sync>;
+pub type RecordSource = Box<dyn FnMut(&str) -> Result<Option<PlayerRecord>, String> + Send + Sync>;
 
 /// One crafty world and its players; see the [crate docs](crate).
 pub struct Server<L: Link> {
@@ -258,7 +257,11 @@ impl<L: Link> Server<L> {
     /// after them, as [`ServerStore::load`](crate::ServerStore::load)
     /// reads them. Records are read on demand from `source`.
     #[must_use]
-    pub fn from_saved(config: ServerConfig, saved: crate::SavedServer, source: RecordSource) -> Self {
+    pub fn from_saved(
+        config: ServerConfig,
+        saved: crate::SavedServer,
+        source: RecordSource,
+    ) -> Self {
         let crate::SavedServer {
             world: id,
             snapshots,

@@ -61,7 +61,10 @@ impl<L: Link> Server<L> {
             Vec::new()
         };
         // Unsaved entries are never forgotten (see `forget_sent`).
-        let edits = self.log.entries(self.saved_edits, logged).unwrap_or_default();
+        let edits = self
+            .log
+            .entries(self.saved_edits, logged)
+            .unwrap_or_default();
         save(SaveBatch {
             first: self.saved_edits,
             edits,

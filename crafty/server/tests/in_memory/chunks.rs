@@ -97,7 +97,11 @@ fn a_joiner_gets_the_chunks_in_view_and_a_returning_one_only_the_versions() {
     assert_eq!(warm.chunks_cached, cold.chunks_fetched);
     let copy = warm.world.as_ref().unwrap();
     for at in edited.iter().filter(|at| in_view(at)) {
-        assert_eq!(copy.block(*at), truth.block(*at), "ada (warm) sees {at} wrong");
+        assert_eq!(
+            copy.block(*at),
+            truth.block(*at),
+            "ada (warm) sees {at} wrong"
+        );
     }
     let ratio = warm.chunk_bytes as f64 / cold.chunk_bytes as f64;
     println!(
@@ -107,7 +111,11 @@ fn a_joiner_gets_the_chunks_in_view_and_a_returning_one_only_the_versions() {
         warm.chunk_bytes,
         ratio * 100.0
     );
-    assert!(ratio < 0.10, "a warm join costs {:.1}% of a cold one", ratio * 100.0);
+    assert!(
+        ratio < 0.10,
+        "a warm join costs {:.1}% of a cold one",
+        ratio * 100.0
+    );
 }
 
 #[test]
@@ -146,7 +154,12 @@ fn an_edit_made_after_a_snapshot_is_not_undone_by_it() {
     for bot in &bots {
         let copy = bot.world.as_ref().unwrap();
         for &at in &edited {
-            assert_eq!(copy.block(at), server.world().block(at), "{} at {at}", bot.name);
+            assert_eq!(
+                copy.block(at),
+                server.world().block(at),
+                "{} at {at}",
+                bot.name
+            );
         }
     }
 }
@@ -212,7 +225,11 @@ fn the_log_folds_into_chunks_and_a_start_reads_chunks_and_a_short_tail() {
     }
     let touched: std::collections::HashSet<IVec3> = after.iter().map(|(at, _)| *at).collect();
     for at in edited.iter().filter(|at| !touched.contains(at)).step_by(7) {
-        assert_eq!(server.world().block(*at), truth.block(*at), "{at} from the chunks");
+        assert_eq!(
+            server.world().block(*at),
+            truth.block(*at),
+            "{at} from the chunks"
+        );
     }
 }
 
@@ -267,7 +284,12 @@ fn records_are_read_on_joining_and_forgotten_when_unused() {
     }
     let ada = block_on(store.load_record("ada")).unwrap().unwrap();
     let bob = block_on(store.load_record("bob")).unwrap().unwrap();
-    assert!(ada.last_seen < 50 && bob.last_seen >= 100, "{} {}", ada.last_seen, bob.last_seen);
+    assert!(
+        ada.last_seen < 50 && bob.last_seen >= 100,
+        "{} {}",
+        ada.last_seen,
+        bob.last_seen
+    );
     // Records unused since tick 50 are forgotten, the one in use is not.
     assert_eq!(block_on(store.forget_records(50)).unwrap(), 1);
     assert!(block_on(store.load_record("ada")).unwrap().is_none());
@@ -290,7 +312,10 @@ fn one_server_hosts_under_the_lease_and_a_presumed_dead_one_cannot_write() {
     let config = ServerConfig::default();
     let (first, second) = (open(&backend), open(&backend));
     let (a, b) = (HostId::new(), HostId::new());
-    assert_eq!(block_on(first.claim(a, "a:1", None)).unwrap(), Claim::Hosting);
+    assert_eq!(
+        block_on(first.claim(a, "a:1", None)).unwrap(),
+        Claim::Hosting
+    );
     let Claim::HeldBy(lease) = block_on(second.claim(b, "b:1", None)).unwrap() else {
         panic!("the lease is a's");
     };
@@ -303,18 +328,30 @@ fn one_server_hosts_under_the_lease_and_a_presumed_dead_one_cannot_write() {
     ));
     // Its beat stands still (it hangs): the other takes the world.
     let beat = block_on(first.lease()).unwrap().unwrap().beat;
-    assert_eq!(block_on(second.claim(b, "b:1", Some(beat))).unwrap(), Claim::Hosting);
+    assert_eq!(
+        block_on(second.claim(b, "b:1", Some(beat))).unwrap(),
+        Claim::Hosting
+    );
     // The old host wakes up: it may not write, and knows it.
     let (world, _) = edited_world(config.seed, 10);
     let mut zombie: Server<MemoryLink> = Server::with_world(config, world, Default::default());
     let refused = zombie.save_all(|batch: SaveBatch<'_>| block_on(first.save(&batch)));
-    assert!(matches!(refused, Err(StoreError::LeaseLost { .. })), "{refused:?}");
-    assert!(matches!(block_on(first.renew()), Err(StoreError::LeaseLost { .. })));
+    assert!(
+        matches!(refused, Err(StoreError::LeaseLost { .. })),
+        "{refused:?}"
+    );
+    assert!(matches!(
+        block_on(first.renew()),
+        Err(StoreError::LeaseLost { .. })
+    ));
     // The new host writes; a clean shutdown gives the lease up.
     let mut host: Server<MemoryLink> = load(&second, config);
     host.save_all(|batch: SaveBatch<'_>| block_on(second.save(&batch)))
         .unwrap();
     block_on(second.release()).unwrap();
     assert!(block_on(second.lease()).unwrap().is_none());
-    assert_eq!(block_on(first.claim(a, "a:1", None)).unwrap(), Claim::Hosting);
+    assert_eq!(
+        block_on(first.claim(a, "a:1", None)).unwrap(),
+        Claim::Hosting
+    );
 }

@@ -17,7 +17,10 @@ use taos_storage::{MemoryBackend, MemoryDatabase, block_on};
 const TICK: Duration = Duration::from_millis(50);
 
 /// The server of the world saved in `store`, reading records from it.
-fn load(store: &Arc<ServerStore<MemoryDatabase>>, config: ServerConfig) -> Server<crafty_net::MemoryLink> {
+fn load(
+    store: &Arc<ServerStore<MemoryDatabase>>,
+    config: ServerConfig,
+) -> Server<crafty_net::MemoryLink> {
     let saved = block_on(store.load(config.seed)).unwrap();
     let source = Arc::clone(store);
     Server::from_saved(
@@ -51,7 +54,10 @@ fn acknowledged_edits_and_records_survive_a_server_that_dies() {
     );
     let token = ada.token.unwrap();
     let acknowledged: Vec<IVec3> = ada.accepted.clone();
-    let blocks: Vec<_> = acknowledged.iter().map(|&at| server.world().block(at)).collect();
+    let blocks: Vec<_> = acknowledged
+        .iter()
+        .map(|&at| server.world().block(at))
+        .collect();
     let made = server.edits_made();
     // The server dies: no shutdown, no last save.
     drop(server);
@@ -65,7 +71,11 @@ fn acknowledged_edits_and_records_survive_a_server_that_dies() {
     assert_eq!(server.world_id(), world_id, "the same world");
     assert_eq!(server.edits_made(), made, "the log as the server had it");
     for (at, block) in acknowledged.iter().zip(&blocks) {
-        assert_eq!(server.world().block(*at), *block, "{at} was acknowledged, not saved");
+        assert_eq!(
+            server.world().block(*at),
+            *block,
+            "{at} was acknowledged, not saved"
+        );
     }
     let (client, end) = net.connect();
     server.accept(end);

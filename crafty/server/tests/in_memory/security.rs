@@ -155,11 +155,7 @@ fn out_of_reach_and_impossible_edits_are_refused_and_shown_back() {
     world.run(&mut [&mut ada], 3);
     assert_eq!(ada.refused_edits, 4);
     assert_eq!(ada.pending_edits(), 0);
-    assert_eq!(
-        world.server.edits_made(),
-        before,
-        "nothing changed"
-    );
+    assert_eq!(world.server.edits_made(), before, "nothing changed");
 }
 
 #[test]

@@ -187,7 +187,12 @@ fn fill_the_world(data: &Path) {
         rng ^= rng << 17;
         (rng % n) as i32
     };
-    let blocks = [BlockType::Stone, BlockType::Sand, BlockType::Air, BlockType::Dirt];
+    let blocks = [
+        BlockType::Stone,
+        BlockType::Sand,
+        BlockType::Air,
+        BlockType::Dirt,
+    ];
     let mut edits = Vec::new();
     for cx in 0..FILLED_CHUNKS {
         for cz in 0..FILLED_CHUNKS {
@@ -233,7 +238,12 @@ fn a_client_that_stops_reading_holds_up_nobody_and_is_closed() {
     };
     say(&mut stalled, hello);
     std::thread::sleep(Duration::from_millis(300));
-    say(&mut stalled, ClientMessage::WantRegions { regions: vec![[0, 0]] });
+    say(
+        &mut stalled,
+        ClientMessage::WantRegions {
+            regions: vec![[0, 0]],
+        },
+    );
     std::thread::sleep(Duration::from_millis(300));
     let chunks: Vec<[i32; 3]> = (0..FILLED_CHUNKS)
         .flat_map(|x| (0..FILLED_CHUNKS).map(move |z| [x, 2, z]))
@@ -243,7 +253,10 @@ fn a_client_that_stops_reading_holds_up_nobody_and_is_closed() {
             let wanted = ClientMessage::WantChunks {
                 chunks: batch.to_vec(),
             };
-            if stalled.send(Message::Binary(wanted.encode().unwrap().into())).is_err() {
+            if stalled
+                .send(Message::Binary(wanted.encode().unwrap().into()))
+                .is_err()
+            {
                 break;
             }
         }

@@ -119,7 +119,12 @@ fn the_world_survives_its_host_killed_and_the_bots_come_back() {
         assert!(bot.goodbye.is_none(), "{}: {:?}", bot.name, bot.goodbye);
         let copy = bot.world.as_ref().unwrap();
         for (at, block) in &truth {
-            assert_eq!(copy.block(*at), *block, "{} sees {at} differently", bot.name);
+            assert_eq!(
+                copy.block(*at),
+                *block,
+                "{} sees {at} differently",
+                bot.name
+            );
         }
     }
     let tokens: Vec<_> = bots.iter().map(|b| b.token.unwrap()).collect();
@@ -155,7 +160,11 @@ fn the_world_survives_its_host_killed_and_the_bots_come_back() {
     for bot in &back {
         let copy = bot.world.as_ref().unwrap();
         for (at, block) in &truth {
-            assert_eq!(copy.block(*at), *block, "an acknowledged edit at {at} was lost");
+            assert_eq!(
+                copy.block(*at),
+                *block,
+                "an acknowledged edit at {at} was lost"
+            );
         }
     }
 }

@@ -110,7 +110,12 @@ impl World {
             }
             let (chunk_pos, local) = ChunkPos::of_block(pos);
             if let Some(chunk) = self.chunks.get_mut(&chunk_pos) {
-                chunk.set(local.x as usize, local.y as usize, local.z as usize, edit.block);
+                chunk.set(
+                    local.x as usize,
+                    local.y as usize,
+                    local.z as usize,
+                    edit.block,
+                );
             }
             self.overrides.insert(pos, edit.block);
         }
