@@ -27,7 +27,8 @@ use super::tls::{TlsIdentity, TlsTrust};
 /// How many bytes the reader takes from its socket at a time.
 const READ_CHUNK: usize = 16 * 1024;
 
-/// One half of a connection (see the [module docs](self)).
+/// One half of a connection: plain TCP, or TLS sharing one rustls
+/// connection with the other half (locked only to encrypt or decrypt).
 pub struct SocketStream {
     tcp: TcpStream,
     tls: Option<TlsHalf>,

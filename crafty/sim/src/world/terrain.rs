@@ -89,6 +89,9 @@ fn ground_block_in(pos: IVec3, surface: i32, biome: Biome, caves: Option<&CaveNo
     block
 }
 
+/// Columns a [`BareTerrain`] keeps before it starts afresh (1.5 MiB).
+const MAX_CACHED_COLUMNS: usize = 1 << 16;
+
 /// The bare terrain (ground and caves, no trees) block by block, exactly
 /// as [`Terrain::surface_height`] then [`Terrain::ground_block`] give it,
 /// but with the noise built once and each column computed once: the border
@@ -112,6 +115,11 @@ impl BareTerrain {
         }
     }
 
+    /// The terrain it computes.
+    pub(crate) fn terrain(&self) -> Terrain {
+        self.terrain
+    }
+
     /// The bare terrain's block at `pos` (inside the world's height).
     pub(crate) fn block(&mut self, pos: IVec3) -> BlockType {
         let Self {
@@ -120,6 +128,10 @@ impl BareTerrain {
             caves,
             columns,
         } = self;
+        // A long-lived one (the world's) forgets its columns now and then.
+        if columns.len() >= MAX_CACHED_COLUMNS {
+            columns.clear();
+        }
         let column = *columns
             .entry((pos.x, pos.z))
             .or_insert_with(|| terrain.column_with(biomes.as_ref(), pos.x, pos.z));

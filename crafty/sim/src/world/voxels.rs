@@ -17,6 +17,33 @@ pub const WORLD_HEIGHT: i32 = WORLD_CHUNKS_Y * CHUNK_SIZE as i32;
 #[error("block {0} is outside the world (y must be in 0..{WORLD_HEIGHT})")]
 pub struct OutsideWorld(pub IVec3);
 
+/// A world's [`BareTerrain`], behind a lock so [`World::block`] can fill
+/// its column cache through `&self`; a clone starts with an empty cache.
+struct SharedBare(std::sync::Mutex<BareTerrain>);
+
+impl SharedBare {
+    fn new(terrain: Terrain) -> Self {
+        Self(std::sync::Mutex::new(BareTerrain::new(terrain)))
+    }
+}
+
+impl Clone for SharedBare {
+    fn clone(&self) -> Self {
+        let terrain = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .terrain();
+        Self::new(terrain)
+    }
+}
+
+impl std::fmt::Debug for SharedBare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedBare")
+    }
+}
+
 /// Every edited block, by position. Hashed with foldhash (randomly seeded
 /// per process, several times faster than std's SipHash on three ints): a
 /// server lays hundreds of thousands of them at start.
@@ -27,6 +54,9 @@ type Overrides = HashMap<IVec3, BlockType, foldhash::fast::RandomState>;
 #[derive(Debug, Clone)]
 pub struct World {
     terrain: Terrain,
+    /// The bare terrain of unloaded chunks, each column's noise computed
+    /// once (a server steps every player over unloaded chunks).
+    bare: SharedBare,
     chunks: HashMap<ChunkPos, Chunk>,
     overrides: Overrides,
     edits: Vec<BlockEdit>,
@@ -46,6 +76,7 @@ impl World {
     pub fn with_terrain(terrain: Terrain) -> Self {
         Self {
             terrain,
+            bare: SharedBare::new(terrain),
             chunks: HashMap::new(),
             overrides: Overrides::default(),
             edits: Vec::new(),
@@ -269,8 +300,11 @@ impl World {
         if let Some(&block) = self.overrides.get(&pos) {
             return block;
         }
-        let surface = self.terrain.surface_height(pos.x, pos.z);
-        self.terrain.ground_block(pos, surface)
+        self.bare
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .block(pos)
     }
 
     /// The highest block that is not air in column `(x, z)` and its height
