@@ -3,7 +3,8 @@
 //! fixed tick (at the server's rate, presenting nothing) runs one server
 //! tick. Between ticks the loop says when the next one is due
 //! ([`LoopWake::At`]), and the server sleeps on its wake channel until
-//! then or until a client's message arrives. With nobody connected the
+//! then (a client's message waits in its inbox for the tick: waking for
+//! each would cost a context switch a message). With nobody connected the
 //! loop is paused ([`LoopWake::OnEvent`]): the server sleeps until
 //! somebody connects, with no tick and no timer. Each tick is saved
 //! before its answers go out; a shutdown ([`Wake::Shutdown`], from SIGINT

@@ -100,6 +100,11 @@ struct State {
     outbox: VecDeque<Message>,
     outbox_bytes: usize,
     reason: Option<String>,
+    /// The writer sleeps on the condition variable: a queued message must
+    /// wake it (otherwise it will find the message itself, and waking it
+    /// would cost a system call for nothing: a server queues a message on
+    /// every link every tick).
+    writer_waiting: bool,
 }
 
 /// What the link and its threads share.
@@ -133,6 +138,7 @@ impl Shared {
                 outbox: VecDeque::new(),
                 outbox_bytes: 0,
                 reason: None,
+                writer_waiting: false,
             }),
             wake: Condvar::new(),
             stream,
@@ -170,7 +176,9 @@ impl Shared {
         }
         state.outbox_bytes += bytes;
         state.outbox.push_back(message);
-        self.wake.notify_all();
+        if state.writer_waiting {
+            self.wake.notify_all();
+        }
         Ok(())
     }
 
@@ -432,11 +440,13 @@ fn write_from(mut writer: WebSocket<SocketStream>, shared: &Shared) {
                 if matches!(state.phase, Phase::Closing { .. }) {
                     break Next::Close;
                 }
+                state.writer_waiting = true;
                 state = shared
                     .wake
                     .wait_timeout(state, keepalive.saturating_sub(since_ping))
                     .unwrap_or_else(PoisonError::into_inner)
                     .0;
+                state.writer_waiting = false;
             }
         };
         let written = match next {
