@@ -54,6 +54,10 @@ pub struct ServeStats {
     pub tick_p99: Duration,
     /// The longest tick.
     pub tick_max: Duration,
+    /// The median time a tick's save took (part of the tick's time).
+    pub save_p50: Duration,
+    /// The 99th percentile of a save's time.
+    pub save_p99: Duration,
     /// The server's resident memory after its first minute of ticks
     /// (Linux; `None` elsewhere or before a minute).
     pub memory_first_minute: Option<u64>,
@@ -61,6 +65,12 @@ pub struct ServeStats {
     pub memory_last_minute: Option<u64>,
     /// Its resident memory after each whole minute of ticks, in order.
     pub memory_by_minute: Vec<u64>,
+}
+
+/// The `p` quantile of sorted microseconds.
+fn percentile(sorted: &[u32], p: f64) -> Duration {
+    let index = (sorted.len().saturating_sub(1) as f64 * p).round() as usize;
+    Duration::from_micros(sorted.get(index).copied().map_or(0, u64::from))
 }
 
 /// This process's resident memory in bytes (Linux's `/proc`; `None`
@@ -102,6 +112,8 @@ struct Served<D: Database + Send + Sync + 'static> {
     forgotten: usize,
     /// Each tick's time, in microseconds.
     tick_micros: Vec<u32>,
+    /// Each tick's save's time, in microseconds.
+    save_micros: Vec<u32>,
     /// Resident memory after each whole minute of ticks.
     memory: Vec<u64>,
 }
@@ -116,12 +128,17 @@ fn tick_server<D: Database + Send + Sync + 'static>(world: &mut Ecs) {
         fatal,
         forgotten,
         tick_micros,
+        save_micros,
         memory,
     } = &mut *served;
     let started = Instant::now();
     let mut lost = None;
+    let mut saving = Duration::ZERO;
     let report = server.tick_saving(|batch: SaveBatch<'_>| {
-        block_on(store.save(&batch)).inspect_err(|error| {
+        let began = Instant::now();
+        let saved = block_on(store.save(&batch));
+        saving = began.elapsed();
+        saved.inspect_err(|error| {
             if matches!(error, StoreError::LeaseLost { .. }) {
                 lost = Some(error.to_string());
             }
@@ -132,6 +149,7 @@ fn tick_server<D: Database + Send + Sync + 'static>(world: &mut Ecs) {
     }
     *ticks += 1;
     tick_micros.push(u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX));
+    save_micros.push(u32::try_from(saving.as_micros()).unwrap_or(u32::MAX));
     if ticks.is_multiple_of(u64::from(server.config().tick_hz) * 60)
         && let Some(bytes) = resident_memory()
     {
@@ -224,6 +242,7 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
         fatal: None,
         forgotten,
         tick_micros: Vec::new(),
+        save_micros: Vec::new(),
         memory: Vec::new(),
     });
     scene.add_systems(tick_server::<D>);
@@ -297,6 +316,7 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
         ticks,
         forgotten,
         mut tick_micros,
+        mut save_micros,
         memory,
         ..
     } = game
@@ -309,13 +329,12 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
     stats.edits = server.edits_made();
     stats.changed_chunks = server.changed_chunks();
     tick_micros.sort_unstable();
-    let at = |p: f64| {
-        let index = ((tick_micros.len().saturating_sub(1)) as f64 * p).round() as usize;
-        Duration::from_micros(tick_micros.get(index).copied().map_or(0, u64::from))
-    };
-    stats.tick_p50 = at(0.5);
-    stats.tick_p99 = at(0.99);
-    stats.tick_max = at(1.0);
+    save_micros.sort_unstable();
+    stats.tick_p50 = percentile(&tick_micros, 0.5);
+    stats.tick_p99 = percentile(&tick_micros, 0.99);
+    stats.tick_max = percentile(&tick_micros, 1.0);
+    stats.save_p50 = percentile(&save_micros, 0.5);
+    stats.save_p99 = percentile(&save_micros, 0.99);
     stats.memory_first_minute = memory.first().copied();
     stats.memory_last_minute = memory.last().copied();
     stats.memory_by_minute = memory;

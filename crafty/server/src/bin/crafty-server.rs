@@ -277,10 +277,12 @@ fn listen_and_serve<D: Database + Send + Sync + 'static>(
         })
     };
     println!(
-        "crafty-server: tick p50 {:?}, p99 {:?}, max {:?}; memory after the first minute {}, at the last {}",
+        "crafty-server: tick p50 {:?}, p99 {:?}, max {:?} (saving p50 {:?}, p99 {:?}); memory after the first minute {}, at the last {}",
         stats.tick_p50,
         stats.tick_p99,
         stats.tick_max,
+        stats.save_p50,
+        stats.save_p99,
         mib(stats.memory_first_minute),
         mib(stats.memory_last_minute)
     );
