@@ -68,7 +68,17 @@ fn redb_error(path: &Path, error: impl Into<redb::Error>) -> StorageError {
 #[derive(Debug, Clone)]
 pub struct RedbBackend {
     dir: PathBuf,
+    file: FileOptions,
+}
+
+/// How a backend's files are opened.
+#[derive(Debug, Clone, Default)]
+struct FileOptions {
+    /// Writes, length changes and syncs go through these (tests).
     faults: Option<FileFaults>,
+    /// The most bytes of pages `redb` keeps in memory (its default is
+    /// 1 GiB, which a long-running process fills as its file grows).
+    cache_bytes: Option<usize>,
 }
 
 impl RedbBackend {
@@ -77,8 +87,18 @@ impl RedbBackend {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         Self {
             dir: dir.into(),
-            faults: None,
+            file: FileOptions::default(),
         }
+    }
+
+    /// Keeps at most `bytes` of each database's pages in memory (`redb`
+    /// keeps up to 1 GiB by default). For a long-running process, such as
+    /// a server saving every tick, whose memory must stay flat: the
+    /// operating system's file cache still holds what is read often.
+    #[must_use]
+    pub fn with_cache_size(mut self, bytes: usize) -> Self {
+        self.file.cache_bytes = Some(bytes);
+        self
     }
 
     /// Databases in `dir` whose file writes, length changes and syncs go
@@ -88,7 +108,10 @@ impl RedbBackend {
     pub fn with_faults(dir: impl Into<PathBuf>, faults: FileFaults) -> Self {
         Self {
             dir: dir.into(),
-            faults: Some(faults),
+            file: FileOptions {
+                faults: Some(faults),
+                cache_bytes: None,
+            },
         }
     }
 
@@ -154,14 +177,14 @@ impl RedbBackend {
         if !path.exists() {
             return Ok(None);
         }
-        let db = open_file(&path, self.faults.as_ref())?;
+        let db = open_file(&path, &self.file)?;
         Ok(Some(read_schema(&path, &db)?.0))
     }
 }
 
 /// Opens (or creates) the file, checking its integrity; a garbage or truncated
 /// file is refused without being written to.
-fn open_file(path: &Path, faults: Option<&FileFaults>) -> Result<redb::Database, StorageError> {
+fn open_file(path: &Path, file: &FileOptions) -> Result<redb::Database, StorageError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => create_file(path, false)?,
         Ok(meta) if meta.len() == 0 => create_file(path, true)?,
@@ -176,7 +199,10 @@ fn open_file(path: &Path, faults: Option<&FileFaults>) -> Result<redb::Database,
     let opened = catch_unwind(AssertUnwindSafe(|| {
         let mut builder = redb::Builder::new();
         builder.set_check_integrity_on_open(true);
-        match faults {
+        if let Some(bytes) = file.cache_bytes {
+            builder.set_cache_size(bytes);
+        }
+        match &file.faults {
             None => builder.open(path),
             Some(faults) => {
                 let file = std::fs::OpenOptions::new()
@@ -279,7 +305,7 @@ impl StorageBackend for RedbBackend {
             path: self.dir.clone(),
             source,
         })?;
-        let db = open_file(&path, self.faults.as_ref())?;
+        let db = open_file(&path, &self.file)?;
         let (existing, mut stores) = read_schema(&path, &db)?;
         if let OpenPlan::Upgrade(mut up) = plan_open(name, existing, version, stores.clone())? {
             upgrade(&mut up)?;
@@ -309,7 +335,7 @@ impl StorageBackend for RedbBackend {
             path,
             version,
             stores,
-            faults: self.faults.clone(),
+            file: self.file.clone(),
             db: Mutex::new(Some(Arc::new(db))),
         })
     }
@@ -338,7 +364,7 @@ pub struct RedbDatabase {
     path: PathBuf,
     version: u32,
     stores: BTreeSet<String>,
-    faults: Option<FileFaults>,
+    file: FileOptions,
     /// The open file; `None` after an I/O error until it is reopened.
     db: Mutex<Option<Arc<redb::Database>>>,
 }
@@ -356,7 +382,7 @@ impl RedbDatabase {
         if let Some(db) = &*slot {
             return Ok(Arc::clone(db));
         }
-        let db = Arc::new(open_file(&self.path, self.faults.as_ref())?);
+        let db = Arc::new(open_file(&self.path, &self.file)?);
         log::info!(
             "storage: reopened {} after an I/O error",
             self.path.display()

@@ -51,6 +51,16 @@ fn run_all_in_one_directory() {
     block_on(conformance::run_all(&MemoryBackend::new()));
 }
 
+#[test]
+fn a_small_page_cache_changes_nothing_but_memory() {
+    // A server caps redb's page cache; 64 KiB is far below the 10,000
+    // records' size, so reads come from the file.
+    let dir = tempfile::tempdir().unwrap();
+    block_on(conformance::run_all(
+        &RedbBackend::new(dir.path()).with_cache_size(64 * 1024),
+    ));
+}
+
 /// Natively a second read-write transaction is refused instead of
 /// deadlocking the thread (IndexedDB queues it instead, so this is not part
 /// of the shared suite). Readers are not blocked by a writer.

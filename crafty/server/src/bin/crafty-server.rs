@@ -42,6 +42,9 @@ use crafty_server::{ServerConfig, ServerStore, serve_within};
 use taos_storage::{Database, RedbBackend, block_on};
 use taos_storage_postgres::PostgresBackend;
 
+/// The most of the world's database file the server keeps in memory.
+const REDB_CACHE_BYTES: usize = 16 * 1024 * 1024;
+
 /// What the server runs with, from the command line.
 #[derive(Debug)]
 struct Options {
@@ -236,7 +239,10 @@ fn run(options: &Options) -> Result<(), String> {
             RedbBackend::new(dir)
         }
         None => RedbBackend::from_env().map_err(|e| e.to_string())?,
-    };
+    }
+    // A server saves every tick for days: redb's page cache (1 GiB by
+    // default) would grow with its file; the OS caches the file anyway.
+    .with_cache_size(REDB_CACHE_BYTES);
     let store = block_on(ServerStore::open(&backend, &options.world)).map_err(|e| e.to_string())?;
     listen_and_serve(options, tls, store, wake, &wakes)
 }
