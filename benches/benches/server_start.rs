@@ -44,13 +44,7 @@ fn edits() -> Vec<BlockEdit> {
 }
 
 fn start(store: &Arc<ServerStore<RedbDatabase>>, config: ServerConfig) -> Server<MemoryLink> {
-    let saved = block_on(store.load(config.seed)).expect("the world loads");
-    let source = Arc::clone(store);
-    Server::from_saved(
-        config,
-        saved,
-        Box::new(move |key| block_on(source.load_record(key)).map_err(|e| e.to_string())),
-    )
+    Server::load(config, store).expect("the world loads")
 }
 
 fn bench(c: &mut Criterion) {

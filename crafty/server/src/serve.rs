@@ -218,14 +218,8 @@ pub fn serve_within<D: Database + Send + Sync + 'static>(
     wakes: &Receiver<Wake>,
 ) -> Result<ServeStats, ServeError> {
     let started = Instant::now();
-    let saved = block_on(store.load(config.seed))?;
     let store = Arc::new(store);
-    let source = Arc::clone(&store);
-    let server: Server<SocketLink> = Server::from_saved(
-        config,
-        saved,
-        Box::new(move |key| block_on(source.load_record(key)).map_err(|e| e.to_string())),
-    );
+    let server: Server<SocketLink> = Server::load(config, &store)?;
     log::info!(
         "world {} loaded in {:.0?}: {} edits, {} chunks changed",
         server.world_id(),

@@ -382,3 +382,25 @@ impl<D: Database> ServerStore<D> {
         result.map_err(|holder| StoreError::LeaseLost { holder })
     }
 }
+
+impl<L: crafty_net::Link> crate::Server<L> {
+    /// The world saved in `store` (its chunks and log tail), reading each
+    /// player's record from `store` when they join: how a server starts.
+    ///
+    /// # Errors
+    /// As [`ServerStore::load`].
+    pub fn load<D: Database + Send + Sync + 'static>(
+        config: crate::ServerConfig,
+        store: &std::sync::Arc<ServerStore<D>>,
+    ) -> Result<Self, StoreError> {
+        let saved = taos_storage::block_on(store.load(config.seed))?;
+        let source = std::sync::Arc::clone(store);
+        Ok(Self::from_saved(
+            config,
+            saved,
+            Box::new(move |key| {
+                taos_storage::block_on(source.load_record(key)).map_err(|e| e.to_string())
+            }),
+        ))
+    }
+}

@@ -168,14 +168,9 @@ fn open(backend: &MemoryBackend) -> Arc<ServerStore<MemoryDatabase>> {
     Arc::new(block_on(ServerStore::open(backend, "world")).unwrap())
 }
 
+/// The server of the world saved in `store`, reading records from it.
 fn load(store: &Arc<ServerStore<MemoryDatabase>>, config: ServerConfig) -> Server<MemoryLink> {
-    let saved = block_on(store.load(config.seed)).unwrap();
-    let source = Arc::clone(store);
-    Server::from_saved(
-        config,
-        saved,
-        Box::new(move |key| block_on(source.load_record(key)).map_err(|e| e.to_string())),
-    )
+    Server::load(config, store).unwrap()
 }
 
 #[test]

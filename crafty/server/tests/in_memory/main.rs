@@ -7,3 +7,4 @@ mod harness;
 mod rules;
 mod saving;
 mod security;
+mod yard;

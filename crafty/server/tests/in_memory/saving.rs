@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crafty_client::bot::Bot;
 use crafty_net::protocol::EditAction;
-use crafty_net::{Conditions, MemoryNet};
+use crafty_net::{Conditions, MemoryLink, MemoryNet};
 use crafty_server::{SaveBatch, Server, ServerConfig, ServerStore};
 use glam::IVec3;
 use taos_storage::{MemoryBackend, MemoryDatabase, block_on};
@@ -17,17 +17,8 @@ use taos_storage::{MemoryBackend, MemoryDatabase, block_on};
 const TICK: Duration = Duration::from_millis(50);
 
 /// The server of the world saved in `store`, reading records from it.
-fn load(
-    store: &Arc<ServerStore<MemoryDatabase>>,
-    config: ServerConfig,
-) -> Server<crafty_net::MemoryLink> {
-    let saved = block_on(store.load(config.seed)).unwrap();
-    let source = Arc::clone(store);
-    Server::from_saved(
-        config,
-        saved,
-        Box::new(move |key| block_on(source.load_record(key)).map_err(|e| e.to_string())),
-    )
+fn load(store: &Arc<ServerStore<MemoryDatabase>>, config: ServerConfig) -> Server<MemoryLink> {
+    Server::load(config, store).unwrap()
 }
 
 #[test]

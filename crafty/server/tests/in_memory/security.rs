@@ -4,8 +4,6 @@
 //! another protocol version is told so. The others keep playing, and a
 //! player who leaves comes back where they were.
 
-use std::time::Duration;
-
 use crafty_client::bot::Bot;
 use crafty_net::protocol::{
     ClientMessage, EditAction, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Refusal,
@@ -14,47 +12,7 @@ use crafty_net::{Conditions, Link, MemoryLink, MemoryNet};
 use crafty_server::{Server, ServerConfig};
 use glam::IVec3;
 
-const TICK: Duration = Duration::from_millis(50);
-
-struct World {
-    net: MemoryNet,
-    server: Server<MemoryLink>,
-}
-
-impl World {
-    fn new() -> Self {
-        Self {
-            net: MemoryNet::new(Conditions::PERFECT, 1),
-            server: Server::new(ServerConfig::default()),
-        }
-    }
-
-    fn join(&mut self, name: &str, token: Option<crafty_net::Token>) -> Bot {
-        let (client, end) = self.net.connect();
-        self.server.accept(end);
-        Bot::join(name, client, token, 5)
-    }
-
-    /// A raw connection, for sending what a bot would not.
-    fn raw(&mut self) -> MemoryLink {
-        let (client, end) = self.net.connect();
-        self.server.accept(end);
-        client
-    }
-
-    fn run(&mut self, bots: &mut [&mut Bot], ticks: usize) {
-        for _ in 0..ticks {
-            for bot in bots.iter_mut() {
-                bot.update(false);
-            }
-            self.server.tick();
-            self.net.advance(TICK);
-        }
-        for bot in bots.iter_mut() {
-            bot.receive();
-        }
-    }
-}
+use super::yard::Yard as World;
 
 #[test]
 fn bad_messages_disconnect_their_sender_only() {
