@@ -73,6 +73,7 @@ mod graph_overlay;
 mod handles;
 mod headless_app;
 mod headless_ui;
+pub mod hot_reload;
 mod logging;
 mod main_entry;
 mod notice;

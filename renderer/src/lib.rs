@@ -25,6 +25,7 @@ pub mod graph;
 pub mod presets;
 mod renderer;
 pub mod resources;
+pub mod shaders;
 pub mod timings;
 
 pub use context::{
@@ -35,7 +36,7 @@ pub use context::{
 
 pub use feature::{FeatureSetup, Frame, RenderFeature};
 pub use frame::{FrameData, FrameSlots};
-pub use renderer::{FeatureMissing, RenderError, RenderStats, Renderer};
+pub use renderer::{FeatureMissing, RenderError, RenderStats, Renderer, ShaderReload};
 
 /// Re-export of wgpu, whose types appear in this API.
 pub use wgpu;

@@ -2,8 +2,10 @@
 
 mod features;
 mod output;
+mod shader_reload;
 
 pub use features::FeatureMissing;
+pub use shader_reload::ShaderReload;
 
 use crate::GpuContext;
 use crate::deform::{DeformStats, Deformer, MeshDeformations};
@@ -80,6 +82,8 @@ pub struct Renderer {
     /// CPU and GPU timings, and the last frame's graph.
     profiler: FrameProfiler,
     deformer: Deformer,
+    /// The WGSL texts features are set up from (hot reload).
+    shaders: crate::shaders::ShaderLibrary,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -107,6 +111,7 @@ impl Renderer {
             output_format,
             graph_slots: FrameSlots::default(),
             deformer: Deformer::default(),
+            shaders: crate::shaders::ShaderLibrary::default(),
         }
     }
 
@@ -140,11 +145,12 @@ impl Renderer {
 
     /// Adds a feature at the end of the chain and runs its `setup`.
     pub fn add_feature(&mut self, mut feature: impl RenderFeature + 'static) -> &mut Self {
-        feature.setup(FeatureSetup {
+        let setup = FeatureSetup {
             gpu: &self.gpu,
             output_format: self.output_format,
-        });
-        self.features.push(Box::new(feature));
+        };
+        let ((), shaders) = self.shaders.lend(|| feature.setup(setup));
+        self.features.push(Box::new(feature), shaders);
         self
     }
 

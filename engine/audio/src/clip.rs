@@ -55,6 +55,14 @@ impl AudioClip {
         Self::decode(bytes.into(), "<bytes>")
     }
 
+    /// Whether `other` plays the very same decoded samples (a clone of this
+    /// clip), not merely equal ones: how hot reload finds the sources
+    /// playing a clip it replaces.
+    #[must_use]
+    pub fn same_samples(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.data.frames, &other.data.frames)
+    }
+
     fn decode(bytes: Vec<u8>, origin: &str) -> Result<Self, AudioError> {
         // Before the decoder: it would trust the header's sizes to allocate.
         wav::check(&bytes).map_err(|problem| AudioError::Wav {

@@ -100,6 +100,7 @@ impl Engine {
             pick_triangles: crate::picking::TriangleCache::default(),
             model_names: crate::asset_lookup::ModelAssetNames::default(),
             frame_time: FrameTime::OneTick,
+            hot_reload: crate::hot_reload::HotReload::new(false),
         })
     }
 
@@ -120,6 +121,9 @@ impl Engine {
             Audio::new(windowed_audio_output()),
         )?;
         engine.frame_time = config.frame_time.or(FrameTime::Measured);
+        engine
+            .hot_reload
+            .set_enabled(crate::hot_reload::enabled_by_default());
         engine.render.ui = Some(ui);
         engine.window = Some(window);
         engine.ui_context = Some(ui_context);

@@ -13,6 +13,7 @@ impl Engine {
         crate::game_loop::CallbackOutcome,
         Option<Result<RenderStats, taos_renderer::RenderError>>,
     ) {
+        self.apply_due_changes();
         let mut output = FrameOutput {
             render: &mut self.render,
             audio: &mut self.audio,
@@ -43,6 +44,7 @@ impl Engine {
     /// still rendered), [`EngineError::Render`] if the frame failed to
     /// render. Both are also logged.
     pub fn frame(&mut self) -> Result<RenderStats, EngineError> {
+        self.apply_due_changes();
         if self.frame_time == FrameTime::Measured {
             let mut output = FrameOutput {
                 render: &mut self.render,
@@ -62,6 +64,7 @@ impl Engine {
     /// # Errors
     /// As [`frame`](Self::frame).
     pub fn step(&mut self) -> Result<RenderStats, EngineError> {
+        self.apply_due_changes();
         self.frame_ticking(true)
     }
 
@@ -77,6 +80,13 @@ impl Engine {
             self.game.present_through(&mut output)
         };
         self.frame_result(rendered)
+    }
+
+    /// Applies hot reload's due changes, when it is on.
+    fn apply_due_changes(&mut self) {
+        if self.hot_reload.is_enabled() {
+            self.apply_file_changes();
+        }
     }
 
     /// The first update error of the frame, or how it rendered.
@@ -97,6 +107,7 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Render`] if the frame failed to render.
     pub fn present(&mut self) -> Result<RenderStats, EngineError> {
+        self.apply_due_changes();
         let mut output = FrameOutput {
             render: &mut self.render,
             audio: &mut self.audio,

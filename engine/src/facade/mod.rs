@@ -174,6 +174,8 @@ pub struct Engine {
     pub(crate) model_names: crate::asset_lookup::ModelAssetNames,
     /// How far a [`frame`](Self::frame) moves the simulation (never `Auto`).
     frame_time: FrameTime,
+    /// Files watched and reloaded while the game runs.
+    pub(crate) hot_reload: crate::hot_reload::HotReload,
 }
 
 /// What the window driver did so far (how often the event loop woke, how

@@ -297,7 +297,24 @@ impl Engine {
     ) -> Result<SpawnedGltf, GltfSpawnError> {
         let path = path.as_ref();
         let model = GltfModel::load_with_options(path, &options.load, progress)?;
-        self.spawn_gltf(&model, &model_name(path), options)
+        let spawned = self.spawn_gltf(&model, &model_name(path), options)?;
+        self.make_reloadable(path, spawned.root, options);
+        Ok(spawned)
+    }
+
+    /// Notes on `root` that its model came from `path`, so hot reload can
+    /// rebuild it, and watches the model's folder when hot reload is on.
+    pub(crate) fn make_reloadable(
+        &mut self,
+        path: &Path,
+        root: GameObject,
+        options: &GltfSpawnOptions,
+    ) {
+        let record = crate::hot_reload::ReloadableModel::new(self.scene(), path, root, options);
+        for dep in &record.deps {
+            self.hot_reload.watch_folder_of(dep);
+        }
+        let _ = self.scene_mut().add_component(root, record);
     }
 
     /// Spawns an already imported `model` (named `name`: the root object's

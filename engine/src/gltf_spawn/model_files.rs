@@ -133,6 +133,9 @@ impl Engine {
                 }
             })?;
         mark_parts(self.scene_mut(), spawned.root);
+        if path.is_file() {
+            self.make_reloadable(&path, spawned.root, &options);
+        }
         Ok(spawned.root)
     }
 }

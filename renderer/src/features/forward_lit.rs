@@ -140,7 +140,7 @@ impl RenderFeature for ForwardLitFeature {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("forward_lit.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
-                shader_source(binding, include_str!("forward_lit.wgsl")).into(),
+                shader_source(binding, &crate::wgsl!("forward_lit.wgsl")).into(),
             ),
         });
         self.gpu = Some(Gpu {

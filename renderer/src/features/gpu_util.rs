@@ -95,7 +95,9 @@ pub(crate) fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) ->
 
 /// The full-screen triangle's vertex shader (`vs_main`), for a source to
 /// start with.
-pub(crate) const FULLSCREEN_VS_WGSL: &str = include_str!("fullscreen.wgsl");
+pub(crate) fn fullscreen_vs_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("fullscreen.wgsl")
+}
 
 /// A pipeline drawing one full-screen triangle (`vs_main`, `fs_main` in
 /// `source`) into one `format` target, with one bind group `layout`.

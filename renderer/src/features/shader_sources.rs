@@ -3,9 +3,9 @@
 //! (`tests/shaders.rs`).
 
 use super::atmosphere::AtmosphereShader;
-use super::deferred::{AoMethod, GBUFFER_WGSL, deferred_source};
-use super::gpu_util::FULLSCREEN_VS_WGSL;
-use super::lit::{LIGHT_WGSL, LightBinding, shader_source};
+use super::deferred::{AoMethod, deferred_source, gbuffer_wgsl};
+use super::gpu_util::fullscreen_vs_wgsl;
+use super::lit::{LightBinding, light_wgsl, shader_source};
 
 /// Every shader module the renderer's features build, as `(name, WGSL)`:
 /// each composed variant (both light bindings where a feature picks one by
@@ -15,71 +15,80 @@ use super::lit::{LIGHT_WGSL, LightBinding, shader_source};
 #[doc(hidden)]
 #[must_use]
 pub fn shader_sources() -> Vec<(String, String)> {
-    let fullscreen = |main: &str| format!("{FULLSCREEN_VS_WGSL}{main}");
+    let fullscreen = |main: &str| {
+        format!(
+            "{FULLSCREEN_VS_WGSL}{main}",
+            FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+        )
+    };
     let mut sources: Vec<(String, String)> = vec![
-        ("fullscreen.wgsl".into(), FULLSCREEN_VS_WGSL.into()),
-        ("sky.wgsl".into(), include_str!("sky.wgsl").into()),
+        ("fullscreen.wgsl".into(), fullscreen_vs_wgsl().into()),
+        ("sky.wgsl".into(), crate::wgsl!("sky.wgsl").into()),
         (
             "deform/deform.wgsl".into(),
-            include_str!("../deform/deform.wgsl").into(),
+            crate::wgsl!("../deform/deform.wgsl").into(),
         ),
         (
             "tonemap.wgsl".into(),
-            fullscreen(include_str!("tonemap.wgsl")),
+            fullscreen(&crate::wgsl!("tonemap.wgsl")),
         ),
         (
             "shadow/shadow.wgsl".into(),
-            include_str!("shadow/shadow.wgsl").into(),
+            crate::wgsl!("shadow/shadow.wgsl").into(),
         ),
         (
             "ibl/bake.wgsl".into(),
-            fullscreen(include_str!("ibl/bake.wgsl")),
+            fullscreen(&crate::wgsl!("ibl/bake.wgsl")),
         ),
         (
             "lit/msaa.wgsl".into(),
-            fullscreen(include_str!("lit/msaa.wgsl")),
+            fullscreen(&crate::wgsl!("lit/msaa.wgsl")),
         ),
         (
             "lit/msaa_depth.wgsl".into(),
-            fullscreen(include_str!("lit/msaa_depth.wgsl")),
+            fullscreen(&crate::wgsl!("lit/msaa_depth.wgsl")),
         ),
         (
             "post/bloom.wgsl".into(),
-            fullscreen(include_str!("post/bloom.wgsl")),
+            fullscreen(&crate::wgsl!("post/bloom.wgsl")),
         ),
         (
             "post/dof.wgsl".into(),
-            fullscreen(include_str!("post/dof.wgsl")),
+            fullscreen(&crate::wgsl!("post/dof.wgsl")),
         ),
         (
             "post/taa/motion.wgsl".into(),
-            include_str!("post/taa/motion.wgsl").into(),
+            crate::wgsl!("post/taa/motion.wgsl").into(),
         ),
         (
             "post/taa/resolve.wgsl".into(),
-            fullscreen(include_str!("post/taa/resolve.wgsl")),
+            fullscreen(&crate::wgsl!("post/taa/resolve.wgsl")),
         ),
         (
             "forward_plus/cull.wgsl".into(),
-            format!("{LIGHT_WGSL}{}", include_str!("forward_plus/cull.wgsl")),
+            format!(
+                "{LIGHT_WGSL}{}",
+                crate::wgsl!("forward_plus/cull.wgsl"),
+                LIGHT_WGSL = light_wgsl()
+            ),
         ),
         (
             "forward_plus/shade.wgsl (storage lights)".into(),
             shader_source(
                 LightBinding::Storage,
-                include_str!("forward_plus/shade.wgsl"),
+                &crate::wgsl!("forward_plus/shade.wgsl"),
             ),
         ),
         (
             "deferred/point_spot_tiled.wgsl (storage lights)".into(),
             deferred_source(
                 LightBinding::Storage,
-                include_str!("deferred/point_spot_tiled.wgsl"),
+                &crate::wgsl!("deferred/point_spot_tiled.wgsl"),
             ),
         ),
         (
             "deferred/ssao_blur.wgsl".into(),
-            fullscreen(include_str!("deferred/ssao_blur.wgsl")),
+            fullscreen(&crate::wgsl!("deferred/ssao_blur.wgsl")),
         ),
     ];
     for (binding, lights) in [
@@ -89,22 +98,26 @@ pub fn shader_sources() -> Vec<(String, String)> {
         sources.extend([
             (
                 format!("forward_lit.wgsl ({lights})"),
-                shader_source(binding, include_str!("forward_lit.wgsl")),
+                shader_source(binding, &crate::wgsl!("forward_lit.wgsl")),
             ),
             (
                 format!("deferred/geometry.wgsl ({lights})"),
                 shader_source(
                     binding,
-                    &format!("{GBUFFER_WGSL}{}", include_str!("deferred/geometry.wgsl")),
+                    &format!(
+                        "{GBUFFER_WGSL}{}",
+                        crate::wgsl!("deferred/geometry.wgsl"),
+                        GBUFFER_WGSL = gbuffer_wgsl()
+                    ),
                 ),
             ),
             (
                 format!("deferred/lighting.wgsl ({lights})"),
-                deferred_source(binding, include_str!("deferred/lighting.wgsl")),
+                deferred_source(binding, &crate::wgsl!("deferred/lighting.wgsl")),
             ),
             (
                 format!("deferred/light_volume.wgsl ({lights})"),
-                deferred_source(binding, include_str!("deferred/light_volume.wgsl")),
+                deferred_source(binding, &crate::wgsl!("deferred/light_volume.wgsl")),
             ),
         ]);
     }

@@ -288,8 +288,13 @@ impl RenderFeature for SkyFeature {
                 sampler_entry(2, wgpu::SamplerBindingType::Filtering),
             ],
         });
-        let pipeline =
-            fullscreen_pipeline(device, "sky", include_str!("sky.wgsl"), &layout, HDR_FORMAT);
+        let pipeline = fullscreen_pipeline(
+            device,
+            "sky",
+            &crate::wgsl!("sky.wgsl"),
+            &layout,
+            HDR_FORMAT,
+        );
         let uniform = uniform_buffer(device, "sky uniform", std::mem::size_of::<SkyUniform>());
         self.gpu = Some(Gpu {
             pipeline,

@@ -3,7 +3,7 @@
 use crate::OutputColor;
 
 use super::gpu_util::{
-    FULLSCREEN_VS_WGSL, fullscreen_pipeline, texture_entry, uniform_buffer, uniform_entry,
+    fullscreen_pipeline, fullscreen_vs_wgsl, texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 
@@ -82,7 +82,11 @@ impl RenderFeature for TonemapFeature {
         let pipeline = fullscreen_pipeline(
             device,
             "tonemap",
-            &format!("{FULLSCREEN_VS_WGSL}{}", include_str!("tonemap.wgsl")),
+            &format!(
+                "{FULLSCREEN_VS_WGSL}{}",
+                crate::wgsl!("tonemap.wgsl"),
+                FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+            ),
             &layout,
             setup.output_format,
         );

@@ -3,6 +3,7 @@
 //! skipped until it is switched on again.
 
 use crate::feature::RenderFeature;
+use crate::shaders::ShaderFile;
 
 /// No feature of the asked type is registered (see
 /// [`Renderer::set_enabled`](crate::Renderer::set_enabled)).
@@ -16,6 +17,8 @@ pub struct FeatureMissing {
 struct Entry {
     feature: Box<dyn RenderFeature>,
     enabled: bool,
+    /// The WGSL files its last `setup` read (see [`crate::shaders`]).
+    shaders: Vec<ShaderFile>,
 }
 
 /// The registered features. Dropping or clearing the list calls each
@@ -27,11 +30,48 @@ pub(super) struct FeatureList {
 
 impl FeatureList {
     /// Adds `feature`, switched on, at the end of the chain.
-    pub(super) fn push(&mut self, feature: Box<dyn RenderFeature>) {
+    pub(super) fn push(&mut self, feature: Box<dyn RenderFeature>, shaders: Vec<ShaderFile>) {
         self.entries.push(Entry {
             feature,
             enabled: true,
+            shaders,
         });
+    }
+
+    /// The indices of the features whose last setup read the WGSL file at `path`.
+    pub(super) fn readers_of(&self, path: &std::path::Path) -> Vec<usize> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, entry)| {
+                entry
+                    .shaders
+                    .iter()
+                    .any(|file| file.path_on_disk().as_deref() == Some(path))
+            })
+            .map(|(index, _)| index)
+            .collect()
+    }
+
+    /// Every WGSL file the features read, once each.
+    pub(super) fn shader_files(&self) -> Vec<ShaderFile> {
+        let mut files: Vec<ShaderFile> = Vec::new();
+        for file in self.entries.iter().flat_map(|entry| &entry.shaders) {
+            if !files.contains(file) {
+                files.push(*file);
+            }
+        }
+        files
+    }
+
+    /// Feature `index` and where to note the files its next setup reads.
+    pub(super) fn entry_mut(
+        &mut self,
+        index: usize,
+    ) -> Option<(&mut (dyn RenderFeature + 'static), &mut Vec<ShaderFile>)> {
+        self.entries
+            .get_mut(index)
+            .map(|entry| (entry.feature.as_mut(), &mut entry.shaders))
     }
 
     /// How many features are registered, on or off.

@@ -39,6 +39,9 @@ pub struct Assets {
     meshes: Vec<GpuMesh>,
     materials: Vec<PbrMaterial>,
     textures: Vec<Texture>,
+    /// Per texture, how many times it was replaced: material bind groups
+    /// built over an older version are rebuilt.
+    texture_versions: Vec<u32>,
     deformables: Vec<DeformSource>,
 }
 
@@ -139,7 +142,34 @@ impl Assets {
     /// Adds an uploaded texture.
     pub fn add_texture(&mut self, texture: Texture) -> TextureId {
         self.textures.push(texture);
+        self.texture_versions.push(0);
         TextureId(self.textures.len() as u32 - 1)
+    }
+
+    /// Replaces texture `id` with `texture` (hot reload): every material
+    /// using it rebinds on the next frame. The old texture is dropped once
+    /// the GPU is done with it. Returns `false` for an id from another
+    /// store (nothing changes then).
+    pub fn replace_texture(&mut self, id: TextureId, texture: Texture) -> bool {
+        let index = id.0 as usize;
+        let (Some(slot), Some(version)) = (
+            self.textures.get_mut(index),
+            self.texture_versions.get_mut(index),
+        ) else {
+            return false;
+        };
+        *slot = texture;
+        *version = version.wrapping_add(1);
+        true
+    }
+
+    /// How many times texture `id` was replaced (0 for an id from another store).
+    #[must_use]
+    pub fn texture_version(&self, id: TextureId) -> u32 {
+        self.texture_versions
+            .get(id.0 as usize)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// A mesh, or `None` for an id from another store.

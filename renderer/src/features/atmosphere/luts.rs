@@ -14,8 +14,12 @@ pub(crate) const SKY_VIEW_LUT_SIZE: (u32, u32) = (192, 108);
 /// everywhere, WebGL2 included.
 pub(crate) const LUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
-const COMMON: &str = include_str!("common.wgsl");
-const LUT_SAMPLING: &str = include_str!("lut_sampling.wgsl");
+fn common() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("common.wgsl")
+}
+fn lut_sampling() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("lut_sampling.wgsl")
+}
 
 /// Which atmosphere shader to assemble.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,12 +49,19 @@ impl AtmosphereShader {
     #[must_use]
     pub(crate) fn source(self) -> String {
         let (sampling, body) = match self {
-            Self::Transmittance => ("", include_str!("transmittance.wgsl")),
-            Self::MultiScattering => (LUT_SAMPLING, include_str!("multi_scattering.wgsl")),
-            Self::SkyView => (LUT_SAMPLING, include_str!("sky_view.wgsl")),
-            Self::Sky => (LUT_SAMPLING, include_str!("sky.wgsl")),
+            Self::Transmittance => (
+                std::borrow::Cow::Borrowed(""),
+                crate::wgsl!("transmittance.wgsl"),
+            ),
+            Self::MultiScattering => (lut_sampling(), crate::wgsl!("multi_scattering.wgsl")),
+            Self::SkyView => (lut_sampling(), crate::wgsl!("sky_view.wgsl")),
+            Self::Sky => (lut_sampling(), crate::wgsl!("sky.wgsl")),
         };
-        format!("{}\n{COMMON}\n{sampling}\n{body}", size_constants())
+        format!(
+            "{}\n{COMMON}\n{sampling}\n{body}",
+            size_constants(),
+            COMMON = common()
+        )
     }
 }
 

@@ -7,7 +7,7 @@ use super::gbuffer::GBuffer;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, nearest_sampler, sampler_entry,
+    DEPTH_AS_FLOAT, fullscreen_pipeline, fullscreen_vs_wgsl, nearest_sampler, sampler_entry,
     texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::FrameData;
@@ -216,7 +216,11 @@ impl RenderFeature for AoFeature {
             blur_pipeline: fullscreen_pipeline(
                 device,
                 "ssao blur",
-                &format!("{FULLSCREEN_VS_WGSL}{}", include_str!("ssao_blur.wgsl")),
+                &format!(
+                    "{FULLSCREEN_VS_WGSL}{}",
+                    crate::wgsl!("ssao_blur.wgsl"),
+                    FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+                ),
                 &blur_layout,
                 AO_FORMAT,
             ),

@@ -3,8 +3,8 @@
 //! the names of its passes and targets. Both share the bindings, the
 //! helpers (`ao_sample.wgsl`) and the depth-aware blur that follows.
 
-use super::gbuffer::GBUFFER_WGSL;
-use crate::features::gpu_util::FULLSCREEN_VS_WGSL;
+use super::gbuffer::gbuffer_wgsl;
+use crate::features::gpu_util::fullscreen_vs_wgsl;
 
 /// How the [`AoFeature`](super::AoFeature) estimates occlusion. Both read
 /// `samples` depth texels per pixel and are blurred the same way.
@@ -32,12 +32,14 @@ impl AoMethod {
     #[must_use]
     pub(crate) fn sample_source(self) -> String {
         let main = match self {
-            Self::Ssao => include_str!("ssao.wgsl"),
-            Self::Gtao => include_str!("gtao.wgsl"),
+            Self::Ssao => crate::wgsl!("ssao.wgsl"),
+            Self::Gtao => crate::wgsl!("gtao.wgsl"),
         };
         format!(
             "{FULLSCREEN_VS_WGSL}{GBUFFER_WGSL}{}{main}",
-            include_str!("ao_sample.wgsl")
+            crate::wgsl!("ao_sample.wgsl"),
+            FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl(),
+            GBUFFER_WGSL = gbuffer_wgsl()
         )
     }
 

@@ -2,7 +2,7 @@
 //! layout, and how full-screen passes bind it.
 
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, nearest_sampler, sampler_entry, single_texel, texture_entry,
+    DEPTH_AS_FLOAT, fullscreen_vs_wgsl, nearest_sampler, sampler_entry, single_texel, texture_entry,
 };
 use crate::features::lit::{LightBinding, lighting_source};
 use crate::graph::{PassResources, TextureHandle};
@@ -30,16 +30,20 @@ pub struct GBuffer {
 pub const GBUFFER_BYTES_PER_PIXEL: u32 = 20;
 
 /// Packing and unpacking the surface texel.
-pub(crate) const GBUFFER_WGSL: &str = include_str!("gbuffer.wgsl");
+pub(crate) fn gbuffer_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("gbuffer.wgsl")
+}
 /// Full-screen reading of the G-buffer (`@group(1)`).
-const GBUFFER_READ_WGSL: &str = include_str!("gbuffer_read.wgsl");
+fn gbuffer_read_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("gbuffer_read.wgsl")
+}
 
 /// A full-screen deferred shader: the lit frame, BRDF and shadow code, the
 /// G-buffer packing and reading, then `main`.
 pub(crate) fn deferred_source(binding: LightBinding, main: &str) -> String {
-    let mut source = lighting_source(binding, GBUFFER_WGSL);
-    source.push_str(FULLSCREEN_VS_WGSL);
-    source.push_str(GBUFFER_READ_WGSL);
+    let mut source = lighting_source(binding, &gbuffer_wgsl());
+    source.push_str(&fullscreen_vs_wgsl());
+    source.push_str(&gbuffer_read_wgsl());
     source.push_str(main);
     source
 }

@@ -1,7 +1,7 @@
 //! The geometry pass: opaque draws (instanced, alpha-masked texels cut out)
 //! packed into the G-buffer, with the scene depth.
 
-use super::gbuffer::{GBUFFER_WGSL, GBuffer};
+use super::gbuffer::{GBuffer, gbuffer_wgsl};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::lit::{
     LightBinding, LitGpu, LitPipeline, PipelineKind, lit_pipeline, shader_source,
@@ -54,7 +54,11 @@ impl RenderFeature for GeometryFeature {
         let device = setup.gpu.device();
         let binding = LightBinding::for_device(device);
         let lit = LitGpu::new(setup.gpu, binding);
-        let main = format!("{GBUFFER_WGSL}{}", include_str!("geometry.wgsl"));
+        let main = format!(
+            "{GBUFFER_WGSL}{}",
+            crate::wgsl!("geometry.wgsl"),
+            GBUFFER_WGSL = gbuffer_wgsl()
+        );
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("deferred geometry.wgsl"),
             source: wgpu::ShaderSource::Wgsl(shader_source(binding, &main).into()),

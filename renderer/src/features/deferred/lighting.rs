@@ -49,7 +49,7 @@ impl RenderFeature for DeferredLightingFeature {
         let binding = LightBinding::for_device(device);
         let lit = LitGpu::new(setup.gpu, binding);
         let reader = GBufferReader::new(device, queue);
-        let source = deferred_source(binding, include_str!("lighting.wgsl"));
+        let source = deferred_source(binding, &crate::wgsl!("lighting.wgsl"));
         let pipeline = fullscreen_pipeline_with(
             device,
             "deferred lighting",

@@ -18,7 +18,7 @@ mod point_spot;
 pub use ao::{AmbientOcclusion, AoFeature, AoOptions};
 pub use ao_method::AoMethod;
 pub use gbuffer::{GBUFFER_BYTES_PER_PIXEL, GBuffer};
-pub(crate) use gbuffer::{GBUFFER_WGSL, deferred_source};
+pub(crate) use gbuffer::{deferred_source, gbuffer_wgsl};
 pub use geometry::GeometryFeature;
 pub use lighting::DeferredLightingFeature;
 pub use overlay::{ForwardOverlayFeature, OverlayLighting};

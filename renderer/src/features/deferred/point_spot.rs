@@ -140,7 +140,7 @@ impl RenderFeature for PointSpotLightFeature {
                 let culler = LightCuller::new(device, "deferred point/spot lights");
                 let layout =
                     lit.fullscreen_layout(device, reader.layout(), Some(culler.tiles_layout()));
-                let source = deferred_source(binding, include_str!("point_spot_tiled.wgsl"));
+                let source = deferred_source(binding, &crate::wgsl!("point_spot_tiled.wgsl"));
                 let pipeline = fullscreen_pipeline_with(
                     device,
                     "deferred tiled lights",
@@ -153,7 +153,7 @@ impl RenderFeature for PointSpotLightFeature {
             }
             PointSpotMethod::Volumes => {
                 let layout = lit.fullscreen_layout(device, reader.layout(), None);
-                let source = deferred_source(binding, include_str!("light_volume.wgsl"));
+                let source = deferred_source(binding, &crate::wgsl!("light_volume.wgsl"));
                 Shading::Volumes {
                     pipeline: volume_pipeline(device, &layout, &source),
                     instances: LightInstances::default(),

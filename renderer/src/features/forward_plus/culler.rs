@@ -8,7 +8,7 @@ use super::readback::CounterReadback;
 use super::{TILE_SIZE, storage_entry};
 use crate::GpuContext;
 use crate::features::gpu_util::{uniform_buffer, uniform_entry};
-use crate::features::lit::{LIGHT_WGSL, LightBuffer, TileParams};
+use crate::features::lit::{LightBuffer, TileParams, light_wgsl};
 use crate::frame::CameraView;
 use crate::graph::{
     BufferDesc, BufferHandle, ImportedBuffer, PassResources, RenderGraph, TextureHandle,
@@ -76,7 +76,12 @@ impl LightCuller {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("forward_plus cull.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
-                format!("{LIGHT_WGSL}{}", include_str!("cull.wgsl")).into(),
+                format!(
+                    "{LIGHT_WGSL}{}",
+                    crate::wgsl!("cull.wgsl"),
+                    LIGHT_WGSL = light_wgsl()
+                )
+                .into(),
             ),
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {

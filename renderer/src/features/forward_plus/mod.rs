@@ -197,7 +197,7 @@ impl RenderFeature for ForwardPlusFeature {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("forward_plus shade.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
-                shader_source(LightBinding::Storage, include_str!("shade.wgsl")).into(),
+                shader_source(LightBinding::Storage, &crate::wgsl!("shade.wgsl")).into(),
             ),
         });
         let layout = lit.pipeline_layout(device, Some(culler.tiles_layout()));

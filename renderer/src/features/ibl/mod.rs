@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::atmosphere::AtmosphereGpu;
 
-use super::gpu_util::{FULLSCREEN_VS_WGSL, ONE_TEXEL, uniform_buffer};
+use super::gpu_util::{ONE_TEXEL, fullscreen_vs_wgsl, uniform_buffer};
 use crate::GpuContext;
 use crate::frame::HDR_FORMAT;
 
@@ -194,7 +194,12 @@ impl IblBaker {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("ibl bake.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
-                format!("{FULLSCREEN_VS_WGSL}{}", include_str!("bake.wgsl")).into(),
+                format!(
+                    "{FULLSCREEN_VS_WGSL}{}",
+                    crate::wgsl!("bake.wgsl"),
+                    FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+                )
+                .into(),
             ),
         });
         let environment_cube = cube(device, "environment", ENVIRONMENT_SIZE, ENVIRONMENT_MIPS);

@@ -12,8 +12,9 @@ use crate::resources::{
     TextureSampler,
 };
 
-/// What a material's bind group was built from, per slot.
-type SlotKeys = [Option<(TextureId, TextureSampler)>; MATERIAL_TEXTURE_SLOTS];
+/// What a material's bind group was built from, per slot: the texture, its
+/// version (a replaced texture rebinds) and the sampler.
+type SlotKeys = [Option<(TextureId, u32, TextureSampler)>; MATERIAL_TEXTURE_SLOTS];
 
 #[derive(Debug)]
 struct MaterialBinding {
@@ -121,7 +122,7 @@ impl MaterialBindings {
             "material uniform",
             std::mem::size_of::<MaterialUniform>(),
         );
-        for (_, sampler) in slots.iter().flatten() {
+        for (_, _, sampler) in slots.iter().flatten() {
             self.samplers
                 .entry(*sampler)
                 .or_insert_with(|| device.create_sampler(&sampler.descriptor()));
@@ -137,10 +138,10 @@ impl MaterialBindings {
         }];
         for (slot, key) in slots.iter().enumerate() {
             let view = key
-                .and_then(|(texture, _)| assets.texture(texture))
+                .and_then(|(texture, _, _)| assets.texture(texture))
                 .map_or(&self.white, |t| t.view());
             let sampler = key
-                .and_then(|(_, sampler)| self.samplers.get(&sampler))
+                .and_then(|(_, _, sampler)| self.samplers.get(&sampler))
                 .unwrap_or(&default_sampler);
             entries.push(wgpu::BindGroupEntry {
                 binding: 1 + 2 * slot as u32,
@@ -169,6 +170,12 @@ impl MaterialBindings {
 fn slot_keys(material: &PbrMaterial, assets: &Assets) -> SlotKeys {
     material.texture_slots().map(|slot| {
         slot.filter(|slot| assets.texture(slot.texture).is_some())
-            .map(|slot| (slot.texture, slot.sampler))
+            .map(|slot| {
+                (
+                    slot.texture,
+                    assets.texture_version(slot.texture),
+                    slot.sampler,
+                )
+            })
     })
 }

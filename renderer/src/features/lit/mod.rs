@@ -31,24 +31,36 @@ use crate::graph::{PassResources, TextureDesc, TextureHandle};
 use crate::resources::{Assets, SamplerKind, Vertex};
 
 /// The WGSL of one point or spot light (`GpuLight`).
-pub(crate) const LIGHT_WGSL: &str = include_str!("light.wgsl");
+pub(crate) fn light_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("light.wgsl")
+}
 /// The frame uniform (`@group(0)`).
-const FRAME_WGSL: &str = include_str!("frame.wgsl");
+fn frame_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("frame.wgsl")
+}
 /// The BRDF and one point/spot light's contribution.
-const BRDF_WGSL: &str = include_str!("brdf.wgsl");
+fn brdf_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("brdf.wgsl")
+}
 /// The sun's cascaded shadow (`@group(2)`) and light.
-const SHADOW_WGSL: &str = include_str!("shadow.wgsl");
+fn shadow_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("shadow.wgsl")
+}
 /// Image-based lighting (`@group(2)` too) and the ambient term.
-const ENVIRONMENT_WGSL: &str = include_str!("environment.wgsl");
+fn environment_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("environment.wgsl")
+}
 /// Meshes with materials (`@group(1)`): the vertex stage and surfaces.
-const MESH_WGSL: &str = include_str!("mesh.wgsl");
+fn mesh_wgsl() -> std::borrow::Cow<'static, str> {
+    crate::wgsl!("mesh.wgsl")
+}
 
 /// A lit mesh shader: the light struct and declaration for `binding`, the
 /// frame uniform, the BRDF, the sun's shadow, the mesh and material code,
 /// then `main`.
 pub(crate) fn shader_source(binding: LightBinding, main: &str) -> String {
     let mut source = lighting_source(binding, "");
-    source.push_str(MESH_WGSL);
+    source.push_str(&mesh_wgsl());
     source.push_str(main);
     source
 }
@@ -57,9 +69,15 @@ pub(crate) fn shader_source(binding: LightBinding, main: &str) -> String {
 /// light struct and declaration, the frame uniform, the BRDF and the sun's
 /// shadow, then `main`, which declares its own `@group(1)`.
 pub(crate) fn lighting_source(binding: LightBinding, main: &str) -> String {
-    let mut source = String::from(LIGHT_WGSL);
+    let mut source = String::from(light_wgsl());
     source.push_str(&binding.declaration());
-    for part in [FRAME_WGSL, BRDF_WGSL, SHADOW_WGSL, ENVIRONMENT_WGSL, main] {
+    for part in [
+        &*frame_wgsl(),
+        &brdf_wgsl(),
+        &shadow_wgsl(),
+        &environment_wgsl(),
+        main,
+    ] {
         source.push_str(part);
     }
     source

@@ -8,7 +8,7 @@
 
 use crate::GpuContext;
 use crate::feature::Frame;
-use crate::features::gpu_util::FULLSCREEN_VS_WGSL;
+use crate::features::gpu_util::fullscreen_vs_wgsl;
 use crate::frame::{DEPTH_FORMAT, HDR_FORMAT};
 use crate::graph::{TextureDesc, TextureHandle};
 
@@ -70,7 +70,13 @@ impl MsaaResolve {
         let pipeline = |label, source: &str, layout, entry, color: bool| {
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(format!("{FULLSCREEN_VS_WGSL}{source}").into()),
+                source: wgpu::ShaderSource::Wgsl(
+                    format!(
+                        "{FULLSCREEN_VS_WGSL}{source}",
+                        FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+                    )
+                    .into(),
+                ),
             });
             let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
@@ -120,14 +126,14 @@ impl MsaaResolve {
         };
         let color = pipeline(
             "msaa resolve colour",
-            include_str!("msaa.wgsl"),
+            &crate::wgsl!("msaa.wgsl"),
             &color_layout,
             "fs_color",
             true,
         );
         let depth = pipeline(
             "msaa resolve depth",
-            include_str!("msaa_depth.wgsl"),
+            &crate::wgsl!("msaa_depth.wgsl"),
             &depth_layout,
             "fs_depth",
             false,

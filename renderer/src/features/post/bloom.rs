@@ -14,7 +14,7 @@
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, sampler_entry, texture_entry, uniform_buffer,
+    fullscreen_entry_pipeline, fullscreen_vs_wgsl, sampler_entry, texture_entry, uniform_buffer,
     uniform_entry,
 };
 use crate::frame::{FrameData, HDR_FORMAT, HDR_USAGE};
@@ -160,7 +160,12 @@ impl RenderFeature for BloomFeature {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("bloom.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
-                format!("{FULLSCREEN_VS_WGSL}{}", include_str!("bloom.wgsl")).into(),
+                format!(
+                    "{FULLSCREEN_VS_WGSL}{}",
+                    crate::wgsl!("bloom.wgsl"),
+                    FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+                )
+                .into(),
             ),
         });
         let pipeline_layout = |layout: &wgpu::BindGroupLayout| {

@@ -14,7 +14,7 @@ use super::TaaJitter;
 use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_entry_pipeline, nearest_sampler, sampler_entry,
+    DEPTH_AS_FLOAT, fullscreen_entry_pipeline, fullscreen_vs_wgsl, nearest_sampler, sampler_entry,
     texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::{CameraView, FrameData, HDR_FORMAT, HDR_USAGE};
@@ -168,7 +168,12 @@ impl RenderFeature for DofFeature {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("dof.wgsl"),
             source: wgpu::ShaderSource::Wgsl(
-                format!("{FULLSCREEN_VS_WGSL}{}", include_str!("dof.wgsl")).into(),
+                format!(
+                    "{FULLSCREEN_VS_WGSL}{}",
+                    crate::wgsl!("dof.wgsl"),
+                    FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+                )
+                .into(),
             ),
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

@@ -37,7 +37,7 @@ use self::history::{FrameCamera, History, is_camera_cut};
 use self::motion::{MOTION_FORMAT, MotionCameras, MotionVectors};
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::gpu_util::{
-    DEPTH_AS_FLOAT, FULLSCREEN_VS_WGSL, fullscreen_pipeline, nearest_sampler, sampler_entry,
+    DEPTH_AS_FLOAT, fullscreen_pipeline, fullscreen_vs_wgsl, nearest_sampler, sampler_entry,
     single_texel, texture_entry, uniform_buffer, uniform_entry,
 };
 use crate::frame::{FrameData, HDR_FORMAT};
@@ -215,7 +215,11 @@ impl RenderFeature for TaaFeature {
                 sampler_entry(6, wgpu::SamplerBindingType::NonFiltering),
             ],
         });
-        let source = format!("{FULLSCREEN_VS_WGSL}{}", include_str!("resolve.wgsl"));
+        let source = format!(
+            "{FULLSCREEN_VS_WGSL}{}",
+            crate::wgsl!("resolve.wgsl"),
+            FULLSCREEN_VS_WGSL = fullscreen_vs_wgsl()
+        );
         let no_motion = single_texel(
             device,
             "taa no motion",
