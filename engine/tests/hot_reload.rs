@@ -433,3 +433,100 @@ fn the_file_watcher_sees_a_texture_written_on_disk() {
     assert_eq!(events[0].outcome, Ok(ReloadKind::Texture));
     assert_eq!(events[0].path, path.canonicalize().unwrap());
 }
+
+mod level {
+    use taos_engine::edit::EditCommand;
+    use taos_engine::editor::{Editor, LevelReload};
+    use taos_engine::prelude::*;
+    use taos_engine::scene_file::SceneTypes;
+
+    fn position_x(engine: &taos_engine::Engine, name: &str) -> f32 {
+        let object = engine.scene().find(name).unwrap();
+        engine.scene().transform(object).unwrap().position.x
+    }
+
+    #[test]
+    fn a_level_changed_on_disk_reloads_as_one_undo_step_keeping_or_resetting_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("level.json");
+        let mut engine = super::engine();
+        let a = engine.scene_mut().spawn("Crate");
+        engine
+            .scene_mut()
+            .object_mut(a)
+            .unwrap()
+            .set_position(Vec3::X);
+        let b = engine.scene_mut().spawn("Lamp");
+        let b_id = engine.scene().id(b).unwrap();
+        let mut editor = Editor::new(SceneTypes::default(), &path);
+        editor.save(&engine).unwrap();
+
+        // Edited in the editor: the lamp moves.
+        let moved = Transform {
+            position: Vec3::new(5.0, 0.0, 0.0),
+            ..Transform::default()
+        };
+        editor
+            .apply(
+                &mut engine,
+                EditCommand::SetTransform {
+                    object: b_id,
+                    transform: moved,
+                },
+            )
+            .unwrap();
+        // Changed on disk: the crate is renamed and moved.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let edited = text.replace("\"Crate\"", "\"Barrel\"");
+        assert_ne!(edited, text);
+        std::fs::write(&path, edited).unwrap();
+
+        let undo_before = editor.history().undo_len();
+        let report = editor
+            .reload_level(&mut engine, LevelReload::KeepChanged)
+            .unwrap();
+        assert_eq!(report.kept, vec![b_id], "the lamp was changed here");
+        assert!(engine.scene().find("Crate").is_none());
+        assert_eq!(position_x(&engine, "Barrel"), 1.0);
+        assert_eq!(position_x(&engine, "Lamp"), 5.0, "the edit is kept");
+        assert_eq!(editor.history().undo_len(), undo_before + 1, "one step");
+
+        editor.undo(&mut engine).unwrap();
+        assert!(engine.scene().find("Barrel").is_none());
+        assert_eq!(position_x(&engine, "Crate"), 1.0);
+        assert_eq!(position_x(&engine, "Lamp"), 5.0);
+
+        // Resetting takes the lamp from the file too.
+        editor
+            .reload_level(&mut engine, LevelReload::ResetAll)
+            .unwrap();
+        assert_eq!(position_x(&engine, "Barrel"), 1.0);
+        assert_eq!(position_x(&engine, "Lamp"), 0.0);
+        editor.undo(&mut engine).unwrap();
+        assert_eq!(position_x(&engine, "Lamp"), 5.0);
+        assert!(engine.scene().find("Crate").is_some());
+    }
+
+    #[test]
+    fn a_broken_level_on_disk_leaves_the_scene_and_history_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("level.json");
+        let mut engine = super::engine();
+        engine.scene_mut().spawn("Crate");
+        let mut editor = Editor::new(SceneTypes::default(), &path);
+        editor.save(&engine).unwrap();
+        std::fs::write(&path, "{ \"objects\": [ broken").unwrap();
+        assert!(
+            editor
+                .reload_level(&mut engine, LevelReload::ResetAll)
+                .is_err()
+        );
+        assert!(engine.scene().find("Crate").is_some());
+        assert_eq!(editor.history().undo_len(), 0);
+        assert!(
+            editor.status().starts_with("reload:"),
+            "{}",
+            editor.status()
+        );
+    }
+}

@@ -51,6 +51,9 @@ pub enum EditorFileError {
     /// scene file the editor can load.
     #[error(transparent)]
     Scene(#[from] SceneFileError),
+    /// The edit was refused (the game is playing).
+    #[error(transparent)]
+    Edit(#[from] crate::edit::EditError),
 }
 
 /// Writes a scene file. Natively through a temporary file and a rename: a
@@ -154,8 +157,12 @@ impl Editor {
             .map_err(EditorFileError::from)
             .and_then(|saved| {
                 write_scene_file(&self.file, &saved.text)?;
+                self.last_text = Some(saved.text);
                 Ok(saved.skipped.len())
             });
+        if result.is_ok() {
+            self.remember_level(engine);
+        }
         match &result {
             Ok(0) => self.status = format!("saved {}", self.file.display()),
             Ok(skipped) => {
@@ -179,6 +186,7 @@ impl Editor {
         let result = read_scene_file(&self.file)
             .map_err(EditorFileError::from)
             .and_then(|text| {
+                self.last_text = Some(text.clone());
                 let folder = self
                     .prefab_folder
                     .clone()
@@ -217,6 +225,7 @@ impl Editor {
         match result {
             Ok(loaded) => {
                 self.sync_models(engine);
+                self.remember_level(engine);
                 self.history.clear();
                 self.select(None);
                 self.status = format!(

@@ -64,10 +64,12 @@ mod inspector;
 mod panels;
 mod picking;
 mod play_mode;
+mod reload;
 mod rings;
 
 pub use files::{EditorFileError, SceneFileIoError, read_scene_file, write_scene_file};
 pub use gizmo::{GIZMO_PIXELS, GizmoMode};
+pub use reload::{LevelReload, LevelReloadReport};
 pub use rings::RING_GRAB_PIXELS;
 
 use std::path::PathBuf;
@@ -129,6 +131,14 @@ pub struct Editor {
     model_draft: String,
     /// The hierarchy's rows as last drawn, and the one being dragged.
     rows: HierarchyRows,
+    /// What a reload of the level from disk keeps (hot reload, or
+    /// [`reload_level`](Self::reload_level)).
+    pub reload_mode: LevelReload,
+    /// Each root's subtree as last loaded, saved or reloaded.
+    baseline: reload::Baseline,
+    /// The file's text as last loaded, saved or reloaded: a change to the
+    /// file that leaves this text (the editor's own save) reloads nothing.
+    last_text: Option<String>,
 }
 
 impl std::fmt::Debug for Editor {
@@ -170,6 +180,9 @@ impl Editor {
             drafts: InspectorDrafts::default(),
             model_draft: String::new(),
             rows: HierarchyRows::default(),
+            reload_mode: LevelReload::default(),
+            baseline: reload::Baseline::new(),
+            last_text: None,
         }
     }
 
@@ -254,6 +267,7 @@ impl Editor {
         if !self.open {
             return;
         }
+        self.follow_file_changes(engine);
         self.draw_gizmo(engine, ui);
         self.sync_models(engine);
         panels::editor_window(self, engine, ui);

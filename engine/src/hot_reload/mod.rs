@@ -320,6 +320,7 @@ impl crate::Engine {
         }
         let changed = self.hot_reload.take_due(Instant::now());
         if changed.is_empty() {
+            self.hot_reload.changed.clear();
             return Vec::new();
         }
         let mut events = Vec::new();
