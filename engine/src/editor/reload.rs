@@ -160,6 +160,7 @@ impl Editor {
     /// saves do not reload).
     pub(super) fn follow_file_changes(&mut self, engine: &mut Engine) {
         let file = crate::hot_reload::canonical(&self.file);
+        engine.hot_reload_mut().watch_folder_of(&file);
         if !engine.hot_reload().changed_last_frame().contains(&file) {
             return;
         }

@@ -41,7 +41,7 @@ mod sounds;
 mod textures;
 mod watcher;
 
-pub use models::ReloadableModel;
+pub use models::{ReloadableModel, model_dependencies};
 pub use sounds::WatchedSound;
 pub use textures::WatchedTexture;
 pub use watcher::{FileWatcher, QUIET, WatchError};
@@ -186,8 +186,8 @@ impl HotReload {
     }
 
     /// Watches the folder holding `file`, if hot reload is on (natively;
-    /// a failure is logged once per folder and the game goes on).
-    pub(crate) fn watch_folder_of(&mut self, file: &Path) {
+    /// a failure is logged and the game goes on).
+    pub fn watch_folder_of(&mut self, file: &Path) {
         if !self.enabled || cfg!(target_arch = "wasm32") {
             return;
         }
@@ -331,6 +331,25 @@ impl crate::Engine {
         self.hot_reload.record(changed, events.clone());
         self.request_redraw();
         events
+    }
+
+    /// Shows the latest hot-reload failure (a shader that does not
+    /// compile, a model that does not load) over the game until the file
+    /// is fixed: the overlay's part of hot reload.
+    pub(crate) fn draw_reload_error(&self, ui: &egui::Ui) {
+        let Some(event) = self.hot_reload.current_error() else {
+            return;
+        };
+        egui::Area::new(egui::Id::unique("taos hot reload error"))
+            .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(8.0, -8.0))
+            .show(ui.ctx(), |ui| {
+                egui::Frame::new()
+                    .fill(egui::Color32::from_rgba_unmultiplied(60, 0, 0, 220))
+                    .inner_margin(8.0)
+                    .show(ui, |ui| {
+                        ui.colored_label(egui::Color32::from_rgb(255, 200, 200), event.to_string());
+                    });
+            });
     }
 
     /// Rebuilds the render features whose WGSL files are in `changed`.

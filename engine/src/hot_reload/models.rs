@@ -46,16 +46,9 @@ impl ReloadableModel {
         options: &GltfSpawnOptions,
     ) -> Self {
         let path = canonical(path);
-        let mut deps = vec![path.clone()];
-        let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        if let Ok(bytes) = std::fs::read(&path)
-            && let Ok(uris) = taos_gltf::external_uris(&bytes, &path.display().to_string())
-        {
-            deps.extend(uris.iter().map(|uri| canonical(&folder.join(&uri.path))));
-        }
         Self {
+            deps: model_dependencies(&path),
             path,
-            deps,
             options: GltfSpawnOptions {
                 parent: None,
                 ..options.clone()
@@ -63,6 +56,23 @@ impl ReloadableModel {
             parts: scene.children(root).collect(),
         }
     }
+}
+
+/// The files a glTF model is read from: the model file and every buffer
+/// and image it names by URI (canonical paths), for a viewer or tool that
+/// reloads a model itself when [`HotReload::changed_last_frame`](super::HotReload::changed_last_frame)
+/// lists one. A file that cannot be read lists itself only.
+#[must_use]
+pub fn model_dependencies(path: &Path) -> Vec<PathBuf> {
+    let path = canonical(path);
+    let mut deps = vec![path.clone()];
+    let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    if let Ok(bytes) = std::fs::read(&path)
+        && let Ok(uris) = taos_gltf::external_uris(&bytes, &path.display().to_string())
+    {
+        deps.extend(uris.iter().map(|uri| canonical(&folder.join(&uri.path))));
+    }
+    deps
 }
 
 impl Engine {

@@ -18,6 +18,9 @@ use taos_renderer::{GpuContext, Renderer, WindowSurface};
 use winit::application::ApplicationHandler;
 use winit::event::{DeviceEvent, DeviceId, StartCause};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+
+/// How often an idle window looks for changed files while hot reload is on.
+const FILE_POLL: std::time::Duration = std::time::Duration::from_millis(50);
 use winit::window::{Window, WindowId};
 
 use crate::app::{App, AppError, WindowEvent};
@@ -309,6 +312,7 @@ impl<A: App> Driver<A> {
         let frame = ui.run(window, |ui| {
             app.ui(engine, ui);
             engine.draw_graph_overlay(ui);
+            engine.draw_reload_error(ui);
         });
         let ui_repaint_at = frame.repaint_after.map(|after| Instant::now() + after);
         let ui_wants_frame = frame.repaint_after.is_some_and(|after| after.is_zero());
@@ -346,6 +350,27 @@ impl<A: App> Driver<A> {
         };
         event_loop.set_control_flow(flow);
         Ok(())
+    }
+
+    /// While hot reload is on, wakes at least every [`FILE_POLL`] to see
+    /// whether a watched file changed, and redraws (which applies it) when
+    /// one did: an idle or paused game still shows an edit at once.
+    fn poll_file_changes(&mut self, event_loop: &ActiveEventLoop) {
+        let (Some(engine), Some(window)) = (&self.engine, &self.window) else {
+            return;
+        };
+        if !engine.hot_reload().is_enabled() {
+            return;
+        }
+        if engine.hot_reload().has_pending() {
+            window.request_redraw();
+        }
+        let poll_at = Instant::now() + FILE_POLL;
+        let flow = match event_loop.control_flow() {
+            ControlFlow::Poll => ControlFlow::Poll,
+            _ => ControlFlow::WaitUntil(self.loop_wake.map_or(poll_at, |t| t.min(poll_at))),
+        };
+        event_loop.set_control_flow(flow);
     }
 
     /// Hands new gamepad input to the game (as input events, through the
@@ -416,6 +441,7 @@ impl<A: App> ApplicationHandler for Driver<A> {
             Ok(false) => {}
             Err(error) => self.fail(error, event_loop),
         }
+        self.poll_file_changes(event_loop);
     }
 
     fn window_event(

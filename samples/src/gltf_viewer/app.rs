@@ -48,6 +48,7 @@ pub(super) fn run_window(
         paused: false,
         cameras: CameraCycle::default(),
         skeleton: Skeleton::default(),
+        files: Vec::new(),
     };
     Engine::run_app(
         "gltf_viewer",
@@ -82,6 +83,9 @@ struct Viewer {
     cameras: CameraCycle,
     /// The joints and bones of the model's skins, shown on K.
     skeleton: Skeleton,
+    /// The model's file and the files it names: a change to one reloads
+    /// the model (hot reload), keeping the camera where it is.
+    files: Vec<PathBuf>,
 }
 
 impl Viewer {
@@ -190,6 +194,30 @@ impl Viewer {
         }
     }
 
+    /// Loads the model again when hot reload saw one of its files change:
+    /// everything but the viewer's camera goes, and the new model comes
+    /// in through the usual background load.
+    fn reload_if_changed(&mut self, engine: &mut Engine) {
+        let changed = engine.hot_reload().changed_last_frame();
+        if self.load.is_some() || !self.files.iter().any(|f| changed.contains(f)) {
+            return;
+        }
+        let path = self.files[0].clone();
+        println!("gltf_viewer: {} changed: reloading", path.display());
+        let scene = engine.scene_mut();
+        for root in scene.roots() {
+            if Some(root) != self.camera {
+                let _ = scene.remove(root);
+            }
+        }
+        self.shown = None;
+        self.skeleton = Skeleton::default();
+        self.load = Some(BackgroundLoad::start_with_options(
+            path,
+            self.spawn.load.clone(),
+        ));
+    }
+
     /// Takes the loader's news: spawns the model when it is in.
     fn poll_load(&mut self, engine: &mut Engine) -> Result<(), AppError> {
         let Some(load) = &mut self.load else {
@@ -210,7 +238,11 @@ impl Viewer {
         for warning in &shown.model.warnings {
             eprintln!("warning: {warning}");
         }
-        self.orbit = Some(shown.orbit);
+        self.orbit = Some(self.orbit.unwrap_or(shown.orbit));
+        self.files = taos_engine::hot_reload::model_dependencies(&path);
+        for file in &self.files {
+            engine.hot_reload_mut().watch_folder_of(file);
+        }
         self.skeleton = Skeleton::build(engine, &shown.model, shown.orbit.radius * 0.1)
             .map_err(|e| context(&e))?;
         self.skeleton
@@ -282,6 +314,7 @@ impl App for Viewer {
     }
 
     fn update(&mut self, engine: &mut Engine) -> Result<(), AppError> {
+        self.reload_if_changed(engine);
         self.poll_load(engine)?;
         if let (Some(camera), Some(orbit)) = (self.camera, self.orbit) {
             place_camera(engine.scene_mut(), camera, &orbit)?;
