@@ -530,3 +530,39 @@ mod level {
         );
     }
 }
+
+#[test]
+fn a_model_spawned_from_an_asset_reloads_through_the_asset_folder() {
+    use taos_engine::assets::{AssetPath, Assets};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("models")).unwrap();
+    let path = test_models::textured_box(&dir.path().join("models")).unwrap();
+    let assets = Assets::with_root(dir.path().to_path_buf());
+    let asset = AssetPath::new("models/textured_box.gltf").unwrap();
+    let mut engine = engine();
+    let mut task = assets.load_gltf(&asset);
+    let model = engine.poll(&mut task).unwrap().unwrap();
+    let spawned = engine
+        .spawn_gltf_asset(&assets, &asset, &model, &GltfSpawnOptions::default())
+        .unwrap();
+    engine
+        .scene_mut()
+        .add_component(spawned.root, Health(1))
+        .unwrap();
+    write_jpeg(&dir.path().join("models/box base colour.jpg"), [0, 0, 255]);
+    engine
+        .hot_reload_mut()
+        .file_changed(dir.path().join("models/box base colour.jpg"));
+    engine.frame().unwrap();
+    let events = engine.hot_reload().last_events();
+    assert_eq!(
+        events[0].outcome,
+        Ok(ReloadKind::Model { instances: 1 }),
+        "{events:?}"
+    );
+    assert_eq!(
+        engine.scene().get_component::<Health>(spawned.root),
+        Some(&Health(1))
+    );
+    let _ = path;
+}

@@ -80,9 +80,10 @@ def free_port():
 class Served:
     """`taos web serve DIR` on a free port, stopped on exit."""
 
-    def __init__(self, tool, directory):
+    def __init__(self, tool, directory, watch=None):
         self.port = free_port()
-        self.process = subprocess.Popen([tool, "web", "serve", directory, "--port", str(self.port)],
+        extra = ["--watch", watch] if watch else []
+        self.process = subprocess.Popen([tool, "web", "serve", directory, "--port", str(self.port)] + extra,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 10
@@ -293,6 +294,11 @@ impl App for Outside {
             };
             engine.set_title(&format!("outside: {}", self.said));
         }
+        // Hot reload: `taos web serve --watch assets` pushes a changed
+        // file's path to the page; read the greeting again.
+        if engine.hot_reload().changed_last_frame().iter().any(|p| p.ends_with("hello.txt")) {
+            self.greeting = Assets::new().read_text(&AssetPath::new("hello.txt")?);
+        }
         if let Some(Err(error)) = engine.poll(&mut self.missing) {
             taos_engine::show_notice(&format!("as expected: {error}"));
         }
@@ -339,7 +345,7 @@ taos_engine = {{ path = "{os.path.join(ROOT, 'engine')}" }}
     run(["cargo", "metadata", "--format-version", "1", "--offline"], cwd=game, what="cargo metadata (prunes the lockfile)")
     out = os.path.join(game, "web")
     run([tool, "web", "build", "--out", out], cwd=game, what="taos web build (a game outside the repository)")
-    with Served(tool, out) as served:
+    with Served(tool, out, watch=os.path.join(game, "assets")) as served:
         browser = browser_at(profile)
         try:
             browser.open(f"{served.base}/?backend=webgl2")
@@ -357,7 +363,16 @@ taos_engine = {{ path = "{os.path.join(ROOT, 'engine')}" }}
             if not (b > 120 and b > r + 40):
                 raise Failure(f"the outside game's ball is not in the picture (mean rgb {r:.0f} {g:.0f} {b:.0f} "
                               f"where it should be): see {OUT}/outside_webgl2.png")
-            report["outside"] = f"ok: asset read, missing asset said: {text.strip()}"
+            # Hot reload in the browser: the asset changes on disk, the dev
+            # server copies it and pushes its path, the game reads it again.
+            started = time.monotonic()
+            with open(os.path.join(game, "assets", "hello.txt"), "w") as f:
+                f.write("hello again\n")
+            browser.wait_for("the changed asset", lambda t: t == "outside: hello again", 30,
+                             read=lambda: browser.driver.title)
+            reload_ms = (time.monotonic() - started) * 1000
+            report["outside"] = (f"ok: asset read, missing asset said: {text.strip()}; "
+                                 f"hot reload of hello.txt in {reload_ms:.0f} ms")
         finally:
             browser.quit()
 

@@ -124,6 +124,7 @@ impl Engine {
         engine
             .hot_reload
             .set_enabled(crate::hot_reload::enabled_by_default());
+        engine.hot_reload.listen_to_page();
         engine.render.ui = Some(ui);
         engine.window = Some(window);
         engine.ui_context = Some(ui_context);

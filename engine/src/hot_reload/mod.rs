@@ -40,11 +40,15 @@ mod models;
 mod sounds;
 mod textures;
 mod watcher;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 pub use models::{ReloadableModel, model_dependencies};
 pub use sounds::WatchedSound;
 pub use textures::WatchedTexture;
 pub use watcher::{FileWatcher, QUIET, WatchError};
+#[cfg(target_arch = "wasm32")]
+pub use web::PageChanges;
 
 /// How many reload events [`HotReload::recent`] keeps.
 const RECENT: usize = 32;
@@ -139,6 +143,11 @@ pub struct HotReload {
     changed: Vec<PathBuf>,
     /// Whether the folders of the renderer's WGSL files are watched.
     pub(crate) shaders_watched: bool,
+    /// Models being read again through `Assets` (in the browser).
+    pub(crate) fetching: Vec<models::FetchingModel>,
+    /// Paths the page's dev-server glue reported (in the browser).
+    #[cfg(target_arch = "wasm32")]
+    page: Option<web::PageChanges>,
 }
 
 impl HotReload {
@@ -214,15 +223,38 @@ impl HotReload {
         self.pushed.push(path.into());
     }
 
-    /// Whether a change is waiting (settling in the watcher or pushed).
+    /// Whether a change is waiting (settling in the watcher, pushed, or a
+    /// model being read again).
     #[must_use]
     pub fn has_pending(&self) -> bool {
-        !self.pushed.is_empty() || self.watcher.as_ref().is_some_and(FileWatcher::is_settling)
+        !self.pushed.is_empty()
+            || !self.fetching.is_empty()
+            || self.watcher.as_ref().is_some_and(FileWatcher::is_settling)
+    }
+
+    /// In the browser: listens for the changes `taos web serve --watch`
+    /// pushes to the page (the `taos-asset-changed` event the page's glue
+    /// dispatches); the first one turns hot reload on. Natively nothing
+    /// (the file watcher does this).
+    pub fn listen_to_page(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        if self.page.is_none() {
+            self.page = Some(web::PageChanges::listen());
+        }
     }
 
     /// The changes due now: settled watcher events and pushed paths, each
     /// once, canonical where the file exists.
     pub(crate) fn take_due(&mut self, now: Instant) -> Vec<PathBuf> {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(page) = &self.page {
+            let from_page = page.take();
+            if !from_page.is_empty() {
+                // The dev server pushes changes: the developer wants them.
+                self.enabled = true;
+                self.pushed.extend(from_page.into_iter().map(PathBuf::from));
+            }
+        }
         if !self.enabled {
             return Vec::new();
         }
@@ -319,11 +351,12 @@ impl crate::Engine {
             }
         }
         let changed = self.hot_reload.take_due(Instant::now());
-        if changed.is_empty() {
+        let mut events = Vec::new();
+        self.finish_fetched_models(&mut events);
+        if changed.is_empty() && events.is_empty() {
             self.hot_reload.changed.clear();
             return Vec::new();
         }
-        let mut events = Vec::new();
         self.reload_models(&changed, &mut events);
         self.reload_textures(&changed, &mut events);
         self.reload_sounds(&changed, &mut events);

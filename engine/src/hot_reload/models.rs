@@ -16,8 +16,10 @@ use bevy_ecs::entity::Entity;
 use web_time::Instant;
 
 use super::{ReloadEvent, ReloadKind, canonical};
-use crate::gltf::{GltfModel, GltfSpawnError, GltfSpawnOptions};
+use crate::assets::{AssetError, AssetPath, Assets};
+use crate::gltf::{GltfModel, GltfSpawnError, GltfSpawnOptions, SpawnedGltf};
 use crate::scene_file::ModelPart;
+use crate::task::Task;
 use crate::{AnimationPlayer, Engine, GameObject, Scene};
 
 /// On a model's root object: the file it was loaded from, so hot reload
@@ -33,6 +35,28 @@ pub struct ReloadableModel {
     pub options: GltfSpawnOptions,
     /// The objects the model put directly under the root.
     pub parts: Vec<GameObject>,
+    /// Where it was loaded from, for a model spawned with
+    /// [`Engine::spawn_gltf_asset`]: read again through [`Assets`] (by
+    /// `fetch` in the browser).
+    pub asset: Option<(Assets, AssetPath)>,
+}
+
+impl ReloadableModel {
+    /// Whether a change to `changed` means this model must be read again:
+    /// one of its files, or (in the browser, where the files a model names
+    /// are not known without reading it) any file in the model's folder.
+    #[must_use]
+    pub fn depends_on(&self, changed: &Path) -> bool {
+        if self.deps.iter().any(|dep| dep == changed) {
+            return true;
+        }
+        match &self.asset {
+            Some((_, asset)) if !self.path.is_absolute() => {
+                changed.starts_with(asset.folder()) || changed == Path::new(asset.as_str())
+            }
+            _ => false,
+        }
+    }
 }
 
 impl ReloadableModel {
@@ -54,6 +78,7 @@ impl ReloadableModel {
                 ..options.clone()
             },
             parts: scene.children(root).collect(),
+            asset: None,
         }
     }
 }
@@ -83,7 +108,7 @@ impl Engine {
         let instances = reloadable_instances(self.scene());
         let mut models: Vec<(PathBuf, PathBuf, Vec<GameObject>)> = Vec::new();
         for (root, record) in instances {
-            let Some(hit) = changed.iter().find(|c| record.deps.contains(c)) else {
+            let Some(hit) = changed.iter().find(|c| record.depends_on(c)) else {
                 continue;
             };
             match models.iter_mut().find(|(path, _, _)| *path == record.path) {
@@ -92,6 +117,10 @@ impl Engine {
             }
         }
         for (path, hit, roots) in models {
+            if let Some(fetch) = self.fetch_instead(&path, &hit, &roots) {
+                self.hot_reload.fetching.push(fetch);
+                continue;
+            }
             let started = Instant::now();
             let outcome = self.reload_model_file(&path, &roots);
             events.push(ReloadEvent {
@@ -102,6 +131,102 @@ impl Engine {
                 took: started.elapsed(),
             });
         }
+    }
+
+    /// For a model that is not a file here (spawned from an asset in the
+    /// browser): its asset, read again through [`Assets`].
+    fn fetch_instead(
+        &self,
+        path: &Path,
+        hit: &Path,
+        roots: &[GameObject],
+    ) -> Option<FetchingModel> {
+        if path.is_file() {
+            return None;
+        }
+        let (assets, asset) = roots
+            .first()
+            .and_then(|&r| self.scene().get_component::<ReloadableModel>(r))
+            .and_then(|record| record.asset.clone())?;
+        Some(FetchingModel {
+            path: path.to_owned(),
+            hit: hit.to_owned(),
+            task: assets.load_gltf(&asset),
+            started: Instant::now(),
+        })
+    }
+
+    /// Rebuilds the instances of models whose asset arrived.
+    pub(crate) fn finish_fetched_models(&mut self, events: &mut Vec<ReloadEvent>) {
+        let mut fetching = std::mem::take(&mut self.hot_reload.fetching);
+        fetching.retain_mut(|fetch| {
+            let Some(result) = fetch.task.take() else {
+                return true;
+            };
+            let roots: Vec<GameObject> = reloadable_instances(self.scene())
+                .into_iter()
+                .filter(|(_, record)| record.path == fetch.path)
+                .map(|(root, _)| root)
+                .collect();
+            let outcome = result.map_err(|e| e.to_string()).and_then(|model| {
+                for &root in &roots {
+                    self.rebuild_instance(&model, &fetch.path, root)
+                        .map_err(|e| e.to_string())?;
+                }
+                Ok(ReloadKind::Model {
+                    instances: roots.len(),
+                })
+            });
+            events.push(ReloadEvent {
+                path: fetch.hit.clone(),
+                outcome,
+                took: fetch.started.elapsed(),
+            });
+            false
+        });
+        fetching.append(&mut self.hot_reload.fetching);
+        self.hot_reload.fetching = fetching;
+    }
+
+    /// Spawns `model`, read from `path` in `assets` (with
+    /// [`Assets::load_gltf`]), as [`spawn_gltf`](Self::spawn_gltf) does,
+    /// and notes where it came from so hot reload rebuilds it when the
+    /// file changes: natively through the file watcher, in the browser
+    /// when `taos web serve --watch` pushes the change (the model is
+    /// fetched again).
+    ///
+    /// # Errors
+    /// As [`spawn_gltf`](Self::spawn_gltf).
+    pub fn spawn_gltf_asset(
+        &mut self,
+        assets: &Assets,
+        path: &AssetPath,
+        model: &GltfModel,
+        options: &GltfSpawnOptions,
+    ) -> Result<SpawnedGltf, GltfSpawnError> {
+        let spawned = self.spawn_gltf(model, path.file_name(), options)?;
+        let on_disk = assets.root().path().join(path.as_str());
+        let mut record = if on_disk.is_file() {
+            let record = ReloadableModel::new(self.scene(), &on_disk, spawned.root, options);
+            for dep in &record.deps {
+                self.hot_reload.watch_folder_of(dep);
+            }
+            record
+        } else {
+            ReloadableModel {
+                path: PathBuf::from(path.as_str()),
+                deps: vec![PathBuf::from(path.as_str())],
+                options: GltfSpawnOptions {
+                    parent: None,
+                    ..options.clone()
+                },
+                parts: self.scene().children(spawned.root).collect(),
+                asset: None,
+            }
+        };
+        record.asset = Some((assets.clone(), path.clone()));
+        let _ = self.scene_mut().add_component(spawned.root, record);
+        Ok(spawned)
     }
 
     /// Reads `path` once and rebuilds each of `roots` from it.
@@ -167,6 +292,24 @@ impl Engine {
         }
         let _ = scene.add_component(root, ReloadableModel { parts, ..record });
         Ok(())
+    }
+}
+
+/// A model being read again through [`Assets`] (in the browser).
+pub(crate) struct FetchingModel {
+    /// The record's path (which instances to rebuild).
+    path: PathBuf,
+    /// The change that started it.
+    hit: PathBuf,
+    task: Task<Result<GltfModel, AssetError>>,
+    started: Instant,
+}
+
+impl std::fmt::Debug for FetchingModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FetchingModel")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
     }
 }
 

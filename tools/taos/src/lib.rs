@@ -17,16 +17,21 @@
 //! on std's `TcpListener` that serves `.wasm` as `application/wasm` and
 //! refuses any path outside its folder.
 //!
-//! What it is not: a bundler (no npm packages, no JS minifying), a
-//! development server (no watching, no reloading, no HTTPS, no compression)
-//! or a production web server: serve the built folder with any static
-//! server for that.
+//! With `--watch DIR`, `taos web serve` is also a development server for
+//! assets: it watches the game's asset folder, copies each changed file
+//! into the served `assets/` folder and pushes its path to the page
+//! (server-sent events on `/__taos/changes`), where the game's hot reload
+//! picks it up. What it is not: a bundler (no npm packages, no JS
+//! minifying), a code reloader (a changed Rust file needs `taos web build`)
+//! or a production web server (no HTTPS, no compression): serve the built
+//! folder with any static server for that.
 //!
 //! The binary (`src/main.rs`) is only the command line; the logic lives in
 //! this library so it can be tested without a wasm build or a network.
 
 pub mod assets;
 pub mod build;
+pub mod changes;
 pub mod lock;
 pub mod metadata;
 pub mod mime;
@@ -36,6 +41,7 @@ pub mod request;
 pub mod serve;
 pub mod size;
 pub mod tools;
+pub mod watch;
 
 #[cfg(test)]
 pub(crate) mod test_dir;

@@ -102,6 +102,11 @@ struct ServeArgs {
     /// The address to listen on (0.0.0.0 for other machines too).
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// The game's asset folder to watch: a changed file is copied into the
+    /// served assets/ folder and pushed to the page, whose hot reload
+    /// applies it (models, textures, sounds, scene files).
+    #[arg(long, value_name = "ASSETS")]
+    watch: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -110,7 +115,7 @@ fn main() -> ExitCode {
         Command::Web(Web::Build(args)) => web_build(args),
         Command::Web(Web::Serve(args)) => {
             let dir = args.dir.unwrap_or_else(default_serve_dir);
-            serve(dir, &args.host, args.port)
+            serve_watching(dir, &args.host, args.port, args.watch.as_deref())
         }
     };
     match result {
@@ -161,7 +166,31 @@ fn default_serve_dir() -> PathBuf {
 }
 
 fn serve(dir: PathBuf, host: &str, port: u16) -> anyhow::Result<()> {
-    let server = Server::bind(&dir, host, port)?;
+    serve_watching(dir, host, port, None)
+}
+
+fn serve_watching(
+    dir: PathBuf,
+    host: &str,
+    port: u16,
+    watch: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    let mut server = Server::bind(&dir, host, port)?;
+    let _watch = match watch {
+        Some(assets) => {
+            let feed = taos_cli::changes::ChangeFeed::new();
+            let served = server.root().join("assets");
+            let watch = taos_cli::watch::watch_assets(assets, &served, feed.clone())?;
+            eprintln!(
+                "watching {}: changed files go to {} and to the page",
+                assets.display(),
+                served.display()
+            );
+            server = server.with_changes(feed);
+            Some(watch)
+        }
+        None => None,
+    };
     let addr = server.local_addr()?;
     eprintln!(
         "serving {} on http://{addr}/ (Ctrl-C stops)",

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
+use crate::changes::{CHANGES_PATH, ChangeFeed};
 use crate::mime::content_type;
 use crate::request::{Located, Refusal, locate, path_part, relative_path};
 
@@ -25,6 +26,7 @@ pub struct Server {
     listener: TcpListener,
     root: PathBuf,
     log: bool,
+    changes: Option<ChangeFeed>,
 }
 
 impl Server {
@@ -52,12 +54,20 @@ impl Server {
             listener,
             root: canonical,
             log: true,
+            changes: None,
         })
     }
 
     /// Whether each request is logged on stderr (on by default).
     pub fn with_log(mut self, log: bool) -> Self {
         self.log = log;
+        self
+    }
+
+    /// Streams `feed`'s changed asset paths to pages that listen on
+    /// `/__taos/changes` (server-sent events): `taos web serve --watch`.
+    pub fn with_changes(mut self, feed: ChangeFeed) -> Self {
+        self.changes = Some(feed);
         self
     }
 
@@ -77,8 +87,9 @@ impl Server {
             let Ok(stream) = stream else { continue };
             let root = self.root.clone();
             let log = self.log;
+            let changes = self.changes.clone();
             std::thread::spawn(move || {
-                if let Err(error) = handle(stream, &root, log)
+                if let Err(error) = handle(stream, &root, log, changes.as_ref())
                     && log
                 {
                     eprintln!("taos serve: {error}");
@@ -89,7 +100,12 @@ impl Server {
 }
 
 /// One connection: reads the request head, answers, closes.
-fn handle(stream: TcpStream, root: &Path, log: bool) -> io::Result<()> {
+fn handle(
+    stream: TcpStream,
+    root: &Path,
+    log: bool,
+    changes: Option<&ChangeFeed>,
+) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     stream.set_write_timeout(Some(Duration::from_secs(60)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
@@ -106,11 +122,39 @@ fn handle(stream: TcpStream, root: &Path, log: bool) -> io::Result<()> {
     if !version.starts_with("HTTP/1.") {
         return respond_text(&mut writer, 400, "bad request\n", false, &[]);
     }
+    if let (Some(feed), "GET") = (changes, method)
+        && path_part(target) == CHANGES_PATH
+    {
+        if log {
+            eprintln!("{method} {target} 200 (listening for changes)");
+        }
+        return stream_changes(&mut writer, feed);
+    }
     let status = answer(&mut writer, root, method, target)?;
     if log {
         eprintln!("{method} {target} {status}");
     }
     Ok(())
+}
+
+/// Server-sent events: one `data:` line per changed asset path, a comment
+/// every 15 s to keep the connection open, until the page goes away.
+fn stream_changes(writer: &mut TcpStream, feed: &ChangeFeed) -> io::Result<()> {
+    writer.set_write_timeout(Some(Duration::from_secs(5)))?;
+    writer.write_all(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\nretry: 1000\n\n",
+    )?;
+    writer.flush()?;
+    let changes = feed.subscribe();
+    loop {
+        let message = match changes.recv_timeout(Duration::from_secs(15)) {
+            Ok(path) => format!("data: {path}\n\n"),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => ": still here\n\n".to_owned(),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        writer.write_all(message.as_bytes())?;
+        writer.flush()?;
+    }
 }
 
 /// Answers `method target`; returns the status sent.
