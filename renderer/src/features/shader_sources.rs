@@ -20,6 +20,10 @@ pub fn shader_sources() -> Vec<(String, String)> {
         ("fullscreen.wgsl".into(), FULLSCREEN_VS_WGSL.into()),
         ("sky.wgsl".into(), include_str!("sky.wgsl").into()),
         (
+            "resources/mipmaps.wgsl".into(),
+            include_str!("../resources/mipmaps.wgsl").into(),
+        ),
+        (
             "deform/deform.wgsl".into(),
             include_str!("../deform/deform.wgsl").into(),
         ),
