@@ -162,7 +162,11 @@ fn ktx2_transcodes_to_rgba8_close_to_its_png() {
 fn ktx2_uploads_as_the_devices_best_format_with_every_level() {
     let ctx = gpu();
     let features = ctx.device().features();
-    println!("adapter {:?}: {features:?}", ctx.adapter_info().name);
+    println!(
+        "adapter {:?} offers {:?}; the device has {features:?}",
+        ctx.adapter_info().name,
+        ctx.adapter().features()
+    );
     for &(file, source, tolerance) in FIXTURES {
         let bytes = data(file);
         let info = Ktx2Info::parse(&bytes).expect(file);
