@@ -4,7 +4,7 @@
 
 use super::ColorSpace;
 
-/// Largest width or height of a [`TextureData`]: WebGPU's guaranteed 2D limit
+/// Largest width or height of a [`TextureData`](super::TextureData): WebGPU's guaranteed 2D limit
 /// is 8192 and desktop GPUs allow 16384; a file claiming more (KTX2 stores
 /// 32-bit sizes) is refused before anything is allocated.
 pub const MAX_TEXTURE_SIZE: u32 = 16384;

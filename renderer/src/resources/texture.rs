@@ -126,25 +126,10 @@ impl Texture {
         image: &image::RgbaImage,
         color_space: ColorSpace,
     ) -> Result<Self, TextureError> {
-        let (width, height) = image.dimensions();
-        let max = ctx.device().limits().max_texture_dimension_2d;
-        if width > max || height > max || width == 0 || height == 0 {
-            return Err(TextureError::TooLarge {
-                label: label.to_owned(),
-                width,
-                height,
-                max,
-            });
-        }
+        // The upload checks the size against the device.
+        let size = image.dimensions();
         let format = super::TexelFormat::Rgba8;
-        Self::upload(
-            ctx,
-            label,
-            format,
-            color_space,
-            (width, height),
-            &[image.as_raw()],
-        )
+        Self::upload(ctx, label, format, color_space, size, &[image.as_raw()])
     }
 
     /// A texture around `texture`, viewing all its mips.
