@@ -8,7 +8,7 @@
 //! formats too (they cannot be copied to a buffer as RGBA).
 
 use taos_renderer::resources::{
-    ColorSpace, Ktx2Info, TexelFormat, Texture, TextureData, full_mip_count, mip_size,
+    BasisCodec, ColorSpace, Ktx2Info, TexelFormat, Texture, TextureData, full_mip_count, mip_size,
 };
 use taos_renderer::{GpuContext, OffscreenTarget, wgpu};
 
@@ -139,6 +139,12 @@ fn ktx2_transcodes_to_rgba8_close_to_its_png() {
     for &(file, source, tolerance) in FIXTURES {
         let bytes = data(file);
         let info = Ktx2Info::parse(&bytes).expect(file);
+        let codec = if file.starts_with("etc1s") {
+            BasisCodec::Etc1s
+        } else {
+            BasisCodec::Uastc
+        };
+        assert_eq!(info.codec, codec, "{file}");
         let texture = TextureData::from_ktx2(file, &bytes, wgpu::Features::empty(), None)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(texture.format(), TexelFormat::Rgba8, "{file}");
@@ -172,8 +178,7 @@ fn ktx2_uploads_as_the_devices_best_format_with_every_level() {
         let info = Ktx2Info::parse(&bytes).expect(file);
         let texture = Texture::from_ktx2_bytes(&ctx, file, &bytes, info.color_space)
             .unwrap_or_else(|e| panic!("{e}"));
-        let format =
-            TexelFormat::for_basis(features, file.starts_with("etc1s"), info.width, info.height);
+        let format = TexelFormat::for_basis(features, info.codec, info.width, info.height);
         assert_eq!(
             texture.texture().format(),
             format.wgpu_format(info.color_space),

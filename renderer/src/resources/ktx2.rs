@@ -121,6 +121,7 @@ pub enum BasisCodec {
 
 /// What a checked KTX2 file holds (from [`Ktx2Info::parse`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Ktx2Info {
     /// Level-0 width.
     pub width: u32,
@@ -280,12 +281,7 @@ impl TextureData {
             Some(wanted) => wanted,
             None => info.color_space,
         };
-        let format = TexelFormat::for_basis(
-            features,
-            info.codec == BasisCodec::Etc1s,
-            info.width,
-            info.height,
-        );
+        let format = TexelFormat::for_basis(features, info.codec, info.width, info.height);
         let transcode_error = |level, e: basisu::Error| {
             problem(Ktx2Problem::Transcode {
                 level,

@@ -2,7 +2,7 @@
 //! sizes per mip level, and which one a device gets for a Basis Universal
 //! texture.
 
-use super::ColorSpace;
+use super::{BasisCodec, ColorSpace};
 
 /// Largest width or height of a [`TextureData`](super::TextureData): WebGPU's guaranteed 2D limit
 /// is 8192 and desktop GPUs allow 16384; a file claiming more (KTX2 stores
@@ -112,9 +112,8 @@ impl TexelFormat {
             .sum()
     }
 
-    /// The format a Basis Universal texture is transcoded to on a device
-    /// with `features`, for an image of `width` x `height` (level 0) whose
-    /// source codec is ETC1S (`etc1s`) or UASTC.
+    /// The format a Basis Universal texture in `codec` is transcoded to on
+    /// a device with `features`, for an image of `width` x `height` (level 0).
     ///
     /// BC7 where the device has BC (every desktop GPU); else, for UASTC,
     /// ASTC 4x4 before ETC2 (UASTC is ASTC-based: the transcode is nearly
@@ -123,11 +122,11 @@ impl TexelFormat {
     /// Block formats need a level 0 whose sizes are multiples of 4 (wgpu
     /// refuses others), so other sizes get RGBA8 too.
     #[must_use]
-    pub fn for_basis(features: wgpu::Features, etc1s: bool, width: u32, height: u32) -> Self {
+    pub fn for_basis(features: wgpu::Features, codec: BasisCodec, width: u32, height: u32) -> Self {
         if !width.is_multiple_of(4) || !height.is_multiple_of(4) {
             return Self::Rgba8;
         }
-        let order: [Self; 3] = if etc1s {
+        let order: [Self; 3] = if codec == BasisCodec::Etc1s {
             [Self::Bc7, Self::Etc2Rgba8, Self::Astc4x4]
         } else {
             [Self::Bc7, Self::Astc4x4, Self::Etc2Rgba8]
@@ -221,22 +220,25 @@ mod tests {
     fn basis_targets_follow_the_device() {
         let all =
             F::TEXTURE_COMPRESSION_BC | F::TEXTURE_COMPRESSION_ETC2 | F::TEXTURE_COMPRESSION_ASTC;
-        assert_eq!(TexelFormat::for_basis(all, true, 64, 64), TexelFormat::Bc7);
+        assert_eq!(
+            TexelFormat::for_basis(all, BasisCodec::Etc1s, 64, 64),
+            TexelFormat::Bc7
+        );
         let mobile = F::TEXTURE_COMPRESSION_ETC2 | F::TEXTURE_COMPRESSION_ASTC;
         assert_eq!(
-            TexelFormat::for_basis(mobile, true, 64, 64),
+            TexelFormat::for_basis(mobile, BasisCodec::Etc1s, 64, 64),
             TexelFormat::Etc2Rgba8
         );
         assert_eq!(
-            TexelFormat::for_basis(mobile, false, 64, 64),
+            TexelFormat::for_basis(mobile, BasisCodec::Uastc, 64, 64),
             TexelFormat::Astc4x4
         );
         assert_eq!(
-            TexelFormat::for_basis(F::empty(), false, 64, 64),
+            TexelFormat::for_basis(F::empty(), BasisCodec::Uastc, 64, 64),
             TexelFormat::Rgba8
         );
         assert_eq!(
-            TexelFormat::for_basis(all, false, 30, 20),
+            TexelFormat::for_basis(all, BasisCodec::Uastc, 30, 20),
             TexelFormat::Rgba8
         );
     }
