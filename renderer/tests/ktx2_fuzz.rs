@@ -1,13 +1,13 @@
 //! Property test: damaged KTX2 files (bytes set, bits flipped, counts and
 //! lengths overwritten, cut short) transcode or fail with an error, never
 //! panic or allocate without bound; and a damaged `TextureData::to_bytes`
-//! reads back or fails the same way. No GPU: the transcode targets are
-//! chosen for a device with every compressed format and for one with none.
+//! reads back or fails the same way. No GPU: the transcodes are made for
+//! devices with every compressed format, ETC2 only, ASTC only, and none.
 //! 256 cases per property, or `TAOS_FUZZ_CASES` (see `taos_hostile_inputs`).
 
 use proptest::prelude::*;
 use taos_hostile_inputs::{apply, mutation};
-use taos_renderer::resources::{ColorSpace, TextureData};
+use taos_renderer::resources::{ColorSpace, Ktx2Info, TexelFormat, TextureData};
 use taos_renderer::wgpu::Features;
 
 /// The fixtures, read once.
@@ -34,11 +34,14 @@ fn config() -> ProptestConfig {
     }
 }
 
-/// Devices with every compressed format (BC7 wins) and with none (RGBA8).
-const DEVICES: [Features; 2] = [
+/// Devices with every compressed format (BC7 wins), with ETC2 only, with
+/// ASTC only, and with none (RGBA8): every transcode target.
+const DEVICES: [Features; 4] = [
     Features::TEXTURE_COMPRESSION_BC
         .union(Features::TEXTURE_COMPRESSION_ETC2)
         .union(Features::TEXTURE_COMPRESSION_ASTC),
+    Features::TEXTURE_COMPRESSION_ETC2,
+    Features::TEXTURE_COMPRESSION_ASTC,
     Features::empty(),
 ];
 
@@ -79,7 +82,14 @@ proptest! {
 fn every_fixture_loads_and_every_cut_fails() {
     for seed in seeds() {
         for features in DEVICES {
-            TextureData::from_ktx2("seed", seed, features, None).expect("a fixture loads");
+            let data =
+                TextureData::from_ktx2("seed", seed, features, None).expect("a fixture loads");
+            let (width, height) = data.size();
+            let codec = Ktx2Info::parse(seed).expect("a fixture parses").codec;
+            assert_eq!(
+                data.format(),
+                TexelFormat::for_basis(features, codec, width, height)
+            );
         }
         // Every truncation is refused (the levels are at the end of the file).
         for cut in (0..seed.len()).step_by(7) {
