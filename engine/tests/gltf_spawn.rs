@@ -552,3 +552,47 @@ fn a_model_without_triangles_gives_no_collider() {
         "{error:?}"
     );
 }
+
+/// A glTF whose one material's base colour is a `KHR_texture_basisu` KTX2 file
+/// (`ktx2`, written next to it), with one empty node.
+fn basisu_model(dir: &Path, ktx2: &[u8]) -> PathBuf {
+    std::fs::write(dir.join("albedo.ktx2"), ktx2).unwrap();
+    let json = r#"{
+      "asset": {"version": "2.0"},
+      "extensionsUsed": ["KHR_texture_basisu"],
+      "extensionsRequired": ["KHR_texture_basisu"],
+      "scene": 0,
+      "scenes": [{"nodes": [0]}],
+      "nodes": [{"name": "empty"}],
+      "images": [{"uri": "albedo.ktx2", "mimeType": "image/ktx2"}],
+      "textures": [{"extensions": {"KHR_texture_basisu": {"source": 0}}}],
+      "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]
+    }"#;
+    let path = dir.join("basisu.gltf");
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+#[test]
+fn a_khr_texture_basisu_image_is_transcoded_at_upload_and_a_damaged_one_named() {
+    let ktx2 = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../renderer/tests/data/uastc_64_mips.ktx2"),
+    )
+    .unwrap();
+    let dir = models();
+    let mut engine = engine();
+    let path = basisu_model(dir.path(), &ktx2);
+    engine
+        .load_gltf(&path, &GltfSpawnOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Level data cut short: the importer keeps the bytes, the upload refuses them.
+    let damaged = basisu_model(dir.path(), &ktx2[..ktx2.len() - 100]);
+    let error = engine
+        .load_gltf(&damaged, &GltfSpawnOptions::default())
+        .unwrap_err();
+    assert!(
+        matches!(error, GltfSpawnError::Texture { image: 0, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("KTX2"), "{error}");
+}

@@ -1,4 +1,5 @@
-//! Images: resolved (data URI, external file, buffer view) and decoded to RGBA8.
+//! Images: resolved (data URI, external file, buffer view) and decoded to RGBA8; KTX2
+//! images (`KHR_texture_basisu`) are kept undecoded for the renderer to transcode.
 
 use std::io::Cursor;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,13 +19,60 @@ pub const MAX_IMAGE_SIZE: u32 = 16384;
 /// incompressible (stored) PNGs, whose decoding is only copying, took 12 ms against 8 ms.
 const PARALLEL_THRESHOLD_BYTES: usize = 256 * 1024;
 
-/// A decoded glTF image.
+/// A glTF image's texels: decoded RGBA8, or a KTX2 file left for the renderer.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ImagePixels {
+    /// PNG or JPEG decoded to RGBA8, rows top to bottom (glTF UV (0, 0) is the top-left
+    /// texel).
+    Rgba8(image::RgbaImage),
+    /// A KTX2 file (Basis Universal, `KHR_texture_basisu`), as stored: the renderer
+    /// transcodes it for its GPU (`taos_renderer::resources::Texture::from_ktx2_bytes`).
+    /// Only its identifier and size were checked here.
+    Ktx2(Vec<u8>),
+}
+
+impl ImagePixels {
+    /// Width and height in texels (of level 0 for KTX2).
+    #[must_use]
+    pub fn dimensions(&self) -> (u32, u32) {
+        match self {
+            Self::Rgba8(pixels) => pixels.dimensions(),
+            Self::Ktx2(bytes) => ktx2_dimensions(bytes).unwrap_or((0, 0)),
+        }
+    }
+
+    /// The RGBA8 pixels, if decoded (not KTX2).
+    #[must_use]
+    pub fn rgba8(&self) -> Option<&image::RgbaImage> {
+        match self {
+            Self::Rgba8(pixels) => Some(pixels),
+            Self::Ktx2(_) => None,
+        }
+    }
+}
+
+/// The start of every KTX2 file.
+const KTX2_MAGIC: [u8; 12] = [
+    0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32, 0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A,
+];
+
+/// A KTX2 file's level-0 width and height, if `bytes` start with a KTX2 header.
+fn ktx2_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    if !bytes.starts_with(&KTX2_MAGIC) {
+        return None;
+    }
+    let word = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    Some((word(20)?, word(24)?))
+}
+
+/// A glTF image: its name, texels, and how the materials use it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Image {
     /// The image's `name`.
     pub name: Option<String>,
-    /// The pixels, RGBA8, rows top to bottom (glTF UV (0, 0) is the top-left texel).
-    pub pixels: image::RgbaImage,
+    /// The texels: RGBA8, or KTX2 bytes for the renderer to transcode.
+    pub pixels: ImagePixels,
     /// A material samples it as colour (base colour or emissive): upload as sRGB.
     pub used_as_color: bool,
     /// A material samples it as data (metallic-roughness, normal, occlusion): upload as linear.
@@ -93,15 +141,22 @@ pub(crate) fn import_images(
             }
             (None, None) => return Err(error(&name, SourceProblem::NoSource)),
         };
-        if let Some(mime) =
-            mime.filter(|m| !matches!(m.as_str(), "image/png" | "image/jpeg" | "image/jpg"))
-        {
+        if let Some(mime) = mime.filter(|m| {
+            !matches!(
+                m.as_str(),
+                "image/png" | "image/jpeg" | "image/jpg" | "image/ktx2"
+            )
+        }) {
             return Err(error(&name, SourceProblem::UnsupportedImageType { mime }));
         }
-        let (width, height) = image::ImageReader::new(Cursor::new(&bytes[..]))
-            .with_guessed_format()
-            .ok()
-            .and_then(|r| r.into_dimensions().ok())
+        // A KTX2 is charged as RGBA8 too: what it takes on the CPU before its transcode.
+        let (width, height) = ktx2_dimensions(&bytes)
+            .or_else(|| {
+                image::ImageReader::new(Cursor::new(&bytes[..]))
+                    .with_guessed_format()
+                    .ok()
+                    .and_then(|r| r.into_dimensions().ok())
+            })
             .unwrap_or((0, 0));
         let needed = u64::from(width) * u64::from(height) * 4;
         buffers.charge(needed).map_err(|(needed, remaining)| {
@@ -122,7 +177,7 @@ pub(crate) fn import_images(
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(encoded.len());
-    let decoded: Vec<Result<image::RgbaImage, SourceProblem>> =
+    let decoded: Vec<Result<ImagePixels, SourceProblem>> =
         if workers <= 1 || total_bytes < PARALLEL_THRESHOLD_BYTES {
             encoded
                 .iter()
@@ -157,10 +212,10 @@ fn decode_parallel(
     encoded: &[Encoded<'_>],
     workers: usize,
     progress: &mut dyn FnMut(usize),
-) -> Vec<Result<image::RgbaImage, SourceProblem>> {
+) -> Vec<Result<ImagePixels, SourceProblem>> {
     let next = AtomicUsize::new(0);
     let (send, receive) = mpsc::channel();
-    let mut results: Vec<Option<Result<image::RgbaImage, SourceProblem>>> = Vec::new();
+    let mut results: Vec<Option<Result<ImagePixels, SourceProblem>>> = Vec::new();
     results.resize_with(encoded.len(), || None);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -195,8 +250,19 @@ fn decode_parallel(
         .collect()
 }
 
-/// Decodes PNG or JPEG bytes to RGBA8 under [`MAX_IMAGE_SIZE`].
-fn decode(bytes: &[u8]) -> Result<image::RgbaImage, SourceProblem> {
+/// Decodes PNG or JPEG bytes to RGBA8 under [`MAX_IMAGE_SIZE`]; keeps KTX2 bytes of that size.
+fn decode(bytes: &[u8]) -> Result<ImagePixels, SourceProblem> {
+    if let Some((width, height)) = ktx2_dimensions(bytes) {
+        if width == 0 || height == 0 || width > MAX_IMAGE_SIZE || height > MAX_IMAGE_SIZE {
+            // What `image` reports for a PNG beyond the same limit.
+            let limit =
+                image::error::LimitError::from_kind(image::error::LimitErrorKind::DimensionError);
+            return Err(SourceProblem::Decode(Box::new(image::ImageError::Limits(
+                limit,
+            ))));
+        }
+        return Ok(ImagePixels::Ktx2(bytes.to_vec()));
+    }
     let format = image::guess_format(bytes).map_err(|e| SourceProblem::Decode(Box::new(e)))?;
     if !matches!(format, image::ImageFormat::Png | image::ImageFormat::Jpeg) {
         return Err(SourceProblem::UnsupportedImageType {
@@ -208,8 +274,10 @@ fn decode(bytes: &[u8]) -> Result<image::RgbaImage, SourceProblem> {
     limits.max_image_width = Some(MAX_IMAGE_SIZE);
     limits.max_image_height = Some(MAX_IMAGE_SIZE);
     reader.limits(limits);
-    Ok(reader
-        .decode()
-        .map_err(|e| SourceProblem::Decode(Box::new(e)))?
-        .into_rgba8())
+    Ok(ImagePixels::Rgba8(
+        reader
+            .decode()
+            .map_err(|e| SourceProblem::Decode(Box::new(e)))?
+            .into_rgba8(),
+    ))
 }

@@ -57,7 +57,7 @@
 //! | --- | --- |
 //! | `.gltf` JSON, `.glb` binary | yes |
 //! | Buffers: `data:` base64 URIs, relative external files (percent-decoded), GLB chunk | yes, inside the model's folder; absolute paths, `http:`/`file:` URIs, `..` and links out of the folder are refused unless [`LoadOptions::allowed_roots`] allows more |
-//! | Images: PNG and JPEG from URIs or buffer views, decoded to RGBA8 | yes; other formats are an error |
+//! | Images: PNG and JPEG from URIs or buffer views, decoded to RGBA8; KTX2 kept undecoded | yes; other formats are an error |
 //! | Scenes, default scene, node hierarchy, TRS and `matrix` transforms | yes; cycles, two parents, shear or non-finite matrices are errors |
 //! | Primitives: triangles, triangle strips and fans (converted to lists) | yes |
 //! | Primitives: points, lines, line loops and strips | skipped with a warning |
@@ -79,6 +79,7 @@
 //! | `KHR_texture_transform` | yes, on every texture slot, including its `texCoord` override |
 //! | `KHR_materials_unlit` | yes |
 //! | `KHR_materials_emissive_strength` | yes |
+//! | `KHR_texture_basisu` | yes: the texture uses the extension's KTX2 image, kept undecoded as [`ImagePixels::Ktx2`] for the renderer to transcode |
 //! | `KHR_mesh_quantization` | yes: 8/16-bit POSITION, NORMAL, TANGENT, TEXCOORD and morph displacements are dequantised to f32 (normalized values to [-1, 1] or [0, 1], others to their integer value; the node transform carries the rest) |
 //! | anything else | if in `extensionsRequired`: error; if only in `extensionsUsed`: a warning |
 //!
@@ -101,6 +102,7 @@
 
 mod accessor;
 mod animation;
+mod basisu;
 mod budget;
 mod camera_light;
 mod error;
@@ -129,7 +131,7 @@ pub use error::{
     NodeProblem, PrimitiveProblem, SkinProblem, SourceProblem,
 };
 pub use external::{ExternalFiles, ExternalUri, external_uris};
-pub use images::{Image, MAX_IMAGE_SIZE};
+pub use images::{Image, ImagePixels, MAX_IMAGE_SIZE};
 pub use index::{
     AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex,
     SceneIndex, SkinIndex,

@@ -25,6 +25,7 @@ pub const SUPPORTED_EXTENSIONS: &[&str] = &[
     "KHR_materials_emissive_strength",
     "KHR_materials_unlit",
     MESH_QUANTIZATION,
+    crate::basisu::KHR_TEXTURE_BASISU,
     "KHR_texture_transform",
 ];
 
@@ -374,17 +375,20 @@ impl GltfModel {
         }
         check_primitive_accessor_indices(&root, file)?;
         check_skin_nodes(&root, file)?;
+        crate::basisu::use_basisu_sources(&mut root);
         // `gltf-json` refuses required extensions it does not know, KHR_mesh_quantization
-        // among them; this importer implements it (checked above), so it is moved to
-        // `extensionsUsed`, where the mesh import looks for it.
-        if root
-            .extensions_required
-            .iter()
-            .any(|e| e == MESH_QUANTIZATION)
-        {
-            root.extensions_required.retain(|e| e != MESH_QUANTIZATION);
-            if !root.extensions_used.iter().any(|e| e == MESH_QUANTIZATION) {
-                root.extensions_used.push(MESH_QUANTIZATION.to_owned());
+        // and KHR_texture_basisu among them; this importer implements them (checked above),
+        // so they are moved to `extensionsUsed`, where the mesh import looks for the first.
+        for unknown_to_gltf in [MESH_QUANTIZATION, crate::basisu::KHR_TEXTURE_BASISU] {
+            if root
+                .extensions_required
+                .iter()
+                .any(|e| e == unknown_to_gltf)
+            {
+                root.extensions_required.retain(|e| e != unknown_to_gltf);
+                if !root.extensions_used.iter().any(|e| e == unknown_to_gltf) {
+                    root.extensions_used.push(unknown_to_gltf.to_owned());
+                }
             }
         }
         let doc = gltf::Document::from_json(root).map_err(json_error)?;

@@ -10,6 +10,11 @@ fn load(path: std::path::PathBuf) -> GltfModel {
     GltfModel::load(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Image `i`'s decoded pixels (every test model's images are PNG or JPEG).
+fn rgba8(model: &GltfModel, i: usize) -> &image::RgbaImage {
+    model.images[i].pixels.rgba8().expect("a decoded image")
+}
+
 fn close(a: f32, b: f32) -> bool {
     (a - b).abs() < 1e-5
 }
@@ -95,12 +100,12 @@ fn check_textured_box(model: &GltfModel) {
     assert_eq!(model.images[0].name.as_deref(), Some("base colour"));
     assert_eq!(model.images[0].pixels.dimensions(), (8, 8));
     // The JPEG checker: orange-ish at (0, 0), dark at (1, 0).
-    let [r, g, b, a] = model.images[0].pixels.get_pixel(0, 0).0;
+    let [r, g, b, a] = rgba8(model, 0).get_pixel(0, 0).0;
     assert!(
         r > 200 && (90..170).contains(&g) && b < 60 && a == 255,
         "{r} {g} {b}"
     );
-    assert_eq!(model.images[4].pixels.get_pixel(3, 2).0, [180, 120, 0, 255]);
+    assert_eq!(rgba8(model, 4).get_pixel(3, 2).0, [180, 120, 0, 255]);
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
 }
 
@@ -231,7 +236,7 @@ fn two_uv_sets_dequantise_and_generate_flat_normals() {
     assert_eq!(p.tex_coords(1), Some(&uv1[..]));
     // No normal map: no tangents.
     assert_eq!(p.tangents, None);
-    assert_eq!(model.images[0].pixels.get_pixel(1, 1).0, [200, 0, 0, 255]);
+    assert_eq!(rgba8(&model, 0).get_pixel(1, 1).0, [200, 0, 0, 255]);
 }
 
 #[test]
@@ -268,7 +273,7 @@ fn alpha_modes_and_samplers() {
     );
     assert!(!t.sampler.min_filter.uses_mipmaps());
     // The image (from a buffer view) keeps its alpha ramp.
-    let img = &model.images[0].pixels;
+    let img = rgba8(&model, 0);
     assert_eq!(
         (img.get_pixel(0, 5).0[3], img.get_pixel(15, 5).0[3]),
         (0, 255)

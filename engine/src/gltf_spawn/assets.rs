@@ -87,14 +87,22 @@ pub(super) fn upload_assets(
             if !used {
                 continue;
             }
-            let texture =
-                Texture::from_rgba8(gpu, &label, &image.pixels, space).map_err(|source| {
-                    GltfSpawnError::Texture {
-                        file: file.to_owned(),
-                        image: index,
-                        source,
-                    }
-                })?;
+            // KTX2 (KHR_texture_basisu) is transcoded for this GPU; the usage picks sRGB.
+            let texture = match &image.pixels {
+                gltf::ImagePixels::Ktx2(bytes) => {
+                    Texture::from_ktx2_bytes(gpu, &label, bytes, space)
+                }
+                gltf::ImagePixels::Rgba8(rgba) => Texture::from_rgba8(gpu, &label, rgba, space),
+                _ => {
+                    log::warn!("{file}: image {index} is of a kind this engine cannot upload");
+                    continue;
+                }
+            }
+            .map_err(|source| GltfSpawnError::Texture {
+                file: file.to_owned(),
+                image: index,
+                source,
+            })?;
             textures.insert((index, color), assets.add_texture(texture));
         }
     }

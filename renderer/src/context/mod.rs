@@ -23,6 +23,8 @@ pub struct GpuContext {
     adapter: wgpu::Adapter,
     device: wgpu::Device,
     queue: wgpu::Queue,
+    /// The mip-chain pipelines, made on the first texture that needs them.
+    mips: std::sync::OnceLock<crate::resources::MipGenerator>,
 }
 
 impl GpuContext {
@@ -117,6 +119,7 @@ impl GpuContext {
             adapter,
             device,
             queue,
+            mips: std::sync::OnceLock::new(),
         })
     }
 
@@ -161,6 +164,12 @@ impl GpuContext {
         self.device.features().contains(
             wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS,
         )
+    }
+
+    /// The pipelines that build RGBA8 mip chains on this device.
+    pub(crate) fn mip_generator(&self) -> &crate::resources::MipGenerator {
+        self.mips
+            .get_or_init(|| crate::resources::MipGenerator::new(&self.device))
     }
 
     /// Name, backend and type of the adapter.

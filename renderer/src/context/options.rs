@@ -1,6 +1,11 @@
 //! What a [`GpuContext`](super::GpuContext) asks of its adapter beyond the
 //! WebGPU baseline.
 
+/// The block-compressed texture formats a context requests where offered.
+const COMPRESSED_TEXTURES: wgpu::Features = wgpu::Features::TEXTURE_COMPRESSION_BC
+    .union(wgpu::Features::TEXTURE_COMPRESSION_ETC2)
+    .union(wgpu::Features::TEXTURE_COMPRESSION_ASTC);
+
 /// Options for creating a [`GpuContext`](super::GpuContext).
 ///
 /// ```
@@ -39,7 +44,9 @@ impl ContextOptions {
     }
 
     /// The optional wgpu features to request from an adapter offering
-    /// `available`: those these options ask for that it has.
+    /// `available`: those these options ask for that it has, and always
+    /// the compressed texture formats it offers (BC, ETC2, ASTC: KTX2
+    /// textures are transcoded to one of them).
     #[must_use]
     pub fn features_to_request(&self, available: wgpu::Features) -> wgpu::Features {
         let mut wanted = wgpu::Features::empty();
@@ -47,13 +54,12 @@ impl ContextOptions {
             wanted |=
                 wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS;
         }
-        let granted = wanted & available;
+        let mut granted = wanted & available;
         // Timestamps inside encoders are usable only along with timestamps.
-        if granted.contains(wgpu::Features::TIMESTAMP_QUERY) {
-            granted
-        } else {
-            wgpu::Features::empty()
+        if !granted.contains(wgpu::Features::TIMESTAMP_QUERY) {
+            granted = wgpu::Features::empty();
         }
+        granted | (COMPRESSED_TEXTURES & available)
     }
 }
 
@@ -79,5 +85,12 @@ mod tests {
         );
         let off = on.with_gpu_timestamps(false);
         assert_eq!(off.features_to_request(both), F::empty());
+        // Compressed formats are requested wherever offered.
+        let bc = F::TEXTURE_COMPRESSION_BC;
+        assert_eq!(off.features_to_request(both | bc), bc);
+        assert_eq!(
+            on.features_to_request(F::TIMESTAMP_QUERY_INSIDE_ENCODERS | bc),
+            bc
+        );
     }
 }

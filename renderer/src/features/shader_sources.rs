@@ -25,6 +25,10 @@ pub fn shader_sources() -> Vec<(String, String)> {
         ("fullscreen.wgsl".into(), fullscreen_vs_wgsl().into()),
         ("sky.wgsl".into(), crate::wgsl!("sky.wgsl").into()),
         (
+            "resources/mipmaps.wgsl".into(),
+            include_str!("../resources/mipmaps.wgsl").into(),
+        ),
+        (
             "deform/deform.wgsl".into(),
             crate::wgsl!("../deform/deform.wgsl").into(),
         ),

@@ -1,4 +1,6 @@
-//! Textures decoded with `image` (PNG, JPEG) and uploaded with a mip chain.
+//! Textures decoded with `image` (PNG, JPEG) and uploaded with a mip chain
+//! built on the GPU; KTX2 and [`TextureData`](super::TextureData) uploads are
+//! in `texture_upload.rs`.
 
 use crate::GpuContext;
 
@@ -43,6 +45,24 @@ pub enum TextureError {
         /// The device limit.
         max: u32,
     },
+    /// A KTX2 file that cannot be read: damaged, or not a 2D Basis
+    /// Universal (ETC1S or UASTC) texture.
+    #[error("cannot load KTX2 texture {label}: {problem}")]
+    Ktx2 {
+        /// What was being loaded (a file name or label).
+        label: String,
+        /// What is wrong.
+        problem: super::Ktx2Problem,
+    },
+    /// A [`TextureData`](super::TextureData) in a format this device cannot
+    /// sample (a BC7 texture cached on a desktop, loaded on a phone).
+    #[error("texture {label} is {format:?}, which this GPU cannot sample")]
+    UnsupportedFormat {
+        /// What was being loaded.
+        label: String,
+        /// The texture's format.
+        format: wgpu::TextureFormat,
+    },
 }
 
 /// A sampled 2D texture with its view.
@@ -53,16 +73,21 @@ pub struct Texture {
 }
 
 impl Texture {
-    /// Decodes PNG or JPEG `bytes` and uploads them with a full mip chain.
+    /// Decodes PNG or JPEG `bytes` and uploads them with a full mip chain;
+    /// KTX2 bytes go to [`from_ktx2_bytes`](Self::from_ktx2_bytes).
     ///
     /// # Errors
-    /// [`TextureError::Decode`] or [`TextureError::TooLarge`], naming `label`.
+    /// [`TextureError::Decode`] or [`TextureError::TooLarge`] (or a KTX2's
+    /// errors), naming `label`.
     pub fn from_image_bytes(
         ctx: &GpuContext,
         label: &str,
         bytes: &[u8],
         color_space: ColorSpace,
     ) -> Result<Self, TextureError> {
+        if super::is_ktx2(bytes) {
+            return Self::from_ktx2_bytes(ctx, label, bytes, color_space);
+        }
         let image = image::load_from_memory(bytes)
             .map_err(|source| TextureError::Decode {
                 label: label.to_owned(),
@@ -72,7 +97,7 @@ impl Texture {
         Self::from_rgba8(ctx, label, &image, color_space)
     }
 
-    /// Loads a PNG or JPEG file.
+    /// Loads a PNG, JPEG or KTX2 file.
     ///
     /// # Errors
     /// [`TextureError::Io`] naming the file, or what
@@ -90,7 +115,8 @@ impl Texture {
         Self::from_image_bytes(ctx, &path.display().to_string(), &bytes, color_space)
     }
 
-    /// Uploads decoded RGBA8 pixels with a box-filtered mip chain.
+    /// Uploads decoded RGBA8 pixels; the GPU builds the box-filtered mip
+    /// chain (linear light for sRGB; see [`Texture::from_data`]).
     ///
     /// # Errors
     /// [`TextureError::TooLarge`] beyond the device's 2D texture limit.
@@ -100,69 +126,16 @@ impl Texture {
         image: &image::RgbaImage,
         color_space: ColorSpace,
     ) -> Result<Self, TextureError> {
-        let (width, height) = image.dimensions();
-        let max = ctx.device().limits().max_texture_dimension_2d;
-        if width > max || height > max || width == 0 || height == 0 {
-            return Err(TextureError::TooLarge {
-                label: label.to_owned(),
-                width,
-                height,
-                max,
-            });
-        }
-        let format = match color_space {
-            ColorSpace::Srgb => wgpu::TextureFormat::Rgba8UnormSrgb,
-            ColorSpace::Linear => wgpu::TextureFormat::Rgba8Unorm,
-        };
-        let mip_level_count = 32 - width.max(height).leading_zeros();
-        let texture = ctx.device().create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        let mut level = std::borrow::Cow::Borrowed(image);
-        for mip in 0..mip_level_count {
-            let (w, h) = level.dimensions();
-            ctx.queue().write_texture(
-                wgpu::TexelCopyTextureInfo {
-                    texture: &texture,
-                    mip_level: mip,
-                    origin: wgpu::Origin3d::ZERO,
-                    aspect: wgpu::TextureAspect::All,
-                },
-                level.as_raw(),
-                wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(4 * w),
-                    rows_per_image: Some(h),
-                },
-                wgpu::Extent3d {
-                    width: w,
-                    height: h,
-                    depth_or_array_layers: 1,
-                },
-            );
-            if mip + 1 < mip_level_count {
-                let next = image::imageops::resize(
-                    level.as_ref(),
-                    (w / 2).max(1),
-                    (h / 2).max(1),
-                    image::imageops::FilterType::Triangle,
-                );
-                level = std::borrow::Cow::Owned(next);
-            }
-        }
+        // The upload checks the size against the device.
+        let size = image.dimensions();
+        let format = super::TexelFormat::Rgba8;
+        Self::upload(ctx, label, format, color_space, size, &[image.as_raw()])
+    }
+
+    /// A texture around `texture`, viewing all its mips.
+    pub(super) fn from_wgpu(texture: wgpu::Texture) -> Self {
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        Ok(Self { texture, view })
+        Self { texture, view }
     }
 
     /// The texture.
