@@ -205,8 +205,11 @@ impl Engine {
         options: &GltfSpawnOptions,
     ) -> Result<SpawnedGltf, GltfSpawnError> {
         let spawned = self.spawn_gltf(model, path.file_name(), options)?;
-        let on_disk = assets.root().path().join(path.as_str());
-        let mut record = if on_disk.is_file() {
+        #[cfg(not(target_arch = "wasm32"))]
+        let on_disk = Some(assets.root().path().join(path.as_str())).filter(|p| p.is_file());
+        #[cfg(target_arch = "wasm32")]
+        let on_disk: Option<PathBuf> = None;
+        let mut record = if let Some(on_disk) = on_disk {
             let record = ReloadableModel::new(self.scene(), &on_disk, spawned.root, options);
             for dep in &record.deps {
                 self.hot_reload.watch_folder_of(dep);

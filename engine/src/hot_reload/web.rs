@@ -8,7 +8,7 @@ use wasm_bindgen::closure::Closure;
 
 /// The event the page's glue dispatches on `window`, its `detail` the
 /// changed file's path relative to the asset folder.
-pub const EVENT: &str = "taos-asset-changed";
+pub(crate) const EVENT: &str = "taos-asset-changed";
 
 /// The paths the page reported, waiting for the next frame.
 #[derive(Debug, Clone, Default)]

@@ -126,7 +126,7 @@ impl Pipeline {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("deform.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("deform.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("deform.wgsl")),
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("deform"),

@@ -312,6 +312,51 @@ mod tests {
     }
 
     #[test]
+    fn pages_listening_for_changes_get_each_published_path_as_an_event() {
+        let dir = TestDir::new("serve-changes");
+        dir.write("index.html", b"home");
+        let feed = ChangeFeed::new();
+        let server = Server::bind(dir.path(), "127.0.0.1", 0)
+            .unwrap()
+            .with_log(false)
+            .with_changes(feed.clone());
+        let addr = server.local_addr().unwrap();
+        std::thread::spawn(move || server.run());
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream
+            .write_all(b"GET /__taos/changes HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut head = String::new();
+        while !head.ends_with("retry: 1000\n\n") {
+            let mut line = String::new();
+            assert!(reader.read_line(&mut line).unwrap() > 0, "closed: {head}");
+            head.push_str(&line);
+        }
+        assert!(head.starts_with("HTTP/1.1 200 OK"), "{head}");
+        assert!(head.contains("Content-Type: text/event-stream"), "{head}");
+        // The listener subscribes once the head is out: publish until it hears.
+        let mut line = String::new();
+        while feed.listeners() == 0 {
+            std::thread::yield_now();
+        }
+        feed.publish("models/box.gltf");
+        reader.read_line(&mut line).unwrap();
+        assert_eq!(line, "data: models/box.gltf\n");
+        // Without a feed the path is a plain missing file.
+        let plain = Server::bind(dir.path(), "127.0.0.1", 0)
+            .unwrap()
+            .with_log(false);
+        let plain_addr = plain.local_addr().unwrap();
+        std::thread::spawn(move || plain.run());
+        let (status, _, _) = get(plain_addr, "/__taos/changes");
+        assert_eq!(status, "HTTP/1.1 404 Not Found");
+    }
+
+    #[test]
     fn serves_files_over_real_http() {
         let dir = TestDir::new("serve");
         let wasm = vec![0u8, 97, 115, 109, 1, 0, 0, 0, 42];

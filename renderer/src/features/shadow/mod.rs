@@ -145,7 +145,7 @@ impl RenderFeature for ShadowFeature {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("shadow.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("shadow.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("shadow.wgsl")),
         });
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("shadow"),

@@ -92,7 +92,7 @@ impl MotionVectors {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("taa motion.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("motion.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("motion.wgsl")),
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("taa motion"),
