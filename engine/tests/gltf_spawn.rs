@@ -596,3 +596,8 @@ fn a_khr_texture_basisu_image_is_transcoded_at_upload_and_a_damaged_one_named() 
     );
     assert!(error.to_string().contains("KTX2"), "{error}");
 }
+
+/// Hot reload of models, textures, sounds, shaders and levels (one
+/// binary with the spawn tests: CI links fewer).
+#[path = "gltf_spawn_parts/hot_reload.rs"]
+mod hot_reload;

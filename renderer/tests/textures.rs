@@ -285,3 +285,7 @@ fn gpu_bytes_of_a_2048_material_set() {
         TexelFormat::Rgba8.chain_bytes(64, 64, 7)
     );
 }
+
+/// Damaged KTX2 files (one binary with the GPU tests: CI links fewer).
+#[path = "textures_parts/ktx2_fuzz.rs"]
+mod ktx2_fuzz;

@@ -507,3 +507,7 @@ fn progress_reaches_every_stage() {
         total: 5
     }));
 }
+
+/// `KHR_texture_basisu` (one binary with the other model tests).
+#[path = "models_parts/basisu.rs"]
+mod basisu;
