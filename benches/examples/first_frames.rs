@@ -216,11 +216,11 @@ fn build_scene(engine: &mut Engine) {
             Vec3::new(20.0, 0.1, 20.0),
         ),
     );
-    scene.add_component(ground, cube_renderer.clone()).unwrap();
+    scene.add_component(ground, cube_renderer).unwrap();
     for i in 0..16 {
         let (x, z) = ((i % 4) as f32 * 2.0 - 3.0, (i / 4) as f32 * 2.0 - 3.0);
         let cube = scene.spawn_with("Cube", Transform::from_position(Vec3::new(x, 0.5, z)));
-        scene.add_component(cube, cube_renderer.clone()).unwrap();
+        scene.add_component(cube, cube_renderer).unwrap();
     }
     let sun = scene.spawn("Sun");
     scene
