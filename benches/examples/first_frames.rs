@@ -1,24 +1,19 @@
 //! Start-up stall: how long an engine takes to build its preset's pipelines,
 //! and how long each of its first frames takes next to the steady-state
-//! frame, for each preset, with Mesa's shader cache cold or warm and
-//! Taos's pipeline cache (`TAOS_PIPELINE_CACHE`) off or warm.
+//! frame, for each preset, with Mesa's shader cache cold, empty or warm.
 //!
 //! A cold start is a process-level effect (driver caches, lazily built
 //! objects), so every measurement is a fresh process: this example spawns
 //! itself once per run (`--child PRESET`), in a scratch `XDG_CACHE_HOME` of
-//! its own per condition, so neither the user's Mesa cache nor their
-//! pipeline cache is read or written. Conditions, per preset:
+//! its own per condition, so the user's Mesa cache is never read or
+//! written. Conditions, per preset:
 //!
-//! - `cold`: `MESA_SHADER_CACHE_DISABLE=true`, `TAOS_PIPELINE_CACHE=off`
-//!   (every shader compiled from scratch, every time it is needed);
+//! - `cold`: `MESA_SHADER_CACHE_DISABLE=true` (every shader compiled from
+//!   scratch, every time it is needed);
 //! - `first`: Mesa's cache on but empty at every run (a player's very
 //!   first start: shaders compiled in the first frame are found in the
 //!   cache by the next frames);
-//! - `cold+pcache`: Mesa's cache off, the pipeline cache on and filled by
-//!   one earlier run (what the pipeline cache alone gives);
-//! - `warm`: Mesa's cache on and filled by one earlier run, pipeline cache
-//!   off (a second start without Taos's cache);
-//! - `warm+pcache`: both caches filled by one earlier run.
+//! - `warm`: Mesa's cache on and filled by one earlier run (a second start).
 //!
 //! The runs of the conditions are interleaved; each figure is the median
 //! over the runs. Times are wall-clock, with the GPU waited for after each
@@ -26,8 +21,7 @@
 //! included; `setup`: the preset's features alone; `steady`: the median of
 //! frames 3 and later; `stall`: frame 1 less `steady`; `to-frame-1`:
 //! construct plus frame 1, and `vs cold` its ratio to `cold`'s; `process`:
-//! the child process from spawn to exit; `pcache B`: bytes in the pipeline
-//! cache after the frames).
+//! the child process from spawn to exit).
 //!
 //! Run: `cargo run -p taos_benches --example first_frames -- [--runs 5]
 //! [--frames 5] [--size 320x240]`
@@ -51,40 +45,24 @@ const PRESETS: [&str; 3] = ["forward", "forward_plus", "deferred"];
 struct Condition {
     name: &'static str,
     mesa_cache: bool,
-    pipeline_cache: bool,
     /// Every run starts from an empty cache home (no warming run).
     fresh: bool,
 }
 
-const CONDITIONS: [Condition; 5] = [
+const CONDITIONS: [Condition; 3] = [
     Condition {
         name: "cold",
         mesa_cache: false,
-        pipeline_cache: false,
         fresh: false,
     },
     Condition {
         name: "first",
         mesa_cache: true,
-        pipeline_cache: false,
         fresh: true,
-    },
-    Condition {
-        name: "cold+pcache",
-        mesa_cache: false,
-        pipeline_cache: true,
-        fresh: false,
     },
     Condition {
         name: "warm",
         mesa_cache: true,
-        pipeline_cache: false,
-        fresh: false,
-    },
-    Condition {
-        name: "warm+pcache",
-        mesa_cache: true,
-        pipeline_cache: true,
         fresh: false,
     },
 ];
@@ -95,11 +73,8 @@ struct Sample {
     construct: f64,
     setup: f64,
     frames: Vec<f64>,
-    /// The whole child process, start to exit (teardown and the pipeline
-    /// cache's save on drop included).
+    /// The whole child process, start to exit (teardown included).
     process: f64,
-    /// Bytes in the pipeline cache after the frames (0 without one).
-    cache_bytes: f64,
 }
 
 struct Args {
@@ -186,15 +161,9 @@ fn child(preset: &str, args: &Args) {
             ms(t.elapsed())
         })
         .collect();
-    let cache_bytes = engine
-        .renderer()
-        .gpu()
-        .pipeline_cache_file()
-        .and_then(|file| file.data())
-        .map_or(0, |data| data.len());
     let list: Vec<String> = frames.iter().map(|f| format!("{f:.3}")).collect();
     println!(
-        "RESULT {cache_bytes} {:.3} {:.3} {}",
+        "RESULT {:.3} {:.3} {}",
         ms(construct),
         ms(setup_time),
         list.join(" ")
@@ -268,15 +237,7 @@ fn run_child(preset: &str, condition: &Condition, home: &Path, args: &Args) -> S
         .args(["--child", preset, "--frames", &args.frames.to_string()])
         .args(["--size", &format!("{}x{}", args.size.0, args.size.1)])
         .env("XDG_CACHE_HOME", home)
-        .env_remove("MESA_SHADER_CACHE_DIR")
-        .env(
-            "TAOS_PIPELINE_CACHE",
-            if condition.pipeline_cache {
-                "on"
-            } else {
-                "off"
-            },
-        );
+        .env_remove("MESA_SHADER_CACHE_DIR");
     if condition.mesa_cache {
         command.env_remove("MESA_SHADER_CACHE_DISABLE");
     } else {
@@ -299,10 +260,9 @@ fn run_child(preset: &str, condition: &Condition, home: &Path, args: &Args) -> S
         .map(|n| n.parse().expect("a number"))
         .collect();
     Sample {
-        cache_bytes: numbers[0],
-        construct: numbers[1],
-        setup: numbers[2],
-        frames: numbers[3..].to_vec(),
+        construct: numbers[0],
+        setup: numbers[1],
+        frames: numbers[2..].to_vec(),
         process,
     }
 }
@@ -324,7 +284,6 @@ struct Row {
     frames: Vec<f64>,
     steady: f64,
     process: f64,
-    cache_bytes: f64,
 }
 
 fn summarise(samples: &[Sample]) -> Row {
@@ -345,7 +304,6 @@ fn summarise(samples: &[Sample]) -> Row {
         frames,
         steady,
         process: median(samples.iter().map(|s| s.process).collect()),
-        cache_bytes: median(samples.iter().map(|s| s.cache_bytes).collect()),
     }
 }
 
@@ -369,7 +327,7 @@ fn parent(args: &Args) {
             .map(|c| {
                 let home = scratch.join(preset).join(c.name);
                 std::fs::create_dir_all(&home).expect("a cache home");
-                if !c.fresh && (c.mesa_cache || c.pipeline_cache) {
+                if !c.fresh && c.mesa_cache {
                     run_child(preset, c, &home, args);
                 }
                 home
@@ -389,7 +347,7 @@ fn parent(args: &Args) {
         println!("\n{preset}");
         let frame_heads: Vec<String> = (1..=args.frames).map(|i| format!("f{i}")).collect();
         println!(
-            "{:<12} {:>9} {:>8} {} {:>7} {:>7} {:>11} {:>8} {:>8} {:>8}",
+            "{:<12} {:>9} {:>8} {} {:>7} {:>7} {:>11} {:>8} {:>8}",
             "condition",
             "construct",
             "setup",
@@ -403,14 +361,13 @@ fn parent(args: &Args) {
             "to-frame-1",
             "vs cold",
             "process",
-            "pcache B"
         );
         let rows: Vec<Row> = samples.iter().map(|s| summarise(s)).collect();
         let cold_total = rows[0].construct + rows[0].frames[0];
         for (c, row) in CONDITIONS.iter().zip(&rows) {
             let total = row.construct + row.frames[0];
             println!(
-                "{:<12} {:>9.1} {:>8.1} {} {:>7.1} {:>7.1} {:>11.1} {:>8.2} {:>8.1} {:>8}",
+                "{:<12} {:>9.1} {:>8.1} {} {:>7.1} {:>7.1} {:>11.1} {:>8.2} {:>8.1}",
                 c.name,
                 row.construct,
                 row.setup,
@@ -424,7 +381,6 @@ fn parent(args: &Args) {
                 total,
                 total / cold_total,
                 row.process,
-                row.cache_bytes
             );
         }
     }
