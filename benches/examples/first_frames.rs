@@ -13,7 +13,10 @@
 //! - `first`: Mesa's cache on but empty at every run (a player's very
 //!   first start: shaders compiled in the first frame are found in the
 //!   cache by the next frames);
-//! - `warm`: Mesa's cache on and filled by one earlier run (a second start).
+//! - `warm`: Mesa's cache on and filled by one earlier run (a second start);
+//! - `cold+prewarm`, `first+prewarm`: as `cold` and `first`, with
+//!   `Engine::prewarm` called once the scene is in (its time in `prewarm`,
+//!   and counted in `to-frame-1`).
 //!
 //! The runs of the conditions are interleaved; each figure is the median
 //! over the runs. Times are wall-clock, with the GPU waited for after each
@@ -47,23 +50,40 @@ struct Condition {
     mesa_cache: bool,
     /// Every run starts from an empty cache home (no warming run).
     fresh: bool,
+    /// The child calls `Engine::prewarm` once the scene is in.
+    prewarm: bool,
 }
 
-const CONDITIONS: [Condition; 3] = [
+const CONDITIONS: [Condition; 5] = [
     Condition {
         name: "cold",
         mesa_cache: false,
         fresh: false,
+        prewarm: false,
+    },
+    Condition {
+        name: "cold+prewarm",
+        mesa_cache: false,
+        fresh: false,
+        prewarm: true,
     },
     Condition {
         name: "first",
         mesa_cache: true,
         fresh: true,
+        prewarm: false,
+    },
+    Condition {
+        name: "first+prewarm",
+        mesa_cache: true,
+        fresh: true,
+        prewarm: true,
     },
     Condition {
         name: "warm",
         mesa_cache: true,
         fresh: false,
+        prewarm: false,
     },
 ];
 
@@ -72,6 +92,8 @@ const CONDITIONS: [Condition; 3] = [
 struct Sample {
     construct: f64,
     setup: f64,
+    /// `Engine::prewarm` (0 when not called).
+    prewarm: f64,
     frames: Vec<f64>,
     /// The whole child process, start to exit (teardown included).
     process: f64,
@@ -79,6 +101,7 @@ struct Sample {
 
 struct Args {
     child: Option<String>,
+    prewarm: bool,
     runs: usize,
     frames: usize,
     size: (u32, u32),
@@ -87,6 +110,7 @@ struct Args {
 fn parse_args() -> Args {
     let mut args = Args {
         child: None,
+        prewarm: false,
         runs: 5,
         frames: 5,
         size: (320, 240),
@@ -96,6 +120,7 @@ fn parse_args() -> Args {
         let mut value = || it.next().unwrap_or_else(|| panic!("{arg} needs a value"));
         match arg.as_str() {
             "--child" => args.child = Some(value()),
+            "--prewarm" => args.prewarm = true,
             "--runs" => args.runs = value().parse().expect("--runs N"),
             "--frames" => args.frames = value().parse().expect("--frames N"),
             "--size" => {
@@ -154,6 +179,11 @@ fn child(preset: &str, args: &Args) {
     .expect("a GPU adapter (lavapipe on a machine without one)");
     let construct = start.elapsed();
     build_scene(&mut engine);
+    let prewarm = if args.prewarm {
+        ms(engine.prewarm().expect("the prewarm frame renders"))
+    } else {
+        0.0
+    };
     let frames: Vec<f64> = (0..args.frames)
         .map(|_| {
             let t = Instant::now();
@@ -163,7 +193,7 @@ fn child(preset: &str, args: &Args) {
         .collect();
     let list: Vec<String> = frames.iter().map(|f| format!("{f:.3}")).collect();
     println!(
-        "RESULT {:.3} {:.3} {}",
+        "RESULT {:.3} {:.3} {prewarm:.3} {}",
         ms(construct),
         ms(setup_time),
         list.join(" ")
@@ -235,6 +265,7 @@ fn run_child(preset: &str, condition: &Condition, home: &Path, args: &Args) -> S
     let mut command = Command::new(exe);
     command
         .args(["--child", preset, "--frames", &args.frames.to_string()])
+        .args(condition.prewarm.then_some("--prewarm"))
         .args(["--size", &format!("{}x{}", args.size.0, args.size.1)])
         .env("XDG_CACHE_HOME", home)
         .env_remove("MESA_SHADER_CACHE_DIR");
@@ -262,7 +293,8 @@ fn run_child(preset: &str, condition: &Condition, home: &Path, args: &Args) -> S
     Sample {
         construct: numbers[0],
         setup: numbers[1],
-        frames: numbers[2..].to_vec(),
+        prewarm: numbers[2],
+        frames: numbers[3..].to_vec(),
         process,
     }
 }
@@ -281,6 +313,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 struct Row {
     construct: f64,
     setup: f64,
+    prewarm: f64,
     frames: Vec<f64>,
     steady: f64,
     process: f64,
@@ -301,6 +334,7 @@ fn summarise(samples: &[Sample]) -> Row {
     Row {
         construct: median(samples.iter().map(|s| s.construct).collect()),
         setup: median(samples.iter().map(|s| s.setup).collect()),
+        prewarm: median(samples.iter().map(|s| s.prewarm).collect()),
         frames,
         steady,
         process: median(samples.iter().map(|s| s.process).collect()),
@@ -347,10 +381,11 @@ fn parent(args: &Args) {
         println!("\n{preset}");
         let frame_heads: Vec<String> = (1..=args.frames).map(|i| format!("f{i}")).collect();
         println!(
-            "{:<12} {:>9} {:>8} {} {:>7} {:>7} {:>11} {:>8} {:>8}",
+            "{:<14} {:>9} {:>8} {:>8} {} {:>7} {:>7} {:>11} {:>8} {:>8}",
             "condition",
             "construct",
             "setup",
+            "prewarm",
             frame_heads
                 .iter()
                 .map(|h| format!("{h:>7}"))
@@ -365,12 +400,14 @@ fn parent(args: &Args) {
         let rows: Vec<Row> = samples.iter().map(|s| summarise(s)).collect();
         let cold_total = rows[0].construct + rows[0].frames[0];
         for (c, row) in CONDITIONS.iter().zip(&rows) {
-            let total = row.construct + row.frames[0];
+            // Start to the first frame shown: the prewarm is part of it.
+            let total = row.construct + row.prewarm + row.frames[0];
             println!(
-                "{:<12} {:>9.1} {:>8.1} {} {:>7.1} {:>7.1} {:>11.1} {:>8.2} {:>8.1}",
+                "{:<14} {:>9.1} {:>8.1} {:>8.1} {} {:>7.1} {:>7.1} {:>11.1} {:>8.2} {:>8.1}",
                 c.name,
                 row.construct,
                 row.setup,
+                row.prewarm,
                 row.frames
                     .iter()
                     .map(|f| format!("{f:>7.1}"))

@@ -57,6 +57,11 @@ pub(crate) struct RenderPresenter {
     pub(crate) backdrop: wgpu::Color,
 }
 
+/// How many frames [`RenderPresenter::prewarm`] draws: effects with
+/// history (TAA) take other paths once they have a previous frame. A
+/// third did not help on lavapipe (`benches/examples/first_frames.rs`).
+const PREWARM_FRAMES: usize = 2;
+
 /// What a screen without a scene shows under its UI: a dark blue-grey.
 pub(crate) const DEFAULT_BACKDROP: wgpu::Color = wgpu::Color {
     r: 0.05,
@@ -239,6 +244,61 @@ impl RenderPresenter {
                 Ok(stats)
             }
         }
+    }
+}
+
+impl RenderPresenter {
+    /// Draws the scene [`PREWARM_FRAMES`] times into a throwaway texture of the output's size
+    /// and format and waits for the GPU: every pipeline the frame uses is
+    /// drawn with, so a driver that compiles at the first draw
+    /// (llvmpipe, many GL drivers) compiles now, not in the first frame
+    /// the player sees.
+    pub(crate) fn prewarm(&mut self, scene: &mut Scene) -> Result<RenderStats, RenderError> {
+        let size = match &self.output {
+            Output::Offscreen(target) => target.size(),
+            Output::Window(surface) => surface.size(),
+        };
+        let size = (size.0.max(1), size.1.max(1));
+        let texture = self
+            .renderer
+            .gpu()
+            .device()
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("prewarm target"),
+                size: wgpu::Extent3d {
+                    width: size.0,
+                    height: size.1,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: self.renderer.output_format(),
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_SRC,
+                view_formats: &[],
+            });
+        self.fill(scene, 1.0);
+        self.data.size = size;
+        let hooks = &mut self.before_render;
+        let mut before_render = |frame: &mut Frame<'_>| {
+            for hook in hooks.iter_mut() {
+                hook(frame);
+            }
+        };
+        let mut stats = RenderStats::default();
+        for _ in 0..PREWARM_FRAMES {
+            stats = self
+                .renderer
+                .render_with(&mut self.data, &texture, &mut before_render)?;
+        }
+        let _ = self
+            .renderer
+            .gpu()
+            .device()
+            .poll(wgpu::PollType::wait_indefinitely());
+        Ok(stats)
     }
 }
 

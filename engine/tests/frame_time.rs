@@ -359,3 +359,26 @@ fn a_paused_measured_engine_drops_the_paused_span() {
         "only the time since resuming: {moved}"
     );
 }
+
+#[test]
+fn a_prewarm_draws_the_scene_offscreen_without_ticking_or_counting_a_frame() {
+    let (mut engine, _clock, updates) = engine();
+    let cube = engine.scene_mut().spawn("Cube");
+    let (assets, gpu) = engine.renderer().assets_mut();
+    let mesh = assets.add_mesh(
+        gpu,
+        "cube",
+        &taos_engine::renderer::resources::MeshData::cube(0.5),
+    );
+    let material = assets.add_material(taos_engine::renderer::resources::PbrMaterial::default());
+    engine
+        .scene_mut()
+        .add_component(cube, MeshRenderer::new(mesh.handle(), material.handle()))
+        .unwrap();
+    let before = progress(&mut engine, &updates);
+    engine.prewarm().unwrap();
+    assert_eq!(progress(&mut engine, &updates), before, "no tick, no frame");
+    // The first real frame after it renders as usual.
+    engine.step().unwrap();
+    assert_eq!(progress(&mut engine, &updates).0, before.0 + 1);
+}

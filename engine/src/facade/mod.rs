@@ -7,7 +7,8 @@
 //!   the loop;
 //! - `frames.rs`: frames, steps and presents;
 //! - `window.rs`: pointer, cursor, title, wake-ups, exit, the UI overlay;
-//! - `capture.rs`: screenshots, pixels and captures.
+//! - `capture.rs`: screenshots, pixels and captures;
+//! - `prewarm.rs`: drawing the scene once offscreen to compile its shaders.
 //!
 //! ```no_run
 //! use taos_engine::prelude::*;
@@ -38,6 +39,7 @@ mod build;
 mod capture;
 mod frames;
 mod overlay;
+mod prewarm;
 mod window;
 
 /// How to build an [`Engine`].
