@@ -106,6 +106,7 @@ mod camera_light;
 mod error;
 mod external;
 mod files;
+mod image_cache;
 mod images;
 mod index;
 mod influences;
@@ -129,6 +130,7 @@ pub use error::{
     NodeProblem, PrimitiveProblem, SkinProblem, SourceProblem,
 };
 pub use external::{ExternalFiles, ExternalUri, external_uris};
+pub use image_cache::{ContentHash, ImageCache, ImageKey, SharedImageCache};
 pub use images::{Image, MAX_IMAGE_SIZE};
 pub use index::{
     AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex,
