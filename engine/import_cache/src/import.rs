@@ -1,5 +1,7 @@
-//! One import through the cache: read the model's manifest and the entries it names, import
-//! with them, then write what was decoded and the new manifest in one transaction.
+//! One import through the cache. Natively the decoding threads read and write the folder's
+//! entry files as they go; through a [`Database`] (IndexedDB, memory), the entries the
+//! model's manifest names are read first, the import runs with them in memory, and what it
+//! decoded is written after it with the new manifest, in one transaction.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,6 +12,7 @@ use taos_storage::{Database, StorageError, Transaction, TransactionMode};
 use crate::entry::Compression;
 use crate::place::{IMAGES, MANIFESTS};
 use crate::prefetched::Prefetched;
+use crate::record::Record;
 
 /// What one import through an [`ImportCache`](crate::ImportCache) did.
 #[derive(Debug, Default)]
@@ -33,7 +36,58 @@ pub struct ImportStats {
     pub problem: Option<StorageError>,
 }
 
-/// Imports through `db`; any storage failure is noted in the stats, never returned.
+/// Imports with `cache` (any [`ImageCache`](taos_gltf::ImageCache) of this crate); gives it
+/// back with the model.
+fn import_through<C: taos_gltf::ImageCache + 'static>(
+    cache: C,
+    bytes: &[u8],
+    name: &str,
+    files: &ExternalFiles,
+    options: &LoadOptions,
+) -> Result<(GltfModel, Option<C>), GltfError> {
+    let cache = Arc::new(cache);
+    let with_cache = options.clone().with_image_cache(cache.clone());
+    let model = GltfModel::from_slice_with_files(bytes, name, files, &with_cache, &mut |_| {})?;
+    drop(with_cache);
+    Ok((model, Arc::into_inner(cache)))
+}
+
+/// Imports through the files of a native cache folder.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn import_in_folder(
+    folder: &std::path::Path,
+    compression: Compression,
+    bytes: &[u8],
+    name: &str,
+    files: &ExternalFiles,
+    options: &LoadOptions,
+) -> Result<(GltfModel, ImportStats), GltfError> {
+    let cache = match crate::folder::FolderImages::open(folder, compression) {
+        Ok(cache) => cache,
+        Err(error) => return import_without(error, bytes, name, files, options),
+    };
+    let (model, cache) = import_through(cache, bytes, name, files, options)?;
+    let stats = cache.map(|c| c.finish().into_stats()).unwrap_or_default();
+    Ok((model, stats))
+}
+
+/// Imports without a cache, because of `error`.
+pub(crate) fn import_without(
+    error: StorageError,
+    bytes: &[u8],
+    name: &str,
+    files: &ExternalFiles,
+    options: &LoadOptions,
+) -> Result<(GltfModel, ImportStats), GltfError> {
+    let mut record = Record::default();
+    record.fail("opening the cache", error);
+    let model = GltfModel::from_slice_with_files(bytes, name, files, options, &mut |_| {})?;
+    Ok((model, record.into_stats()))
+}
+
+/// Imports through `db`: reads the entries `name`'s manifest names (else those of every
+/// external file), imports with them, then writes the new entries and manifest. A storage
+/// failure is noted in the stats, never returned.
 pub(crate) async fn import_with<D: Database>(
     db: &D,
     compression: Compression,
@@ -42,20 +96,16 @@ pub(crate) async fn import_with<D: Database>(
     files: &ExternalFiles,
     options: &LoadOptions,
 ) -> Result<(GltfModel, ImportStats), GltfError> {
-    let mut stats = ImportStats::default();
-    let note = |stats: &mut ImportStats, error: StorageError| {
-        log::warn!("import cache: {error}; {name} goes on without it");
-        stats.problem.get_or_insert(error);
+    let mut problem = None;
+    let manifest = match read_manifest(db, name).await {
+        Ok(manifest) => manifest.unwrap_or_default(),
+        Err(e) => {
+            problem = Some(e);
+            Vec::new()
+        }
     };
-    let manifest = read_manifest(db, name)
-        .await
-        .unwrap_or_else(|e| {
-            note(&mut stats, e);
-            None
-        })
-        .unwrap_or_default();
     // Without a manifest (a first load, another name), any external file may be an image.
-    let hints = if manifest.is_empty() && stats.problem.is_none() {
+    let hints = if manifest.is_empty() && problem.is_none() {
         files
             .iter()
             .map(|(_, data)| ContentHash::of(data))
@@ -66,33 +116,35 @@ pub(crate) async fn import_with<D: Database>(
     let entries = match read_entries(db, &hints).await {
         Ok(entries) => entries,
         Err(e) => {
-            note(&mut stats, e);
+            problem.get_or_insert(e);
             HashMap::new()
         }
     };
-    stats.bytes_read = entries.values().map(|e| e.len() as u64).sum();
-
-    let cache = Arc::new(Prefetched::new(entries, compression));
-    let with_cache = options.clone().with_image_cache(cache.clone());
-    let model = GltfModel::from_slice_with_files(bytes, name, files, &with_cache, &mut |_| {})?;
-    drop(with_cache);
-    let Some(cache) = Arc::into_inner(cache) else {
-        return Ok((model, stats));
+    let (model, cache) = import_through(
+        Prefetched::new(entries, compression),
+        bytes,
+        name,
+        files,
+        options,
+    )?;
+    let Some(cache) = cache else {
+        return Ok((model, ImportStats::default()));
     };
-    let mut record = cache.into_record();
-    stats.images = record.asked.len();
-    stats.from_cache = record.hits;
-    stats.refused = record.refused;
-    stats.entries_written = record.new_entries.len();
-    stats.bytes_written = record.new_entries.iter().map(|(_, e)| e.len() as u64).sum();
-    record.asked.sort_unstable();
-    let new_manifest = (record.asked != manifest).then_some(record.asked);
-    if (stats.entries_written > 0 || new_manifest.is_some())
-        && let Err(e) = write(db, name, &record.new_entries, new_manifest.as_deref()).await
-    {
-        note(&mut stats, e);
+    let (mut record, new_entries) = cache.finish();
+    if let Some(e) = problem {
+        record.fail("reading the cache", e);
     }
-    Ok((model, stats))
+    let mut asked = record.asked.clone();
+    asked.sort_unstable();
+    let new_manifest = (asked != manifest).then_some(asked);
+    if (!new_entries.is_empty() || new_manifest.is_some())
+        && let Err(e) = write(db, name, &new_entries, new_manifest.as_deref()).await
+    {
+        record.entries_written = 0;
+        record.bytes_written = 0;
+        record.fail("writing the cache", e);
+    }
+    Ok((model, record.into_stats()))
 }
 
 /// The hashes the last import of `name` asked for, sorted; `None` for none.

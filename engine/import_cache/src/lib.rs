@@ -10,26 +10,29 @@
 //!
 //! | platform | where | |
 //! | --- | --- | --- |
-//! | native | `<folder>/taos_import_cache.redb`, a [`taos_storage`] `redb` database; the folder is `$TAOS_CACHE_DIR`, else the platform's cache folder plus `taos` (`~/.cache/taos` on Linux) | [`ImportCache::platform`], [`ImportCache::in_folder`] |
-//! | browser | the IndexedDB database `taos_import_cache` of the page's origin | [`ImportCache::platform`] |
-//! | any | process memory | [`ImportCache::in_memory`] |
+//! | native | one file per image, `<folder>/images/<hash>.timg`; the folder is `$TAOS_CACHE_DIR`, else the platform's cache folder plus `taos` (`~/.cache/taos` on Linux) | [`ImportCache::platform`], [`ImportCache::in_folder`] |
+//! | browser | the IndexedDB database `taos_import_cache` of the page's origin, through [`taos_storage`] | [`ImportCache::platform`] |
+//! | any | a [`taos_storage`] database in process memory | [`ImportCache::in_memory`] |
 //!
-//! The database has two stores: `images` (hex hash -> an entry: a versioned, checksummed
-//! header and the RGBA8 pixels, LZ4-compressed when that saves an eighth; see
-//! [`Compression`]) and `manifests` (model name -> the hashes its last import asked for).
-//! Because IndexedDB only answers later, an import never asks the database anything while it
-//! runs: [`ImportCache::import`] first reads the entries the manifest names (or, for a model
-//! it has not seen, those of every external file), imports with them in memory, then writes
-//! the new entries and manifest in one transaction.
+//! An entry is the image's RGBA8 pixels, raw or LZ4-compressed ([`Compression`]), followed
+//! by a 24-byte trailer: length, CRC-32, width, height, codec, format version
+//! ([`ENTRY_VERSION`]) and a magic number. Natively the importer's decoding threads read
+//! and write the entry files as they go (see `folder.rs` for why files and not `redb`). A
+//! database (IndexedDB, memory) has two stores, `images` (hex hash -> entry) and
+//! `manifests` (model name -> the hashes its last import asked for); because IndexedDB only
+//! answers later, an import never asks it anything while it runs: [`ImportCache::import`]
+//! first reads the entries the manifest names (or, for a model it has not seen, those of
+//! every external file), imports with them in memory, then writes the new entries and
+//! manifest in one transaction.
 //!
 //! A cache never fails a load: an entry that is corrupt, truncated, of another format
-//! version ([`ENTRY_VERSION`]) or of another size is a miss and is replaced; a database that
-//! cannot be opened or written (locked by another process, a full disk or quota) leaves the
-//! model imported without it and says why in [`ImportStats::problem`].
+//! version or of another size is a miss and is replaced; a cache that cannot be opened,
+//! read or written (a full disk or quota, a folder that is a file) leaves the model imported
+//! without it and says why in [`ImportStats::problem`].
 //!
 //! This crate is not a general asset pipeline: meshes, animations and the glTF JSON are
 //! imported every time (they cost little next to images), and nothing is ever evicted
-//! (delete the database file, or the site's data, to empty it).
+//! (delete the cache folder, or the site's data, to empty it).
 //!
 //! ```
 //! use taos_gltf::{ExternalFiles, LoadOptions, external_uris, test_models};
@@ -55,9 +58,12 @@
 #![forbid(unsafe_code)]
 
 mod entry;
+#[cfg(not(target_arch = "wasm32"))]
+mod folder;
 mod import;
 mod place;
 mod prefetched;
+mod record;
 #[cfg(test)]
 mod tests;
 
@@ -71,7 +77,7 @@ use std::sync::Arc;
 use taos_gltf::{ExternalFiles, GltfError, GltfModel, LoadOptions};
 use taos_storage::MemoryBackend;
 
-use place::{Opened, Place};
+use place::{DatabasePlace, Opened, Place};
 
 /// Where decoded images are kept between loads, and how (see the [crate] docs). Cheap to
 /// clone; clones use the same database. Two are equal when they use the same database.
@@ -82,11 +88,10 @@ pub struct ImportCache {
 }
 
 impl ImportCache {
-    /// The platform's cache: natively `<folder>/taos_import_cache.redb` in `$TAOS_CACHE_DIR`,
-    /// else in the platform's cache folder plus `taos` (`~/.cache/taos` on Linux,
-    /// `~/Library/Caches/taos` on macOS, `%LOCALAPPDATA%\taos` on Windows); in the browser the
-    /// IndexedDB database [`DATABASE`]. `None` natively when the platform has no cache folder
-    /// and the variable is not set.
+    /// The platform's cache: natively the folder `$TAOS_CACHE_DIR`, else the platform's cache
+    /// folder plus `taos` (`~/.cache/taos` on Linux, `~/Library/Caches/taos` on macOS,
+    /// `%LOCALAPPDATA%\taos` on Windows); in the browser the IndexedDB database [`DATABASE`].
+    /// `None` natively when the platform has no cache folder and the variable is not set.
     #[must_use]
     pub fn platform() -> Option<Self> {
         #[cfg(not(target_arch = "wasm32"))]
@@ -95,13 +100,13 @@ impl ImportCache {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            Some(Self::with_place(Place::IndexedDb))
+            Some(Self::with_place(Place::Database(DatabasePlace::IndexedDb)))
         }
     }
 
-    /// A cache in `folder` (created when first used): `<folder>/taos_import_cache.redb`. Native
-    /// only. One process shares one open database per folder; a folder another process has
-    /// open cannot be used until it closes it (imports go on without the cache meanwhile).
+    /// A cache in `folder` (created when first used): `<folder>/images/<hash>.timg`. Native
+    /// only. Several processes may share a folder: entries are written under a temporary name
+    /// and renamed into place.
     #[cfg(not(target_arch = "wasm32"))]
     #[must_use]
     pub fn in_folder(folder: impl Into<std::path::PathBuf>) -> Self {
@@ -111,7 +116,9 @@ impl ImportCache {
     /// A cache in process memory, empty at first, shared by this value's clones (tests, tools).
     #[must_use]
     pub fn in_memory() -> Self {
-        Self::with_place(Place::Memory(Arc::new(MemoryBackend::new())))
+        Self::with_place(Place::Database(DatabasePlace::Memory(Arc::new(
+            MemoryBackend::new(),
+        ))))
     }
 
     fn with_place(place: Place) -> Self {
@@ -121,7 +128,7 @@ impl ImportCache {
         }
     }
 
-    /// This cache storing new entries with `compression` (default [`Compression::Lz4`]);
+    /// This cache storing new entries with `compression` (default [`Compression::None`]);
     /// entries of either kind are read back.
     #[must_use]
     pub fn with_compression(mut self, compression: Compression) -> Self {
@@ -135,7 +142,7 @@ impl ImportCache {
     pub fn folder(&self) -> Option<&std::path::Path> {
         match &self.place {
             Place::Folder(dir) => Some(dir),
-            Place::Memory(_) => None,
+            Place::Database(_) => None,
         }
     }
 
@@ -156,31 +163,22 @@ impl ImportCache {
         options: &LoadOptions,
     ) -> Result<(GltfModel, ImportStats), GltfError> {
         let compression = self.compression;
-        let run = async |db| match db {
+        let place = match &self.place {
             #[cfg(not(target_arch = "wasm32"))]
-            Opened::Redb(db) => {
-                import::import_with(&*db, compression, bytes, name, files, options).await
+            Place::Folder(folder) => {
+                return import::import_in_folder(folder, compression, bytes, name, files, options);
             }
-            #[cfg(target_arch = "wasm32")]
-            Opened::IndexedDb(db) => {
-                import::import_with(&db, compression, bytes, name, files, options).await
-            }
-            Opened::Memory(db) => {
-                import::import_with(&db, compression, bytes, name, files, options).await
-            }
+            Place::Database(place) => place,
         };
-        match self.place.open().await {
-            Ok(db) => run(db).await,
-            Err(error) => {
-                log::warn!("import cache: {error}; {name} goes on without it");
-                let model =
-                    GltfModel::from_slice_with_files(bytes, name, files, options, &mut |_| {})?;
-                let stats = ImportStats {
-                    problem: Some(error),
-                    ..ImportStats::default()
-                };
-                Ok((model, stats))
+        match place.open().await {
+            #[cfg(target_arch = "wasm32")]
+            Ok(Opened::IndexedDb(db)) => {
+                import::import_with(&db, compression, bytes, name, files, options).await
             }
+            Ok(Opened::Memory(db)) => {
+                import::import_with(&db, compression, bytes, name, files, options).await
+            }
+            Err(error) => import::import_without(error, bytes, name, files, options),
         }
     }
 }

@@ -1,6 +1,7 @@
-//! [`Prefetched`]: the [`ImageCache`] one import sees. It answers from entries read before the
-//! import started (so the importer never waits on a database, which in the browser only
-//! answers later) and records what the import asked for and decoded, to be written after it.
+//! [`Prefetched`]: the [`ImageCache`] an import through a [`Database`](taos_storage::Database)
+//! sees. It answers from entries read before the import started (so the importer never
+//! waits on the database, which in the browser only answers later) and keeps what the import
+//! decoded, to be written after it.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -9,61 +10,57 @@ use image::RgbaImage;
 use taos_gltf::{ContentHash, ImageCache, ImageKey};
 
 use crate::entry::{self, Compression};
+use crate::record::{Record, lock};
 
 /// Entries read for one import, and what it asked for and decoded.
 pub(crate) struct Prefetched {
-    entries: HashMap<ContentHash, Vec<u8>>,
+    entries: Mutex<HashMap<ContentHash, Vec<u8>>>,
     compression: Compression,
     record: Mutex<Record>,
-}
-
-/// What one import did with the cache.
-#[derive(Debug, Default)]
-pub(crate) struct Record {
-    /// Every image hash the import asked for, in the order asked (no repeats).
-    pub(crate) asked: Vec<ContentHash>,
-    /// Images answered from an entry.
-    pub(crate) hits: usize,
-    /// Entries found but refused (corrupt, truncated, another version or size).
-    pub(crate) refused: usize,
-    /// Entries for the images decoded, to be written.
-    pub(crate) new_entries: Vec<(ContentHash, Vec<u8>)>,
+    new_entries: Mutex<Vec<(ContentHash, Vec<u8>)>>,
 }
 
 impl Prefetched {
     /// Answers from `entries` (hash -> entry bytes); new entries are stored with `compression`.
     pub(crate) fn new(entries: HashMap<ContentHash, Vec<u8>>, compression: Compression) -> Self {
+        let record = Record {
+            bytes_read: entries.values().map(|e| e.len() as u64).sum(),
+            ..Record::default()
+        };
         Self {
-            entries,
+            entries: Mutex::new(entries),
             compression,
-            record: Mutex::default(),
+            record: Mutex::new(record),
+            new_entries: Mutex::default(),
         }
     }
 
-    /// What the import did.
-    pub(crate) fn into_record(self) -> Record {
-        self.record
+    /// What the import did, and the entries to write.
+    pub(crate) fn finish(self) -> (Record, Vec<(ContentHash, Vec<u8>)>) {
+        let record = self
+            .record
             .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn record(&self) -> std::sync::MutexGuard<'_, Record> {
-        self.record.lock().unwrap_or_else(PoisonError::into_inner)
+            .unwrap_or_else(PoisonError::into_inner);
+        let new_entries = self
+            .new_entries
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        (record, new_entries)
     }
 }
 
 impl ImageCache for Prefetched {
     fn get(&self, key: &ImageKey) -> Option<RgbaImage> {
-        {
-            let mut record = self.record();
-            if !record.asked.contains(&key.hash) {
-                record.asked.push(key.hash);
-            }
-        }
-        let stored = self.entries.get(&key.hash)?;
-        // Inflating runs here, on the importer's decoding threads, outside the lock.
+        lock(&self.record).ask(key.hash);
+        // Taken out, so that a raw entry becomes the image without a copy.
+        let stored = self
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&key.hash)?;
+        // Checking and inflating run here, on the importer's decoding threads.
         let answer = entry::decode(stored, key);
-        let mut record = self.record();
+        let mut record = lock(&self.record);
         match answer {
             Ok(pixels) => {
                 record.hits += 1;
@@ -81,11 +78,17 @@ impl ImageCache for Prefetched {
     }
 
     fn put(&self, key: &ImageKey, pixels: &RgbaImage) {
-        let stored = entry::encode(pixels, self.compression);
-        let mut record = self.record();
+        let stored = entry::encode(pixels, self.compression).to_vec();
+        let mut new_entries = self
+            .new_entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         // Two images of a model with the same bytes are decoded twice but stored once.
-        if !record.new_entries.iter().any(|(hash, _)| *hash == key.hash) {
-            record.new_entries.push((key.hash, stored));
+        if !new_entries.iter().any(|(hash, _)| *hash == key.hash) {
+            let mut record = lock(&self.record);
+            record.entries_written += 1;
+            record.bytes_written += stored.len() as u64;
+            new_entries.push((key.hash, stored));
         }
     }
 }
