@@ -105,7 +105,7 @@ fn png(img: &RgbaImage) -> Vec<u8> {
 }
 
 /// One grid's vertex data (POSITION, NORMAL, TANGENT, TEXCOORD_0) and u32 indices.
-fn grid(offset: f32) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
+fn grid(offset: f32) -> [Vec<u8>; 5] {
     let (mut pos, mut nor, mut tan, mut uv, mut idx) = (vec![], vec![], vec![], vec![], vec![]);
     let f = |out: &mut Vec<u8>, values: &[f32]| {
         out.extend(values.iter().flat_map(|v| v.to_le_bytes()));
@@ -127,7 +127,7 @@ fn grid(offset: f32) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
             idx.extend([a, c, b, b, c, d].iter().flat_map(|i| i.to_le_bytes()));
         }
     }
-    (pos, nor, tan, uv, idx)
+    [pos, nor, tan, uv, idx]
 }
 
 /// Writes the model into `dir`; returns (PNG bytes, buffer bytes).
@@ -162,7 +162,7 @@ fn write_model(dir: &Path) -> (usize, usize) {
         (vec![], vec![], vec![], vec![], vec![], vec![]);
     let count = GRID * GRID;
     for m in 0..MATERIALS {
-        let (pos, nor, tan, uv, idx) = grid(m as f32 * 1.1);
+        let [pos, nor, tan, uv, idx] = grid(m as f32 * 1.1);
         let mut view = |bytes: &[u8], target: u32| {
             views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len(), "target": target}));
             bin.extend_from_slice(bytes);
