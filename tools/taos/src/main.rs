@@ -169,7 +169,11 @@ fn web_build(args: BuildArgs) -> anyhow::Result<()> {
 }
 
 fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
+    if bytes < 1_000_000 {
+        format!("{:.1} kB", bytes as f64 / 1e3)
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    }
 }
 
 fn assets(args: AssetsArgs) -> anyhow::Result<()> {
