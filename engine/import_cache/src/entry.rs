@@ -36,9 +36,9 @@ const LZ4: u8 = 1;
 #[non_exhaustive]
 pub enum Compression {
     /// The RGBA8 pixels as they are (the default): the largest entries, the cheapest to read
-    /// back (natively a read of the file is the only copy). On the FlightHelmet-sized bench a
-    /// warm load took about 0.37 s with these and 0.5 s with [`Compression::Lz4`], whose
-    /// entries were 13% smaller.
+    /// back (natively a read of the file is the only copy). On the FlightHelmet-sized bench
+    /// warm loads were faster with these (0.31 s against 0.39 s with [`Compression::Lz4`] in
+    /// one run, whose entries were only 13% smaller).
     #[default]
     None,
     /// LZ4 block compression (`lz4_flex`), kept only when it saves at least 1/8 of the bytes
