@@ -81,6 +81,7 @@ pub(crate) struct Encoded<'p> {
 
 impl Encoded<'_> {
     /// The entry as one buffer.
+    #[cfg(feature = "database")]
     pub(crate) fn to_vec(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.len());
         out.extend_from_slice(&self.payload);

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use image::RgbaImage;
 use taos_gltf::{ImageCache, ImageKey};
-use taos_storage::StorageError;
 
+use crate::CacheError;
 use crate::entry::{self, Compression, TRAILER};
 use crate::record::{Record, lock};
 
@@ -37,9 +37,9 @@ pub(crate) struct FolderImages {
 
 impl FolderImages {
     /// The entries in `folder`, whose `images` subfolder is created if needed.
-    pub(crate) fn open(folder: &Path, compression: Compression) -> Result<Self, StorageError> {
+    pub(crate) fn open(folder: &Path, compression: Compression) -> Result<Self, CacheError> {
         let images = folder.join(IMAGES);
-        std::fs::create_dir_all(&images).map_err(|source| StorageError::Io {
+        std::fs::create_dir_all(&images).map_err(|source| CacheError::Io {
             path: images.clone(),
             source,
         })?;
@@ -102,7 +102,7 @@ impl FolderImages {
     }
 
     fn io_problem(&self, key: &ImageKey, what: &str, source: std::io::Error) {
-        let error = StorageError::Io {
+        let error = CacheError::Io {
             path: self.path(key),
             source,
         };

@@ -1,17 +1,14 @@
-//! One import through the cache. Natively the decoding threads read and write the folder's
-//! entry files as they go; through a [`Database`] (IndexedDB, memory), the entries the
-//! model's manifest names are read first, the import runs with them in memory, and what it
-//! decoded is written after it with the new manifest, in one transaction.
+//! One import through the cache, and what it did ([`ImportStats`]). Natively the decoding
+//! threads read and write the folder's entry files as they go; the flow through a database
+//! is in `database.rs`.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use taos_gltf::{ContentHash, ExternalFiles, GltfError, GltfModel, LoadOptions};
-use taos_storage::{Database, StorageError, Transaction, TransactionMode};
+use taos_gltf::{ExternalFiles, GltfError, GltfModel, LoadOptions};
 
+use crate::CacheError;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::entry::Compression;
-use crate::place::{IMAGES, MANIFESTS};
-use crate::prefetched::Prefetched;
 use crate::record::Record;
 
 /// What one import through an [`ImportCache`](crate::ImportCache) did.
@@ -33,12 +30,12 @@ pub struct ImportStats {
     pub bytes_written: u64,
     /// What went wrong with the database, if anything: the model was still imported, with
     /// fewer or no images from the cache, and perhaps none written.
-    pub problem: Option<StorageError>,
+    pub problem: Option<CacheError>,
 }
 
 /// Imports with `cache` (any [`ImageCache`](taos_gltf::ImageCache) of this crate); gives it
 /// back with the model.
-fn import_through<C: taos_gltf::ImageCache + 'static>(
+pub(crate) fn import_through<C: taos_gltf::ImageCache + 'static>(
     cache: C,
     bytes: &[u8],
     name: &str,
@@ -73,7 +70,7 @@ pub(crate) fn import_in_folder(
 
 /// Imports without a cache, because of `error`.
 pub(crate) fn import_without(
-    error: StorageError,
+    error: CacheError,
     bytes: &[u8],
     name: &str,
     files: &ExternalFiles,
@@ -85,129 +82,16 @@ pub(crate) fn import_without(
     Ok((model, record.into_stats()))
 }
 
-/// Imports through `db`: reads the entries `name`'s manifest names (else those of every
-/// external file), imports with them, then writes the new entries and manifest. A storage
-/// failure is noted in the stats, never returned.
-pub(crate) async fn import_with<D: Database>(
-    db: &D,
-    compression: Compression,
-    bytes: &[u8],
-    name: &str,
-    files: &ExternalFiles,
-    options: &LoadOptions,
-) -> Result<(GltfModel, ImportStats), GltfError> {
-    let mut problem = None;
-    let manifest = match read_manifest(db, name).await {
-        Ok(manifest) => manifest.unwrap_or_default(),
-        Err(e) => {
-            problem = Some(e);
-            Vec::new()
+/// Runs a future that never waits (natively every place answers at once) to its end.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn run_to_end<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
         }
-    };
-    // Without a manifest (a first load, another name), any external file may be an image.
-    let hints = if manifest.is_empty() && problem.is_none() {
-        files
-            .iter()
-            .map(|(_, data)| ContentHash::of(data))
-            .collect()
-    } else {
-        manifest.clone()
-    };
-    let entries = match read_entries(db, &hints).await {
-        Ok(entries) => entries,
-        Err(e) => {
-            problem.get_or_insert(e);
-            HashMap::new()
-        }
-    };
-    let (model, cache) = import_through(
-        Prefetched::new(entries, compression),
-        bytes,
-        name,
-        files,
-        options,
-    )?;
-    let Some(cache) = cache else {
-        return Ok((model, ImportStats::default()));
-    };
-    let (mut record, new_entries) = cache.finish();
-    if let Some(e) = problem {
-        record.fail("reading the cache", e);
+        // Unreachable with this crate's places; a future that did wait is polled again.
+        std::thread::yield_now();
     }
-    let mut asked = record.asked.clone();
-    asked.sort_unstable();
-    let new_manifest = (asked != manifest).then_some(asked);
-    if (!new_entries.is_empty() || new_manifest.is_some())
-        && let Err(e) = write(db, name, &new_entries, new_manifest.as_deref()).await
-    {
-        record.entries_written = 0;
-        record.bytes_written = 0;
-        record.fail("writing the cache", e);
-    }
-    Ok((model, record.into_stats()))
-}
-
-/// The hashes the last import of `name` asked for, sorted; `None` for none.
-async fn read_manifest<D: Database>(
-    db: &D,
-    name: &str,
-) -> Result<Option<Vec<ContentHash>>, StorageError> {
-    let stored = db
-        .transaction(&[MANIFESTS], TransactionMode::ReadOnly, async |tx| {
-            tx.get_raw(MANIFESTS, name).await
-        })
-        .await?;
-    // A damaged manifest is only a worse hint: unreadable lines are skipped.
-    Ok(stored.map(|text| {
-        let mut hashes: Vec<ContentHash> = String::from_utf8_lossy(&text)
-            .lines()
-            .filter_map(ContentHash::from_hex)
-            .collect();
-        hashes.sort_unstable();
-        hashes
-    }))
-}
-
-/// The entries stored for `hashes` (those there are).
-async fn read_entries<D: Database>(
-    db: &D,
-    hashes: &[ContentHash],
-) -> Result<HashMap<ContentHash, Vec<u8>>, StorageError> {
-    if hashes.is_empty() {
-        return Ok(HashMap::new());
-    }
-    db.transaction(&[IMAGES], TransactionMode::ReadOnly, async |tx| {
-        let mut entries = HashMap::new();
-        for hash in hashes {
-            if let Some(entry) = tx.get_raw(IMAGES, &hash.to_hex()).await? {
-                entries.insert(*hash, entry);
-            }
-        }
-        Ok::<_, StorageError>(entries)
-    })
-    .await
-}
-
-/// Writes `entries` and, when given, `name`'s new manifest, all or nothing.
-async fn write<D: Database>(
-    db: &D,
-    name: &str,
-    entries: &[(ContentHash, Vec<u8>)],
-    manifest: Option<&[ContentHash]>,
-) -> Result<(), StorageError> {
-    db.transaction(
-        &[IMAGES, MANIFESTS],
-        TransactionMode::ReadWrite,
-        async |tx| {
-            for (hash, entry) in entries {
-                tx.put_raw(IMAGES, &hash.to_hex(), entry).await?;
-            }
-            if let Some(hashes) = manifest {
-                let text: String = hashes.iter().map(|h| h.to_hex() + "\n").collect();
-                tx.put_raw(MANIFESTS, name, text.as_bytes()).await?;
-            }
-            Ok::<_, StorageError>(())
-        },
-    )
-    .await
 }

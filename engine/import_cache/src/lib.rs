@@ -11,8 +11,11 @@
 //! | platform | where | |
 //! | --- | --- | --- |
 //! | native | one file per image, `<folder>/images/<hash>.timg`; the folder is `$TAOS_CACHE_DIR`, else the platform's cache folder plus `taos` (`~/.cache/taos` on Linux) | [`ImportCache::platform`], [`ImportCache::in_folder`] |
-//! | browser | the IndexedDB database `taos_import_cache` of the page's origin, through [`taos_storage`] | [`ImportCache::platform`] |
-//! | any | a [`taos_storage`] database in process memory | [`ImportCache::in_memory`] |
+//! | browser | the IndexedDB database `taos_import_cache` of the page's origin, through `taos_storage` | [`ImportCache::platform`] |
+//! | any | a `taos_storage` database in process memory | `ImportCache::in_memory` |
+//!
+//! The `database` feature (on by default) brings the last two and `taos_storage`; without it
+//! (the `taos` tool) the crate caches in folders only and depends on no database.
 //!
 //! An entry is the image's RGBA8 pixels, raw or LZ4-compressed ([`Compression`]), followed
 //! by a 24-byte trailer: length, CRC-32, width, height, codec, format version
@@ -37,7 +40,6 @@
 //! ```
 //! use taos_gltf::{ExternalFiles, LoadOptions, external_uris, test_models};
 //! use taos_import_cache::ImportCache;
-//! use taos_storage::block_on;
 //!
 //! let dir = tempfile::tempdir()?;
 //! let path = test_models::textured_box(dir.path())?; // a .gltf with a .bin and PNGs
@@ -48,36 +50,43 @@
 //! }
 //! let cache = ImportCache::in_folder(dir.path().join("cache"));
 //! let options = LoadOptions::default();
-//! let (cold, stats) = block_on(cache.import(&bytes, "box.gltf", &files, &options))?;
+//! let (cold, stats) = cache.import_now(&bytes, "box.gltf", &files, &options)?;
 //! assert_eq!((stats.from_cache, stats.entries_written), (0, stats.images));
-//! let (warm, stats) = block_on(cache.import(&bytes, "box.gltf", &files, &options))?;
+//! let (warm, stats) = cache.import_now(&bytes, "box.gltf", &files, &options)?;
 //! assert_eq!((stats.from_cache, stats.entries_written), (stats.images, 0));
 //! assert_eq!(cold, warm);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(all(target_arch = "wasm32", not(feature = "database")))]
+compile_error!("in the browser the import cache lives in IndexedDB: enable the `database` feature");
+
+#[cfg(feature = "database")]
+mod database;
 mod entry;
+mod error;
 #[cfg(not(target_arch = "wasm32"))]
 mod folder;
 mod import;
 mod place;
+#[cfg(feature = "database")]
 mod prefetched;
 mod record;
-#[cfg(test)]
+#[cfg(all(test, feature = "database"))]
 mod tests;
 
+#[cfg(feature = "database")]
+pub use database::DATABASE;
 pub use entry::{Compression, ENTRY_VERSION};
+pub use error::CacheError;
 pub use import::ImportStats;
-pub use place::{CACHE_DIR_ENV, DATABASE};
+pub use place::CACHE_DIR_ENV;
 pub use taos_gltf::ContentHash;
 
-use std::sync::Arc;
-
 use taos_gltf::{ExternalFiles, GltfError, GltfModel, LoadOptions};
-use taos_storage::MemoryBackend;
 
-use place::{DatabasePlace, Opened, Place};
+use place::Place;
 
 /// Where decoded images are kept between loads, and how (see the [crate] docs). Cheap to
 /// clone; clones use the same database. Two are equal when they use the same database.
@@ -100,7 +109,9 @@ impl ImportCache {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            Some(Self::with_place(Place::Database(DatabasePlace::IndexedDb)))
+            Some(Self::with_place(Place::Database(
+                database::DatabasePlace::IndexedDb,
+            )))
         }
     }
 
@@ -114,11 +125,12 @@ impl ImportCache {
     }
 
     /// A cache in process memory, empty at first, shared by this value's clones (tests, tools).
+    #[cfg(feature = "database")]
     #[must_use]
     pub fn in_memory() -> Self {
-        Self::with_place(Place::Database(DatabasePlace::Memory(Arc::new(
-            MemoryBackend::new(),
-        ))))
+        Self::with_place(Place::Database(database::DatabasePlace::Memory(
+            std::sync::Arc::new(taos_storage::MemoryBackend::new()),
+        )))
     }
 
     fn with_place(place: Place) -> Self {
@@ -142,15 +154,16 @@ impl ImportCache {
     pub fn folder(&self) -> Option<&std::path::Path> {
         match &self.place {
             Place::Folder(dir) => Some(dir),
+            #[cfg(feature = "database")]
             Place::Database(_) => None,
         }
     }
 
     /// Imports the `.gltf`/`.glb` in `bytes` whose external files are `files` (as
     /// [`GltfModel::from_slice_with_files`]), taking decoded images from the cache where it
-    /// has them and storing those it decodes. Natively the future is ready at once (drive it
-    /// with [`taos_storage::block_on`]); in the browser it awaits IndexedDB before and after
-    /// the import.
+    /// has them and storing those it decodes. Natively the future is ready at once (or call
+    /// [`ImportCache::import_now`]); in the browser it awaits IndexedDB before and after the
+    /// import.
     ///
     /// # Errors
     /// What the import itself fails with; a cache that cannot be used never fails it (see
@@ -162,23 +175,30 @@ impl ImportCache {
         files: &ExternalFiles,
         options: &LoadOptions,
     ) -> Result<(GltfModel, ImportStats), GltfError> {
-        let compression = self.compression;
-        let place = match &self.place {
+        match &self.place {
             #[cfg(not(target_arch = "wasm32"))]
             Place::Folder(folder) => {
-                return import::import_in_folder(folder, compression, bytes, name, files, options);
+                import::import_in_folder(folder, self.compression, bytes, name, files, options)
             }
-            Place::Database(place) => place,
-        };
-        match place.open().await {
-            #[cfg(target_arch = "wasm32")]
-            Ok(Opened::IndexedDb(db)) => {
-                import::import_with(&db, compression, bytes, name, files, options).await
+            #[cfg(feature = "database")]
+            Place::Database(place) => {
+                database::import(place, self.compression, bytes, name, files, options).await
             }
-            Ok(Opened::Memory(db)) => {
-                import::import_with(&db, compression, bytes, name, files, options).await
-            }
-            Err(error) => import::import_without(error, bytes, name, files, options),
         }
+    }
+
+    /// [`ImportCache::import`], natively, where every place answers at once.
+    ///
+    /// # Errors
+    /// As [`ImportCache::import`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn import_now(
+        &self,
+        bytes: &[u8],
+        name: &str,
+        files: &ExternalFiles,
+        options: &LoadOptions,
+    ) -> Result<(GltfModel, ImportStats), GltfError> {
+        import::run_to_end(self.import(bytes, name, files, options))
     }
 }

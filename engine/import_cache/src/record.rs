@@ -2,10 +2,8 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use crate::{CacheError, ImportStats};
 use taos_gltf::ContentHash;
-use taos_storage::StorageError;
-
-use crate::ImportStats;
 
 /// What one import did with a cache so far; shared by its decoding threads.
 #[derive(Debug, Default)]
@@ -23,7 +21,7 @@ pub(crate) struct Record {
     /// Their bytes.
     pub(crate) bytes_written: u64,
     /// The first thing that went wrong with the store.
-    pub(crate) problem: Option<StorageError>,
+    pub(crate) problem: Option<CacheError>,
 }
 
 impl Record {
@@ -35,7 +33,7 @@ impl Record {
     }
 
     /// Notes a store failure (the first one is kept).
-    pub(crate) fn fail(&mut self, what: &str, error: StorageError) {
+    pub(crate) fn fail(&mut self, what: &str, error: CacheError) {
         log::warn!("import cache: {what}: {error}; going on without it");
         self.problem.get_or_insert(error);
     }

@@ -7,8 +7,9 @@ use taos_gltf::test_models::{self, Storage};
 use taos_gltf::{ExternalFiles, GltfModel, ImageKey, LoadOptions, external_uris};
 use taos_storage::{Database, block_on};
 
+use super::database::{DATABASE, IMAGES, Opened};
 use super::entry::{self, Compression};
-use super::place::{DATABASE, IMAGES, Opened, Place};
+use super::place::Place;
 use super::{ImportCache, ImportStats};
 
 /// A model's bytes and its external files, read as the engine reads them.

@@ -4,7 +4,7 @@
 //! Each `.gltf`/`.glb` under the folder (symbolic links are not followed)
 //! is read with the files it names, which must lie inside the folder (as
 //! the engine's `Assets` requires), and imported through the cache
-//! ([`taos_import_cache::ImportCache::import`]), its name being its path
+//! ([`taos_import_cache::ImportCache::import_now`]), its name being its path
 //! relative to the folder with `/` separators, as `AssetPath` spells it. A
 //! model that fails is reported and the others go on.
 
@@ -157,8 +157,7 @@ fn import(
         *bytes_in += data.len() as u64;
         files.insert(uri.path, data);
     }
-    let (_, stats) =
-        taos_storage::block_on(cache.import(&bytes, name, &files, &LoadOptions::default()))?;
+    let (_, stats) = cache.import_now(&bytes, name, &files, &LoadOptions::default())?;
     if let Some(problem) = &stats.problem {
         bail!("the cache could not be used: {problem}");
     }
