@@ -89,6 +89,8 @@ mod window;
 pub use taos_audio as audio;
 pub use taos_core;
 pub use taos_core::*;
+/// Decoded glTF images kept between loads ([`Assets::with_import_cache`]).
+pub use taos_import_cache as import_cache;
 /// Rigid-body physics: the `taos_physics` crate (`RigidBody`, `Collider`,
 /// `Shape`, the `Physics` resource with its events and queries, snapshots).
 pub use taos_physics as physics;
@@ -97,8 +99,6 @@ pub use taos_physics as physics;
 pub use taos_renderer as renderer;
 /// World persistence: the `taos_storage` crate.
 pub use taos_storage as storage;
-/// Decoded glTF images kept between loads ([`Assets::with_import_cache`]).
-pub use taos_import_cache as import_cache;
 
 pub use app::{App, AppError, Propagate, WindowEvent};
 pub use args::{ENGINE_PAGE_PARAMETERS, args, args_from_query};
