@@ -90,6 +90,8 @@ mod window;
 pub use taos_audio as audio;
 pub use taos_core;
 pub use taos_core::*;
+/// Decoded glTF images kept between loads ([`Assets::with_import_cache`]).
+pub use taos_import_cache as import_cache;
 /// Rigid-body physics: the `taos_physics` crate (`RigidBody`, `Collider`,
 /// `Shape`, the `Physics` resource with its events and queries, snapshots).
 pub use taos_physics as physics;

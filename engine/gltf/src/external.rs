@@ -123,6 +123,13 @@ impl ExternalFiles {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
+
+    /// Every file supplied, as `(path, bytes)`, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.files
+            .iter()
+            .map(|(path, bytes)| (path.as_str(), bytes.as_slice()))
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use crate::accessor::Buffers;
 use crate::error::{ElementName, GltfError, SourceProblem};
 use crate::files::{Bytes, Files};
+use crate::image_cache::{ImageCache, decode_cached};
 use crate::material::ImageUsage;
 
 /// Largest width or height accepted; larger images are refused before any allocation.
@@ -83,16 +84,20 @@ pub struct Image {
 struct Encoded<'a> {
     name: ElementName,
     bytes: Bytes<'a>,
+    /// The size its header declares (0 x 0 when unreadable).
+    size: (u32, u32),
 }
 
 /// Resolves every image's bytes (sequentially: file reads), then decodes them, in parallel when
-/// there is enough data. `progress` gets the number decoded so far.
+/// there is enough data, each through `cache` when there is one. `progress` gets the number
+/// decoded so far.
 pub(crate) fn import_images(
     doc: &gltf::Document,
     buffers: &Buffers<'_>,
     files: &mut Files<'_>,
     file: &str,
     usage: &[ImageUsage],
+    cache: Option<&dyn ImageCache>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Vec<Image>, GltfError> {
     let error = |name: &ElementName, problem| GltfError::Image {
@@ -170,7 +175,11 @@ pub(crate) fn import_images(
                 },
             )
         })?;
-        encoded.push(Encoded { name, bytes });
+        encoded.push(Encoded {
+            name,
+            bytes,
+            size: (width, height),
+        });
     }
 
     let total_bytes: usize = encoded.iter().map(|e| e.bytes.len()).sum();
@@ -183,13 +192,13 @@ pub(crate) fn import_images(
                 .iter()
                 .enumerate()
                 .map(|(i, e)| {
-                    let result = decode(&e.bytes);
+                    let result = decode_one(cache, e);
                     progress(i + 1);
                     result
                 })
                 .collect()
         } else {
-            decode_parallel(&encoded, workers, progress)
+            decode_parallel(&encoded, workers, cache, progress)
         };
 
     encoded
@@ -211,6 +220,7 @@ pub(crate) fn import_images(
 fn decode_parallel(
     encoded: &[Encoded<'_>],
     workers: usize,
+    cache: Option<&dyn ImageCache>,
     progress: &mut dyn FnMut(usize),
 ) -> Vec<Result<ImagePixels, SourceProblem>> {
     let next = AtomicUsize::new(0);
@@ -225,7 +235,8 @@ fn decode_parallel(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(e) = encoded.get(i) else { break };
-                    if send.send((i, decode(&e.bytes))).is_err() {
+                    let result = decode_one(cache, e);
+                    if send.send((i, result)).is_err() {
                         break;
                     }
                 }
@@ -248,6 +259,24 @@ fn decode_parallel(
             })
         })
         .collect()
+}
+
+/// One image: KTX2 bytes kept as they are (already the processed form);
+/// PNG or JPEG decoded through the import cache when there is one.
+fn decode_one(
+    cache: Option<&dyn ImageCache>,
+    e: &Encoded<'_>,
+) -> Result<ImagePixels, SourceProblem> {
+    if ktx2_dimensions(&e.bytes).is_some() {
+        return decode(&e.bytes);
+    }
+    decode_cached(cache, &e.bytes, e.size, |bytes| match decode(bytes)? {
+        ImagePixels::Rgba8(pixels) => Ok(pixels),
+        ImagePixels::Ktx2(_) => Err(SourceProblem::UnsupportedImageType {
+            mime: "image/ktx2".to_owned(),
+        }),
+    })
+    .map(ImagePixels::Rgba8)
 }
 
 /// Decodes PNG or JPEG bytes to RGBA8 under [`MAX_IMAGE_SIZE`]; keeps KTX2 bytes of that size.

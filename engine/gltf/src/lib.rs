@@ -86,7 +86,9 @@
 //! Besides the data, [`GltfModel::world_matrices`] composes the hierarchy, [`GltfModel::material`]
 //! resolves a primitive's material (or the glTF default), [`Channel::sample`] evaluates an
 //! animation channel at a time, and [`GltfModel::load_with_progress`] reports [`LoadProgress`]
-//! for a loading screen. Loading the 10,000-node [`test_models::many_nodes`] scene takes about
+//! for a loading screen. [`LoadOptions::image_cache`] lets an [`ImageCache`] supply decoded
+//! images by the hash of their encoded bytes ([`ImageKey`]) and keep those decoded (the
+//! engine's is `taos_import_cache`). Loading the 10,000-node [`test_models::many_nodes`] scene takes about
 //! 15 ms in release on a 2-core machine (`cargo run --release -p taos_gltf --example load_time`).
 //!
 //! Skins and morph targets are imported and validated (joint indices in range of every skin
@@ -108,6 +110,7 @@ mod camera_light;
 mod error;
 mod external;
 mod files;
+mod image_cache;
 mod images;
 mod index;
 mod influences;
@@ -131,6 +134,7 @@ pub use error::{
     NodeProblem, PrimitiveProblem, SkinProblem, SourceProblem,
 };
 pub use external::{ExternalFiles, ExternalUri, external_uris};
+pub use image_cache::{ContentHash, ImageCache, ImageKey, SharedImageCache};
 pub use images::{Image, ImagePixels, MAX_IMAGE_SIZE};
 pub use index::{
     AnimationIndex, CameraIndex, ImageIndex, LightIndex, MaterialIndex, MeshIndex, NodeIndex,

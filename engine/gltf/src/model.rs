@@ -405,9 +405,18 @@ impl GltfModel {
 
         let image_count = usage.len();
         report(progress, LoadStage::Images, 0, image_count);
-        let images = import_images(&doc, &buffers, &mut files, file, &usage, &mut |done| {
-            report(progress, LoadStage::Images, done, image_count);
-        })?;
+        let cache = options.image_cache.as_ref().map(|c| &*c.0);
+        let images = import_images(
+            &doc,
+            &buffers,
+            &mut files,
+            file,
+            &usage,
+            cache,
+            &mut |done| {
+                report(progress, LoadStage::Images, done, image_count);
+            },
+        )?;
 
         let mesh_count = doc.meshes().len();
         report(progress, LoadStage::Meshes, 0, mesh_count);

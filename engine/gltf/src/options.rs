@@ -1,6 +1,9 @@
 //! [`LoadOptions`]: how much one load may decode, and which folders it may read from.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::image_cache::{ImageCache, SharedImageCache};
 
 /// How much one load may decode and which folders its external files may come from.
 ///
@@ -63,6 +66,9 @@ pub struct LoadOptions {
     /// Folders, besides the model's own, that external files may come from; when not empty,
     /// URIs may also use `..`. Folders that do not exist are skipped. Empty by default.
     pub allowed_roots: Vec<PathBuf>,
+    /// Decoded images kept between loads: consulted before each image is decoded, filled
+    /// after (see [`ImageCache`]). `None` (the default) decodes every image.
+    pub image_cache: Option<SharedImageCache>,
 }
 
 impl Default for LoadOptions {
@@ -70,6 +76,7 @@ impl Default for LoadOptions {
         Self {
             max_decoded_bytes: crate::MAX_DECODED_BYTES,
             allowed_roots: Vec::new(),
+            image_cache: None,
         }
     }
 }
@@ -86,6 +93,13 @@ impl LoadOptions {
     #[must_use]
     pub fn allow_root(mut self, folder: impl Into<PathBuf>) -> Self {
         self.allowed_roots.push(folder.into());
+        self
+    }
+
+    /// These options with [`LoadOptions::image_cache`] set to `cache`.
+    #[must_use]
+    pub fn with_image_cache(mut self, cache: Arc<dyn ImageCache>) -> Self {
+        self.image_cache = Some(SharedImageCache(cache));
         self
     }
 }

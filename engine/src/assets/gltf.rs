@@ -1,6 +1,6 @@
 //! glTF models: the `.gltf`/`.glb`, then each external buffer and image it
 //! names (relative to the model, inside the asset folder), then the import
-//! from memory.
+//! from memory, through the import cache when there is one.
 
 use taos_gltf::{ExternalFiles, GltfModel, LoadOptions, external_uris};
 
@@ -23,6 +23,13 @@ pub(super) async fn load(
         let data = assets.fetch(&file, progress).await?;
         files.insert(uri.path, data);
     }
-    GltfModel::from_slice_with_files(&bytes, name, &files, &LoadOptions::default(), &mut |_| {})
-        .map_err(|e| AssetError::decode(path, e))
+    let options = LoadOptions::default();
+    match assets.import_cache() {
+        Some(cache) => cache
+            .import(&bytes, name, &files, &options)
+            .await
+            .map(|(model, _)| model),
+        None => GltfModel::from_slice_with_files(&bytes, name, &files, &options, &mut |_| {}),
+    }
+    .map_err(|e| AssetError::decode(path, e))
 }

@@ -63,6 +63,7 @@
 mod error;
 mod gltf;
 mod image;
+mod import_cache;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 mod path;
@@ -122,6 +123,8 @@ pub const MAX_IMAGE_SIZE: u32 = taos_gltf::MAX_IMAGE_SIZE;
 pub struct Assets {
     root: AssetRoot,
     max_file_bytes: u64,
+    /// Where [`Assets::load_gltf`] keeps decoded images (see [`Assets::with_import_cache`]).
+    import_cache: Option<taos_import_cache::ImportCache>,
 }
 
 impl Default for Assets {
@@ -147,6 +150,7 @@ impl Assets {
         Self {
             root: root.into(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            import_cache: taos_import_cache::ImportCache::platform(),
         }
     }
 
@@ -201,7 +205,9 @@ impl Assets {
     /// The glTF model at `path` (`.gltf` or `.glb`), with every external
     /// buffer and image it names read relative to it (a URI may use `..`
     /// while it stays inside the asset folder), imported with the
-    /// importer's default [`LoadOptions`](taos_gltf::LoadOptions). Spawn
+    /// importer's default [`LoadOptions`](taos_gltf::LoadOptions), its
+    /// images taken from the [import cache](Assets::with_import_cache) when
+    /// it has them (on by default). Spawn
     /// it with [`Engine::spawn_gltf`](crate::Engine::spawn_gltf). Progress:
     /// bytes of the model and its files, the total growing as each file's
     /// size becomes known.

@@ -332,3 +332,30 @@ fn asset_errors_go_up_through_a_games_hooks() {
     }
     assert!(hook().unwrap_err().to_string().contains("absolute"));
 }
+
+#[test]
+fn a_model_is_loaded_through_the_import_cache_and_a_changed_image_is_seen() {
+    use taos_import_cache::ImportCache;
+    let dir = folder();
+    let models = dir.path().join("models");
+    let written = test_models::texture_transforms(&models).unwrap();
+    let cache = dir.path().join("cache");
+    let assets = Assets::with_root(dir.path()).with_import_cache(ImportCache::in_folder(&cache));
+    let load = || done(assets.load_gltf(&path("models/texture_transforms.gltf"))).unwrap();
+    let cold = load();
+    let entries = std::fs::read_dir(cache.join("images")).unwrap().count();
+    assert_eq!(entries, cold.images.len());
+    assert_eq!(load(), cold, "a warm load gives the same model");
+
+    // The artist repaints the texture: the next load decodes the new one.
+    let repainted = ::image::RgbaImage::from_pixel(4, 4, ::image::Rgba([1, 2, 3, 255]));
+    repainted.save(models.join("transforms_uv.png")).unwrap();
+    let changed = load();
+    assert_eq!(changed.images[0].pixels.rgba8(), Some(&repainted));
+    assert_eq!(changed, taos_gltf::GltfModel::load(&written).unwrap());
+    let off = Assets::with_root(dir.path()).without_import_cache();
+    assert_eq!(
+        done(off.load_gltf(&path("models/texture_transforms.gltf"))).unwrap(),
+        changed
+    );
+}

@@ -1,11 +1,13 @@
 //! `taos`, the command-line tool of the Taos engine: builds any game crate
-//! for the browser and serves the result.
+//! for the browser and serves the result, and imports a folder's glTF
+//! models ahead of time into the import cache.
 //!
 //! ```sh
 //! cargo install --path tools/taos    # once
 //! cd my_game
 //! taos web build                     # -> <workspace>/dist/<bin>/
 //! taos web serve                     # -> http://127.0.0.1:8080/
+//! taos assets assets                 # fills the import cache (see `prepare`)
 //! ```
 //!
 //! `taos web build` finds the game with `cargo metadata`, installs the
@@ -36,6 +38,7 @@ pub mod lock;
 pub mod metadata;
 pub mod mime;
 pub mod page;
+pub mod prepare;
 pub mod process;
 pub mod request;
 pub mod serve;

@@ -4,6 +4,7 @@
 //! taos web build            # in a game crate's folder -> <workspace>/dist/<bin>/
 //! taos web serve            # serves that folder on http://127.0.0.1:8080/
 //! taos web build --serve    # both
+//! taos assets assets [--out DIR]   # imports every glTF model into the import cache
 //! ```
 //!
 //! This file is only the command line; see the `taos_cli` library for what
@@ -14,7 +15,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use taos_cli::build::{self, BuildOptions};
+use taos_cli::prepare;
 use taos_cli::serve::Server;
+use taos_import_cache::{Compression, ImportCache};
 
 /// The Taos engine's command-line tool.
 #[derive(Debug, Parser)]
@@ -29,6 +32,24 @@ enum Command {
     /// Games in the browser: build a game crate for the web, serve the result.
     #[command(subcommand)]
     Web(Web),
+    /// Imports every .gltf/.glb under a folder into the import cache, so a
+    /// game's first load of each finds its images decoded.
+    Assets(AssetsArgs),
+}
+
+#[derive(Debug, Args)]
+struct AssetsArgs {
+    /// The folder of models (a game's assets/).
+    folder: PathBuf,
+    /// The cache folder to fill (default: the engine's, $TAOS_CACHE_DIR or
+    /// the platform's cache folder plus `taos`). Ship it with the game and
+    /// point `Assets::with_import_cache(ImportCache::in_folder(..))` or
+    /// $TAOS_CACHE_DIR at it.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Store entries LZ4-compressed (smaller, slower to load) instead of raw.
+    #[arg(long)]
+    lz4: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -117,6 +138,7 @@ fn main() -> ExitCode {
             let dir = args.dir.unwrap_or_else(default_serve_dir);
             serve_watching(dir, &args.host, args.port, args.watch.as_deref())
         }
+        Command::Assets(args) => assets(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -149,6 +171,61 @@ fn web_build(args: BuildArgs) -> anyhow::Result<()> {
         eprintln!("serve it with: taos web serve {}", out.display());
         Ok(())
     }
+}
+
+fn megabytes(bytes: u64) -> String {
+    if bytes < 1_000_000 {
+        format!("{:.1} kB", bytes as f64 / 1e3)
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    }
+}
+
+fn assets(args: AssetsArgs) -> anyhow::Result<()> {
+    let cache = match args.out {
+        Some(dir) => ImportCache::in_folder(dir),
+        None => ImportCache::platform().ok_or_else(|| {
+            anyhow::anyhow!("this platform has no cache folder: set TAOS_CACHE_DIR or pass --out")
+        })?,
+    };
+    let cache = if args.lz4 {
+        cache.with_compression(Compression::Lz4)
+    } else {
+        cache
+    };
+    let folder = cache.folder().map(|f| f.display().to_string());
+    let started = std::time::Instant::now();
+    let summary = prepare::prepare(
+        &args.folder,
+        &cache,
+        &mut |i, n, outcome| match &outcome.result {
+            Ok(stats) => eprintln!(
+                "[{i}/{n}] {}: {} images ({} already cached), {} read, {} stored, {:.2} s",
+                outcome.name,
+                stats.images,
+                stats.from_cache,
+                megabytes(outcome.bytes_in),
+                megabytes(stats.bytes_written),
+                outcome.elapsed.as_secs_f64()
+            ),
+            Err(error) => eprintln!("[{i}/{n}] {}: FAILED: {error:#}", outcome.name),
+        },
+    )?;
+    eprintln!(
+        "{} models ({} failed), {} images ({} already cached): {} read, {} stored in {}, {:.1} s",
+        summary.models,
+        summary.failed,
+        summary.images,
+        summary.from_cache,
+        megabytes(summary.bytes_in),
+        megabytes(summary.bytes_out),
+        folder.as_deref().unwrap_or("the cache"),
+        started.elapsed().as_secs_f64()
+    );
+    if summary.failed > 0 {
+        anyhow::bail!("{} of {} models failed", summary.failed, summary.models);
+    }
+    Ok(())
 }
 
 /// `taos web build`'s output for the crate here, if it was built; else `.`.
@@ -208,6 +285,12 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn assets_takes_a_folder_and_an_out() {
+        assert!(Cli::try_parse_from(["taos", "assets"]).is_err());
+        assert!(Cli::try_parse_from(["taos", "assets", "a", "--out", "c", "--lz4"]).is_ok());
     }
 
     #[test]
