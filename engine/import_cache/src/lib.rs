@@ -187,6 +187,19 @@ impl ImportCache {
         }
     }
 
+    /// This cache as an [`ImageCache`](taos_gltf::ImageCache) for
+    /// [`LoadOptions::with_image_cache`], natively for a cache folder: how a
+    /// load that reads its own files (`GltfModel::load_with_options`,
+    /// `Engine::load_gltf`) goes through the cache. `None` for another
+    /// place, or a folder that cannot be created.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[must_use]
+    pub fn image_cache(&self) -> Option<std::sync::Arc<dyn taos_gltf::ImageCache>> {
+        let folder = self.folder()?;
+        let images = folder::FolderImages::open(folder, self.compression).ok()?;
+        Some(std::sync::Arc::new(images))
+    }
+
     /// [`ImportCache::import`], natively, where every place answers at once.
     ///
     /// # Errors

@@ -272,7 +272,11 @@ impl From<GltfError> for GltfSpawnError {
 impl Engine {
     /// Loads a `.gltf` or `.glb` file (with `options.load`: the budget and
     /// the folders its external files may come from) and spawns its default
-    /// scene (or the one `options` names) into the current scene.
+    /// scene (or the one `options` names) into the current scene. Images
+    /// are decoded through the platform's import cache
+    /// ([`ImportCache::platform`](crate::import_cache::ImportCache::platform))
+    /// unless `options.load.image_cache` names another: a second load of
+    /// the same images reads them decoded.
     ///
     /// # Errors
     /// [`GltfSpawnError`], naming the file and the element; nothing is
@@ -296,7 +300,8 @@ impl Engine {
         progress: &mut dyn FnMut(LoadProgress),
     ) -> Result<SpawnedGltf, GltfSpawnError> {
         let path = path.as_ref();
-        let model = GltfModel::load_with_options(path, &options.load, progress)?;
+        let load = with_platform_image_cache(&options.load);
+        let model = GltfModel::load_with_options(path, &load, progress)?;
         let spawned = self.spawn_gltf(&model, &model_name(path), options)?;
         self.make_reloadable(path, spawned.root, options);
         Ok(spawned)
@@ -339,6 +344,23 @@ impl Engine {
         self.model_names.record(&spawned);
         Ok(spawned)
     }
+}
+
+/// `load`, decoding images through the platform's import cache
+/// ([`ImportCache::platform`](crate::import_cache::ImportCache::platform))
+/// unless it names a cache of its own.
+pub(crate) fn with_platform_image_cache(load: &LoadOptions) -> std::borrow::Cow<'_, LoadOptions> {
+    if load.image_cache.is_some() {
+        return std::borrow::Cow::Borrowed(load);
+    }
+    #[cfg(target_arch = "wasm32")]
+    return std::borrow::Cow::Borrowed(load);
+    #[cfg(not(target_arch = "wasm32"))]
+    crate::import_cache::ImportCache::platform()
+        .and_then(|cache| cache.image_cache())
+        .map_or(std::borrow::Cow::Borrowed(load), |cache| {
+            std::borrow::Cow::Owned(load.clone().with_image_cache(cache))
+        })
 }
 
 /// The name of a model read from `path`: its file name.

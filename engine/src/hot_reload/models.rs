@@ -245,7 +245,8 @@ impl Engine {
         else {
             return Ok(0);
         };
-        let model = GltfModel::load_with_options(path, &options.load, &mut |_| {})?;
+        let load = crate::gltf::with_platform_image_cache(&options.load);
+        let model = GltfModel::load_with_options(path, &load, &mut |_| {})?;
         let mut rebuilt = 0;
         for &root in roots {
             self.rebuild_instance(&model, path, root)?;
