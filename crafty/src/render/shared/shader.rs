@@ -1,10 +1,9 @@
 //! [`CraftyShader`]: every WGSL program crafty compiles, each assembled
 //! from its includes under `shaders/`.
 
-use taos_engine::renderer::wgpu;
+use std::borrow::Cow;
 
-const COMMON: &str = include_str!("../shaders/common.wgsl");
-const QUAD: &str = include_str!("../shaders/quad.wgsl");
+use taos_engine::renderer::{wgpu, wgsl};
 
 /// Declares [`CraftyShader`] and its [`ALL`](CraftyShader::ALL) from one
 /// list, so no program can be left out of the validation test.
@@ -54,30 +53,35 @@ impl CraftyShader {
     /// programs that draw chunk quads, then the program's own files.
     /// `atlas_constants` is
     /// [`AtlasTexture::shader_constants`](super::super::atlas_texture::AtlasTexture::shader_constants).
+    /// Read through `wgsl!`: while a feature is set up, hot reload's newer
+    /// text of a file replaces the built-in one.
     pub(crate) fn source(self, atlas_constants: &str) -> String {
-        let parts: &[&str] = match self {
-            Self::ShadowCasters => &[
-                COMMON,
-                atlas_constants,
-                QUAD,
-                include_str!("../shaders/shadow_caster.wgsl"),
+        let atlas: Cow<'static, str> = Cow::Owned(atlas_constants.to_owned());
+        let common = || wgsl!("../shaders/common.wgsl");
+        let quad = || wgsl!("../shaders/quad.wgsl");
+        let parts: Vec<Cow<'static, str>> = match self {
+            Self::ShadowCasters => vec![
+                common(),
+                atlas,
+                quad(),
+                wgsl!("../shaders/shadow_caster.wgsl"),
             ],
-            Self::Sky => &[
-                COMMON,
-                include_str!("../shaders/clouds.wgsl"),
-                include_str!("../shaders/sky.wgsl"),
+            Self::Sky => vec![
+                common(),
+                wgsl!("../shaders/clouds.wgsl"),
+                wgsl!("../shaders/sky.wgsl"),
             ],
-            Self::Chunk => &[
-                COMMON,
-                atlas_constants,
-                QUAD,
-                include_str!("../shaders/shadows.wgsl"),
-                include_str!("../shaders/chunk.wgsl"),
+            Self::Chunk => vec![
+                common(),
+                atlas,
+                quad(),
+                wgsl!("../shaders/shadows.wgsl"),
+                wgsl!("../shaders/chunk.wgsl"),
             ],
-            Self::Weather => &[COMMON, include_str!("../shaders/weather.wgsl")],
-            Self::Godrays => &[COMMON, include_str!("../shaders/godrays.wgsl")],
-            Self::Outline => &[COMMON, include_str!("../shaders/outline.wgsl")],
-            Self::Avatar => &[COMMON, include_str!("../shaders/avatar.wgsl")],
+            Self::Weather => vec![common(), wgsl!("../shaders/weather.wgsl")],
+            Self::Godrays => vec![common(), wgsl!("../shaders/godrays.wgsl")],
+            Self::Outline => vec![common(), wgsl!("../shaders/outline.wgsl")],
+            Self::Avatar => vec![common(), wgsl!("../shaders/avatar.wgsl")],
         };
         parts.concat()
     }
