@@ -84,7 +84,7 @@ impl Engine {
 
     /// Applies hot reload's due changes, when it is on.
     fn apply_due_changes(&mut self) {
-        if self.hot_reload.is_enabled() {
+        if self.hot_reload.is_listening() {
             self.apply_file_changes();
         }
     }

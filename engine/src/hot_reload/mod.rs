@@ -223,6 +223,17 @@ impl HotReload {
         self.pushed.push(path.into());
     }
 
+    /// Whether frames must look for changes: hot reload is on, or (in the
+    /// browser) the page may push the first change that turns it on.
+    #[must_use]
+    pub fn is_listening(&self) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        if self.page.is_some() {
+            return true;
+        }
+        self.enabled
+    }
+
     /// Whether a change is waiting (settling in the watcher, pushed, or a
     /// model being read again).
     #[must_use]
