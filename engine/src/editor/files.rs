@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use super::Editor;
 use crate::Engine;
-use crate::scene_file::{AssetNames, EditorOnly, SceneFileError, load_scene_with, save_scene};
+use crate::scene_file::{
+    AssetNames, EditorOnly, LoadedScene, SceneFileError, load_scene_with, save_scene,
+};
 
 /// Why a scene file could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -147,7 +149,41 @@ mod platform {
     }
 }
 
+/// An empty scene knowing `engine`'s asset names: where a level is loaded
+/// first, so a bad file leaves the real scene alone.
+pub(super) fn scratch_scene(engine: &Engine) -> crate::Scene {
+    let mut scratch = crate::Scene::new();
+    if let Some(names) = engine.scene().world().get_resource::<AssetNames>() {
+        scratch.world_mut().insert_resource(names.clone());
+    }
+    scratch
+}
+
 impl Editor {
+    /// Loads the level `text` (read from [`file`](Self::file)) into
+    /// `scene`, its prefabs read from [`prefab_folder`](Self::prefab_folder)
+    /// or the file's folder.
+    pub(super) fn load_level_text(
+        &self,
+        scene: &mut crate::Scene,
+        text: &str,
+    ) -> Result<LoadedScene, EditorFileError> {
+        let folder = self
+            .prefab_folder
+            .clone()
+            .unwrap_or_else(|| self.file.parent().map(PathBuf::from).unwrap_or_default());
+        let mut prefabs =
+            |source: &str| read_scene_file(&folder.join(source)).map_err(|e| e.to_string());
+        Ok(load_scene_with(
+            scene,
+            text,
+            &self.file.display().to_string(),
+            &self.types,
+            None,
+            &mut prefabs,
+        )?)
+    }
+
     /// Saves the scene to [`file`](Self::file).
     ///
     /// # Errors
@@ -187,40 +223,15 @@ impl Editor {
             .map_err(EditorFileError::from)
             .and_then(|text| {
                 self.last_text = Some(text.clone());
-                let folder = self
-                    .prefab_folder
-                    .clone()
-                    .unwrap_or_else(|| self.file.parent().map(PathBuf::from).unwrap_or_default());
-                let mut prefabs =
-                    |source: &str| read_scene_file(&folder.join(source)).map_err(|e| e.to_string());
                 // Loaded into an empty copy first, so a bad file leaves the scene alone.
-                let mut check = crate::Scene::new();
-                if let Some(names) = engine.scene().world().get_resource::<AssetNames>() {
-                    check.world_mut().insert_resource(names.clone());
-                }
-                load_scene_with(
-                    &mut check,
-                    &text,
-                    &self.file.display().to_string(),
-                    &self.types,
-                    None,
-                    &mut prefabs,
-                )?;
+                self.load_level_text(&mut scratch_scene(engine), &text)?;
                 let scene = engine.scene_mut();
                 for root in scene.roots() {
                     if scene.get_component::<EditorOnly>(root).is_none() {
                         let _ = scene.remove(root);
                     }
                 }
-                load_scene_with(
-                    scene,
-                    &text,
-                    &self.file.display().to_string(),
-                    &self.types,
-                    None,
-                    &mut prefabs,
-                )
-                .map_err(EditorFileError::from)
+                self.load_level_text(scene, &text)
             });
         match result {
             Ok(loaded) => {

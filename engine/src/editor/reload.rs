@@ -9,13 +9,11 @@
 //! [`LevelReload::ResetAll`] takes everything from the file. Either way
 //! the reload is one step of the history: Ctrl+Z brings the scene back.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-
 use super::{Editor, EditorFileError, read_scene_file};
 use crate::edit::EditCommand;
-use crate::scene_file::{AssetNames, EditorOnly, load_scene_with, save_subtree};
+use crate::scene_file::{EditorOnly, save_subtree};
 use crate::{Engine, ObjectId, Scene};
+use std::collections::BTreeMap;
 
 /// What a level reload does with the objects changed in the editor since
 /// the level was last loaded or saved.
@@ -105,25 +103,9 @@ impl Editor {
         mode: LevelReload,
     ) -> Result<LevelReloadReport, EditorFileError> {
         let text = read_scene_file(&self.file)?;
-        let folder = self
-            .prefab_folder
-            .clone()
-            .unwrap_or_else(|| self.file.parent().map(PathBuf::from).unwrap_or_default());
-        let mut prefabs =
-            |source: &str| read_scene_file(&folder.join(source)).map_err(|e| e.to_string());
         // The file's objects, each root's subtree as text.
-        let mut scratch = Scene::new();
-        if let Some(names) = engine.scene().world().get_resource::<AssetNames>() {
-            scratch.world_mut().insert_resource(names.clone());
-        }
-        load_scene_with(
-            &mut scratch,
-            &text,
-            &self.file.display().to_string(),
-            &self.types,
-            None,
-            &mut prefabs,
-        )?;
+        let mut scratch = super::files::scratch_scene(engine);
+        self.load_level_text(&mut scratch, &text)?;
         let from_file = roots_with_text(&scratch, self)?;
         let now = roots_with_text(engine.scene(), self)?;
         let kept: Vec<ObjectId> = match mode {
