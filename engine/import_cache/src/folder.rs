@@ -124,20 +124,7 @@ impl ImageCache for FolderImages {
         let answer = entry::decode(bytes, key);
         let mut record = lock(&self.record);
         record.bytes_read += len;
-        match answer {
-            Ok(pixels) => {
-                record.hits += 1;
-                Some(pixels)
-            }
-            Err(refusal) => {
-                log::warn!(
-                    "import cache: entry {} refused ({refusal}); decoding",
-                    key.hash
-                );
-                record.refused += 1;
-                None
-            }
-        }
+        record.answer(key, answer)
     }
 
     fn put(&self, key: &ImageKey, pixels: &RgbaImage) {

@@ -61,20 +61,7 @@ impl ImageCache for Prefetched {
         // Checking and inflating run here, on the importer's decoding threads.
         let answer = entry::decode(stored, key);
         let mut record = lock(&self.record);
-        match answer {
-            Ok(pixels) => {
-                record.hits += 1;
-                Some(pixels)
-            }
-            Err(refusal) => {
-                log::warn!(
-                    "import cache: entry {} refused ({refusal}); decoding",
-                    key.hash
-                );
-                record.refused += 1;
-                None
-            }
-        }
+        record.answer(key, answer)
     }
 
     fn put(&self, key: &ImageKey, pixels: &RgbaImage) {

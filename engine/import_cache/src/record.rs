@@ -2,8 +2,11 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use image::RgbaImage;
+use taos_gltf::{ContentHash, ImageKey};
+
+use crate::entry::Refusal;
 use crate::{CacheError, ImportStats};
-use taos_gltf::ContentHash;
 
 /// What one import did with a cache so far; shared by its decoding threads.
 #[derive(Debug, Default)]
@@ -29,6 +32,29 @@ impl Record {
     pub(crate) fn ask(&mut self, hash: ContentHash) {
         if !self.asked.contains(&hash) {
             self.asked.push(hash);
+        }
+    }
+
+    /// Counts what decoding the entry for `key` gave: the pixels (a hit),
+    /// or a refusal (logged; the image is decoded from its source).
+    pub(crate) fn answer(
+        &mut self,
+        key: &ImageKey,
+        answer: Result<RgbaImage, Refusal>,
+    ) -> Option<RgbaImage> {
+        match answer {
+            Ok(pixels) => {
+                self.hits += 1;
+                Some(pixels)
+            }
+            Err(refusal) => {
+                log::warn!(
+                    "import cache: entry {} refused ({refusal}); decoding",
+                    key.hash
+                );
+                self.refused += 1;
+                None
+            }
         }
     }
 
