@@ -23,14 +23,20 @@ use taos_renderer::{FeatureSetup, Frame, RenderFeature};
 
 const SIZE: (u32, u32) = (96, 72);
 
+/// A headless engine with hot reload on.
 fn engine() -> Engine {
-    let mut engine = Engine::headless(
+    let mut engine = engine_without_reload();
+    engine.hot_reload_mut().set_enabled(true);
+    engine
+}
+
+/// A headless engine as tests get it: hot reload off.
+fn engine_without_reload() -> Engine {
+    Engine::headless(
         EngineConfig::new(SIZE.0, SIZE.1),
         forward_preset(PresetOptions::default()),
     )
-    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
-    engine.hot_reload_mut().set_enabled(true);
-    engine
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
 /// A camera and a sun in front of `model`.
@@ -87,14 +93,21 @@ fn write_jpeg(path: &Path, rgb: [u8; 3]) {
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 struct Health(u32);
 
-#[test]
-fn editing_a_models_texture_on_disk_changes_the_next_frame_as_a_fresh_load_would() {
+/// The textured box test model written to a temporary folder and loaded
+/// into an engine with hot reload on.
+fn textured_box() -> (tempfile::TempDir, std::path::PathBuf, Engine, SpawnedGltf) {
     let dir = tempfile::tempdir().unwrap();
     let path = test_models::textured_box(dir.path()).unwrap();
     let mut engine = engine();
     let model = engine
         .load_gltf(&path, &GltfSpawnOptions::default())
         .unwrap();
+    (dir, path, engine, model)
+}
+
+#[test]
+fn editing_a_models_texture_on_disk_changes_the_next_frame_as_a_fresh_load_would() {
+    let (dir, path, mut engine, model) = textured_box();
     frame_model(&mut engine, &model);
     engine.frame().unwrap();
     let before = centre_colour(&mut engine);
@@ -131,14 +144,6 @@ fn editing_a_models_texture_on_disk_changes_the_next_frame_as_a_fresh_load_would
         differing == 0,
         "{differing} pixels differ from a fresh load"
     );
-}
-
-fn engine_without_reload() -> Engine {
-    Engine::headless(
-        EngineConfig::new(SIZE.0, SIZE.1),
-        forward_preset(PresetOptions::default()),
-    )
-    .unwrap()
 }
 
 #[test]
@@ -205,12 +210,7 @@ fn a_model_reload_keeps_the_instance_root_its_transform_parent_and_game_componen
 
 #[test]
 fn a_model_that_no_longer_loads_keeps_the_old_instance_and_says_why() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = test_models::textured_box(dir.path()).unwrap();
-    let mut engine = engine();
-    let model = engine
-        .load_gltf(&path, &GltfSpawnOptions::default())
-        .unwrap();
+    let (_dir, path, mut engine, model) = textured_box();
     let parts: Vec<GameObject> = engine.scene().children(model.root).collect();
     std::fs::write(&path, b"{ not json").unwrap();
     engine.hot_reload_mut().file_changed(&path);
