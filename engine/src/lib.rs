@@ -77,6 +77,7 @@ pub mod hot_reload;
 mod logging;
 mod main_entry;
 mod notice;
+pub mod particles;
 mod picking;
 mod presenter;
 pub mod saves;
@@ -144,6 +145,7 @@ pub mod time {
 /// and [`PlaySound`](audio::PlaySound).
 pub mod prelude {
     pub use crate::audio::{AudioSource, PlaySound};
+    pub use crate::particles::{ParticleEffect, ParticleEmitter};
     pub use crate::{App, AssetHandle, Engine, EngineConfig};
     pub use taos_core::prelude::*;
 }

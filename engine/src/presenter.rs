@@ -15,9 +15,11 @@ use taos_renderer::{Frame, FrameData, RenderError, RenderStats, Renderer};
 use taos_audio::Audio;
 
 use crate::game_loop::FramePresenter;
+use crate::particles::ParticleEmitter;
 use crate::ui::UiPainter;
 use crate::{Camera, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight};
 use crate::{Deformations, MeshDraw};
+use taos_renderer::particles::ParticleEmitterDraw;
 
 /// Where frames go.
 pub(crate) enum Output {
@@ -55,6 +57,8 @@ pub(crate) struct RenderPresenter {
     /// `backdrop` and only the UI is drawn (a launcher or menu screen).
     pub(crate) show_scene: bool,
     pub(crate) backdrop: wgpu::Color,
+    /// The scene's unscaled time at the last frame filled.
+    shown_at: Option<f64>,
 }
 
 /// How many frames [`RenderPresenter::prewarm`] draws: effects with
@@ -86,6 +90,7 @@ impl RenderPresenter {
             ui: None,
             show_scene: true,
             backdrop: DEFAULT_BACKDROP,
+            shown_at: None,
         }
     }
 
@@ -154,6 +159,7 @@ impl RenderPresenter {
             }
         }
         gather_lights(scene, data);
+        gather_particles(scene, data);
         // Before bucketing: culling reads the posed bounds.
         scene.collect_deformations_into(alpha, &mut self.deformations);
         if !self.deformations.draws.is_empty() {
@@ -194,7 +200,15 @@ impl RenderPresenter {
             .fill(items, self.renderer.assets(), &data.camera);
         std::mem::swap(&mut self.previous_worlds, &mut self.current_worlds);
         let time = scene.time();
-        data.time.delta = time.delta();
+        // A frame shown again without time passing (a capture, a present
+        // of a paused game) moves nothing: particles step by this.
+        let now = time.unscaled_elapsed();
+        data.time.delta = if self.shown_at == Some(now) {
+            0.0
+        } else {
+            time.frame_delta()
+        };
+        self.shown_at = Some(now);
         data.time.elapsed = time.elapsed();
         data.time.frame += 1;
     }
@@ -332,6 +346,20 @@ impl FramePresenter for FrameOutput<'_> {
         self.audio.advance(scene.time().unscaled_delta());
         self.render.present(scene, alpha)
     }
+}
+
+/// Copies every active particle emitter into the frame.
+fn gather_particles(scene: &mut Scene, data: &mut FrameData) {
+    data.particles.clear();
+    scene.for_each_active_with::<ParticleEmitter>(|object, emitter, world| {
+        data.particles.push(ParticleEmitterDraw {
+            key: object.entity().to_bits(),
+            effect: std::sync::Arc::clone(emitter.effect()),
+            world: *world,
+            seed: emitter.draw_seed(),
+            emitting: emitter.emitting,
+        });
+    });
 }
 
 /// Copies the scene's lights into the frame: the first active sun, every

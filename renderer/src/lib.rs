@@ -22,6 +22,7 @@ mod feature;
 pub mod features;
 pub mod frame;
 pub mod graph;
+pub mod particles;
 pub mod presets;
 mod renderer;
 pub mod resources;

@@ -4,6 +4,7 @@
 //! that fit none of them call [`Renderer::add_feature`] directly.
 
 use crate::Renderer;
+use crate::particles::ParticleFeature;
 use crate::features::{
     AmbientLight, AoFeature, AoOptions, DeferredLightingFeature, ForwardLitFeature,
     ForwardOverlayFeature, ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting,
@@ -180,6 +181,7 @@ fn add_post_and_tonemap(renderer: &mut Renderer, options: &PresetOptions) {
     if let Some(taa) = options.taa {
         renderer.add_feature(TaaFeature::new(taa));
     }
+    renderer.add_feature(ParticleFeature::default());
     if let Some(dof) = options.dof {
         renderer.add_feature(DofFeature::new(dof));
     }

@@ -62,6 +62,11 @@ pub struct RenderStats {
     /// the first frame and when the sun's elevation (or the settings)
     /// changed, else 0.
     pub sky_view_lut_renders: u32,
+    /// Living particles ([`ParticleFeature::alive`](crate::particles::ParticleFeature::alive):
+    /// on the GPU path, as read back a frame or two earlier).
+    pub particles: u32,
+    /// Particle emitters the renderer keeps particles for.
+    pub particle_emitters: u32,
 }
 
 /// Owns the GPU context, the assets and the registered features, and renders

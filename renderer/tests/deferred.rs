@@ -459,6 +459,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
             "PointSpotLight",
             "ForwardOverlay",
             "Taa",
+            "Particles",
             "DepthOfField",
             "Bloom",
             "Tonemap"

@@ -397,8 +397,8 @@ fn forward_and_forward_plus_graphs_with_every_effect_match_their_golden_dumps() 
         setup(&mut renderer);
         let names: Vec<_> = renderer.feature_names().collect();
         assert_eq!(
-            &names[names.len() - 4..],
-            ["Taa", "DepthOfField", "Bloom", "Tonemap"]
+            &names[names.len() - 5..],
+            ["Taa", "Particles", "DepthOfField", "Bloom", "Tonemap"]
         );
         let items = scene(&mut renderer);
         let mut data = frame_data(&renderer, &items, 64, (WIDTH, HEIGHT));

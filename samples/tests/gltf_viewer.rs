@@ -255,6 +255,7 @@ fn the_viewer_switches_effects_without_rebuilding_the_features() {
             ("Sky", true),
             ("ForwardLit", true),
             ("Taa", false),
+            ("Particles", true),
             ("DepthOfField", false),
             ("Bloom", false),
             ("Tonemap", true),
@@ -280,7 +281,14 @@ fn the_viewer_switches_effects_without_rebuilding_the_features() {
         .collect();
     assert_eq!(
         on,
-        ["Sky", "ForwardLit", "DepthOfField", "Bloom", "Tonemap"]
+        [
+            "Sky",
+            "ForwardLit",
+            "Particles",
+            "DepthOfField",
+            "Bloom",
+            "Tonemap"
+        ]
     );
     let dof = engine.renderer().feature::<DofFeature>().unwrap();
     assert!((dof.options.focus_distance - 7.0).abs() < 1e-6);

@@ -2,10 +2,11 @@
 
 mod ambient;
 mod atmosphere;
+pub(crate) mod counter_readback;
 mod deferred;
 pub(crate) mod forward_lit;
 mod forward_plus;
-mod gpu_util;
+pub(crate) mod gpu_util;
 mod ibl;
 mod lit;
 mod post;

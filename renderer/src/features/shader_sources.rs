@@ -33,6 +33,14 @@ pub fn shader_sources() -> Vec<(String, String)> {
             crate::wgsl!("../deform/deform.wgsl").into(),
         ),
         (
+            "particles/draw.wgsl".into(),
+            crate::wgsl!("../particles/draw.wgsl").into(),
+        ),
+        (
+            "particles/simulate.wgsl".into(),
+            crate::wgsl!("../particles/simulate.wgsl").into(),
+        ),
+        (
             "tonemap.wgsl".into(),
             fullscreen(&crate::wgsl!("tonemap.wgsl")),
         ),

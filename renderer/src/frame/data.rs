@@ -14,6 +14,9 @@ pub struct FrameData {
     pub buckets: DrawBuckets,
     /// Time.
     pub time: FrameTime,
+    /// The particle emitters to simulate and draw
+    /// ([`ParticleFeature`](crate::particles::ParticleFeature)).
+    pub particles: Vec<crate::particles::ParticleEmitterDraw>,
     /// Output size in pixels.
     pub size: (u32, u32),
     /// What features hand each other this frame, one value per type (the

@@ -140,7 +140,8 @@ impl Lights {
 /// Time as the renderer sees it (for animated materials and TAA).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FrameTime {
-    /// Scaled seconds since the previous frame.
+    /// Scaled seconds since the previous frame (0 when the engine shows a
+    /// frame again without time passing: a capture, a paused game).
     pub delta: f32,
     /// Scaled seconds since start.
     pub elapsed: f64,

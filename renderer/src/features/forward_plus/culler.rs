@@ -4,7 +4,7 @@
 //! forward-plus feature, the deferred point/spot lights and the
 //! forward-plus transparency overlay.
 
-use super::readback::CounterReadback;
+use crate::features::counter_readback::CounterReadback;
 use super::{TILE_SIZE, storage_entry};
 use crate::GpuContext;
 use crate::features::gpu_util::{uniform_buffer, uniform_entry};

@@ -12,7 +12,7 @@
 //! falls back to the forward pass (logged) where it does not.
 
 mod culler;
-mod readback;
+
 
 use super::AmbientLight;
 use super::forward_lit::msaa_samples;
