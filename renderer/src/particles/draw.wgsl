@@ -17,7 +17,8 @@ struct Emitter {
     rotation: array<vec4<f32>, 4>,
     // columns, rows, frames, frames per second (0: once over life).
     flipbook: vec4<f32>,
-    // x: soft distance; y: 1 with a texture; z: 1 for a random first frame.
+    // x: soft distance; y: 1 with a texture; z: 1 for a random first frame;
+    // w: the sheet's first cell.
     options: vec4<f32>,
 }
 
@@ -98,7 +99,7 @@ fn vs_main(@builtin(vertex_index) vertex: u32, particle: Instance) -> Varyings {
         frame = floor(age * emitter.flipbook.w);
     }
     frame = (frame + first) % frames;
-    frame = min(frame, frames - 1.0);
+    frame = min(frame, frames - 1.0) + emitter.options.w;
     let cell = vec2<f32>(frame % columns, floor(frame / columns));
     out.uv = (cell + vec2<f32>(out.corner.x, 1.0 - out.corner.y)) / vec2<f32>(columns, rows);
     return out;

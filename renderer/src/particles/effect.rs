@@ -119,6 +119,26 @@ pub struct Flipbook {
     pub fps: f32,
     /// Start each particle on a random frame.
     pub random_start: bool,
+    /// The sheet's cell the animation starts at: frame `n` shows cell
+    /// `first_cell + n` (a texture atlas with one animation, or a still
+    /// tile: `frames: 1`).
+    pub first_cell: u32,
+}
+
+impl Flipbook {
+    /// The still cell `cell` of a `columns` x `rows` atlas (a block's tile
+    /// in a texture atlas).
+    #[must_use]
+    pub const fn still(columns: u32, rows: u32, cell: u32) -> Self {
+        Self {
+            columns,
+            rows,
+            frames: 1,
+            fps: 0.0,
+            random_start: false,
+            first_cell: cell,
+        }
+    }
 }
 
 /// Particles bounce off the scene's depth buffer (what the camera sees).
@@ -429,6 +449,9 @@ impl ParticleEffect {
                 frames: book.frames,
                 fps: fixes.range("flipbook fps", book.fps, (0.0, 1e4), "0 or more"),
                 random_start: book.random_start,
+                first_cell: book
+                    .first_cell
+                    .min(book.columns.clamp(1, 256) * book.rows.clamp(1, 256) - 1),
             }),
             blend: self.blend,
             soft_distance: fixes.range("soft_distance", self.soft_distance, positive, "0 or more"),
@@ -461,11 +484,14 @@ impl ParticleEffect {
         (effect, found)
     }
 
-    /// The frames a flipbook plays (1 without one).
+    /// The frames a flipbook plays (1 without one): at most the cells from
+    /// its first cell on.
     #[must_use]
     pub fn flipbook_frames(&self) -> u32 {
         self.flipbook.map_or(1, |book| {
-            let cells = book.columns.max(1) * book.rows.max(1);
+            let cells = (book.columns.clamp(1, 256) * book.rows.clamp(1, 256))
+                .saturating_sub(book.first_cell)
+                .max(1);
             if book.frames == 0 {
                 cells
             } else {
@@ -526,9 +552,12 @@ mod tests {
             frames: 0,
             fps: 0.0,
             random_start: false,
+            first_cell: 0,
         });
         assert_eq!(effect.flipbook_frames(), 8);
         effect.flipbook.as_mut().unwrap().frames = 20;
         assert_eq!(effect.flipbook_frames(), 8);
+        effect.flipbook = Some(Flipbook::still(4, 2, 5));
+        assert_eq!(effect.flipbook_frames(), 1);
     }
 }

@@ -63,13 +63,14 @@ impl EmitterUniform {
         let step = 1.0 / (CURVE_SAMPLES - 1) as f32;
         let flipbook = effect.flipbook.map_or([1.0, 1.0, 1.0, 0.0], |book| {
             [
-                book.columns.max(1) as f32,
-                book.rows.max(1) as f32,
+                book.columns.clamp(1, 256) as f32,
+                book.rows.clamp(1, 256) as f32,
                 effect.flipbook_frames() as f32,
                 book.fps,
             ]
         });
         let random_start = effect.flipbook.is_some_and(|book| book.random_start);
+        let first_cell = effect.flipbook.map_or(0, |book| book.first_cell);
         Self {
             world: finite(world),
             color: std::array::from_fn(|i| effect.color_at(i as f32 * step).to_array()),
@@ -80,7 +81,7 @@ impl EmitterUniform {
                 effect.soft_distance,
                 if textured { 1.0 } else { 0.0 },
                 if random_start { 1.0 } else { 0.0 },
-                0.0,
+                first_cell as f32,
             ],
         }
     }
