@@ -257,11 +257,45 @@ fn the_cpu_and_gpu_paths_agree() {
         .zip(cpu.1.chunks_exact(4))
         .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 24))
         .count();
-    // The alpha-blended smoke is sorted on the CPU path only.
     assert!(
         differing * 50 < gpu.1.len() / 4,
         "{differing} pixels differ between the paths"
     );
+}
+
+#[test]
+fn alpha_blended_particles_are_drawn_farthest_first() {
+    for path in [ParticlePath::Gpu, ParticlePath::Cpu] {
+        let mut engine = engine(forward_preset(PresetOptions::default()));
+        engine
+            .renderer()
+            .feature_mut::<ParticleFeature>()
+            .unwrap()
+            .set_path(path);
+        let (_, puffs) = build_scene(&mut engine);
+        run(&mut engine, 60);
+        let renderer = engine.renderer();
+        let feature = renderer.feature::<ParticleFeature>().unwrap();
+        let drawn = feature
+            .drawn(renderer.gpu(), puffs.entity().to_bits())
+            .unwrap();
+        let camera = Vec3::new(0.0, 1.4, 4.0);
+        let forward = (Vec3::new(0.0, 0.9, 0.0) - camera).normalize();
+        let depths: Vec<f32> = drawn
+            .iter()
+            .take_while(|p| p.is_alive())
+            .map(|p| (p.position() - camera).dot(forward))
+            .collect();
+        assert!(depths.len() > 30, "{path:?}: {} alive", depths.len());
+        assert!(
+            drawn[depths.len()..].iter().all(|p| !p.is_alive()),
+            "{path:?}: the dead come last"
+        );
+        assert!(
+            depths.windows(2).all(|w| w[0] >= w[1]),
+            "{path:?}: {depths:?}"
+        );
+    }
 }
 
 #[test]

@@ -37,6 +37,10 @@ pub fn shader_sources() -> Vec<(String, String)> {
             crate::wgsl!("../particles/draw.wgsl").into(),
         ),
         (
+            "particles/sort.wgsl".into(),
+            crate::wgsl!("../particles/sort.wgsl").into(),
+        ),
+        (
             "particles/simulate.wgsl".into(),
             crate::wgsl!("../particles/simulate.wgsl").into(),
         ),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use glam::{Affine3A, Mat4, Vec3};
 
 use super::effect::{MAX_CPU_PARTICLES, ParticleBlend, ParticleEffect, SimulationSpace};
+use super::gpu_sort::{SortBuffers, SortUniform};
 use super::particle::{PARTICLE_SIZE, Particle};
 use super::simulate::{Step, integrate};
 use super::spawn::{Spawner, spawn_particle};
@@ -29,6 +30,8 @@ pub(crate) enum Ring {
     Gpu {
         particles: wgpu::Buffer,
         step: wgpu::Buffer,
+        /// The back-to-front copy of an alpha-blended emitter.
+        sort: Option<SortBuffers>,
     },
 }
 
@@ -109,6 +112,8 @@ impl EmitterState {
                     "particle step",
                     std::mem::size_of::<StepUniform>(),
                 ),
+                sort: (effect.blend == ParticleBlend::Alpha)
+                    .then(|| SortBuffers::new(device, slots)),
             }
         } else {
             Ring::Cpu {
@@ -221,7 +226,17 @@ impl EmitterState {
             Ring::Gpu {
                 particles,
                 step: step_buffer,
+                sort,
             } => {
+                if let Some(sort) = sort {
+                    let uniform = SortUniform::new(
+                        placement,
+                        inputs.camera.position,
+                        inputs.camera.forward,
+                        self.slots,
+                    );
+                    queue.write_buffer(&sort.uniform, 0, bytemuck::bytes_of(&uniform));
+                }
                 let fresh: Vec<(usize, Particle)> = spawned.collect();
                 write_ring(queue, particles, &fresh);
                 self.collide = self.effect.collision.is_some() && !local;

@@ -111,7 +111,9 @@ impl ParticleFeature {
         };
         self.objects = Some(Objects {
             draw: DrawPipelines::new(device, gpu.queue()),
-            simulate: self.on_gpu.then(|| SimulatePipeline::new(device)),
+            simulate: self
+                .on_gpu
+                .then(|| SimulatePipeline::new(device, gpu.queue())),
             view: crate::features::gpu_util::uniform_buffer(
                 device,
                 "particle view",
@@ -134,8 +136,8 @@ impl ParticleFeature {
         let limits = gpu.device().limits();
         let missing = if !flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS) {
             Some("compute shaders")
-        } else if limits.max_storage_buffers_per_shader_stage < 2 {
-            Some("two storage buffers per shader stage")
+        } else if limits.max_storage_buffers_per_shader_stage < 3 {
+            Some("three storage buffers per shader stage")
         } else if limits.max_compute_invocations_per_workgroup < WORKGROUP
             || limits.max_compute_workgroup_size_x < WORKGROUP
         {
@@ -189,6 +191,24 @@ impl ParticleFeature {
         let state = self.emitters.get(&key)?;
         match &state.ring {
             Ring::Cpu { particles, .. } => Some(particles.clone()),
+            Ring::Gpu { particles, .. } => read_ring(gpu, particles),
+        }
+    }
+}
+
+impl ParticleFeature {
+    /// The particles of the emitter `key` as the last frame drew them, in
+    /// draw order: alpha-blended emitters farthest first, living particles
+    /// before dead slots (the GPU path draws every slot; the CPU path only
+    /// the living). Waits for the GPU: for tests and tools.
+    #[must_use]
+    pub fn drawn(&self, gpu: &GpuContext, key: u64) -> Option<Vec<Particle>> {
+        let state = self.emitters.get(&key)?;
+        match &state.ring {
+            Ring::Cpu { drawn, .. } => Some(drawn.clone()),
+            Ring::Gpu {
+                sort: Some(sort), ..
+            } => read_ring(gpu, &sort.drawn),
             Ring::Gpu { particles, .. } => read_ring(gpu, particles),
         }
     }
@@ -390,7 +410,10 @@ impl RenderFeature for ParticleFeature {
                     };
                     let buffer = match &state.ring {
                         Ring::Cpu { instances, .. } => instances.as_ref(),
-                        Ring::Gpu { .. } => rings
+                        Ring::Gpu {
+                            sort: Some(sort), ..
+                        } => Some(&sort.drawn),
+                        Ring::Gpu { sort: None, .. } => rings
                             .iter()
                             .find(|(k, _)| k == key)
                             .and_then(|(_, ring)| res.buffer(*ring)),
@@ -524,13 +547,12 @@ impl ParticleFeature {
                     return;
                 };
                 let scene_depth = collide_depth.and_then(|depth| res.texture_view(depth));
-                cp.set_pipeline(&simulate.pipeline);
                 for (key, ring) in &handles {
                     let (Some(state), Some(buffer)) = (self.emitters.get(key), res.buffer(*ring))
                     else {
                         continue;
                     };
-                    let Ring::Gpu { step, .. } = &state.ring else {
+                    let Ring::Gpu { step, sort, .. } = &state.ring else {
                         continue;
                     };
                     let depth = scene_depth
@@ -555,8 +577,12 @@ impl ParticleFeature {
                         layout: &simulate.layout,
                         entries: &entries,
                     });
+                    cp.set_pipeline(&simulate.pipeline);
                     cp.set_bind_group(0, &group, &[]);
                     cp.dispatch_workgroups(state.slots.div_ceil(WORKGROUP), 1, 1);
+                    if let Some(sort) = sort {
+                        simulate.sort.record(cp, res.device(), buffer, sort);
+                    }
                 }
             });
             (rings, alive)

@@ -31,6 +31,7 @@ mod curve;
 mod effect;
 mod emitter;
 mod feature;
+mod gpu_sort;
 mod particle;
 mod pipelines;
 mod random;

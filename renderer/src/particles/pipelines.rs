@@ -3,6 +3,7 @@
 //! and the stand-ins bound where there is no texture or depth buffer.
 
 use super::effect::ParticleBlend;
+use super::gpu_sort::SortPipelines;
 use super::particle::PARTICLE_SIZE;
 use crate::features::gpu_util::{
     DEPTH_AS_FLOAT, nearest_sampler, sampler_entry, single_texel, uniform_entry,
@@ -199,6 +200,8 @@ pub(crate) struct SimulatePipeline {
     pub(crate) alive: wgpu::Buffer,
     /// A one-texel depth target: bound when no collision reads the scene's.
     pub(crate) no_depth: wgpu::TextureView,
+    /// Back-to-front sorting of alpha-blended emitters.
+    pub(crate) sort: SortPipelines,
 }
 
 /// Invocations per simulation workgroup (`simulate.wgsl`).
@@ -218,7 +221,7 @@ fn storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
 }
 
 impl SimulatePipeline {
-    pub(crate) fn new(device: &wgpu::Device) -> Self {
+    pub(crate) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("particle simulate"),
             entries: &[
@@ -265,6 +268,7 @@ impl SimulatePipeline {
             layout,
             pipeline,
             no_depth,
+            sort: SortPipelines::new(device, queue),
         }
     }
 }
