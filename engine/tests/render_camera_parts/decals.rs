@@ -13,6 +13,8 @@ use taos_engine::renderer::presets::{
 use taos_engine::renderer::resources::{ColorSpace, MeshData, PbrMaterial, Texture};
 use taos_engine::{Decal, Engine, EngineConfig};
 
+type Preset = Box<dyn FnOnce(&mut Renderer)>;
+
 fn centre_pixel(engine: &mut Engine) -> [u8; 3] {
     let pixels = engine.read_pixels().unwrap();
     let at = (24 * 64 + 32) * 4;
@@ -67,7 +69,7 @@ fn engine_with_a_decal(preset: impl FnOnce(&mut Renderer) + 'static) -> (Engine,
 
 #[test]
 fn an_active_decal_is_drawn_in_the_forward_and_deferred_presets() {
-    let presets: [Box<dyn FnOnce(&mut Renderer)>; 2] = [
+    let presets: [Preset; 2] = [
         Box::new(forward_preset(PresetOptions::default())),
         Box::new(deferred_preset(DeferredOptions {
             common: PresetOptions::default(),

@@ -46,7 +46,7 @@ pub const FADE_START: f32 = 0.7;
 ///     Vec3::ZERO,
 /// );
 /// let decal = DecalDraw { order: 1, ..DecalDraw::new(world, TextureId(0)) };
-/// assert_eq!(decal.projection_axis(), Some(Vec3::NEG_Y));
+/// assert!(decal.projection_axis().unwrap().abs_diff_eq(Vec3::NEG_Y, 1e-6));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DecalDraw {
