@@ -2,7 +2,8 @@
 //! its footprint and nowhere else; a wall at 90 degrees to the projection
 //! shows none under a 60-degree fade (and shows it with no fade); of two
 //! overlapping decals the higher order wins; a camera inside the box still
-//! sees it; bad decals are skipped without a panic.
+//! sees it, through a mirrored box too; normal and roughness maps change
+//! the shading; bad decals are skipped without a panic.
 
 use glam::{Affine3A, Quat, Vec3, Vec4};
 use taos_renderer::features::{DecalDraw, DecalFeature, SkyOption};
@@ -38,24 +39,35 @@ const PRESETS: [(&str, Preset); 3] = [
     }),
 ];
 
-/// The scene's textures: solid red and solid blue.
+/// The scene's textures: solid red, blue and white colours; a normal map
+/// leaning every normal 37 degrees towards the box's -X; roughness maps
+/// of 0.05 and 1.
 struct Textures {
     red: TextureId,
     blue: TextureId,
+    white: TextureId,
+    leaning: TextureId,
+    smooth: TextureId,
+    rough: TextureId,
 }
 
 /// A grey floor and, with `wall`, a grey wall facing the camera whose
 /// front (z = -1) stands on the floor's far edge of the decal box.
 fn scene(renderer: &mut Renderer, wall: bool) -> (Vec<DrawItem>, Textures) {
     let (assets, gpu) = renderer.assets_mut();
-    let solid = |assets: &mut taos_renderer::resources::Assets, rgba: [u8; 4]| {
+    let solid = |assets: &mut taos_renderer::resources::Assets, rgba: [u8; 4], space| {
         let image = image::RgbaImage::from_pixel(4, 4, image::Rgba(rgba));
-        let texture = Texture::from_rgba8(gpu, "decal", &image, ColorSpace::Srgb).unwrap();
+        let texture = Texture::from_rgba8(gpu, "decal", &image, space).unwrap();
         assets.add_texture(texture)
     };
     let textures = Textures {
-        red: solid(assets, [255, 0, 0, 255]),
-        blue: solid(assets, [0, 0, 255, 255]),
+        red: solid(assets, [255, 0, 0, 255], ColorSpace::Srgb),
+        blue: solid(assets, [0, 0, 255, 255], ColorSpace::Srgb),
+        white: solid(assets, [255; 4], ColorSpace::Srgb),
+        // (-0.6, 0, 0.8) encoded as (n + 1) / 2.
+        leaning: solid(assets, [51, 128, 230, 255], ColorSpace::Linear),
+        smooth: solid(assets, [0, 13, 0, 255], ColorSpace::Linear),
+        rough: solid(assets, [0, 255, 0, 255], ColorSpace::Linear),
     };
     let plane = assets.add_mesh(gpu, "floor", &MeshData::plane(20.0));
     let cube = assets.add_mesh(gpu, "wall", &MeshData::cube(1.0));
@@ -281,14 +293,21 @@ fn of_two_overlapping_decals_the_higher_order_wins() {
     }
 }
 
+/// A camera 4 m up, looking down at the origin from 2 m to the side.
+fn camera_above() -> CameraView {
+    let eye = Vec3::new(0.0, 4.0, 2.0);
+    CameraView {
+        view: glam::camera::rh::view::look_at_mat4(eye, Vec3::ZERO, Vec3::Y),
+        position: eye,
+        forward: (-eye).normalize(),
+        ..default_camera()
+    }
+}
+
 #[test]
 fn a_camera_inside_the_box_still_sees_the_decal() {
-    // The camera 4 m up, inside a 10 m tall box over the floor.
-    let mut camera = default_camera();
-    let eye = Vec3::new(0.0, 4.0, 2.0);
-    camera.view = glam::camera::rh::view::look_at_mat4(eye, Vec3::ZERO, Vec3::Y);
-    camera.position = eye;
-    camera.forward = (-eye).normalize();
+    // Inside a 10 m tall box over the floor.
+    let camera = camera_above();
     for (name, preset) in PRESETS {
         let (pixels, _) = render(preset, false, camera, |t| {
             vec![floor_decal(Vec3::ZERO, 20.0, 10.0, t.red)]
@@ -330,5 +349,79 @@ fn bad_decals_are_skipped_without_a_panic() {
         });
         assert_eq!(renderer.feature::<DecalFeature>().unwrap().drawn(), 0);
         assert_eq!(changed(&plain, &bad, 0), Vec::<usize>::new(), "{name}");
+    }
+}
+
+#[test]
+fn normal_and_roughness_maps_change_the_shading_under_the_decal() {
+    let camera = default_camera();
+    let at = pixel_of(&camera, Vec3::ZERO);
+    // The floor's own grey, so only the maps change the picture.
+    let grey = |texture| DecalDraw {
+        tint: Vec4::new(0.7, 0.7, 0.7, 1.0),
+        ..floor_decal(Vec3::ZERO, 2.0, 1.0, texture)
+    };
+    for (name, preset) in PRESETS {
+        let (flat, _) = render(preset, false, camera, |t| vec![grey(t.white)]);
+        let (leaning, _) = render(preset, false, camera, |t| {
+            vec![DecalDraw {
+                normal: Some(t.leaning),
+                ..grey(t.white)
+            }]
+        });
+        // The sun comes from +X: normals leaning to -X catch less of it.
+        let (flat_at, leaning_at) = (rgb(&flat, at), rgb(&leaning, at));
+        assert!(
+            leaning_at[1].saturating_add(10) < flat_at[1],
+            "{name}: {leaning_at:?} vs {flat_at:?}"
+        );
+        // Seen from where the sun's mirror image lies in the floor's
+        // centre, the smooth map shows a highlight the rough one spreads.
+        let eye = Vec3::new(-0.3, 1.0, -0.2) * 6.0;
+        let mirror = CameraView {
+            view: glam::camera::rh::view::look_at_mat4(eye, Vec3::ZERO, Vec3::Y),
+            position: eye,
+            forward: (-eye).normalize(),
+            ..camera
+        };
+        let with_roughness = |roughness: fn(&Textures) -> TextureId| {
+            move |t: &Textures| {
+                vec![DecalDraw {
+                    roughness: Some(roughness(t)),
+                    ..grey(t.white)
+                }]
+            }
+        };
+        let (smooth, _) = render(preset, false, mirror, with_roughness(|t| t.smooth));
+        let (rough, _) = render(preset, false, mirror, with_roughness(|t| t.rough));
+        let at = pixel_of(&mirror, Vec3::ZERO);
+        let (smooth_at, rough_at) = (rgb(&smooth, at), rgb(&rough, at));
+        assert!(
+            smooth_at[1] > rough_at[1].saturating_add(20),
+            "{name}: {smooth_at:?} vs {rough_at:?}"
+        );
+    }
+}
+
+#[test]
+fn a_mirrored_box_draws_like_the_box_it_mirrors() {
+    // From inside the box: a box drawn with the wrong faces culled would
+    // show nothing there.
+    let camera = camera_above();
+    for (name, preset) in PRESETS {
+        let decal = |t: &Textures| floor_decal(Vec3::ZERO, 20.0, 10.0, t.red);
+        let (kept, _) = render(preset, false, camera, |t| vec![decal(t)]);
+        let (mirrored, _) = render(preset, false, camera, |t| {
+            let decal = decal(t);
+            vec![DecalDraw {
+                world: decal.world * Affine3A::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+                ..decal
+            }]
+        });
+        assert!(
+            is_red(rgb(&mirrored, pixel_of(&camera, Vec3::ZERO))),
+            "{name}"
+        );
+        assert!(changed(&kept, &mirrored, 1).len() < 8, "{name}");
     }
 }
