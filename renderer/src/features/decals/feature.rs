@@ -6,13 +6,13 @@ use super::passes;
 use super::pipelines::{BoxPipelines, DecalTarget, scene_layout};
 use super::textures::{DecalTextures, TextureKey};
 use super::uniforms::{DecalUniform, DecalUniforms};
-use crate::GpuContext;
 use crate::feature::{FeatureSetup, Frame, RenderFeature};
 use crate::features::AmbientLight;
 use crate::features::gpu_util::nearest_sampler;
 use crate::features::lit::{LightBinding, LitGpu, TileParams};
 use crate::frame::FrameData;
 use crate::resources::Assets;
+use crate::{GpuContext, RenderStats};
 
 /// Projects the frame's [decals](crate::FrameData::decals) onto the opaque
 /// surfaces drawn before it: into the G-buffer
@@ -147,5 +147,18 @@ impl RenderFeature for DecalFeature {
             DecalTarget::Lit => passes::add_lit_pass(gpu, frame),
             DecalTarget::GBuffer => passes::add_gbuffer_passes(gpu, frame),
         }
+    }
+
+    fn after_frame(&mut self, _gpu: &GpuContext, stats: &mut RenderStats) {
+        if let Some(gpu) = &self.gpu
+            && !gpu.draws.is_empty()
+        {
+            // A draw per box, and the G-buffer target's full-screen fold.
+            stats.draw_calls += (gpu.draws.len() + usize::from(gpu.resolve.is_some())) as u32;
+        }
+    }
+
+    fn destroy(&mut self) {
+        self.gpu = None;
     }
 }
