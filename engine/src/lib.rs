@@ -63,6 +63,7 @@ mod asset_lookup;
 pub mod assets;
 pub mod bindings_store;
 mod builtin_assets;
+mod decals;
 pub mod editor;
 mod facade;
 // Spawning glTF models into a scene lives in `gltf_spawn/`, apart from the
@@ -106,6 +107,7 @@ pub use app::{App, AppError, Propagate, WindowEvent};
 pub use args::{ENGINE_PAGE_PARAMETERS, args, args_from_query};
 pub use assets::{AssetPath, Assets};
 pub use builtin_assets::{DEFAULT_MATERIAL, Shape};
+pub use decals::Decal;
 /// The immediate-mode UI library of the overlay ([`App::ui`]), re-exported
 /// so a game builds its UI against the same version.
 pub use egui;
@@ -141,11 +143,11 @@ pub mod time {
 /// prelude: scene, objects, transforms, components, behaviours, tags, the
 /// loop's everyday types, and `Component`/`Resource` derives), the
 /// [`Engine`] with its [`EngineConfig`] and the [`App`] hooks,
-/// [`AssetHandle`] (`mesh_id.handle()`), and sound's [`AudioSource`](audio::AudioSource)
+/// [`AssetHandle`] (`mesh_id.handle()`), the [`Decal`] component, and sound's [`AudioSource`](audio::AudioSource)
 /// and [`PlaySound`](audio::PlaySound).
 pub mod prelude {
     pub use crate::audio::{AudioSource, PlaySound};
     pub use crate::particles::{ParticleEffect, ParticleEmitter};
-    pub use crate::{App, AssetHandle, Engine, EngineConfig};
+    pub use crate::{App, AssetHandle, Decal, Engine, EngineConfig};
     pub use taos_core::prelude::*;
 }

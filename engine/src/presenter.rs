@@ -17,7 +17,9 @@ use taos_audio::Audio;
 use crate::game_loop::FramePresenter;
 use crate::particles::ParticleEmitter;
 use crate::ui::UiPainter;
-use crate::{Camera, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight};
+use crate::{
+    Camera, Decal, DirectionalLight, GameObject, PointLight, Projection, Scene, SpotLight,
+};
 use crate::{Deformations, MeshDraw};
 use taos_renderer::particles::ParticleEmitterDraw;
 
@@ -40,6 +42,8 @@ pub(crate) struct RenderPresenter {
     pub(crate) output: Output,
     pub(crate) data: FrameData,
     draws: Vec<MeshDraw>,
+    /// The object of each of `data.decals` (for interpolation).
+    decal_objects: Vec<GameObject>,
     /// Skinned and morphing meshes, as the scene gathers them and as the
     /// renderer takes them (their lists swap back and forth, no copy).
     deformations: Deformations,
@@ -81,6 +85,7 @@ impl RenderPresenter {
             output,
             data: FrameData::default(),
             draws: Vec::new(),
+            decal_objects: Vec::new(),
             deformations: Deformations::default(),
             poses: MeshDeformations::default(),
             previous_worlds: HashMap::new(),
@@ -160,6 +165,7 @@ impl RenderPresenter {
         }
         gather_lights(scene, data);
         gather_particles(scene, data);
+        gather_decals(scene, alpha, data, &mut self.decal_objects);
         // Before bucketing: culling reads the posed bounds.
         scene.collect_deformations_into(alpha, &mut self.deformations);
         if !self.deformations.draws.is_empty() {
@@ -360,6 +366,32 @@ fn gather_particles(scene: &mut Scene, data: &mut FrameData) {
             emitting: emitter.emitting,
         });
     });
+}
+
+/// Every active [`Decal`], its box placed by the object's world matrix
+/// (between two fixed ticks, where the object is drawn at `alpha`, as the
+/// meshes are).
+fn gather_decals(
+    scene: &mut Scene,
+    alpha: f32,
+    data: &mut FrameData,
+    objects: &mut Vec<GameObject>,
+) {
+    data.decals.clear();
+    objects.clear();
+    scene.for_each_active_with::<Decal>(|object, decal, world| {
+        data.decals.push(decal.draw(*world));
+        objects.push(object);
+    });
+    if scene.interpolates() {
+        for (draw, &object) in data.decals.iter_mut().zip(objects.iter()) {
+            if let Some(world) = scene.interpolated_world_matrix(object, alpha)
+                && let Some(decal) = scene.get_component::<Decal>(object)
+            {
+                *draw = decal.draw(world);
+            }
+        }
+    }
 }
 
 /// Copies the scene's lights into the frame: the first active sun, every

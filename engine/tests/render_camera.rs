@@ -76,3 +76,6 @@ fn the_chosen_camera_draws_and_none_goes_back_to_the_first() {
     engine.frame().unwrap();
     assert_eq!(engine.camera(), Some(facing));
 }
+
+#[path = "render_camera_parts/decals.rs"]
+mod decals;

@@ -6,10 +6,10 @@
 use crate::Renderer;
 use crate::particles::ParticleFeature;
 use crate::features::{
-    AmbientLight, AoFeature, AoOptions, DeferredLightingFeature, ForwardLitFeature,
-    ForwardOverlayFeature, ForwardPlusFeature, GeometryFeature, IblOptions, OverlayLighting,
-    PointSpotLightFeature, PointSpotMethod, ShadowFeature, SkyFeature, SkyOption, TonemapFeature,
-    check_deferred_support,
+    AmbientLight, AoFeature, AoOptions, DecalFeature, DecalTarget, DeferredLightingFeature,
+    ForwardLitFeature, ForwardOverlayFeature, ForwardPlusFeature, GeometryFeature, IblOptions,
+    OverlayLighting, PointSpotLightFeature, PointSpotMethod, ShadowFeature, SkyFeature, SkyOption,
+    TonemapFeature, check_deferred_support,
 };
 use crate::features::{BloomFeature, BloomOptions, DofFeature, DofOptions, TaaFeature, TaaOptions};
 
@@ -114,28 +114,30 @@ impl Default for ShadowOptions {
     }
 }
 
-/// The forward preset: sun shadows (cascaded), sky, forward-lit PBR, the
-/// post effects that are on ([`TaaFeature`], [`DofFeature`],
+/// The forward preset: sun shadows (cascaded), sky, forward-lit PBR,
+/// [decals](DecalFeature), the post effects that are on ([`TaaFeature`], [`DofFeature`],
 /// [`BloomFeature`]), tonemap.
 pub fn forward_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         use_hdr_output_if_asked(renderer, &options);
         add_shadow_and_sky(renderer, &options);
         renderer.add_feature(forward_lit(&options));
+        renderer.add_feature(lit_decals(&options));
         add_post_and_tonemap(renderer, &options);
     }
 }
 
 /// The forward-plus preset: sun shadows (cascaded), sky, [`ForwardPlusFeature`]
 /// (depth pre-pass, tiled light culling in a compute pass, shading over each
-/// tile's lights), the post effects that are on, tonemap. Pick it for scenes
+/// tile's lights), [decals](DecalFeature), the post effects that are on,
+/// tonemap. Pick it for scenes
 /// with many small point and spot lights.
 ///
 /// Fallback: on a device without compute shaders or storage buffers (WebGL2)
 /// it registers the forward pass instead, and logs why
 /// ([`ForwardPlusFeature::check_support`]); the features then read as the
-/// [forward preset](forward_preset)'s: `Shadow, Sky, ForwardLit`, the post
-/// effects, `Tonemap`.
+/// [forward preset](forward_preset)'s: `Shadow, Sky, ForwardLit, Decals`,
+/// the post effects, `Tonemap`.
 pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer) {
     move |renderer| {
         use_hdr_output_if_asked(renderer, &options);
@@ -152,8 +154,16 @@ pub fn forward_plus_preset(options: PresetOptions) -> impl FnOnce(&mut Renderer)
                 renderer.add_feature(forward_lit(&options))
             }
         };
+        renderer.add_feature(lit_decals(&options));
         add_post_and_tonemap(renderer, &options);
     }
+}
+
+/// Decals over the forward presets' lit frame, with their ambient light.
+fn lit_decals(options: &PresetOptions) -> DecalFeature {
+    let mut decals = DecalFeature::new(DecalTarget::Lit);
+    decals.ambient = options.ambient_light();
+    decals
 }
 
 fn forward_lit(options: &PresetOptions) -> ForwardLitFeature {
@@ -261,7 +271,8 @@ pub struct LightingOptions {
 }
 
 /// The deferred preset, in the order of the design: shadow (optional),
-/// [`GeometryFeature`] (the G-buffer), [`AoFeature`] (optional), sky,
+/// [`GeometryFeature`] (the G-buffer), [`DecalFeature`] (decals into the
+/// G-buffer), [`AoFeature`] (optional), sky,
 /// [`DeferredLightingFeature`] (sun and ambient), [`PointSpotLightFeature`]
 /// (optional), [`ForwardOverlayFeature`] (transparency, optional), the post
 /// effects that are on, tonemap.
@@ -292,6 +303,7 @@ pub fn deferred_preset(options: DeferredOptions) -> impl FnOnce(&mut Renderer) {
             renderer.add_feature(feature);
         }
         renderer.add_feature(GeometryFeature::new());
+        renderer.add_feature(DecalFeature::new(DecalTarget::GBuffer));
         if let Some(ao) = options.ao {
             renderer.add_feature(AoFeature::new(ao));
         }

@@ -453,6 +453,7 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
         [
             "Shadow",
             "Geometry",
+            "Decals",
             "AmbientOcclusion",
             "Sky",
             "DeferredLighting",
@@ -481,3 +482,6 @@ fn deferred_graph_with_every_option_matches_its_golden_dump() {
     // SSAO targets, the depth copies, the G-buffer after lighting...).
     assert!(stats.bytes_saved > 0, "{stats:?}");
 }
+
+#[path = "deferred_parts/decals.rs"]
+mod decals;

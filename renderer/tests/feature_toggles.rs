@@ -146,6 +146,7 @@ fn a_feature_switched_off_is_skipped_and_comes_back_without_a_rebuild() {
             ("Shadow", true),
             ("Sky", true),
             ("ForwardLit", true),
+            ("Decals", true),
             ("Particles", true),
             ("Bloom", true),
             ("Tonemap", true),

@@ -32,7 +32,7 @@ fn forward_plus_matches_forward_with_64_lights() {
     let (plus, plus_stats, renderer) = render(forward_plus_preset(no_sun_options()), 64);
     assert_eq!(
         renderer.feature_names().collect::<Vec<_>>(),
-        ["Sky", "ForwardPlus", "Particles", "Tonemap"]
+        ["Sky", "ForwardPlus", "Decals", "Particles", "Tonemap"]
     );
     assert_eq!((forward_stats.lights, plus_stats.lights), (64, 64));
     assert_eq!(plus_stats.light_tiles_overflowed, 0);

@@ -254,6 +254,7 @@ fn the_viewer_switches_effects_without_rebuilding_the_features() {
             ("Shadow", true),
             ("Sky", true),
             ("ForwardLit", true),
+            ("Decals", true),
             ("Taa", false),
             ("Particles", true),
             ("DepthOfField", false),
@@ -284,6 +285,7 @@ fn the_viewer_switches_effects_without_rebuilding_the_features() {
         [
             "Sky",
             "ForwardLit",
+            "Decals",
             "Particles",
             "DepthOfField",
             "Bloom",

@@ -3,6 +3,7 @@
 mod ambient;
 mod atmosphere;
 pub(crate) mod counter_readback;
+mod decals;
 mod deferred;
 pub(crate) mod forward_lit;
 mod forward_plus;
@@ -19,6 +20,10 @@ mod tonemap;
 pub use crate::frame::{DEPTH_FORMAT, GBUFFER_FORMAT, HDR_FORMAT, HDR_USAGE};
 pub use ambient::AmbientLight;
 pub use atmosphere::Atmosphere;
+pub use decals::{
+    DEFAULT_FADE_ANGLE, DecalDraw, DecalError, DecalFeature, DecalTarget, FADE_START,
+    FORWARD_ROUGHNESS, MAX_DECALS,
+};
 pub use deferred::{
     AmbientOcclusion, AoFeature, AoMethod, AoOptions, DEFERRED_SAMPLED_TEXTURES,
     DeferredLightingFeature, DeferredUnsupported, ForwardOverlayFeature, GBUFFER_BYTES_PER_PIXEL,

@@ -140,6 +140,7 @@ pub fn shader_sources() -> Vec<(String, String)> {
     for method in AoMethod::ALL {
         sources.push((format!("deferred AO {method:?}"), method.sample_source()));
     }
+    sources.extend(super::decals::shader_sources());
     for shader in AtmosphereShader::ALL {
         sources.push((format!("atmosphere {shader:?}"), shader.source()));
     }

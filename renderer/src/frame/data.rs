@@ -3,7 +3,7 @@
 use super::{CameraView, DrawBuckets, FrameSlots, FrameTime, Lights};
 
 /// What the engine gives the renderer each frame: camera, lights, draw
-/// buckets, time and size. Reused frame to frame.
+/// buckets, decals, time and size. Reused frame to frame.
 #[derive(Debug, Clone, Default)]
 pub struct FrameData {
     /// The camera.
@@ -17,6 +17,10 @@ pub struct FrameData {
     /// The particle emitters to simulate and draw
     /// ([`ParticleFeature`](crate::particles::ParticleFeature)).
     pub particles: Vec<crate::particles::ParticleEmitterDraw>,
+    /// Projected decals, drawn by the
+    /// [`DecalFeature`](crate::features::DecalFeature) in their
+    /// [`order`](crate::features::DecalDraw::order).
+    pub decals: Vec<crate::features::DecalDraw>,
     /// Output size in pixels.
     pub size: (u32, u32),
     /// What features hand each other this frame, one value per type (the
