@@ -13,6 +13,7 @@
 //! cargo run -p taos_samples --bin controllers
 //! cargo run -p taos_samples --bin character
 //! cargo run -p taos_samples --bin physics
+//! cargo run -p taos_samples --bin particles -- --preset deferred --path cpu
 //! cargo run -p taos_samples --bin editor
 //! cargo run -p taos_samples --bin audio -- --headless --wav mix.wav
 //! cargo run -p taos_samples --bin presets_compare -- --headless --out compare/
@@ -33,6 +34,7 @@ mod editor;
 mod forward_simple;
 mod gltf_viewer;
 mod many_lights;
+mod particles;
 mod physics;
 mod physics_checksum;
 mod presets_compare;
@@ -63,6 +65,10 @@ pub use gltf_viewer::{
     view_headless,
 };
 pub use many_lights::{Drift, LightsPreset, ManyLightsOptions, many_lights};
+pub use particles::{
+    PARTICLES_EYE, ParticlesApp, ParticlesOptions, ParticlesPreset, Spin, particle_counters,
+    particles,
+};
 pub use physics::{
     ARM, BALLS, PHYSICS_HZ, PIVOT, TriggerCount, TriggerCounter, physics, physics_loop,
 };

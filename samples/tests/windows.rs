@@ -90,7 +90,7 @@ fn the_character_game_plays_in_a_window_under_xvfb() {
 }
 
 /// Every sample binary, by name.
-const BINARIES: [(&str, &str); 12] = [
+const BINARIES: [(&str, &str); 13] = [
     ("audio", env!("CARGO_BIN_EXE_audio")),
     ("character", env!("CARGO_BIN_EXE_character")),
     ("controllers", env!("CARGO_BIN_EXE_controllers")),
@@ -99,6 +99,7 @@ const BINARIES: [(&str, &str); 12] = [
     ("forward_simple", env!("CARGO_BIN_EXE_forward_simple")),
     ("gltf_viewer", env!("CARGO_BIN_EXE_gltf_viewer")),
     ("many_lights", env!("CARGO_BIN_EXE_many_lights")),
+    ("particles", env!("CARGO_BIN_EXE_particles")),
     ("physics", env!("CARGO_BIN_EXE_physics")),
     ("presets_compare", env!("CARGO_BIN_EXE_presets_compare")),
     ("samples_web", env!("CARGO_BIN_EXE_samples_web")),
@@ -154,4 +155,40 @@ fn the_editor_renders_headless_to_a_screenshot() {
     // The IHDR chunk: width and height, big-endian, after the signature and chunk header.
     let size = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
     assert_eq!((size(16), size(20)), (320, 200));
+}
+
+#[test]
+fn the_particles_sample_counts_its_particles_headless() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("particles.png");
+    let output = without_display(env!("CARGO_BIN_EXE_particles"))
+        .args([
+            "--headless",
+            "--frames",
+            "30",
+            "--size",
+            "160x100",
+            "--path",
+            "cpu",
+        ])
+        .arg("--screenshot")
+        .arg(&png)
+        .output()
+        .expect("the particles sample runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the headless sample failed:\n{text}"
+    );
+    // "particles: N particles in 6 emitters (CPU path): ..."
+    let alive: u32 = text
+        .split("particles: ")
+        .nth(1)
+        .and_then(|line| line.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no particle count in:\n{text}"));
+    assert!(alive > 500, "{alive} particles:\n{text}");
+    assert!(text.contains("in 6 emitters (CPU path)"), "{text}");
+    assert!(std::fs::read(&png).is_ok_and(|bytes| bytes.starts_with(b"\x89PNG")));
 }

@@ -90,8 +90,8 @@ impl EmitterState {
         }
         if !on_gpu && effect.collision.is_some() {
             log::warn!(
-                "particle effect '{}': collision with the depth buffer needs compute shaders; \
-                 on this device its particles pass through surfaces",
+                "particle effect '{}': collision with the depth buffer runs in compute shaders; \
+                 on the CPU path its particles pass through surfaces",
                 effect.name
             );
         }

@@ -19,7 +19,7 @@ use taos_samples::{
 };
 
 /// The samples this binary runs, by the name a page or command line gives.
-const SAMPLES: [&str; 8] = [
+const SAMPLES: [&str; 9] = [
     "forward_simple",
     "deferred_showcase",
     "many_lights",
@@ -28,6 +28,7 @@ const SAMPLES: [&str; 8] = [
     "character",
     "physics",
     "editor",
+    "particles",
 ];
 
 /// Runs sample `name` in a window (a canvas in the page).
@@ -85,6 +86,14 @@ fn run(name: &str) -> anyhow::Result<()> {
             taos_engine::EngineConfig::new(args.size.0, args.size.1),
             forward_preset(PresetOptions::default()),
             taos_samples::EditorSample::default(),
+        )?),
+        "particles" => Ok(taos_engine::Engine::run_app(
+            name,
+            taos_engine::EngineConfig::new(args.size.0, args.size.1),
+            taos_samples::ParticlesOptions::default().renderer_preset(),
+            taos_samples::ParticlesApp {
+                options: taos_samples::ParticlesOptions::default(),
+            },
         )?),
         other => anyhow::bail!(
             "no sample called {other:?}; these run here: {}",
