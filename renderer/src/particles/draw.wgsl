@@ -70,11 +70,8 @@ fn vs_main(@builtin(vertex_index) vertex: u32, particle: Instance) -> Varyings {
         return out;
     }
     let t = age / lifetime;
-    var corners = array<vec2<f32>, 6>(
-        vec2<f32>(-0.5, -0.5), vec2<f32>(0.5, -0.5), vec2<f32>(0.5, 0.5),
-        vec2<f32>(-0.5, -0.5), vec2<f32>(0.5, 0.5), vec2<f32>(-0.5, 0.5),
-    );
-    let corner = corners[vertex % 6u];
+    // A four-vertex triangle strip.
+    let corner = vec2<f32>(f32(vertex & 1u), f32((vertex >> 1u) & 1u)) - 0.5;
     let size = particle.extra.w * table(emitter.size, t);
     let angle = particle.extra.y + particle.extra.z * age + table(emitter.rotation, t);
     let turned = vec2<f32>(

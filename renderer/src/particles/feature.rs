@@ -444,7 +444,7 @@ impl RenderFeature for ParticleFeature {
                     rp.set_bind_group(1, &group, &[]);
                     let bytes = u64::from(state.instances) * PARTICLE_SIZE;
                     rp.set_vertex_buffer(0, buffer.slice(..bytes));
-                    rp.draw(0..6, 0..state.instances);
+                    rp.draw(0..4, 0..state.instances);
                 }
             });
             out
