@@ -326,6 +326,97 @@ fn particles_pause_with_the_game_time() {
     assert_eq!(ring(&mut engine, sparks), shown);
 }
 
+/// Sparks dropped onto the floor from `height`, with or without collision,
+/// after a second: the lowest one's height.
+fn lowest_spark(collision: Option<DepthCollision>) -> Option<f32> {
+    let mut engine = engine(forward_preset(PresetOptions::default()));
+    if ParticleFeature::check_gpu_support(engine.renderer().gpu()).is_err() {
+        return None;
+    }
+    build_scene(&mut engine);
+    let drop = ParticleEffect {
+        name: "drop".into(),
+        max_particles: 200,
+        rate: 0.0,
+        bursts: vec![Burst::once(0.0, 200)],
+        shape: EmitterShape::Box {
+            half_extents: Vec3::new(0.5, 0.0, 0.5),
+        },
+        lifetime: FloatRange::constant(10.0),
+        speed: FloatRange::constant(0.0),
+        gravity: Vec3::new(0.0, -9.8, 0.0),
+        collision,
+        ..Default::default()
+    };
+    let scene = engine.scene_mut();
+    let object = scene.spawn_with(
+        "Drop",
+        Transform::from_trs(Vec3::new(0.0, 1.0, 0.0), Quat::IDENTITY, Vec3::ONE),
+    );
+    scene
+        .add_component(object, ParticleEmitter::new(drop))
+        .unwrap();
+    run(&mut engine, 60);
+    let ring = ring(&mut engine, object);
+    assert!(ring.iter().all(|p| p.is_alive()));
+    ring.iter().map(|p| p.position().y).reduce(f32::min)
+}
+
+#[test]
+fn particles_bounce_off_what_the_camera_sees() {
+    let Some(falling) = lowest_spark(None) else {
+        return;
+    };
+    // 1 m up, a second of free fall: about 4 m below the floor.
+    assert!(falling < -3.0, "{falling}");
+    let bounced = lowest_spark(Some(DepthCollision::default())).unwrap();
+    assert!(bounced > -0.15, "the floor stopped them: {bounced}");
+}
+
+#[test]
+fn local_particles_follow_their_emitter() {
+    let mut engine = engine(forward_preset(PresetOptions::default()));
+    build_scene(&mut engine);
+    let carried = ParticleEffect {
+        name: "carried".into(),
+        max_particles: 50,
+        bursts: vec![Burst::once(0.0, 50)],
+        rate: 0.0,
+        lifetime: FloatRange::constant(10.0),
+        speed: FloatRange::constant(0.0),
+        space: taos_engine::particles::SimulationSpace::Local,
+        ..Default::default()
+    };
+    let scene = engine.scene_mut();
+    let object = scene.spawn("Carrier");
+    scene
+        .add_component(object, ParticleEmitter::new(carried))
+        .unwrap();
+    let lit_at = |engine: &mut Engine| -> u64 {
+        let pixels = run(engine, 1);
+        let width = SIZE.0 as usize;
+        // The brightness of the left third of the frame.
+        pixels
+            .chunks_exact(4)
+            .enumerate()
+            .filter(|(i, _)| i % width < width / 3)
+            .map(|(_, p)| u64::from(p[0]) + u64::from(p[1]) + u64::from(p[2]))
+            .sum()
+    };
+    run(&mut engine, 2);
+    let centred = lit_at(&mut engine);
+    engine
+        .scene_mut()
+        .object_mut(object)
+        .unwrap()
+        .set_position(Vec3::new(-1.6, 0.8, 0.0));
+    let moved = lit_at(&mut engine);
+    // The particles live in the emitter's space: they moved with it.
+    assert!(moved > centred + 3_000, "{moved} vs {centred}");
+    let ring = ring(&mut engine, object);
+    assert!(ring.iter().all(|p| p.position().length() < 1e-3));
+}
+
 #[test]
 fn seeds_come_from_the_game_rng() {
     let seeds = |seed: u64| {
