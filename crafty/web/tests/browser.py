@@ -773,7 +773,7 @@ def test_kills(base, report, profile, kills, seed):
 
 
 SAMPLES = ("forward_simple", "deferred_showcase", "many_lights", "controllers", "shooter", "character", "physics",
-           "editor")
+           "editor", "particles")
 
 
 def test_samples(base, report, profile):
