@@ -1,0 +1,318 @@
+//! crafty's particles: debris when a block breaks, splashes where rain
+//! lands and puffs where snow lands, as engine
+//! [`ParticleEmitter`]s on GameObjects of the session's scene (the
+//! pipeline's particle pass draws them).
+//!
+//! - `effects`: the effects, as plain data;
+//! - `landing`: where rain and snow land near the player;
+//! - here: [`CraftyParticles`], which a [`Session`](crate::session::Session)
+//!   updates once a frame: it spawns a debris emitter for every block the
+//!   game reports broken ([`Game::take_breaks`](crate::game::Game::take_breaks),
+//!   this player's and, on a server, everyone's) and removes it once its
+//!   particles died, and moves a few splash emitters to new landing spots
+//!   every frame while it rains or snows.
+//!
+//! Every emitter's seed comes from where and when it happens (the block
+//! and tick, the frame's landing roll), never from the scene's `GameRng`:
+//! drawing particles must not change what the simulation draws next.
+//! There are no torches, lanterns or fires among crafty's blocks, so no
+//! smoke or flames.
+
+mod effects;
+mod landing;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+use taos_engine::game_loop::GameLoop;
+use taos_engine::particles::{ParticleEffect, ParticleEmitter};
+use taos_engine::renderer::resources::TextureId;
+use taos_engine::{GameObject, Scene, Transform};
+
+pub use effects::{
+    DEBRIS_COUNT, DEBRIS_LIFETIME, debris_effect, rain_splash_effect, snow_puff_effect,
+};
+pub use landing::{LANDING_RADIUS, Landing, landing_spot};
+
+use crate::game::{Game, state, state_mut};
+use crate::world::BlockType;
+
+/// How many particles the player wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ParticleLevel {
+    /// Everything.
+    #[default]
+    On,
+    /// Half the debris, half the splashes.
+    Reduced,
+    /// None.
+    Off,
+}
+
+impl ParticleLevel {
+    /// Every level, most first.
+    pub const ALL: [Self; 3] = [Self::On, Self::Reduced, Self::Off];
+
+    /// Its name on the settings screen.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::On => "On",
+            Self::Reduced => "Reduced",
+            Self::Off => "Off",
+        }
+    }
+
+    /// The share of the particles drawn.
+    #[must_use]
+    pub const fn share(self) -> f32 {
+        match self {
+            Self::On => 1.0,
+            Self::Reduced => 0.5,
+            Self::Off => 0.0,
+        }
+    }
+}
+
+/// Splash emitters (and as many puff emitters) at most emitting at once,
+/// each moved to a new landing spot every frame; the weather's intensity
+/// says how many emit.
+pub const SPLASH_EMITTERS: usize = 8;
+/// Rain droplets a second from each splash emitter.
+const SPLASH_RATE: f32 = 240.0;
+/// Snow puffs a second from each puff emitter.
+const PUFF_RATE: f32 = 45.0;
+/// Breaks older than this many ticks get no debris (a headless run that
+/// never drew catches up without a pile of stale bursts).
+const STALE_BREAK_TICKS: u64 = 30;
+/// Columns tried per emitter and frame for a landing spot.
+const LANDING_TRIES: u64 = 4;
+
+/// A debris emitter and when (scene seconds) its particles are all dead.
+#[derive(Debug, Clone, Copy)]
+struct Debris {
+    object: GameObject,
+    block: BlockType,
+    dies_at: f64,
+}
+
+/// One pooled landing emitter.
+#[derive(Debug, Clone, Copy)]
+struct Splash {
+    object: GameObject,
+    landing: Landing,
+}
+
+/// The emitters crafty keeps in a session's scene: debris of broken blocks
+/// and the rain splashes and snow puffs around the player.
+#[derive(Debug, Default)]
+pub struct CraftyParticles {
+    level: ParticleLevel,
+    /// The atlas the cached debris effects use.
+    atlas: Option<TextureId>,
+    debris_effects: HashMap<BlockType, Arc<ParticleEffect>>,
+    debris: Vec<Debris>,
+    splashes: Vec<Splash>,
+    /// Frames updated: mixed into the landing rolls.
+    frame: u64,
+}
+
+impl CraftyParticles {
+    /// No emitters yet, at [`ParticleLevel::On`].
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The level in use.
+    #[must_use]
+    pub fn level(&self) -> ParticleLevel {
+        self.level
+    }
+
+    /// Changes the level from the next [`update`](Self::update) on
+    /// ([`ParticleLevel::Off`] removes every emitter then).
+    pub fn set_level(&mut self, level: ParticleLevel) {
+        if level != self.level {
+            self.level = level;
+            self.debris_effects.clear();
+        }
+    }
+
+    /// The debris emitters alive and the block each one shows.
+    pub fn debris(&self) -> impl Iterator<Item = (GameObject, BlockType)> + '_ {
+        self.debris.iter().map(|d| (d.object, d.block))
+    }
+
+    /// The landing emitters and what each shows; those emitting this frame
+    /// stand on a landing spot.
+    pub fn splashes(&self) -> impl Iterator<Item = (GameObject, Landing)> + '_ {
+        self.splashes.iter().map(|s| (s.object, s.landing))
+    }
+
+    /// Once a frame: debris for the blocks broken since the last call,
+    /// debris emitters whose particles died removed, splash emitters moved
+    /// to this frame's landing spots. `atlas` is the block atlas in the
+    /// renderer's assets (`None`: plain dots).
+    pub fn update(&mut self, game_loop: &mut GameLoop, atlas: Option<TextureId>) {
+        self.frame = self.frame.wrapping_add(1);
+        if atlas != self.atlas {
+            self.atlas = atlas;
+            self.debris_effects.clear();
+        }
+        let breaks = state_mut(game_loop).take_breaks();
+        let (ticks, seed) = {
+            let game = state(game_loop);
+            (game.ticks, game.world.seed())
+        };
+        let scene = game_loop.scene_mut();
+        let now = scene.time().elapsed();
+        self.debris.retain(|debris| {
+            let alive = debris.dies_at > now && scene.contains(debris.object);
+            if !alive {
+                scene.remove(debris.object).ok();
+            }
+            alive
+        });
+        let count = (DEBRIS_COUNT as f32 * self.level.share()).round() as u32;
+        if count > 0 {
+            for broken in breaks
+                .iter()
+                .filter(|b| ticks.saturating_sub(b.tick) <= STALE_BREAK_TICKS)
+            {
+                let effect = self.debris_effect(broken.block, count);
+                let emitter_seed = debris_seed(seed, broken.at, broken.tick);
+                let at = broken.at.as_vec3() + Vec3::splat(0.5);
+                let object = scene.spawn_with("block debris", Transform::from_position(at));
+                if scene
+                    .add_component(object, ParticleEmitter::new(effect).with_seed(emitter_seed))
+                    .is_ok()
+                {
+                    self.debris.push(Debris {
+                        object,
+                        block: broken.block,
+                        // A little past the longest life: the GPU path's last step.
+                        dies_at: now + f64::from(DEBRIS_LIFETIME) + 0.1,
+                    });
+                }
+            }
+        }
+        self.update_splashes(game_loop, seed);
+    }
+
+    fn debris_effect(&mut self, block: BlockType, count: u32) -> Arc<ParticleEffect> {
+        let atlas = self.atlas;
+        Arc::clone(
+            self.debris_effects
+                .entry(block)
+                .or_insert_with(|| Arc::new(debris_effect(block, count, atlas))),
+        )
+    }
+
+    /// Moves the splash and puff emitters to landing spots around the
+    /// player; as many emit as the weather's intensity and the level say.
+    fn update_splashes(&mut self, game_loop: &mut GameLoop, seed: u64) {
+        let wanted = {
+            let game = state(game_loop);
+            let share = game.weather.view().intensity.clamp(0.0, 1.0) * self.level.share();
+            if game.eye_under_water() || !share.is_finite() {
+                0
+            } else {
+                (share * SPLASH_EMITTERS as f32).ceil() as usize
+            }
+        };
+        if wanted == 0 && self.splashes.is_empty() {
+            return;
+        }
+        if self.splashes.is_empty() {
+            self.splashes = spawn_splashes(game_loop.scene_mut());
+        }
+        let mut spots: Vec<Option<Vec3>> = vec![None; self.splashes.len()];
+        {
+            let game: &Game = state(game_loop);
+            let around = game.player.body.eye();
+            let kind = game.weather.kind();
+            let frame = landing::mix(seed ^ self.frame);
+            for (i, attempt) in
+                (0..wanted as u64).flat_map(|i| (0..LANDING_TRIES).map(move |a| (i, a)))
+            {
+                let roll = landing::mix(frame ^ (i << 32) ^ attempt);
+                let Some((spot, landing)) = landing_spot(&game.world, around, roll, kind) else {
+                    continue;
+                };
+                // The next idle emitter of the kind that lands there.
+                let free = self
+                    .splashes
+                    .iter()
+                    .zip(&spots)
+                    .position(|(splash, spot)| splash.landing == landing && spot.is_none());
+                if let Some(k) = free
+                    && spots.iter().filter(|s| s.is_some()).count() < wanted
+                    && !spots[..k].iter().flatten().any(|s| *s == spot)
+                {
+                    spots[k] = Some(spot);
+                }
+            }
+        }
+        let scene = game_loop.scene_mut();
+        for (splash, spot) in self.splashes.iter().zip(spots) {
+            if let Some(spot) = spot
+                && let Ok(mut handle) = scene.object_mut(splash.object)
+            {
+                handle.set_position(spot);
+            }
+            if let Some(mut emitter) = scene.get_component_mut::<ParticleEmitter>(splash.object) {
+                emitter.emitting = spot.is_some();
+            }
+        }
+    }
+
+    /// Removes every emitter from the scene (leaving a world, or turning
+    /// particles off).
+    pub fn clear(&mut self, scene: &mut Scene) {
+        for object in self
+            .debris
+            .drain(..)
+            .map(|d| d.object)
+            .chain(self.splashes.drain(..).map(|s| s.object))
+        {
+            scene.remove(object).ok();
+        }
+    }
+}
+
+/// The seed of the debris of the block at `at` broken in `tick` of the
+/// world `seed`.
+fn debris_seed(seed: u64, at: glam::IVec3, tick: u64) -> u64 {
+    [at.x, at.y, at.z]
+        .into_iter()
+        .fold(landing::mix(seed ^ tick), |h, c| {
+            landing::mix(h ^ u64::from(c as u32))
+        })
+}
+
+/// The pooled landing emitters: [`SPLASH_EMITTERS`] splashes, as many
+/// puffs, not emitting until moved onto a spot.
+fn spawn_splashes(scene: &mut Scene) -> Vec<Splash> {
+    let splash = Arc::new(rain_splash_effect(SPLASH_RATE));
+    let puff = Arc::new(snow_puff_effect(PUFF_RATE));
+    (0..2 * SPLASH_EMITTERS)
+        .filter_map(|i| {
+            let (landing, effect) = if i < SPLASH_EMITTERS {
+                (Landing::Rain, &splash)
+            } else {
+                (Landing::Snow, &puff)
+            };
+            let object = scene.spawn("weather splashes");
+            let mut emitter =
+                ParticleEmitter::new(Arc::clone(effect)).with_seed(landing::mix(i as u64 + 1));
+            emitter.emitting = false;
+            scene
+                .add_component(object, emitter)
+                .ok()
+                .map(|()| Splash { object, landing })
+        })
+        .collect()
+}
