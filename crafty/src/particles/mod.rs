@@ -37,6 +37,8 @@ pub use effects::{
 pub use landing::{LANDING_RADIUS, Landing, landing_spot};
 
 use crate::game::{Game, state, state_mut};
+use crate::time_of_day::{SkyLighting, sky_lighting};
+use crate::weather::weather_sky;
 use crate::world::BlockType;
 
 /// How many particles the player wants.
@@ -115,6 +117,8 @@ pub struct CraftyParticles {
     debris_effects: HashMap<BlockType, Arc<ParticleEffect>>,
     debris: Vec<Debris>,
     splashes: Vec<Splash>,
+    /// The tint the effects were made with ([`particle_light`]).
+    light: Vec3,
     /// Frames updated: mixed into the landing rolls.
     frame: u64,
 }
@@ -163,10 +167,22 @@ impl CraftyParticles {
             self.debris_effects.clear();
         }
         let breaks = state_mut(game_loop).take_breaks();
-        let (ticks, seed) = {
+        let (ticks, seed, light) = {
             let game = state(game_loop);
-            (game.ticks, game.world.seed())
+            let sky = weather_sky(game.time.sky(), &game.weather.view());
+            (game.ticks, game.world.seed(), particle_light(&sky))
         };
+        if light != self.light {
+            self.light = light;
+            self.debris_effects.clear();
+            let scene = game_loop.scene_mut();
+            for splash in &self.splashes {
+                if let Some(mut emitter) = scene.get_component_mut::<ParticleEmitter>(splash.object)
+                {
+                    emitter.set_effect(splash_effect(splash.landing, light));
+                }
+            }
+        }
         let scene = game_loop.scene_mut();
         let now = scene.time().elapsed();
         self.debris.retain(|debris| {
@@ -203,11 +219,11 @@ impl CraftyParticles {
     }
 
     fn debris_effect(&mut self, block: BlockType, count: u32) -> Arc<ParticleEffect> {
-        let atlas = self.atlas;
+        let (atlas, light) = (self.atlas, self.light);
         Arc::clone(
             self.debris_effects
                 .entry(block)
-                .or_insert_with(|| Arc::new(debris_effect(block, count, atlas))),
+                .or_insert_with(|| Arc::new(debris_effect(block, count, atlas, light))),
         )
     }
 
@@ -227,7 +243,7 @@ impl CraftyParticles {
             return;
         }
         if self.splashes.is_empty() {
-            self.splashes = spawn_splashes(game_loop.scene_mut());
+            self.splashes = spawn_splashes(game_loop.scene_mut(), self.light);
         }
         let mut spots: Vec<Option<Vec3>> = vec![None; self.splashes.len()];
         {
@@ -293,21 +309,27 @@ fn debris_seed(seed: u64, at: glam::IVec3, tick: u64) -> u64 {
         })
 }
 
+/// The effect of a landing emitter of `landing` in `light`.
+fn splash_effect(landing: Landing, light: Vec3) -> Arc<ParticleEffect> {
+    Arc::new(match landing {
+        Landing::Rain => rain_splash_effect(SPLASH_RATE, light),
+        Landing::Snow => snow_puff_effect(PUFF_RATE, light),
+    })
+}
+
 /// The pooled landing emitters: [`SPLASH_EMITTERS`] splashes, as many
 /// puffs, not emitting until moved onto a spot.
-fn spawn_splashes(scene: &mut Scene) -> Vec<Splash> {
-    let splash = Arc::new(rain_splash_effect(SPLASH_RATE));
-    let puff = Arc::new(snow_puff_effect(PUFF_RATE));
-    (0..2 * SPLASH_EMITTERS)
-        .filter_map(|i| {
-            let (landing, effect) = if i < SPLASH_EMITTERS {
-                (Landing::Rain, &splash)
-            } else {
-                (Landing::Snow, &puff)
-            };
+fn spawn_splashes(scene: &mut Scene, light: Vec3) -> Vec<Splash> {
+    [Landing::Rain, Landing::Snow]
+        .into_iter()
+        .flat_map(|landing| {
+            let effect = splash_effect(landing, light);
+            (0..SPLASH_EMITTERS).map(move |_| (landing, Arc::clone(&effect)))
+        })
+        .enumerate()
+        .filter_map(|(i, (landing, effect))| {
             let object = scene.spawn("weather splashes");
-            let mut emitter =
-                ParticleEmitter::new(Arc::clone(effect)).with_seed(landing::mix(i as u64 + 1));
+            let mut emitter = ParticleEmitter::new(effect).with_seed(landing::mix(i as u64 + 1));
             emitter.emitting = false;
             scene
                 .add_component(object, emitter)
@@ -315,4 +337,33 @@ fn spawn_splashes(scene: &mut Scene) -> Vec<Splash> {
                 .map(|()| Splash { object, landing })
         })
         .collect()
+}
+
+/// How bright particles look in `sky` (they receive no light themselves):
+/// the ambient light and half the direct light, relative to noon's, in
+/// steps of 1/16 (so that the effects change seldom).
+#[must_use]
+pub fn particle_light(sky: &SkyLighting) -> Vec3 {
+    let lit = |sky: &SkyLighting| sky.ambient + sky.light_color * 0.5;
+    let noon = lit(&sky_lighting(std::f32::consts::FRAC_PI_2, 0.5));
+    let relative = lit(sky) / noon.max(Vec3::splat(1e-3));
+    if relative.is_finite() {
+        (relative.clamp(Vec3::splat(0.05), Vec3::splat(1.25)) * 16.0).round() / 16.0
+    } else {
+        Vec3::ONE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn particles_are_as_bright_as_noon_by_day_and_dim_at_night() {
+        use std::f32::consts::FRAC_PI_2;
+        assert_eq!(particle_light(&sky_lighting(FRAC_PI_2, 0.5)), Vec3::ONE);
+        let night = particle_light(&sky_lighting(-FRAC_PI_2, 0.5));
+        assert!(night.max_element() <= 0.5, "{night}");
+        assert!(night.min_element() >= 0.05, "{night}");
+    }
 }
