@@ -199,3 +199,33 @@ fn rain_and_snow_land_on_solid_blocks_and_clear_skies_splash_nothing() {
         "no emitters at all"
     );
 }
+
+#[test]
+fn splashes_are_drawn_over_ticking_frames_while_it_rains() {
+    use crafty::render::crafty_preset;
+    use crafty::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME};
+    use taos_engine::{Engine, EngineConfig};
+
+    for kind in [WeatherKind::Rain, WeatherKind::Clear] {
+        let (mut session, mut game, feature) = weather_session(kind);
+        session.finish_meshing(&mut game);
+        let mut engine =
+            Engine::headless(EngineConfig::new(64, 36), crafty_preset(feature)).unwrap();
+        drop(engine.set_game_loop(game));
+        // The GPU path counts living particles a frame or two late.
+        for _ in 0..10 {
+            engine.step().unwrap();
+            session.sync_render(
+                engine.game_loop(),
+                MESH_JOBS_PER_FRAME,
+                MESH_UPLOADS_PER_FRAME,
+            );
+        }
+        let stats = session.render().stats();
+        if kind == WeatherKind::Clear {
+            assert_eq!((stats.particles, stats.particle_emitters), (0, 0));
+        } else {
+            assert!(stats.particles > 0, "{kind:?}: {stats:?}");
+        }
+    }
+}
