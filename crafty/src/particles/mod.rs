@@ -20,6 +20,7 @@
 
 mod effects;
 mod landing;
+mod splashes;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -35,8 +36,11 @@ pub use effects::{
     DEBRIS_COUNT, DEBRIS_LIFETIME, debris_effect, rain_splash_effect, snow_puff_effect,
 };
 pub use landing::{LANDING_RADIUS, Landing, landing_spot};
+pub use splashes::SPLASH_EMITTERS;
 
-use crate::game::{Game, state, state_mut};
+use splashes::{Splash, splash_effect};
+
+use crate::game::{state, state_mut};
 use crate::time_of_day::{SkyLighting, sky_lighting};
 use crate::weather::weather_sky;
 use crate::world::BlockType;
@@ -78,19 +82,9 @@ impl ParticleLevel {
     }
 }
 
-/// Splash emitters (and as many puff emitters) at most emitting at once,
-/// each moved to a new landing spot every frame; the weather's intensity
-/// says how many emit.
-pub const SPLASH_EMITTERS: usize = 8;
-/// Rain droplets a second from each splash emitter.
-const SPLASH_RATE: f32 = 240.0;
-/// Snow puffs a second from each puff emitter.
-const PUFF_RATE: f32 = 45.0;
 /// Breaks older than this many ticks get no debris (a headless run that
 /// never drew catches up without a pile of stale bursts).
 const STALE_BREAK_TICKS: u64 = 30;
-/// Columns tried per emitter and frame for a landing spot.
-const LANDING_TRIES: u64 = 4;
 
 /// A debris emitter and when (scene seconds) its particles are all dead.
 #[derive(Debug, Clone, Copy)]
@@ -98,13 +92,6 @@ struct Debris {
     object: GameObject,
     block: BlockType,
     dies_at: f64,
-}
-
-/// One pooled landing emitter.
-#[derive(Debug, Clone, Copy)]
-struct Splash {
-    object: GameObject,
-    landing: Landing,
 }
 
 /// The emitters crafty keeps in a session's scene: debris of broken blocks
@@ -202,16 +189,16 @@ impl CraftyParticles {
                 let emitter_seed = debris_seed(seed, broken.at, broken.tick);
                 let at = broken.at.as_vec3() + Vec3::splat(0.5);
                 let object = scene.spawn_with("block debris", Transform::from_position(at));
-                if scene
-                    .add_component(object, ParticleEmitter::new(effect).with_seed(emitter_seed))
-                    .is_ok()
-                {
+                let emitter = ParticleEmitter::new(effect).with_seed(emitter_seed);
+                if scene.add_component(object, emitter).is_ok() {
                     self.debris.push(Debris {
                         object,
                         block: broken.block,
                         // A little past the longest life: the GPU path's last step.
                         dies_at: now + f64::from(DEBRIS_LIFETIME) + 0.1,
                     });
+                } else {
+                    scene.remove(object).ok();
                 }
             }
         }
@@ -225,64 +212,6 @@ impl CraftyParticles {
                 .entry(block)
                 .or_insert_with(|| Arc::new(debris_effect(block, count, atlas, light))),
         )
-    }
-
-    /// Moves the splash and puff emitters to landing spots around the
-    /// player; as many emit as the weather's intensity and the level say.
-    fn update_splashes(&mut self, game_loop: &mut GameLoop, seed: u64) {
-        let wanted = {
-            let game = state(game_loop);
-            let share = game.weather.view().intensity.clamp(0.0, 1.0) * self.level.share();
-            if game.eye_under_water() || !share.is_finite() {
-                0
-            } else {
-                (share * SPLASH_EMITTERS as f32).ceil() as usize
-            }
-        };
-        if wanted == 0 && self.splashes.is_empty() {
-            return;
-        }
-        if self.splashes.is_empty() {
-            self.splashes = spawn_splashes(game_loop.scene_mut(), self.light);
-        }
-        let mut spots: Vec<Option<Vec3>> = vec![None; self.splashes.len()];
-        {
-            let game: &Game = state(game_loop);
-            let around = game.player.body.eye();
-            let kind = game.weather.kind();
-            let frame = landing::mix(seed ^ self.frame);
-            for (i, attempt) in
-                (0..wanted as u64).flat_map(|i| (0..LANDING_TRIES).map(move |a| (i, a)))
-            {
-                let roll = landing::mix(frame ^ (i << 32) ^ attempt);
-                let Some((spot, landing)) = landing_spot(&game.world, around, roll, kind) else {
-                    continue;
-                };
-                // The next idle emitter of the kind that lands there.
-                let free = self
-                    .splashes
-                    .iter()
-                    .zip(&spots)
-                    .position(|(splash, spot)| splash.landing == landing && spot.is_none());
-                if let Some(k) = free
-                    && spots.iter().filter(|s| s.is_some()).count() < wanted
-                    && !spots[..k].iter().flatten().any(|s| *s == spot)
-                {
-                    spots[k] = Some(spot);
-                }
-            }
-        }
-        let scene = game_loop.scene_mut();
-        for (splash, spot) in self.splashes.iter().zip(spots) {
-            if let Some(spot) = spot
-                && let Ok(mut handle) = scene.object_mut(splash.object)
-            {
-                handle.set_position(spot);
-            }
-            if let Some(mut emitter) = scene.get_component_mut::<ParticleEmitter>(splash.object) {
-                emitter.emitting = spot.is_some();
-            }
-        }
     }
 
     /// Removes every emitter from the scene (leaving a world, or turning
@@ -307,36 +236,6 @@ fn debris_seed(seed: u64, at: glam::IVec3, tick: u64) -> u64 {
         .fold(landing::mix(seed ^ tick), |h, c| {
             landing::mix(h ^ u64::from(c as u32))
         })
-}
-
-/// The effect of a landing emitter of `landing` in `light`.
-fn splash_effect(landing: Landing, light: Vec3) -> Arc<ParticleEffect> {
-    Arc::new(match landing {
-        Landing::Rain => rain_splash_effect(SPLASH_RATE, light),
-        Landing::Snow => snow_puff_effect(PUFF_RATE, light),
-    })
-}
-
-/// The pooled landing emitters: [`SPLASH_EMITTERS`] splashes, as many
-/// puffs, not emitting until moved onto a spot.
-fn spawn_splashes(scene: &mut Scene, light: Vec3) -> Vec<Splash> {
-    [Landing::Rain, Landing::Snow]
-        .into_iter()
-        .flat_map(|landing| {
-            let effect = splash_effect(landing, light);
-            (0..SPLASH_EMITTERS).map(move |_| (landing, Arc::clone(&effect)))
-        })
-        .enumerate()
-        .filter_map(|(i, (landing, effect))| {
-            let object = scene.spawn("weather splashes");
-            let mut emitter = ParticleEmitter::new(effect).with_seed(landing::mix(i as u64 + 1));
-            emitter.emitting = false;
-            scene
-                .add_component(object, emitter)
-                .ok()
-                .map(|()| Splash { object, landing })
-        })
-        .collect()
 }
 
 /// How bright particles look in `sky` (they receive no light themselves):
