@@ -55,8 +55,10 @@ pub enum StagePoint {
 /// procedural [atlas](super::block_atlas), lit by the sun or moon with
 /// per-corner ambient occlusion and distance fog; water, glass and leaves
 /// blended back to front by chunk; rain or snow
-/// ([`set_weather`](CraftyRenderHandle::set_weather)); the targeted block
-/// outlined; and the renderer's [`TonemapFeature`] into the output.
+/// ([`set_weather`](CraftyRenderHandle::set_weather)); the scene's
+/// particle emitters (the engine's [`ParticleFeature`], built in: debris,
+/// splashes); the targeted block outlined; and the renderer's
+/// [`TonemapFeature`] into the output.
 ///
 /// Add it alone to a [`Renderer`](taos_engine::renderer::Renderer) (no preset), and
 /// drive it through the [`CraftyRenderHandle`] that
