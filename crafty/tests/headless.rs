@@ -340,6 +340,19 @@ fn a_broken_block_throws_debris_of_its_tile_that_goes_away_after_it_falls() {
             .collect::<Vec<_>>(),
         [other]
     );
+    // Far away: none. Many at once (a server's chunk state on joining): a
+    // few a frame.
+    let far = target + glam::IVec3::new(48, 0, 0);
+    let (top, _) = state(&game).world.column_top(far.x, far.z).unwrap();
+    state_mut(&mut game).set_block_from_server(far.with_y(top), BlockType::Air);
+    frame(&mut session, &mut game);
+    assert_eq!(session.particles().debris().count(), 1, "only the near one");
+    for x in 0..10 {
+        let at = below + glam::IVec3::new(x - 5, -2, 3);
+        state_mut(&mut game).set_block_from_server(at, BlockType::Air);
+    }
+    frame(&mut session, &mut game);
+    assert_eq!(session.particles().debris().count(), 1 + 4);
     session.set_particle_level(&mut game, ParticleLevel::Off);
     assert_eq!(session.particles().debris().count(), 0);
     state_mut(&mut game).set_block_from_server(below - glam::IVec3::Y, BlockType::Air);

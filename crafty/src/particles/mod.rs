@@ -85,6 +85,11 @@ impl ParticleLevel {
 /// Breaks older than this many ticks get no debris (a headless run that
 /// never drew catches up without a pile of stale bursts).
 const STALE_BREAK_TICKS: u64 = 30;
+/// Breaks farther than this from the eye, in metres, get no debris.
+pub const DEBRIS_RANGE: f32 = 32.0;
+/// New debris emitters a frame at most (joining a server brings the
+/// state of every chunk, whose broken blocks come as breaks too).
+const DEBRIS_PER_FRAME: usize = 4;
 
 /// A debris emitter and when (scene seconds) its particles are all dead.
 #[derive(Debug, Clone, Copy)]
@@ -154,10 +159,11 @@ impl CraftyParticles {
             self.debris_effects.clear();
         }
         let breaks = state_mut(game_loop).take_breaks();
-        let (ticks, seed, light) = {
+        let (ticks, seed, light, eye) = {
             let game = state(game_loop);
             let sky = weather_sky(game.time.sky(), &game.weather.view());
-            (game.ticks, game.world.seed(), particle_light(&sky))
+            let eye = game.player.body.eye();
+            (game.ticks, game.world.seed(), particle_light(&sky), eye)
         };
         if light != self.light {
             self.light = light;
@@ -181,10 +187,11 @@ impl CraftyParticles {
         });
         let count = (DEBRIS_COUNT as f32 * self.level.share()).round() as u32;
         if count > 0 {
-            for broken in breaks
-                .iter()
-                .filter(|b| ticks.saturating_sub(b.tick) <= STALE_BREAK_TICKS)
-            {
+            let recent_and_near = breaks.iter().filter(|b| {
+                ticks.saturating_sub(b.tick) <= STALE_BREAK_TICKS
+                    && (b.at.as_vec3() + 0.5).distance(eye) <= DEBRIS_RANGE
+            });
+            for broken in recent_and_near.take(DEBRIS_PER_FRAME) {
                 let effect = self.debris_effect(broken.block, count);
                 let emitter_seed = debris_seed(seed, broken.at, broken.tick);
                 let at = broken.at.as_vec3() + Vec3::splat(0.5);
