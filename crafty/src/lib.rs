@@ -8,6 +8,7 @@
 //! of day) is the GPU-free crate [`crafty_sim`], re-exported here under the
 //! same paths (`crafty::world`, `crafty::save`, ...). What stays in this
 //! crate is what draws and runs it:
+//! - [`particles`]: block debris, rain splashes and snow puffs, as engine particle emitters.
 //! - [`render`]: the GPU pipeline (sky, instanced chunk quads, water,
 //!   block highlight, tonemap) as one render feature, fed through a handle.
 //! - [`app`]: the window (natively) or the page (in the browser): launcher, play, HUD.
@@ -49,6 +50,7 @@ pub mod online;
 // In the library's own test binary (one link fewer than a tests/ file).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod online_tests;
+pub mod particles;
 pub mod render;
 pub mod servers;
 pub mod session;

@@ -36,6 +36,7 @@ use taos_engine::storage::{
     Database, Record, StorageBackend, StorageError, Transaction, TransactionMode, record_version,
 };
 
+use crate::particles::ParticleLevel;
 use crate::player::{CraftyAction, default_bindings};
 use crate::render::{Godrays, Shadows};
 use crate::save::{SETTINGS_STORE, WorldStore};
@@ -129,6 +130,8 @@ pub struct Settings {
     pub shadows: ShadowQuality,
     /// Light shafts from the sun and moon.
     pub light_shafts: bool,
+    /// Block debris, rain splashes and snow puffs.
+    pub particles: ParticleLevel,
 }
 
 impl Default for Settings {
@@ -142,6 +145,7 @@ impl Default for Settings {
             view_distance: crate::game::DEFAULT_VIEW_RADIUS,
             shadows: ShadowQuality::default(),
             light_shafts: true,
+            particles: ParticleLevel::default(),
         }
     }
 }
@@ -181,6 +185,7 @@ impl Settings {
             ),
             shadows: self.shadows,
             light_shafts: self.light_shafts,
+            particles: self.particles,
         }
     }
 
@@ -382,17 +387,22 @@ mod tests {
             view_distance: 99,
             shadows: ShadowQuality::High,
             light_shafts: false,
+            particles: ParticleLevel::Reduced,
         }
         .sanitized();
         assert_eq!(
-            (wild.shadows, wild.light_shafts),
-            (ShadowQuality::High, false)
+            (wild.shadows, wild.light_shafts, wild.particles),
+            (ShadowQuality::High, false, ParticleLevel::Reduced)
         );
         assert_eq!(wild.mouse_sensitivity, 5.0);
         assert_eq!(wild.view_distance, 16);
         assert_eq!(wild.fov_degrees, crate::view::FOV_DEGREES);
         assert_eq!((wild.master_volume, wild.effects_volume), (0.0, 1.0));
         assert_eq!(wild.touch, TouchMode::Off);
+        // Stored as the record's JSON: the particle level comes back.
+        let stored: Settings =
+            serde_json::from_str(&serde_json::to_string(&wild).unwrap()).unwrap();
+        assert_eq!(stored, wild);
     }
 
     #[test]
@@ -402,6 +412,7 @@ mod tests {
         assert_eq!(settings.view_distance, 8);
         assert_eq!(settings.shadows, ShadowQuality::Medium);
         assert!(settings.light_shafts);
+        assert_eq!(settings.particles, ParticleLevel::On);
         assert_eq!(settings.godrays(), Godrays::default());
         assert_eq!(ShadowQuality::Off.shadows(), Shadows::OFF);
         let qualities = ShadowQuality::ALL.map(|q| q.shadows());

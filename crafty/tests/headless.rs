@@ -254,3 +254,108 @@ fn a_corrupt_replay_is_refused_with_its_path() {
     .unwrap_err();
     assert!(error.to_string().contains("bad.replay"), "{error}");
 }
+
+#[test]
+fn a_broken_block_throws_debris_of_its_tile_that_goes_away_after_it_falls() {
+    use crafty::game::state_mut;
+    use crafty::particles::{DEBRIS_LIFETIME, ParticleLevel};
+    use crafty::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, TICK_HZ};
+    use crafty::world::{BlockType, Face};
+    use taos_engine::particles::ParticleEmitter;
+
+    let record = SavedWorld::create("Debris", 42, GameMode::Creative, 0);
+    let (_, render) = CraftyPipelineFeature::new();
+    let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render);
+    let frame = |session: &mut Session, game: &mut taos_engine::game_loop::GameLoop| {
+        // The replay's end pauses the loop: time goes on without it.
+        if game.is_paused() {
+            game.resume();
+        }
+        game.step();
+        session.sync_render(game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+    };
+    // Down on the ground, looking at it.
+    crafty::game::look(&mut game, 0.0, -1.5);
+    for _ in 0..600 {
+        if state(&game).player.body.on_ground && state(&game).target.is_some() {
+            break;
+        }
+        frame(&mut session, &mut game);
+    }
+    assert_eq!(
+        session.particles().debris().count(),
+        0,
+        "nothing broken yet"
+    );
+    let target = state(&game).target.expect("looking at the ground").block;
+    game.replay(script::compile("break", 42).unwrap()).unwrap();
+    let block = state(&game).world.block(target);
+    for _ in 0..2 {
+        frame(&mut session, &mut game);
+    }
+    assert_eq!(state(&game).world.block(target), BlockType::Air);
+    let debris: Vec<_> = session.particles().debris().collect();
+    assert_eq!(debris.len(), 1, "one emitter for one break");
+    let (object, shown) = debris[0];
+    assert_eq!(shown, block);
+    let scene = game.scene();
+    let emitter = scene.get_component::<ParticleEmitter>(object).unwrap();
+    let effect = emitter.effect();
+    let cell = effect.flipbook.expect("a tile of the atlas").first_cell;
+    assert_eq!(
+        cell,
+        block.tile(Face::North),
+        "{block:?} debris shows its tile"
+    );
+    assert!(effect.bursts.iter().map(|b| b.count).sum::<u32>() >= 12);
+    let centre = scene.world_position(object).unwrap();
+    assert!(
+        (centre - (target.as_vec3() + 0.5)).length() < 1e-4,
+        "{centre}"
+    );
+
+    // Gone once its particles died.
+    let ticks = (f64::from(DEBRIS_LIFETIME) + 0.2) * f64::from(TICK_HZ);
+    for _ in 0..ticks.ceil() as u32 {
+        frame(&mut session, &mut game);
+    }
+    assert_eq!(session.particles().debris().count(), 0);
+    assert!(
+        !game.scene().contains(object),
+        "the emitter object is removed"
+    );
+
+    // Another player's break on a server throws debris too, unless the
+    // player turned particles off.
+    let below = target - glam::IVec3::Y;
+    let other = state(&game).world.block(below);
+    assert!(other.is_solid(), "{other:?}");
+    state_mut(&mut game).set_block_from_server(below, BlockType::Air);
+    frame(&mut session, &mut game);
+    assert_eq!(
+        session
+            .particles()
+            .debris()
+            .map(|(_, b)| b)
+            .collect::<Vec<_>>(),
+        [other]
+    );
+    // Far away: none. Many at once (a server's chunk state on joining): a
+    // few a frame.
+    let far = target + glam::IVec3::new(48, 0, 0);
+    let (top, _) = state(&game).world.column_top(far.x, far.z).unwrap();
+    state_mut(&mut game).set_block_from_server(far.with_y(top), BlockType::Air);
+    frame(&mut session, &mut game);
+    assert_eq!(session.particles().debris().count(), 1, "only the near one");
+    for x in 0..10 {
+        let at = below + glam::IVec3::new(x - 5, -2, 3);
+        state_mut(&mut game).set_block_from_server(at, BlockType::Air);
+    }
+    frame(&mut session, &mut game);
+    assert_eq!(session.particles().debris().count(), 1 + 4);
+    session.set_particle_level(&mut game, ParticleLevel::Off);
+    assert_eq!(session.particles().debris().count(), 0);
+    state_mut(&mut game).set_block_from_server(below - glam::IVec3::Y, BlockType::Air);
+    frame(&mut session, &mut game);
+    assert_eq!(session.particles().debris().count(), 0, "particles off");
+}

@@ -169,3 +169,78 @@ fn clouds_at_sunset_glow_over_the_hills() {
         18 * 60 + 5,
     );
 }
+
+/// Seed 42's hills seen from the ground a few frames after the player
+/// broke the block it looked at, with particles at `level`: the frames
+/// tick (debris moves by the frames' time), unlike the still views.
+fn just_broke_a_block(level: crafty::particles::ParticleLevel) -> (Vec<u8>, usize) {
+    use crafty::game::state;
+    use crafty::render::crafty_preset;
+    use crafty::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME};
+    use taos_engine::{Engine, EngineConfig};
+
+    let mut record = SavedWorld::create("Image test", 42, GameMode::Creative, 0);
+    record.player = PlayerState {
+        x: 20.5,
+        y: 90.0,
+        z: 40.5,
+        yaw: 0.6,
+        pitch: -0.75,
+    };
+    record.sun_angle = 1.0;
+    let (feature, render) = CraftyPipelineFeature::new();
+    let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render);
+    session.set_particle_level(&mut game, level);
+    for _ in 0..600 {
+        if state(&game).player.body.on_ground && state(&game).target.is_some() {
+            break;
+        }
+        game.step();
+    }
+    session.finish_meshing(&mut game);
+    let mut engine = Engine::headless(EngineConfig::new(320, 180), crafty_preset(feature)).unwrap();
+    drop(engine.set_game_loop(game));
+    let script = crafty::script::compile("break", 42).unwrap();
+    engine.game_loop().replay(script).unwrap();
+    let mut debris = 0;
+    for _ in 0..8 {
+        engine.step().unwrap();
+        session.sync_render(
+            engine.game_loop(),
+            MESH_JOBS_PER_FRAME,
+            MESH_UPLOADS_PER_FRAME,
+        );
+        debris = debris.max(session.particles().debris().count());
+    }
+    (engine.read_pixels().unwrap(), debris)
+}
+
+#[test]
+fn a_broken_block_throws_chips_of_its_tile() {
+    use crafty::particles::ParticleLevel;
+    use taos_image_compare::{Tolerance, assert_matches_reference};
+
+    let (with_debris, debris) = just_broke_a_block(ParticleLevel::On);
+    assert_eq!(debris, 1);
+    assert_matches_reference(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"),
+        "seed42_block_debris",
+        320,
+        180,
+        &with_debris,
+        // As the other views: 3 steps a channel, 1% outliers.
+        Tolerance {
+            per_channel: 3,
+            outlier_fraction: 0.01,
+        },
+    );
+    // The same frames without particles: the chips were drawn.
+    let (without, none) = just_broke_a_block(ParticleLevel::Off);
+    assert_eq!(none, 0);
+    let changed = with_debris
+        .chunks_exact(4)
+        .zip(without.chunks_exact(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    assert!(changed > 40, "debris covers some pixels: {changed}");
+}

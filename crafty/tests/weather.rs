@@ -130,3 +130,102 @@ fn a_storm_darkens_the_sky_and_lightning_lights_it() {
         "the flash lights the world: {lit:?}"
     );
 }
+
+#[test]
+fn rain_and_snow_land_on_solid_blocks_and_clear_skies_splash_nothing() {
+    use crafty::particles::{Landing, ParticleLevel};
+    use crafty::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME};
+    use taos_engine::particles::ParticleEmitter;
+
+    // The emitters standing on a landing spot after a few frames: their
+    // positions and what lands there.
+    let landings = |session: &mut Session, game: &mut GameLoop| {
+        let mut emitting = Vec::new();
+        for _ in 0..4 {
+            tick(game, 1);
+            session.sync_render(game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+            let scene = game.scene();
+            emitting.extend(
+                session
+                    .particles()
+                    .splashes()
+                    .filter_map(|(object, landing)| {
+                        let emitter = scene.get_component::<ParticleEmitter>(object)?;
+                        emitter
+                            .emitting
+                            .then(|| (scene.world_position(object).unwrap(), landing))
+                    }),
+            );
+        }
+        emitting
+    };
+    for kind in [WeatherKind::Rain, WeatherKind::Snow] {
+        let (mut session, mut game, _) = weather_session(kind);
+        let spots = landings(&mut session, &mut game);
+        assert!(spots.len() >= 8, "{kind:?} lands somewhere: {spots:?}");
+        let game_state = state(&game);
+        let eye = game_state.player.body.eye();
+        for (spot, landing) in &spots {
+            let on = (*spot - glam::Vec3::Y * 0.5).floor().as_ivec3();
+            let world = &game_state.world;
+            assert!(
+                world.block(on).is_solid(),
+                "{spot} is on {:?}",
+                world.block(on)
+            );
+            assert!(
+                world.block(on + glam::IVec3::Y).is_air(),
+                "{spot} is open above"
+            );
+            assert!(
+                spot.with_y(0.0).distance(eye.with_y(0.0)) < 18.0,
+                "{spot} near {eye}"
+            );
+            if kind == WeatherKind::Snow {
+                assert_eq!(*landing, Landing::Snow);
+            }
+        }
+        session.set_particle_level(&mut game, ParticleLevel::Off);
+        assert!(
+            landings(&mut session, &mut game).is_empty(),
+            "particles off"
+        );
+    }
+    let (mut session, mut game, _) = weather_session(WeatherKind::Clear);
+    assert!(landings(&mut session, &mut game).is_empty());
+    assert_eq!(
+        session.particles().splashes().count(),
+        0,
+        "no emitters at all"
+    );
+}
+
+#[test]
+fn splashes_are_drawn_over_ticking_frames_while_it_rains() {
+    use crafty::render::crafty_preset;
+    use crafty::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME};
+    use taos_engine::{Engine, EngineConfig};
+
+    for kind in [WeatherKind::Rain, WeatherKind::Clear] {
+        let (mut session, mut game, feature) = weather_session(kind);
+        session.finish_meshing(&mut game);
+        let mut engine =
+            Engine::headless(EngineConfig::new(64, 36), crafty_preset(feature)).unwrap();
+        drop(engine.set_game_loop(game));
+        // The GPU path counts living particles a frame or two late.
+        for _ in 0..10 {
+            engine.step().unwrap();
+            session.sync_render(
+                engine.game_loop(),
+                MESH_JOBS_PER_FRAME,
+                MESH_UPLOADS_PER_FRAME,
+            );
+        }
+        let stats = session.render().stats();
+        if kind == WeatherKind::Clear {
+            assert_eq!((stats.particles, stats.particle_emitters), (0, 0));
+        } else {
+            assert!(stats.particles > 0, "{kind:?}: {stats:?}");
+        }
+    }
+}

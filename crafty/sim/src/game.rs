@@ -24,7 +24,7 @@ use crate::player::{Body, Player, RayHit};
 use crate::time_of_day::TimeOfDay;
 use crate::view::{ViewObjects, spawn_view};
 use crate::weather::Weather;
-use crate::world::{ChunkPos, World};
+use crate::world::{BlockType, ChunkPos, World};
 
 /// Chunks kept loaded around the player, in each direction (x and z).
 pub const DEFAULT_VIEW_RADIUS: i32 = 4;
@@ -59,6 +59,9 @@ pub struct Game {
     /// Sounds the last ticks made, until the app plays them (at most
     /// [`MAX_PENDING_SOUNDS`]; a headless run never takes them).
     sounds: Vec<GameSound>,
+    /// Blocks broken by anyone in the last ticks, until the app shows them
+    /// (at most [`MAX_PENDING_BREAKS`]).
+    breaks: Vec<BlockBreak>,
     /// Metres walked on the ground since the last footstep.
     stride: f32,
     /// Chunks beyond [`NEAR_RADIUS`] come from a background generator
@@ -100,6 +103,21 @@ pub enum GameSound {
 
 /// Sounds kept for the app at most (older ones are dropped).
 pub const MAX_PENDING_SOUNDS: usize = 32;
+
+/// A block that was broken (by this player, or by another player on a
+/// server): what it was and when, for the debris the app shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockBreak {
+    /// Where it was.
+    pub at: IVec3,
+    /// What it was.
+    pub block: BlockType,
+    /// The tick it broke in ([`Game::ticks`] then).
+    pub tick: u64,
+}
+
+/// Breaks kept for the app at most (older ones are dropped).
+pub const MAX_PENDING_BREAKS: usize = 32;
 /// Metres walked between footsteps.
 const STRIDE: f32 = 1.7;
 /// Lightning brighter than this is a new strike (thunder).
@@ -122,6 +140,7 @@ impl Game {
             dirty: BTreeSet::new(),
             unloaded: Vec::new(),
             sounds: Vec::new(),
+            breaks: Vec::new(),
             stride: 0.0,
             background_generation: false,
             played: None,
@@ -156,6 +175,9 @@ impl Game {
             self.mark_dirty(pos);
         }
         self.note_sounds(before, outcome.broken, outcome.placed);
+        if let (Some(at), Some(block)) = (outcome.broken, outcome.broken_block) {
+            self.note_break(at, block);
+        }
         self.time.advance(dt);
         let flash = self.weather.lightning();
         self.weather.advance(dt);
@@ -227,13 +249,18 @@ impl Game {
 
     /// Sets a block another player (or the server) changed, and marks the
     /// chunks that show it for meshing.
-    pub fn set_block_from_server(&mut self, at: IVec3, block: crate::world::BlockType) {
-        if self.world.block(at) == block {
+    /// A solid block turned to air is a break ([`take_breaks`](Self::take_breaks)).
+    pub fn set_block_from_server(&mut self, at: IVec3, block: BlockType) {
+        let before = self.world.block(at);
+        if before == block {
             return;
         }
         if let Ok(dirty) = self.world.set_block(at, block) {
             for pos in dirty {
                 self.mark_dirty(pos);
+            }
+            if block.is_air() && before.is_solid() {
+                self.note_break(at, before);
             }
         }
     }
@@ -241,6 +268,25 @@ impl Game {
     /// Takes the sounds made since the last call, oldest first.
     pub fn take_sounds(&mut self) -> Vec<GameSound> {
         std::mem::take(&mut self.sounds)
+    }
+
+    /// Takes the blocks broken since the last call, oldest first (at most
+    /// [`MAX_PENDING_BREAKS`]; a caller that never takes them loses only
+    /// the oldest).
+    pub fn take_breaks(&mut self) -> Vec<BlockBreak> {
+        std::mem::take(&mut self.breaks)
+    }
+
+    fn note_break(&mut self, at: IVec3, block: BlockType) {
+        self.breaks.push(BlockBreak {
+            at,
+            block,
+            tick: self.ticks,
+        });
+        if self.breaks.len() > MAX_PENDING_BREAKS {
+            let excess = self.breaks.len() - MAX_PENDING_BREAKS;
+            self.breaks.drain(..excess);
+        }
     }
 
     fn note_sounds(&mut self, before: Vec3, broken: Option<IVec3>, placed: Option<IVec3>) {

@@ -6,6 +6,7 @@
 use taos_engine::egui::{self, Color32, RichText};
 use taos_engine::game_loop::{AxisSide, Bindings, InputEvent, Key, PadAxis};
 
+use crate::particles::ParticleLevel;
 use crate::player::{CraftyAction, default_bindings};
 use crate::settings::{PlayerSettings, Settings, ShadowQuality, TouchMode};
 
@@ -124,6 +125,13 @@ impl SettingsScreen {
                 ui.end_row();
                 ui.label("Light shafts");
                 ui.checkbox(&mut s.light_shafts, "From the sun and moon");
+                ui.end_row();
+                ui.label("Particles");
+                ui.horizontal(|ui| {
+                    for level in ParticleLevel::ALL {
+                        ui.radio_value(&mut s.particles, level, level.label());
+                    }
+                });
                 ui.end_row();
                 ui.label("Volume");
                 ui.add(percent(&mut s.master_volume));

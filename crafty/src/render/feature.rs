@@ -7,9 +7,12 @@
 use std::collections::HashMap;
 use taos_engine::renderer::wgpu;
 
+use taos_engine::particles::ParticleFeature;
 use taos_engine::renderer::features::TonemapFeature;
 use taos_engine::renderer::resources::Assets;
-use taos_engine::renderer::{FeatureSetup, Frame, FrameData, GpuContext, RenderFeature};
+use taos_engine::renderer::{
+    FeatureSetup, Frame, FrameData, GpuContext, RenderFeature, RenderStats,
+};
 
 use super::atlas_texture::AtlasTexture;
 use super::chunks::ChunkStore;
@@ -29,7 +32,7 @@ use crate::world::ChunkPos;
 /// handle (the shadow cascades come first, but draw no HDR): sky,
 /// **`AfterSky`**, opaque chunks (which create `frame.depth`), other
 /// players' figures, **`AfterOpaque`**, transparent chunks, weather particles,
-/// **`AfterTransparent`**, block highlight, godrays, **`BeforeTonemap`**,
+/// particle emitters (debris, splashes), **`AfterTransparent`**, block highlight, godrays, **`BeforeTonemap`**,
 /// tonemap into `frame.output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StagePoint {
@@ -52,8 +55,10 @@ pub enum StagePoint {
 /// procedural [atlas](super::block_atlas), lit by the sun or moon with
 /// per-corner ambient occlusion and distance fog; water, glass and leaves
 /// blended back to front by chunk; rain or snow
-/// ([`set_weather`](CraftyRenderHandle::set_weather)); the targeted block
-/// outlined; and the renderer's [`TonemapFeature`] into the output.
+/// ([`set_weather`](CraftyRenderHandle::set_weather)); the scene's
+/// particle emitters (the engine's [`ParticleFeature`], built in: debris,
+/// splashes); the targeted block outlined; and the renderer's
+/// [`TonemapFeature`] into the output.
 ///
 /// Add it alone to a [`Renderer`](taos_engine::renderer::Renderer) (no preset), and
 /// drive it through the [`CraftyRenderHandle`] that
@@ -71,6 +76,9 @@ pub enum StagePoint {
 pub struct CraftyPipelineFeature {
     handle: CraftyRenderHandle,
     tonemap: TonemapFeature,
+    /// The scene's particle emitters (`FrameData::particles`), drawn after
+    /// the falling weather.
+    particles: ParticleFeature,
     stages: Vec<(StagePoint, Box<dyn RenderFeature>)>,
     gpu: Option<Passes>,
     /// Swapped with the handle's pending map each frame, so neither side
@@ -102,6 +110,7 @@ impl CraftyPipelineFeature {
         let feature = Self {
             handle: handle.clone(),
             tonemap: TonemapFeature::new(1.0, true),
+            particles: ParticleFeature::default(),
             stages: Vec::new(),
             gpu: None,
             incoming: HashMap::new(),
@@ -257,6 +266,7 @@ impl RenderFeature for CraftyPipelineFeature {
         let gpu = setup.gpu;
         self.gpu = Some(Passes::new(gpu.device(), gpu.queue()));
         self.tonemap.setup(setup);
+        self.particles.setup(setup);
         for (_, stage) in &mut self.stages {
             stage.setup(setup);
         }
@@ -288,7 +298,12 @@ impl RenderFeature for CraftyPipelineFeature {
             (inputs, shared.precipitation.take())
         };
         let stats = gpu.update(gpu_ctx, data, inputs, &mut self.incoming, precipitation);
-        self.handle.lock().stats = stats;
+        self.particles.update(data, gpu_ctx, assets);
+        self.handle.lock().stats = CraftyRenderStats {
+            particles: self.particles.alive(),
+            particle_emitters: self.particles.emitter_count(),
+            ..stats
+        };
 
         self.tonemap.update(data, gpu_ctx, assets);
         for (_, stage) in &mut self.stages {
@@ -309,6 +324,7 @@ impl RenderFeature for CraftyPipelineFeature {
         self.add_stage_passes(StagePoint::AfterOpaque, frame);
         gpu.transparent.add_pass(frame, scene);
         gpu.weather.add_pass(frame, &gpu.frame);
+        self.particles.add_passes(frame);
         self.add_stage_passes(StagePoint::AfterTransparent, frame);
         gpu.highlight.add_pass(frame, &gpu.frame);
         gpu.godrays.add_passes(frame, &gpu.frame);
@@ -316,8 +332,16 @@ impl RenderFeature for CraftyPipelineFeature {
         self.tonemap.add_passes(frame);
     }
 
+    fn after_frame(&mut self, gpu: &GpuContext, stats: &mut RenderStats) {
+        self.particles.after_frame(gpu, stats);
+        for (_, stage) in &mut self.stages {
+            stage.after_frame(gpu, stats);
+        }
+    }
+
     fn destroy(&mut self) {
         self.tonemap.destroy();
+        self.particles.destroy();
         for (_, stage) in &mut self.stages {
             stage.destroy();
         }

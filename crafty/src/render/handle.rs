@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use glam::{IVec2, IVec3, Vec2, Vec3};
 
+use taos_engine::renderer::resources::TextureId;
+
 use crate::mesh::ChunkMesh;
 use crate::time_of_day::{SkyLighting, sky_lighting};
 use crate::weather::{PrecipitationMap, WeatherView};
@@ -167,6 +169,11 @@ pub struct CraftyRenderStats {
     pub shadow_draws: usize,
     /// Whether light shafts were drawn in the last frame.
     pub godrays: bool,
+    /// Living particles (debris, splashes) after the last frame (on the
+    /// GPU path, as read back a frame or two earlier).
+    pub particles: u32,
+    /// Particle emitters the renderer kept in the last frame.
+    pub particle_emitters: usize,
 }
 
 #[derive(Debug)]
@@ -185,6 +192,8 @@ pub(crate) struct Shared {
     pub(crate) godrays: Godrays,
     pub(crate) avatars: Avatars,
     pub(crate) stats: CraftyRenderStats,
+    /// The block atlas as a particle texture, once a renderer registered it.
+    pub(crate) particle_atlas: Option<TextureId>,
 }
 
 /// Other players drawn as blocky figures (at most [`MAX_AVATARS`]): each
@@ -225,6 +234,7 @@ impl CraftyRenderHandle {
                 godrays: Godrays::default(),
                 avatars: Avatars::default(),
                 stats: CraftyRenderStats::default(),
+                particle_atlas: None,
             })),
         }
     }
@@ -334,5 +344,17 @@ impl CraftyRenderHandle {
     #[must_use]
     pub fn stats(&self) -> CraftyRenderStats {
         self.lock().stats
+    }
+
+    /// The block atlas in the renderer's assets, as a particle texture of
+    /// [`ATLAS_COLUMNS`](super::ATLAS_COLUMNS) x [`ATLAS_ROWS`](super::ATLAS_ROWS)
+    /// tiles (`None` until [`crafty_preset`](super::crafty_preset) registered it).
+    #[must_use]
+    pub fn particle_atlas(&self) -> Option<TextureId> {
+        self.lock().particle_atlas
+    }
+
+    pub(crate) fn set_particle_atlas(&self, atlas: Option<TextureId>) {
+        self.lock().particle_atlas = atlas;
     }
 }

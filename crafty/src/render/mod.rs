@@ -29,6 +29,10 @@
 //!    column (a precipitation map the game hands over), so none falls
 //!    through a roof; the chunks above also darken wet blocks the sky
 //!    reaches and fog closes in under cloud;
+//!    then the scene's **particle emitters** (block debris, rain splashes,
+//!    snow puffs: the engine's `ParticleFeature`, fed from the
+//!    `ParticleEmitter` components the game's [`particles`](crate::particles)
+//!    keeps), tested against the opaque depth;
 //! 5. **highlight**: the targeted block's edges as dark lines;
 //! 6. **godrays** ([`Godrays`]): while the sun or moon is on or near the
 //!    screen, the sky around it where no block covers it goes into a
@@ -94,13 +98,31 @@ pub fn shader_sources() -> Vec<(String, String)> {
 }
 
 /// The engine preset crafty runs on: its pipeline feature alone (sky,
-/// chunks, water, highlight, tonemap), for
+/// chunks, water, highlight, particles, tonemap), for
 /// [`Engine::headless`](taos_engine::Engine::headless) and
-/// [`Engine::run_app`](taos_engine::Engine::run_app).
+/// [`Engine::run_app`](taos_engine::Engine::run_app). It also registers the
+/// block atlas with the renderer's assets as the particles' texture
+/// ([`CraftyRenderHandle::particle_atlas`]); where that fails (a device
+/// without room for it) debris falls back to plain dots, logged.
 pub fn crafty_preset(
     feature: CraftyPipelineFeature,
 ) -> impl FnOnce(&mut taos_engine::renderer::Renderer) {
     move |renderer| {
+        let handle = feature.handle();
         renderer.add_feature(feature);
+        let (assets, gpu) = renderer.assets_mut();
+        let atlas = taos_engine::renderer::resources::Texture::from_rgba8(
+            gpu,
+            "crafty particle atlas",
+            &block_atlas(),
+            taos_engine::renderer::resources::ColorSpace::Srgb,
+        );
+        match atlas {
+            Ok(texture) => handle.set_particle_atlas(Some(assets.add_texture(texture))),
+            Err(e) => {
+                log::warn!("crafty: block debris drawn as plain dots ({e})");
+                handle.set_particle_atlas(None);
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ use taos_engine::game_loop::{Clock, GameLoop, LoopConfig};
 use crate::game::{Game, install, state, state_mut};
 use crate::inventory::GameMode;
 use crate::mesh::MeshScheduler;
+use crate::particles::{CraftyParticles, ParticleLevel};
 use crate::player::{CraftyMapper, Player, restore_inventory};
 use crate::render::CraftyRenderHandle;
 use crate::save::{LoadedWorld, PlayerState, SaveSession, SavedWorld};
@@ -100,6 +101,7 @@ pub struct Session {
     noted_position: Vec3,
     precipitation: Option<PrecipitationMap>,
     precipitation_edits: usize,
+    particles: CraftyParticles,
 }
 
 impl std::fmt::Debug for Session {
@@ -237,6 +239,7 @@ impl Session {
             noted_position: Vec3::NAN,
             precipitation: None,
             precipitation_edits: 0,
+            particles: CraftyParticles::new(),
         };
         session.sync_render(&mut game_loop, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
         (session, game_loop)
@@ -246,6 +249,22 @@ impl Session {
     #[must_use]
     pub fn render(&self) -> &CraftyRenderHandle {
         &self.render
+    }
+
+    /// The particle emitters the session keeps in its scene (debris,
+    /// splashes).
+    #[must_use]
+    pub fn particles(&self) -> &CraftyParticles {
+        &self.particles
+    }
+
+    /// How many particles to draw from the next frame on (the player's
+    /// setting; [`ParticleLevel::Off`] removes every emitter).
+    pub fn set_particle_level(&mut self, game: &mut GameLoop, level: ParticleLevel) {
+        self.particles.set_level(level);
+        if level == ParticleLevel::Off {
+            self.particles.clear(game.scene_mut());
+        }
     }
 
     /// The saved record as last written.

@@ -34,7 +34,13 @@ impl Session {
             d.x.abs() <= 2 && d.z.abs() <= 2
         });
         self.meshes.request_all(dirty);
-        let game = state(game);
+        self.sync_view(state(game), jobs, uploads, world_changed);
+        self.particles.update(game, self.render.particle_atlas());
+    }
+
+    /// The part of [`sync_render`](Self::sync_render) that reads the game:
+    /// precipitation, mesh jobs and uploads, sky, weather, highlight.
+    fn sync_view(&mut self, game: &Game, jobs: usize, uploads: usize, world_changed: bool) {
         self.refresh_precipitation(game, world_changed);
         self.meshes
             .gather_jobs(&game.world, game.player.body.position, jobs);

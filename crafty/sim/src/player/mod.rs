@@ -59,6 +59,8 @@ pub struct TickOutcome {
     pub dirty_chunks: Vec<ChunkPos>,
     /// Blocks broken this tick.
     pub broken: Option<IVec3>,
+    /// What the broken block was (set with [`broken`](Self::broken)).
+    pub broken_block: Option<BlockType>,
     /// Blocks placed this tick.
     pub placed: Option<IVec3>,
 }
@@ -148,6 +150,7 @@ impl Player {
         }
         outcome.dirty_chunks.extend(dirty);
         outcome.broken = Some(hit.block);
+        outcome.broken_block = Some(block);
     }
 
     fn place_block(&mut self, world: &mut World, outcome: &mut TickOutcome) {

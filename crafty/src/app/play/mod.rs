@@ -184,7 +184,7 @@ impl Play {
 
     /// Applies new settings at once: look speed, the camera's field of
     /// view, the view distance (chunks loaded, and the fog that hides their
-    /// edge), shadows and light shafts, volumes, and the bindings (a new mapper for the loop).
+    /// edge), shadows, light shafts and particles, volumes, and the bindings (a new mapper for the loop).
     pub(super) fn apply_settings(&mut self, engine: &mut Engine, settings: &PlayerSettings) {
         self.settings = settings.settings.clone().sanitized();
         state_mut(engine.game_loop()).set_view_radius(self.settings.view_distance);
@@ -192,6 +192,8 @@ impl Play {
         render.set_fog(Fog::for_view_radius(self.settings.view_distance));
         render.set_shadows(self.settings.shadows.shadows());
         render.set_godrays(self.settings.godrays());
+        self.session
+            .set_particle_level(engine.game_loop(), self.settings.particles);
         engine.audio().set_volumes(self.settings.volumes());
         engine
             .game_loop()

@@ -5,13 +5,11 @@
 //! and writes it as the first `frame.hdr`.
 
 use taos_engine::renderer::Frame;
-use taos_engine::renderer::features::HDR_FORMAT;
+use taos_engine::renderer::features::{HDR_FORMAT, HDR_USAGE};
 use taos_engine::renderer::graph::TextureDesc;
 use taos_engine::renderer::wgpu;
 
-use crate::render::shared::{
-    CraftyShader, FrameBindings, PassSetup, PipelineSpec, TARGET_USAGE, pipeline,
-};
+use crate::render::shared::{CraftyShader, FrameBindings, PassSetup, PipelineSpec, pipeline};
 
 /// Draws the sky behind everything into a new HDR target.
 #[derive(Debug)]
@@ -42,9 +40,11 @@ impl SkyPass {
     /// Creates the HDR target and puts the sky into it as `frame.hdr`.
     pub(crate) fn add_pass<'a>(&'a self, frame: &mut Frame<'a>, bindings: &'a FrameBindings) {
         let (width, height) = frame.data.size;
+        // The renderer's HDR usage: the engine's stages (the particles)
+        // copy the target as well as draw into it and sample it.
         let hdr = frame.graph.create_texture(
             "hdr",
-            TextureDesc::new_2d(width, height, HDR_FORMAT, TARGET_USAGE),
+            TextureDesc::new_2d(width, height, HDR_FORMAT, HDR_USAGE),
         );
         frame.hdr = Some(frame.graph.add_render_pass("crafty sky", |pass| {
             let hdr = pass.write_color(hdr, wgpu::LoadOp::Clear(wgpu::Color::BLACK));
