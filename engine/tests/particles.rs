@@ -129,6 +129,9 @@ fn brightness(pixels: &[u8]) -> u64 {
         .sum()
 }
 
+/// A preset to build an engine with.
+type Preset = Box<dyn FnOnce(&mut Renderer)>;
+
 const TOLERANCE: Tolerance = Tolerance {
     per_channel: 24,
     outlier_fraction: 0.02,
@@ -136,7 +139,7 @@ const TOLERANCE: Tolerance = Tolerance {
 
 #[test]
 fn every_preset_draws_the_particles() {
-    let presets: [(&str, Box<dyn FnOnce(&mut Renderer)>); 5] = [
+    let presets: [(&str, Preset); 5] = [
         (
             "particles_forward",
             Box::new(forward_preset(PresetOptions::default())),

@@ -4,7 +4,6 @@
 //! that fit none of them call [`Renderer::add_feature`] directly.
 
 use crate::Renderer;
-use crate::particles::ParticleFeature;
 use crate::features::{
     AmbientLight, AoFeature, AoOptions, DecalFeature, DecalTarget, DeferredLightingFeature,
     ForwardLitFeature, ForwardOverlayFeature, ForwardPlusFeature, GeometryFeature, IblOptions,
@@ -12,6 +11,7 @@ use crate::features::{
     TonemapFeature, check_deferred_support,
 };
 use crate::features::{BloomFeature, BloomOptions, DofFeature, DofOptions, TaaFeature, TaaOptions};
+use crate::particles::ParticleFeature;
 
 /// Options every preset understands.
 #[derive(Debug, Clone, PartialEq)]

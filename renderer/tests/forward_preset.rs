@@ -110,7 +110,14 @@ fn forward_preset_renders_the_reference_scene() {
     })(&mut renderer);
     assert_eq!(
         renderer.feature_names().collect::<Vec<_>>(),
-        ["Shadow", "Sky", "ForwardLit", "Decals", "Particles", "Tonemap"]
+        [
+            "Shadow",
+            "Sky",
+            "ForwardLit",
+            "Decals",
+            "Particles",
+            "Tonemap"
+        ]
     );
     let items = scene(&mut renderer);
     let mut data = frame_data(&renderer, &items);

@@ -205,7 +205,7 @@ fn target() -> image::RgbaImage {
         if r > 1.0 {
             return [0, 0, 0, 0];
         }
-        let ring = (r * 5.0) as u32 % 2 == 0;
+        let ring = ((r * 5.0) as u32).is_multiple_of(2);
         if ring {
             [200, 30, 30, 255]
         } else {

@@ -127,7 +127,7 @@ impl SortPipelines {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("particles sort.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("sort.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("sort.wgsl")),
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("particle sort"),

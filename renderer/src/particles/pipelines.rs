@@ -72,7 +72,7 @@ impl DrawPipelines {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("particles draw.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("draw.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("draw.wgsl")),
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("particles"),
@@ -237,7 +237,7 @@ impl SimulatePipeline {
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("particles simulate.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("simulate.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(crate::wgsl!("simulate.wgsl")),
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("particle simulate"),

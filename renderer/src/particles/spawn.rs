@@ -33,7 +33,7 @@ impl Spawner {
         dt: f32,
         emitting: bool,
     ) -> (u32, bool) {
-        if !emitting || !(dt > 0.0) {
+        if !emitting || dt.is_nan() || dt <= 0.0 {
             return (0, false);
         }
         self.elapsed += f64::from(dt);

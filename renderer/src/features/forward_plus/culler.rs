@@ -4,9 +4,9 @@
 //! forward-plus feature, the deferred point/spot lights and the
 //! forward-plus transparency overlay.
 
-use crate::features::counter_readback::CounterReadback;
 use super::{TILE_SIZE, storage_entry};
 use crate::GpuContext;
+use crate::features::counter_readback::CounterReadback;
 use crate::features::gpu_util::{uniform_buffer, uniform_entry};
 use crate::features::lit::{LightBuffer, TileParams, light_wgsl};
 use crate::frame::CameraView;

@@ -13,7 +13,6 @@
 
 mod culler;
 
-
 use super::AmbientLight;
 use super::forward_lit::msaa_samples;
 use super::lit::{
