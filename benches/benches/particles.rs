@@ -3,8 +3,9 @@
 //! one emitter holding about N living particles, against the same frame
 //! without the emitter (the baseline, measured in the same run). The GPU
 //! path at 100k and 1M (additive), 100k alpha-blended (sorted), and the
-//! CPU path (WebGL2's) at 50k. After each case one line gives the GPU time
-//! of the `particle simulate` and `particles` passes where the device has
+//! CPU path (WebGL2's) at 50k. After each case one line gives the
+//! particle feature's CPU time (spawning; on the CPU path also the step,
+//! sort and upload) and the GPU time of each pass where the device has
 //! timestamp queries.
 //!
 //! Run: `cargo bench -p taos_benches --bench particles -- --warm-up-time 1 --measurement-time 5`
@@ -140,9 +141,12 @@ fn particles(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new(name, count), &count, |b, _| {
             b.iter(|| black_box(frame_waited(&mut engine).particles));
         });
-        if let Some(line) = gpu_pass_times(&mut engine) {
-            println!("{name}/{count}: {line}");
-        }
+        let cpu = engine
+            .renderer()
+            .feature::<ParticleFeature>()
+            .map_or(0.0, |feature| feature.cpu_time().as_secs_f64() * 1e3);
+        let gpu = gpu_pass_times(&mut engine).unwrap_or_default();
+        println!("{name}/{count}: particle CPU work {cpu:.2} ms; {gpu}");
     }
     group.finish();
 }
