@@ -1,5 +1,7 @@
-//! The game chooses which camera draws (`Engine::set_camera`); `None` goes
-//! back to the first active camera (headless engine, lavapipe in CI).
+//! What the engine draws, in a headless engine (lavapipe in CI), in one
+//! test binary: the game chooses which camera draws (`Engine::set_camera`;
+//! `None` goes back to the first active camera, below), motion vectors for
+//! what moved, decals, and particles (the modules).
 
 use glam::{Quat, Vec3};
 use taos_engine::prelude::*;
@@ -77,5 +79,9 @@ fn the_chosen_camera_draws_and_none_goes_back_to_the_first() {
     assert_eq!(engine.camera(), Some(facing));
 }
 
-#[path = "render_camera_parts/decals.rs"]
+#[path = "rendering_parts/decals.rs"]
 mod decals;
+#[path = "rendering_parts/motion_vectors.rs"]
+mod motion_vectors;
+#[path = "rendering_parts/particles.rs"]
+mod particles;
