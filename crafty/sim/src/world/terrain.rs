@@ -139,6 +139,40 @@ impl BareTerrain {
     }
 }
 
+/// The bare terrain of columns, the noise built once, for level-of-detail
+/// terrain ([`crate::lod`]): each column's surface and layered blocks
+/// (no trees, no caves).
+pub struct ColumnSampler {
+    terrain: Terrain,
+    biomes: Option<BiomeNoise>,
+}
+
+impl std::fmt::Debug for ColumnSampler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ColumnSampler")
+            .field("terrain", &self.terrain)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ColumnSampler {
+    /// A sampler of `terrain`'s columns.
+    #[must_use]
+    pub fn new(terrain: Terrain) -> Self {
+        Self {
+            terrain,
+            biomes: terrain.biome_noise(),
+        }
+    }
+
+    /// Column `(x, z)`: the height of its top terrain block and its biome.
+    #[must_use]
+    pub fn column(&self, x: i32, z: i32) -> (i32, Biome) {
+        let column = self.terrain.column_with(self.biomes.as_ref(), x, z);
+        (column.surface, column.biome)
+    }
+}
+
 /// The terrain of one column: where the ground ends and what covers it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Column {
@@ -398,7 +432,7 @@ impl Terrain {
 /// `surface` in `biome`: water above it up to sea level; sand on beaches
 /// and sea floors; grass (snow on peaks) over dirt over stone, or sand in
 /// deserts and snow in snowy land.
-fn layer_block(y: i32, surface: i32, biome: Biome) -> BlockType {
+pub(crate) fn layer_block(y: i32, surface: i32, biome: Biome) -> BlockType {
     if !(0..WORLD_HEIGHT).contains(&y) {
         return BlockType::Air;
     }
