@@ -1,11 +1,12 @@
 //! The game's side of the pipeline: a cloneable handle to state the feature
 //! drains every frame.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use glam::{IVec2, IVec3, Vec2, Vec3};
 
+use crate::lod::LodTile;
 use crate::mesh::ChunkMesh;
 use crate::time_of_day::{SkyLighting, sky_lighting};
 use crate::weather::{PrecipitationMap, WeatherView};
@@ -167,12 +168,27 @@ pub struct CraftyRenderStats {
     pub shadow_draws: usize,
     /// Whether light shafts were drawn in the last frame.
     pub godrays: bool,
+    /// Far terrain sections resident on the GPU (counted in `chunks` too).
+    pub far_sections: usize,
+    /// Bytes of chunk quad buffers on the GPU: resident, and pooled for
+    /// reuse.
+    pub buffer_bytes: (u64, u64),
+}
+
+/// Far terrain changes not yet uploaded.
+#[derive(Debug, Default)]
+pub(crate) struct FarChanges {
+    /// Sections to set (`Some`, with whether to fade in) or remove.
+    pub(crate) sections: HashMap<(LodTile, i32), Option<(ChunkMesh, bool)>>,
+    /// World chunk columns not to draw (far terrain covers them), when changed.
+    pub(crate) hidden: Option<HashSet<IVec2>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct Shared {
     /// Chunk changes not yet uploaded: `None` removes.
     pub(crate) pending: HashMap<ChunkPos, Option<ChunkMesh>>,
+    pub(crate) far: FarChanges,
     pub(crate) sky: SkyLighting,
     pub(crate) highlight: Option<IVec3>,
     pub(crate) fog: Fog,
@@ -214,6 +230,7 @@ impl CraftyRenderHandle {
         Self {
             shared: Arc::new(Mutex::new(Shared {
                 pending: HashMap::new(),
+                far: FarChanges::default(),
                 sky: sky_lighting(std::f32::consts::FRAC_PI_3, 0.5),
                 highlight: None,
                 fog: Fog::default(),
@@ -242,6 +259,25 @@ impl CraftyRenderHandle {
     pub fn set_chunk(&self, pos: ChunkPos, mesh: &ChunkMesh) {
         let change = (!mesh.is_empty()).then(|| mesh.clone());
         self.lock().pending.insert(pos, change);
+    }
+
+    /// Uploads (or replaces) section `section` of far tile `tile`; an
+    /// empty mesh removes it. With `fade`, a section new to the GPU fades
+    /// in (dithered) over a third of a second.
+    pub fn set_far_section(&self, tile: LodTile, section: i32, mesh: &ChunkMesh, fade: bool) {
+        let change = (!mesh.is_empty()).then(|| (mesh.clone(), fade));
+        self.lock().far.sections.insert((tile, section), change);
+    }
+
+    /// Removes section `section` of far tile `tile`.
+    pub fn remove_far_section(&self, tile: LodTile, section: i32) {
+        self.lock().far.sections.insert((tile, section), None);
+    }
+
+    /// The world chunk columns not to draw: far terrain covers them (the
+    /// ring the world keeps loaded beyond the near chunks).
+    pub fn set_hidden_columns(&self, columns: HashSet<IVec2>) {
+        self.lock().far.hidden = Some(columns);
     }
 
     /// The other players to draw as blocky figures: their feet and heading
