@@ -175,6 +175,16 @@ pub struct CraftyRenderStats {
     pub buffer_bytes: (u64, u64),
 }
 
+/// What a queued upload is for (see [`CraftyRenderHandle::take_uploads`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Upload {
+    /// A world chunk.
+    Chunk(ChunkPos),
+    /// A section of a far tile.
+    Far(LodTile, i32),
+}
+
 /// Far terrain changes not yet uploaded.
 #[derive(Debug, Default)]
 pub(crate) struct FarChanges {
@@ -278,6 +288,29 @@ impl CraftyRenderHandle {
     /// ring the world keeps loaded beyond the near chunks).
     pub fn set_hidden_columns(&self, columns: HashSet<IVec2>) {
         self.lock().far.hidden = Some(columns);
+    }
+
+    /// Takes every queued chunk and far section change as a GPU would, and
+    /// says what each one holds: its key and the bytes of its quads (`None`:
+    /// removed). For benches and tools that run without a GPU (nothing
+    /// else drains the queue there).
+    #[doc(hidden)]
+    pub fn take_uploads(&self) -> Vec<(Upload, Option<usize>)> {
+        let quad = std::mem::size_of::<crate::mesh::PackedQuad>();
+        let bytes = |mesh: &ChunkMesh| (mesh.opaque.len() + mesh.transparent.len()) * quad;
+        let mut shared = self.lock();
+        let chunks = std::mem::take(&mut shared.pending);
+        let far = std::mem::take(&mut shared.far.sections);
+        chunks
+            .into_iter()
+            .map(|(pos, mesh)| (Upload::Chunk(pos), mesh.as_ref().map(bytes)))
+            .chain(far.into_iter().map(|((tile, section), change)| {
+                (
+                    Upload::Far(tile, section),
+                    change.as_ref().map(|(mesh, _)| bytes(mesh)),
+                )
+            }))
+            .collect()
     }
 
     /// The other players to draw as blocky figures: their feet and heading

@@ -75,7 +75,7 @@ pub use atlas::{
 pub(crate) use chunks::FADE_FRAMES as FAR_FADE_FRAMES;
 pub use feature::{CraftyPipelineFeature, StagePoint};
 pub use handle::{
-    Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, MAX_AVATARS, Shadows,
+    Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, MAX_AVATARS, Shadows, Upload,
 };
 pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};

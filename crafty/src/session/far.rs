@@ -8,8 +8,9 @@
 //! fading in. A tile the plan no longer holds stays drawn until every tile
 //! that replaces it is resident (then for the fade), so nothing pops or
 //! opens a hole. The columns drawn from full chunks are those within the
-//! near radius once all four of their chunks are meshed; the ring of
-//! chunks the world keeps loaded just beyond is hidden under far terrain.
+//! near radius (the outer two rings of it once all four of their chunks are
+//! meshed); the ring of chunks the world keeps loaded just beyond is hidden
+//! under far terrain.
 
 use std::collections::{HashMap, HashSet};
 
@@ -221,9 +222,13 @@ impl FarView {
         };
         let near = self.near;
         let meshed = &self.meshed;
+        // The inner near chunks are always theirs (they appear as they are
+        // meshed, as without a far view); the outer two rings of them are
+        // far terrain until all four chunks of a column are meshed, so
+        // walking outwards never opens a gap at the rim.
         self.plan = plan(&view, |column| {
-            (column - center).abs().max_element() <= near
-                && meshed.get(&column) == Some(&FULL_COLUMN)
+            let d = (column - center).abs().max_element();
+            d <= near - 2 || (d <= near && meshed.get(&column) == Some(&FULL_COLUMN))
         });
         self.planned = self.plan.iter().copied().collect();
         self.retiring.retain(|tile, _| !self.planned.contains(tile));
