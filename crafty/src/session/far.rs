@@ -60,7 +60,9 @@ pub(super) struct FarView {
     near: i32,
     plan: Vec<LodTile>,
     planned: HashSet<LodTile>,
-    plan_key: Option<(IVec2, i32, i32)>,
+    /// The camera's column, the radii and the eighth of the compass it
+    /// looked towards when the plan was made.
+    plan_key: Option<(IVec2, i32, i32, i32)>,
     replan: bool,
     resident: HashMap<LodTile, Resident>,
     /// Resident tiles an edit changed since they were built.
@@ -209,7 +211,9 @@ impl FarView {
         let position = game.player.body.position;
         let (chunk, _) = ChunkPos::of_block(position.floor().as_ivec3());
         let center = column_of(chunk);
-        let key = (center, self.near, self.distance);
+        let look = game.player.look_direction();
+        let sector = (look.x.atan2(look.z) / std::f32::consts::TAU * 8.0).round() as i32;
+        let key = (center, self.near, self.distance, sector);
         if !self.replan && self.plan_key == Some(key) {
             return;
         }
@@ -218,7 +222,7 @@ impl FarView {
             near: self.near,
             far: self.distance,
             eye: game.player.body.eye(),
-            look: game.player.look_direction(),
+            look,
         };
         let near = self.near;
         let meshed = &self.meshed;
@@ -289,7 +293,15 @@ impl FarView {
             .collect();
         for tile in candidates {
             if self.replaced(tile) {
-                let at = if wait { 0 } else { self.frame + RETIRE_FRAMES };
+                // A level-0 tile whose column is drawn from its chunks now
+                // goes at once (the same land: no fade, no overlap).
+                let voxels =
+                    tile.level == 0 && self.meshed.get(&tile.first_column()) == Some(&FULL_COLUMN);
+                let at = if wait || voxels {
+                    0
+                } else {
+                    self.frame + RETIRE_FRAMES
+                };
                 self.retiring.insert(tile, at);
             }
         }
@@ -311,8 +323,9 @@ impl FarView {
         }
     }
 
-    /// Hides the loaded chunks beyond the near radius that a resident tile
-    /// of the plan covers (far terrain is drawn there instead).
+    /// Hides the loaded chunks that a resident tile of the plan covers (far
+    /// terrain is drawn there instead): beyond the near radius, and columns
+    /// of its rim not meshed in full yet.
     fn hide_covered_columns(&mut self, render: &CraftyRenderHandle) {
         let Some((center, ..)) = self.plan_key else {
             return;
@@ -323,11 +336,15 @@ impl FarView {
                 self.planned.contains(&tile) && self.resident.contains_key(&tile)
             })
         };
+        // Beyond the near radius, and the near rim's columns not meshed in
+        // full yet: far terrain stands in for them.
         let hidden: HashSet<IVec2> = self
             .meshed
-            .keys()
-            .copied()
-            .filter(|&c| (c - center).abs().max_element() > self.near && covered(c))
+            .iter()
+            .filter(|&(&c, &bits)| {
+                ((c - center).abs().max_element() > self.near || bits != FULL_COLUMN) && covered(c)
+            })
+            .map(|(&c, _)| c)
             .collect();
         if hidden != self.hidden {
             render.set_hidden_columns(hidden.clone());
