@@ -8,7 +8,7 @@ use glam::{IVec2, IVec3};
 use super::{LodTile, TILE_CELLS};
 use crate::mesh::{ChunkMesh, Mesher, PaddedChunk};
 use crate::world::{
-    BlockEdit, BlockType, ColumnSampler, SEA_LEVEL, WORLD_HEIGHT, World, layer_block,
+    BlockEdit, BlockType, CANOPY_REACH, ColumnSampler, SEA_LEVEL, WORLD_HEIGHT, World, layer_block,
 };
 
 /// One 32³ section of a tile's cells, meshed.
@@ -104,6 +104,69 @@ pub fn build_tile(
     LodMesh { tile, sections }
 }
 
+/// Levels whose tiles grow the seed's trees (cells of up to 4 blocks, out
+/// to about 25 chunks): a far forest keeps its colour; beyond, a cell is
+/// wider than a tree.
+const TREE_LEVELS: u8 = 2;
+
+/// Puts the seed's trees into `cells`: a log trunk and a canopy of leaves
+/// (corners untrimmed), each block in the cell holding it, only into empty
+/// cells; a trunk whose root an edit changed is left out.
+fn plant_trees(
+    sampler: &ColumnSampler,
+    tile: LodTile,
+    cells: &mut Cells,
+    edited: &HashMap<IVec3, BlockType>,
+) {
+    let (w, h) = (tile.cell_width(), tile.cell_height());
+    let origin = tile.origin();
+    let side = tile.chunks() * TILE_CELLS;
+    let reach = CANOPY_REACH;
+    let n = TILE_CELLS;
+    let mut put = |cells: &mut Cells, p: IVec3, block: BlockType| {
+        let rel = p - origin;
+        let (cx, cz, cy) = (
+            rel.x.div_euclid(w),
+            rel.z.div_euclid(w),
+            rel.y.div_euclid(h),
+        );
+        if (0..n).contains(&cx) && (0..n).contains(&cz) && (0..cells.high as i32).contains(&cy) {
+            let i = cells.index(cx as usize, cy as usize, cz as usize);
+            if cells.blocks[i].is_air() {
+                cells.blocks[i] = block;
+            }
+        }
+    };
+    for z in origin.z - reach..origin.z + side + reach {
+        for x in origin.x - reach..origin.x + side + reach {
+            let Some(trunk) = sampler.tree(x, z) else {
+                continue;
+            };
+            let (surface, _) = sampler.column(x, z);
+            let base = surface + 1;
+            if edited.contains_key(&IVec3::new(x, surface, z)) {
+                continue;
+            }
+            let top = base + trunk;
+            for y in base..top {
+                put(cells, IVec3::new(x, y, z), BlockType::Log);
+            }
+            for dy in -2..=1 {
+                let radius = if dy == 1 { 1 } else { reach };
+                for dz in -radius..=radius {
+                    for dx in -radius..=radius {
+                        put(
+                            cells,
+                            IVec3::new(x + dx, top + dy, z + dz),
+                            BlockType::Leaves,
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn fill_cells(sampler: &ColumnSampler, tile: LodTile, edits: &[BlockEdit]) -> Cells {
     let (w, h) = (tile.cell_width(), tile.cell_height());
     let high = tile.cells_high() as usize;
@@ -169,6 +232,9 @@ fn fill_cells(sampler: &ColumnSampler, tile: LodTile, edits: &[BlockEdit]) -> Ce
             }
         }
     }
+    if tile.level <= TREE_LEVELS {
+        plant_trees(sampler, tile, &mut cells, &by_block);
+    }
     // Blocks placed anywhere in an empty cell fill it.
     for edit in edits.iter().filter(|e| !e.block.is_air()) {
         let (cx, cz) = ((edit.x - origin.x) / w, (edit.z - origin.z) / w);
@@ -212,10 +278,21 @@ mod tests {
                 }
             }
         }
+        let mut bare = 0;
         for ((x, z), top) in tops {
-            let surface = terrain.surface_height(origin.x + x as i32, origin.z + z as i32);
-            assert_eq!(top as i32, surface.max(SEA_LEVEL), "column {x} {z}");
+            let (wx, wz) = (origin.x + x as i32, origin.z + z as i32);
+            let surface = terrain.surface_height(wx, wz);
+            // Under a canopy the top is a tree's; elsewhere the seed's ground.
+            let near_tree =
+                (-2..=2).any(|dz| (-2..=2).any(|dx| terrain.tree_at(wx + dx, wz + dz).is_some()));
+            if !near_tree {
+                assert_eq!(top as i32, surface.max(SEA_LEVEL), "column {x} {z}");
+                bare += 1;
+            } else {
+                assert!(top as i32 >= surface.max(SEA_LEVEL), "column {x} {z}");
+            }
         }
+        assert!(bare > 100, "{bare} columns without trees");
     }
 
     #[test]
@@ -248,6 +325,28 @@ mod tests {
             build_tile(&sampler, t, &outside, &mut Mesher::new()),
             before
         );
+    }
+
+    #[test]
+    fn near_far_tiles_grow_the_seed_s_trees() {
+        let terrain = Terrain::with_generator(42, TerrainGenerator::Biomes);
+        let sampler = ColumnSampler::new(terrain);
+        let leaves = BlockType::Leaves.tile(crate::world::Face::Top);
+        let count = |level: u8| {
+            let mesh = build_tile(&sampler, tile(level, -7, 2), &[], &mut Mesher::new());
+            mesh.sections
+                .iter()
+                .flat_map(|s| s.mesh.transparent.iter())
+                .filter(|q| q.tile() == leaves)
+                .count()
+        };
+        let trees = (-224..-192)
+            .flat_map(|x| (64..96).map(move |z| (x, z)))
+            .filter(|&(x, z)| terrain.tree_at(x, z).is_some())
+            .count();
+        assert!(trees > 0, "seed 42 has trees in chunk (-7, 2)");
+        assert!(count(0) > 0);
+        assert_eq!(count(3), 0, "no trees in cells of 8 blocks");
     }
 
     #[test]

@@ -28,6 +28,8 @@ const DESERT_SAND_DEPTH: i32 = 5;
 const TREE_CHANCE: f64 = 0.012;
 /// How far leaves reach from a trunk.
 const CANOPY_RADIUS: i32 = 2;
+/// How far a tree's leaves reach from its trunk, in blocks.
+pub const CANOPY_REACH: i32 = CANOPY_RADIUS;
 
 const SALT_CONTINENT: u64 = 11;
 const SALT_HILLS: u64 = 23;
@@ -170,6 +172,14 @@ impl ColumnSampler {
     pub fn column(&self, x: i32, z: i32) -> (i32, Biome) {
         let column = self.terrain.column_with(self.biomes.as_ref(), x, z);
         (column.surface, column.biome)
+    }
+
+    /// The trunk height of the tree rooted on column `(x, z)`, if one grows
+    /// there (its leaves reach [`CANOPY_REACH`] blocks around the trunk's
+    /// top, from two under it to one over it).
+    #[must_use]
+    pub fn tree(&self, x: i32, z: i32) -> Option<i32> {
+        self.terrain.tree_with(self.biomes.as_ref(), x, z)
     }
 }
 
