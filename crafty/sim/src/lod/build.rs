@@ -123,7 +123,7 @@ fn plant_trees(
     let side = tile.chunks() * TILE_CELLS;
     let reach = CANOPY_REACH;
     let n = TILE_CELLS;
-    let mut put = |cells: &mut Cells, p: IVec3, block: BlockType| {
+    let put = |cells: &mut Cells, p: IVec3, block: BlockType| {
         let rel = p - origin;
         let (cx, cz, cy) = (
             rel.x.div_euclid(w),

@@ -18,8 +18,9 @@
 //! - [`LodBuilder`]: tiles built on worker threads (inline on wasm32).
 //!
 //! A far tile holds only its quads (8 bytes each), never its blocks: the
-//! voxel data stays within the near chunks. Trees and caves are not in the
-//! far view (its terrain is the seed's ground, with the edits over it).
+//! voxel data stays within the near chunks. Its terrain is the seed's
+//! ground with the edits over it, and the seed's trees in tiles of cells up
+//! to 4 blocks; caves are not in the far view.
 
 mod build;
 mod builder;
