@@ -6,7 +6,7 @@
 //! crafty --world NAME --script "..."        ... playing an input script first
 //! crafty --world join:NAME@HOST:PORT        joining a multiplayer server as NAME
 //! crafty --headless --world <NAME|new:SEED> [--mode creative|survival]
-//!        [--replay FILE] --ticks N [--screenshot out.png] [--size WxH]
+//!        [--replay FILE] --ticks N [--screenshot out.png] [--size WxH] [--view N]
 //! crafty --make-replay FILE --script "walk 60, look-down 15, break"
 //! crafty --apply-edits FILE                 save edits exported when saving failed
 //! ```
@@ -56,6 +56,8 @@ pub struct HeadlessArgs {
     /// Set the weather first (`--weather clear|rain|snow|storm`): it holds
     /// at full strength until the current spell ends.
     pub weather: Option<WeatherKind>,
+    /// View distance in chunks (`--view N`, 2 to 64); the default's otherwise.
+    pub view: Option<i32>,
 }
 
 /// What the command line asks for.
@@ -68,6 +70,9 @@ pub enum Command {
         /// An input script (see [`crate::script`]) played in the first
         /// world opened, before the player's own input takes over.
         script: Option<String>,
+        /// The view distance for this run (`--view N`, 2 to 64 chunks),
+        /// over the saved settings.
+        view: Option<i32>,
     },
     /// Run headless.
     Headless(HeadlessArgs),
@@ -138,7 +143,7 @@ impl From<WeatherArg> for WeatherKind {
 #[command(
     name = "crafty",
     about = "crafty: the Taos voxel game with saved worlds",
-    after_help = "Forms:\n  crafty [--world NAME] [--script \"...\"]          the launcher (or a world, a script played first) in a window\n  crafty --world join:NAME@HOST:PORT             join a multiplayer server (crafty-server) as NAME\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n  crafty --apply-edits FILE                      save edits the window exported when saving failed\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
+    after_help = "Forms:\n  crafty [--world NAME] [--script \"...\"]          the launcher (or a world, a script played first) in a window\n  crafty --world join:NAME@HOST:PORT             join a multiplayer server (crafty-server) as NAME\n  crafty --headless --world <NAME|new:SEED> --ticks N [--mode ..] [--replay FILE] [--screenshot out.png] [--size WxH] [--time HH:MM] [--weather clear|rain|snow|storm] [--view N]\n  crafty --make-replay FILE --script \"walk 60, look-down 15, break, place\"\n  crafty --apply-edits FILE                      save edits the window exported when saving failed\n\nEvery form accepts --data-dir DIR (default: the platform data dir, or TAOS_DATA_DIR)."
 )]
 struct Cli {
     /// Run without a window: play --ticks ticks deterministically, save, exit.
@@ -168,6 +173,9 @@ struct Cli {
     /// Weather to start a headless run in.
     #[arg(long, value_enum)]
     weather: Option<WeatherArg>,
+    /// View distance in chunks, 2 to 64 (level-of-detail terrain beyond 8).
+    #[arg(long, value_name = "N")]
+    view: Option<i32>,
     /// Where worlds are saved.
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -203,6 +211,16 @@ impl Args {
             Err(error) => return Err(ArgsError(error.render().to_string())),
         };
         let size = parse_size(&cli.size)?;
+        let range = crate::settings::VIEW_DISTANCES;
+        if let Some(view) = cli.view
+            && !range.contains(&view)
+        {
+            return Err(ArgsError(format!(
+                "--view must be {} to {} chunks, not {view}",
+                range.start(),
+                range.end()
+            )));
+        }
         let mode = match cli.mode {
             ModeArg::Creative => GameMode::Creative,
             ModeArg::Survival => GameMode::Survival,
@@ -230,11 +248,13 @@ impl Args {
                 size,
                 time: cli.time.as_deref().map(parse_clock).transpose()?,
                 weather: cli.weather.map(WeatherKind::from),
+                view: cli.view,
             })
         } else {
             Command::Window {
                 world: cli.world,
                 script: cli.script,
+                view: cli.view,
             }
         };
         Ok(Self {
@@ -344,7 +364,8 @@ mod tests {
             parse("").unwrap().command,
             Command::Window {
                 world: None,
-                script: None
+                script: None,
+                view: None,
             }
         );
     }
@@ -359,6 +380,7 @@ mod tests {
             Command::Window {
                 world: Some("new:42".to_owned()),
                 script: Some("look-down 40, break".to_owned()),
+                view: None,
             }
         );
     }
@@ -367,7 +389,8 @@ mod tests {
     fn headless_run_parses_every_option() {
         let args = parse(
             "--headless --world new:42 --mode survival --replay r.bin --ticks 600 \
-             --screenshot out.png --size 320x180 --time 18:30 --weather storm --data-dir /tmp/w",
+             --screenshot out.png --size 320x180 --time 18:30 --weather storm --view 64 \
+             --data-dir /tmp/w",
         )
         .unwrap();
         assert_eq!(args.data_dir, Some(PathBuf::from("/tmp/w")));
@@ -382,6 +405,7 @@ mod tests {
                 size: (320, 180),
                 time: Some(18 * 60 + 30),
                 weather: Some(WeatherKind::Storm),
+                view: Some(64),
             })
         );
     }
@@ -400,6 +424,8 @@ mod tests {
             let said = message(&format!("--headless --world new:1 --ticks 1 --time {bad}"));
             assert!(said.contains("--time"), "{bad}: {said}");
         }
+        let said = message("--headless --world new:1 --ticks 1 --view 65");
+        assert!(said.contains("--view must be 2 to"), "{said}");
         let said = message("--headless --world new:1 --ticks 1 --weather hail");
         assert!(
             said.contains("--weather") && said.contains("storm"),

@@ -127,6 +127,9 @@ pub fn run_headless<B: StorageBackend>(
             (Session::start(loaded, clock, render), warnings)
         }
     };
+    if let Some(view) = args.view {
+        session.set_view_distance(&mut game, view);
+    }
     if let Some(minutes) = args.time {
         let mut state = state_mut(&mut game);
         state.time = state.time.at_clock(minutes);

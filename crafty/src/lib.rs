@@ -37,7 +37,7 @@
 //! save format serve this one game.
 
 pub use crafty_sim::{
-    game, inventory, mesh, player, save, script, time_of_day, view, weather, world,
+    game, inventory, lod, mesh, player, save, script, time_of_day, view, weather, world,
 };
 
 pub mod app;

@@ -92,11 +92,15 @@ mod native {
                     unsaved.edits.len()
                 );
             }
-            Command::Window { world, script } => {
+            Command::Window {
+                world,
+                script,
+                view,
+            } => {
                 let script = script
                     .map(|text| crafty::script::compile(&text, 0))
                     .transpose()?;
-                crafty::app::run(backend, world, script, now_ms)?;
+                crafty::app::run(backend, world, script, view, now_ms)?;
             }
         }
         Ok(())

@@ -123,8 +123,10 @@ pub struct Settings {
     pub effects_volume: f32,
     /// Whether the touch controls show.
     pub touch: TouchMode,
-    /// Chunks loaded and drawn around the player in each direction
-    /// ([`VIEW_RADII`](crate::game::VIEW_RADII), 2 to 16).
+    /// Chunks drawn around the player in each direction
+    /// ([`VIEW_DISTANCES`], 2 to 64, 32 in the browser): loaded in full out
+    /// to [`NEAR_CHUNKS`](crate::session::NEAR_CHUNKS), level-of-detail
+    /// terrain beyond.
     pub view_distance: i32,
     /// Sun and moon shadows.
     pub shadows: ShadowQuality,
@@ -151,6 +153,10 @@ impl Default for Settings {
 }
 
 impl Record for Settings {}
+
+/// The view distances a player can choose, in chunks.
+pub const VIEW_DISTANCES: std::ops::RangeInclusive<i32> =
+    *crate::game::VIEW_RADII.start()..=crate::session::MAX_VIEW_DISTANCE;
 
 impl Settings {
     /// The allowed range of [`mouse_sensitivity`](Self::mouse_sensitivity).
@@ -179,10 +185,9 @@ impl Settings {
             master_volume: fit(self.master_volume, 0.0..=1.0, defaults.master_volume),
             effects_volume: fit(self.effects_volume, 0.0..=1.0, defaults.effects_volume),
             touch: self.touch,
-            view_distance: self.view_distance.clamp(
-                *crate::game::VIEW_RADII.start(),
-                *crate::game::VIEW_RADII.end(),
-            ),
+            view_distance: self
+                .view_distance
+                .clamp(*VIEW_DISTANCES.start(), *VIEW_DISTANCES.end()),
             shadows: self.shadows,
             light_shafts: self.light_shafts,
             particles: self.particles,
@@ -395,7 +400,7 @@ mod tests {
             (ShadowQuality::High, false, ParticleLevel::Reduced)
         );
         assert_eq!(wild.mouse_sensitivity, 5.0);
-        assert_eq!(wild.view_distance, 16);
+        assert_eq!(wild.view_distance, crate::session::MAX_VIEW_DISTANCE);
         assert_eq!(wild.fov_degrees, crate::view::FOV_DEGREES);
         assert_eq!((wild.master_volume, wild.effects_volume), (0.0, 1.0));
         assert_eq!(wild.touch, TouchMode::Off);

@@ -31,6 +31,7 @@ fn args(
         size: (64, 36),
         time: None,
         weather: None,
+        view: None,
     }
 }
 

@@ -64,3 +64,72 @@ fn without_workers_everything_is_generated_in_the_tick() {
     let (loaded, total) = session.generation_progress(&game);
     assert_eq!(loaded, total);
 }
+
+#[test]
+fn the_far_view_fills_in_and_a_far_edit_changes_it() {
+    use crafty::lod::LodTile;
+    use crafty::render::Upload;
+    use crafty::world::BlockType;
+    let mut record = SavedWorld::create("Far", 42, GameMode::Creative, 0)
+        .with_generator(TerrainGenerator::Biomes);
+    record.player = PlayerState {
+        x: 16.5,
+        y: 120.0,
+        z: 16.5,
+        yaw: 0.0,
+        pitch: -0.2,
+    };
+    let (_, render) = CraftyPipelineFeature::new();
+    let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render.clone());
+    session.set_view_distance(&mut game, 24);
+    assert_eq!(state(&game).view_radius, crafty::session::NEAR_CHUNKS);
+    // Paced by hand: frames until the whole view is drawn.
+    let mut frames = 0;
+    while !session.horizon_complete(&game) {
+        session.sync_render(&mut game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        frames += 1;
+        assert!(frames < 20_000, "the horizon never completed");
+    }
+    let far = session.far_stats();
+    assert!(far.planned > 50 && far.ready == far.planned, "{far:?}");
+    let uploads = render.take_uploads();
+    let tiles: Vec<LodTile> = uploads
+        .iter()
+        .filter_map(|(key, _)| match key {
+            Upload::Far(tile, _) => Some(*tile),
+            Upload::Chunk(_) => None,
+        })
+        .collect();
+    assert!(tiles.iter().any(|t| t.level >= 2), "coarse tiles far away");
+
+    // A tower 600 blocks away, in a far tile: that tile is built again.
+    let at = glam::IVec3::new(16, 0, -600);
+    for y in 100..127 {
+        state_mut(&mut game)
+            .world
+            .set_block(at.with_y(y), BlockType::Planks)
+            .expect("inside the world");
+    }
+    let column = glam::IVec2::new(0, -19);
+    let covering = (0..=crafty::lod::MAX_LOD_LEVEL)
+        .map(|level| LodTile::containing(level, column))
+        .find(|t| tiles.contains(t))
+        .expect("a far tile covers the tower");
+    let mut rebuilt = false;
+    for _ in 0..2000 {
+        session.sync_render(&mut game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+        rebuilt |= render.take_uploads().iter().any(|(key, mesh)| {
+            matches!(key, Upload::Far(t, _) if *t == covering) && mesh.is_some()
+        });
+        if rebuilt {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(rebuilt, "{covering:?} was not rebuilt after the edit");
+    // Back to a short view: no far terrain left.
+    session.set_view_distance(&mut game, 6);
+    session.sync_render(&mut game, MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME);
+    assert_eq!(session.far_stats().resident, 0);
+}

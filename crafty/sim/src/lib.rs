@@ -11,6 +11,7 @@
 //! - [`view`]: the player's eye as the scene's camera and the sun.
 //! - [`world`]: blocks, 32³ chunks, deterministic terrain, edits.
 //! - [`mesh`]: chunk meshing into packed quads.
+//! - [`lod`]: level-of-detail terrain for the far view.
 //! - [`player`]: body and collision, view, targeting, break/place, inventory and hotbar.
 //! - [`time_of_day`]: the sun angle and the moon phase.
 //! - [`weather`]: clear, rain, snow and storms in spells from the seed.
@@ -30,6 +31,7 @@
 
 pub mod game;
 pub mod inventory;
+pub mod lod;
 pub mod mesh;
 pub mod player;
 pub mod save;

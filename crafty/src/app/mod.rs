@@ -94,7 +94,8 @@ pub enum AppError {
 /// Opens the window on the launcher (or straight into `world`: a saved
 /// world's name, or `new:SEED` for a new one) and runs until it closes.
 /// `script` (see [`crate::script`]) is played in the first world opened;
-/// the player's input takes over when it ends.
+/// the player's input takes over when it ends. `view` (chunks) replaces the
+/// saved view distance for this run.
 /// Worlds are saved in `backend`; `now_ms` is the wall clock used for
 /// "last played" times.
 ///
@@ -106,11 +107,16 @@ pub fn run(
     backend: Backend,
     world: Option<String>,
     script: Option<Recording>,
+    view: Option<i32>,
     now_ms: fn() -> u64,
 ) -> Result<(), AppError> {
     use taos_engine::storage::block_on;
     let store = block_on(WorldStore::open(&backend))?;
-    let settings = block_on(PlayerSettings::load(&store));
+    let mut settings = block_on(PlayerSettings::load(&store));
+    if let (Some(view), Ok(loaded)) = (view, &mut settings) {
+        loaded.settings.view_distance = view;
+        loaded.settings = loaded.settings.clone().sanitized();
+    }
     let chunks = chunk_storage(block_on(ChunkStore::open(&backend)));
     run_with(store, settings, chunks, world, script, now_ms)
 }

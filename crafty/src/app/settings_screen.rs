@@ -112,7 +112,7 @@ impl SettingsScreen {
                 ui.end_row();
                 ui.label("View distance");
                 ui.add(
-                    egui::Slider::new(&mut s.view_distance, crate::game::VIEW_RADII)
+                    egui::Slider::new(&mut s.view_distance, crate::settings::VIEW_DISTANCES)
                         .suffix(" chunks"),
                 );
                 ui.end_row();

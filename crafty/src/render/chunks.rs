@@ -1,30 +1,70 @@
 //! Chunk geometry on the GPU: one instance buffer per chunk (opaque quads,
 //! then transparent quads) and one slot per chunk in a uniform buffer of
-//! chunk origins, bound with a dynamic offset.
+//! chunk placements (corner, cell scale, fade), bound with a dynamic
+//! offset. Far terrain sections ([`crate::lod`]) are chunks of cells
+//! wider than a block, placed the same way. Freed buffers are pooled for
+//! the next chunks.
 
 use std::collections::HashMap;
 use taos_engine::renderer::wgpu;
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{IVec2, Mat4, Vec3, Vec4};
 use taos_engine::renderer::resources::uniform_slab;
 
+use crate::lod::LodTile;
 use crate::mesh::{ChunkMesh, PackedQuad};
 use crate::world::{CHUNK_SIZE, ChunkPos};
 
-/// Stride between chunk origins: the dynamic-offset alignment every device
-/// accepts.
+/// Stride between chunk placements: the dynamic-offset alignment every
+/// device accepts.
 pub(crate) const ORIGIN_STRIDE: u64 = 256;
 const QUAD_BYTES: u64 = std::mem::size_of::<PackedQuad>() as u64;
+/// Frames a far section takes to fade in (dithered) after it arrives.
+pub(crate) const FADE_FRAMES: u64 = 20;
+/// Quad capacity kept in the pool of freed buffers at most (8 MiB).
+const POOL_QUADS: u64 = 1 << 20;
+
+/// What a resident chunk is: a world chunk, or a section of a far tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum ChunkKey {
+    /// A world chunk, one cell a block.
+    Chunk(ChunkPos),
+    /// Section `1` (from the bottom) of far tile `0`.
+    Far(LodTile, i32),
+}
+
+impl ChunkKey {
+    /// Where its cell `(0, 0, 0)` is, and a cell's size in blocks.
+    pub(crate) fn placement(self) -> (Vec3, Vec3) {
+        match self {
+            Self::Chunk(pos) => (pos.origin().as_vec3(), Vec3::ONE),
+            Self::Far(tile, section) => tile.section_transform(section),
+        }
+    }
+
+    /// The chunk column of a world chunk.
+    pub(crate) fn column(self) -> Option<IVec2> {
+        match self {
+            Self::Chunk(pos) => Some(IVec2::new(pos.0.x, pos.0.z)),
+            Self::Far(..) => None,
+        }
+    }
+}
 
 /// One resident chunk.
 #[derive(Debug)]
 pub(crate) struct GpuChunk {
-    pub(crate) pos: ChunkPos,
+    pub(crate) key: ChunkKey,
+    /// Its box's lowest corner, and the box's size (blocks).
+    pub(crate) min: Vec3,
+    pub(crate) size: Vec3,
     pub(crate) buffer: wgpu::Buffer,
     /// Quads the buffer holds room for.
     capacity: u64,
     pub(crate) opaque: u32,
     pub(crate) transparent: u32,
+    /// The frame its fade-in started, while it fades in.
+    fade_from: Option<u64>,
 }
 
 impl GpuChunk {
@@ -39,14 +79,21 @@ impl GpuChunk {
         self.buffer
             .slice(start..start + u64::from(self.transparent) * QUAD_BYTES)
     }
+
+    /// Its box's centre.
+    pub(crate) fn center(&self) -> Vec3 {
+        self.min + self.size * 0.5
+    }
 }
 
 /// Every resident chunk, by slot.
 #[derive(Debug)]
 pub(crate) struct ChunkStore {
     slots: Vec<Option<GpuChunk>>,
-    index: HashMap<ChunkPos, u32>,
+    index: HashMap<ChunkKey, u32>,
     free: Vec<u32>,
+    /// Freed buffers and their capacities in quads, for new chunks.
+    pool: Vec<(u64, wgpu::Buffer)>,
     layout: wgpu::BindGroupLayout,
     origins: wgpu::Buffer,
     origin_capacity: u32,
@@ -54,7 +101,13 @@ pub(crate) struct ChunkStore {
     staging: Vec<PackedQuad>,
     /// Bumped by every change to the resident geometry.
     version: u64,
+    /// Frames drawn, for fades.
+    frame: u64,
 }
+
+/// A chunk's placement in its uniform slot: corner (w: fade, 0 to 1) and
+/// cell scale.
+const PLACEMENT_BYTES: u64 = 32;
 
 fn origin_storage(
     device: &wgpu::Device,
@@ -67,12 +120,12 @@ fn origin_storage(
         "crafty chunk origins",
         ORIGIN_STRIDE,
         u64::from(capacity),
-        16,
+        PLACEMENT_BYTES,
     )
 }
 
-/// The layout of the chunk origin's bind group (group 1 of every pipeline
-/// that draws chunk quads: `chunk` in `shaders/quad.wgsl`).
+/// The layout of the chunk placement's bind group (group 1 of every
+/// pipeline that draws chunk quads: `chunk` in `shaders/quad.wgsl`).
 fn chunk_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("crafty chunk"),
@@ -82,7 +135,7 @@ fn chunk_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
                 has_dynamic_offset: true,
-                min_binding_size: wgpu::BufferSize::new(16),
+                min_binding_size: wgpu::BufferSize::new(PLACEMENT_BYTES),
             },
             count: None,
         }],
@@ -105,26 +158,30 @@ impl ChunkStore {
             slots: Vec::new(),
             index: HashMap::new(),
             free: Vec::new(),
+            pool: Vec::new(),
             layout,
             origins,
             origin_capacity,
             group,
             staging: Vec::new(),
             version: 0,
+            frame: 0,
         }
     }
 
-    /// Uploads `mesh` as chunk `pos`, reusing its buffer when it is big
-    /// enough; an empty mesh removes the chunk.
+    /// Uploads `mesh` as chunk `key`, reusing its buffer (or a pooled one)
+    /// when it is big enough; an empty mesh removes the chunk. With `fade`,
+    /// a chunk new to its slot fades in over [`FADE_FRAMES`].
     pub(crate) fn set(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        pos: ChunkPos,
+        key: ChunkKey,
         mesh: &ChunkMesh,
+        fade: bool,
     ) {
         if mesh.is_empty() {
-            self.remove(pos);
+            self.remove(key);
             return;
         }
         self.version += 1;
@@ -132,69 +189,100 @@ impl ChunkStore {
         self.staging.extend_from_slice(&mesh.opaque);
         self.staging.extend_from_slice(&mesh.transparent);
         let quads = self.staging.len() as u64;
-        let slot = match self.index.get(&pos) {
-            Some(&slot) => slot,
-            None => self.allocate(device, queue, pos),
+        let (slot, fresh) = match self.index.get(&key) {
+            Some(&slot) => (slot, false),
+            None => (self.allocate(device, queue, key), true),
         };
         let entry = &mut self.slots[slot as usize];
         let reuse = entry.as_ref().is_some_and(|c| c.capacity >= quads);
         if !reuse {
-            let capacity = quads.next_power_of_two().max(64);
-            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("crafty chunk quads"),
-                size: capacity * QUAD_BYTES,
-                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
+            if let Some(old) = entry.take() {
+                give_back(&mut self.pool, old.capacity, old.buffer);
+            }
+            let (capacity, buffer) = take_buffer(&mut self.pool, device, quads);
+            let (corner, scale) = key.placement();
             *entry = Some(GpuChunk {
-                pos,
+                key,
+                min: corner,
+                size: scale * CHUNK_SIZE as f32,
                 buffer,
                 capacity,
                 opaque: 0,
                 transparent: 0,
+                fade_from: None,
             });
         }
         if let Some(chunk) = entry {
             queue.write_buffer(&chunk.buffer, 0, bytemuck::cast_slice(&self.staging));
             chunk.opaque = mesh.opaque.len() as u32;
             chunk.transparent = mesh.transparent.len() as u32;
+            if fresh && fade {
+                chunk.fade_from = Some(self.frame);
+            }
         }
+        self.write_origin(queue, slot);
     }
 
-    /// Frees chunk `pos`'s slot and buffer.
-    pub(crate) fn remove(&mut self, pos: ChunkPos) {
-        if let Some(slot) = self.index.remove(&pos) {
+    /// Frees chunk `key`'s slot, pooling its buffer.
+    pub(crate) fn remove(&mut self, key: ChunkKey) {
+        if let Some(slot) = self.index.remove(&key) {
             self.version += 1;
-            self.slots[slot as usize] = None;
+            if let Some(old) = self.slots[slot as usize].take() {
+                give_back(&mut self.pool, old.capacity, old.buffer);
+            }
             self.free.push(slot);
         }
     }
 
-    fn allocate(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, pos: ChunkPos) -> u32 {
+    /// Starts a new frame: moves every fade on by one frame.
+    pub(crate) fn advance_fades(&mut self, queue: &wgpu::Queue) {
+        self.frame += 1;
+        let fading: Vec<u32> = self
+            .iter()
+            .filter(|(_, c)| c.fade_from.is_some())
+            .map(|(slot, _)| slot)
+            .collect();
+        for slot in fading {
+            self.write_origin(queue, slot);
+            let frame = self.frame;
+            if let Some(chunk) = self.slots[slot as usize].as_mut()
+                && chunk
+                    .fade_from
+                    .is_some_and(|from| frame >= from + FADE_FRAMES)
+            {
+                chunk.fade_from = None;
+            }
+        }
+    }
+
+    fn allocate(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, key: ChunkKey) -> u32 {
         let slot = self.free.pop().unwrap_or_else(|| {
             self.slots.push(None);
             (self.slots.len() - 1) as u32
         });
-        self.index.insert(pos, slot);
+        self.index.insert(key, slot);
         if slot >= self.origin_capacity {
             self.origin_capacity = (slot + 1).next_power_of_two();
             (self.origins, self.group) = origin_storage(device, &self.layout, self.origin_capacity);
-            for (i, chunk) in self.slots.iter().enumerate() {
-                if let Some(chunk) = chunk {
-                    self.write_origin(queue, i as u32, chunk.pos);
-                }
+            for i in 0..self.slots.len() as u32 {
+                self.write_origin(queue, i);
             }
         }
-        self.write_origin(queue, slot, pos);
         slot
     }
 
-    fn write_origin(&self, queue: &wgpu::Queue, slot: u32, pos: ChunkPos) {
-        let origin = pos.origin().as_vec3().extend(0.0);
+    /// Writes `slot`'s placement: its corner, its fade and its cell scale.
+    fn write_origin(&self, queue: &wgpu::Queue, slot: u32) {
+        let Some(chunk) = self.get(slot) else { return };
+        let (corner, scale) = chunk.key.placement();
+        let fade = chunk.fade_from.map_or(1.0, |from| {
+            ((self.frame - from) as f32 / FADE_FRAMES as f32).clamp(0.0, 1.0)
+        });
+        let placement = [corner.extend(fade).to_array(), scale.extend(0.0).to_array()];
         queue.write_buffer(
             &self.origins,
             u64::from(slot) * ORIGIN_STRIDE,
-            bytemuck::bytes_of(&origin.to_array()),
+            bytemuck::cast_slice(&placement),
         );
     }
 
@@ -208,14 +296,14 @@ impl ChunkStore {
         (u64::from(slot) * ORIGIN_STRIDE) as u32
     }
 
-    /// The layout of [`group`](Self::group), the chunk origin: group 1 of
-    /// the pipelines that draw chunk quads.
+    /// The layout of [`group`](Self::group), the chunk placement: group 1
+    /// of the pipelines that draw chunk quads.
     pub(crate) fn layout(&self) -> &wgpu::BindGroupLayout {
         &self.layout
     }
 
     /// Draws `quads` of the chunks in `slots`, in that order (the pipeline
-    /// bound, its chunk origin as group 1); missing slots are skipped.
+    /// bound, its chunk placement as group 1); missing slots are skipped.
     pub(crate) fn draw(
         &self,
         rp: &mut wgpu::RenderPass<'_>,
@@ -253,17 +341,68 @@ impl ChunkStore {
         self.version
     }
 
-    /// Number of resident chunks.
+    /// Number of resident chunks (far sections included).
     pub(crate) fn len(&self) -> usize {
         self.index.len()
+    }
+
+    /// Bytes of quad buffers: resident, and pooled for reuse.
+    pub(crate) fn buffer_bytes(&self) -> (u64, u64) {
+        let resident = self.iter().map(|(_, c)| c.capacity).sum::<u64>();
+        let pooled = self.pool.iter().map(|(c, _)| c).sum::<u64>();
+        (resident * QUAD_BYTES, pooled * QUAD_BYTES)
+    }
+}
+
+/// A buffer of at least `quads` quads: the smallest pooled one that fits
+/// (and is at most four times too big), or a new one.
+fn take_buffer(
+    pool: &mut Vec<(u64, wgpu::Buffer)>,
+    device: &wgpu::Device,
+    quads: u64,
+) -> (u64, wgpu::Buffer) {
+    let capacity = quads.next_power_of_two().max(64);
+    let best = pool
+        .iter()
+        .enumerate()
+        .filter(|(_, (c, _))| *c >= capacity && *c <= capacity * 4)
+        .min_by_key(|(_, (c, _))| *c)
+        .map(|(i, _)| i);
+    if let Some(i) = best {
+        return pool.swap_remove(i);
+    }
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("crafty chunk quads"),
+        size: capacity * QUAD_BYTES,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    (capacity, buffer)
+}
+
+/// Keeps a freed buffer for reuse while the pool holds less than
+/// [`POOL_QUADS`]; otherwise it is dropped.
+fn give_back(pool: &mut Vec<(u64, wgpu::Buffer)>, capacity: u64, buffer: wgpu::Buffer) {
+    let pooled: u64 = pool.iter().map(|(c, _)| c).sum();
+    if pooled + capacity <= POOL_QUADS {
+        pool.push((capacity, buffer));
     }
 }
 
 /// Whether the chunk at `pos` may be visible through `view_proj` (false only
 /// when all eight corners of its box lie outside one clip plane).
+#[cfg(test)]
 pub(crate) fn chunk_visible(view_proj: &Mat4, pos: ChunkPos) -> bool {
-    let min = pos.origin().as_vec3();
-    let size = CHUNK_SIZE as f32;
+    box_visible(
+        view_proj,
+        pos.origin().as_vec3(),
+        Vec3::splat(CHUNK_SIZE as f32),
+    )
+}
+
+/// Whether the box `min..min + size` may be visible through `view_proj`
+/// (false only when all eight corners lie outside one clip plane).
+pub(crate) fn box_visible(view_proj: &Mat4, min: Vec3, size: Vec3) -> bool {
     let corners: [Vec4; 8] = std::array::from_fn(|i| {
         let corner = min + Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32) * size;
         *view_proj * corner.extend(1.0)
@@ -280,11 +419,18 @@ pub(crate) fn chunk_visible(view_proj: &Mat4, pos: ChunkPos) -> bool {
 /// Whether the box of chunk `pos` overlaps the clip volume of an affine
 /// (orthographic) `view_proj`: x and y in -1..1, depth in 0..1. Exact for
 /// such a matrix, and one transform instead of eight.
+#[cfg(test)]
 pub(crate) fn chunk_in_ortho_volume(view_proj: &Mat4, pos: ChunkPos) -> bool {
-    let half = CHUNK_SIZE as f32 * 0.5;
-    let center = *view_proj * chunk_center(pos).extend(1.0);
-    // The box's half-extent along each clip axis: the absolute row sums.
-    let extent = |row: Vec4| (row.x.abs() + row.y.abs() + row.z.abs()) * half;
+    let size = Vec3::splat(CHUNK_SIZE as f32);
+    box_in_ortho_volume(view_proj, pos.origin().as_vec3(), size)
+}
+
+/// [`chunk_in_ortho_volume`] for the box `min..min + size`.
+pub(crate) fn box_in_ortho_volume(view_proj: &Mat4, min: Vec3, size: Vec3) -> bool {
+    let half = size * 0.5;
+    let center = *view_proj * (min + half).extend(1.0);
+    // The box's half-extent along each clip axis.
+    let extent = |row: Vec4| row.x.abs() * half.x + row.y.abs() * half.y + row.z.abs() * half.z;
     let (ex, ey, ez) = (
         extent(view_proj.row(0)),
         extent(view_proj.row(1)),
@@ -296,11 +442,6 @@ pub(crate) fn chunk_in_ortho_volume(view_proj: &Mat4, pos: ChunkPos) -> bool {
         && center.y + ey >= -1.0
         && center.z - ez <= 1.0
         && center.z + ez >= 0.0
-}
-
-/// The centre of chunk `pos` in world space.
-pub(crate) fn chunk_center(pos: ChunkPos) -> Vec3 {
-    pos.origin().as_vec3() + Vec3::splat(CHUNK_SIZE as f32 * 0.5)
 }
 
 #[cfg(test)]

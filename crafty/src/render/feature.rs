@@ -15,7 +15,8 @@ use taos_engine::renderer::{
 };
 
 use super::atlas_texture::AtlasTexture;
-use super::chunks::ChunkStore;
+use super::chunks::{ChunkKey, ChunkStore};
+use super::handle::FarChanges;
 use super::handle::{CraftyRenderHandle, CraftyRenderStats};
 use super::passes::{
     AvatarPass, ChunkDraws, ChunkScene, ChunkShading, GodrayPasses, HighlightPass,
@@ -158,6 +159,8 @@ struct Passes {
     precipitation: PrecipitationTexture,
     chunks: ChunkStore,
     draws: ChunkDraws,
+    /// World chunk columns far terrain covers (not drawn).
+    hidden: std::collections::HashSet<glam::IVec2>,
     shadows: SunShadows,
     sky: SkyPass,
     opaque: OpaqueChunksPass,
@@ -194,6 +197,7 @@ impl Passes {
             godrays: GodrayPasses::new(&setup),
             shadows,
             draws: ChunkDraws::default(),
+            hidden: std::collections::HashSet::new(),
             frame,
             precipitation,
             chunks,
@@ -210,17 +214,30 @@ impl Passes {
         data: &FrameData,
         inputs: FrameInputs,
         incoming: &mut HashMap<ChunkPos, Option<ChunkMesh>>,
+        far: FarChanges,
         precipitation: Option<(glam::IVec2, Vec<u8>)>,
     ) -> CraftyRenderStats {
         let (device, queue) = (gpu.device(), gpu.queue());
         if let Some((origin, texels)) = precipitation {
             self.precipitation.upload(queue, origin, &texels);
         }
+        self.chunks.advance_fades(queue);
         for (pos, mesh) in incoming.drain() {
+            let key = ChunkKey::Chunk(pos);
             match mesh {
-                Some(mesh) => self.chunks.set(device, queue, pos, &mesh),
-                None => self.chunks.remove(pos),
+                Some(mesh) => self.chunks.set(device, queue, key, &mesh, false),
+                None => self.chunks.remove(key),
             }
+        }
+        for ((tile, section), change) in far.sections {
+            let key = ChunkKey::Far(tile, section);
+            match change {
+                Some((mesh, fade)) => self.chunks.set(device, queue, key, &mesh, fade),
+                None => self.chunks.remove(key),
+            }
+        }
+        if let Some(hidden) = far.hidden {
+            self.hidden = hidden;
         }
         let inputs = FrameInputs {
             precipitation_origin: self.precipitation.origin,
@@ -237,7 +254,13 @@ impl Passes {
             weather_particles,
             shadow_draws: self.shadows.caster_draws(),
             godrays: self.godrays.active(),
-            ..self.draws.update(&self.chunks, &data.camera)
+            far_sections: self
+                .chunks
+                .iter()
+                .filter(|(_, c)| matches!(c.key, ChunkKey::Far(..)))
+                .count(),
+            buffer_bytes: self.chunks.buffer_bytes(),
+            ..self.draws.update(&self.chunks, &data.camera, &self.hidden)
         }
     }
 
@@ -280,8 +303,9 @@ impl RenderFeature for CraftyPipelineFeature {
 
     fn update(&mut self, data: &FrameData, gpu_ctx: &GpuContext, assets: &Assets) {
         let Some(gpu) = &mut self.gpu else { return };
-        let (inputs, precipitation) = {
+        let (inputs, precipitation, far) = {
             let mut shared = self.handle.lock();
+            let far = std::mem::take(&mut shared.far);
             std::mem::swap(&mut shared.pending, &mut self.incoming);
             let inputs = FrameInputs {
                 light: shared.sky,
@@ -295,9 +319,16 @@ impl RenderFeature for CraftyPipelineFeature {
                 godrays: shared.godrays,
                 avatars: shared.avatars,
             };
-            (inputs, shared.precipitation.take())
+            (inputs, shared.precipitation.take(), far)
         };
-        let stats = gpu.update(gpu_ctx, data, inputs, &mut self.incoming, precipitation);
+        let stats = gpu.update(
+            gpu_ctx,
+            data,
+            inputs,
+            &mut self.incoming,
+            far,
+            precipitation,
+        );
         self.particles.update(data, gpu_ctx, assets);
         self.handle.lock().stats = CraftyRenderStats {
             particles: self.particles.alive(),

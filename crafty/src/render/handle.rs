@@ -1,13 +1,14 @@
 //! The game's side of the pipeline: a cloneable handle to state the feature
 //! drains every frame.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use glam::{IVec2, IVec3, Vec2, Vec3};
 
 use taos_engine::renderer::resources::TextureId;
 
+use crate::lod::LodTile;
 use crate::mesh::ChunkMesh;
 use crate::time_of_day::{SkyLighting, sky_lighting};
 use crate::weather::{PrecipitationMap, WeatherView};
@@ -174,12 +175,37 @@ pub struct CraftyRenderStats {
     pub particles: u32,
     /// Particle emitters the renderer kept in the last frame.
     pub particle_emitters: usize,
+    /// Far terrain sections resident on the GPU (counted in `chunks` too).
+    pub far_sections: usize,
+    /// Bytes of chunk quad buffers on the GPU: resident, and pooled for
+    /// reuse.
+    pub buffer_bytes: (u64, u64),
+}
+
+/// What a queued upload is for (see [`CraftyRenderHandle::take_uploads`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Upload {
+    /// A world chunk.
+    Chunk(ChunkPos),
+    /// A section of a far tile.
+    Far(LodTile, i32),
+}
+
+/// Far terrain changes not yet uploaded.
+#[derive(Debug, Default)]
+pub(crate) struct FarChanges {
+    /// Sections to set (`Some`, with whether to fade in) or remove.
+    pub(crate) sections: HashMap<(LodTile, i32), Option<(ChunkMesh, bool)>>,
+    /// World chunk columns not to draw (far terrain covers them), when changed.
+    pub(crate) hidden: Option<HashSet<IVec2>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct Shared {
     /// Chunk changes not yet uploaded: `None` removes.
     pub(crate) pending: HashMap<ChunkPos, Option<ChunkMesh>>,
+    pub(crate) far: FarChanges,
     pub(crate) sky: SkyLighting,
     pub(crate) highlight: Option<IVec3>,
     pub(crate) fog: Fog,
@@ -223,6 +249,7 @@ impl CraftyRenderHandle {
         Self {
             shared: Arc::new(Mutex::new(Shared {
                 pending: HashMap::new(),
+                far: FarChanges::default(),
                 sky: sky_lighting(std::f32::consts::FRAC_PI_3, 0.5),
                 highlight: None,
                 fog: Fog::default(),
@@ -252,6 +279,48 @@ impl CraftyRenderHandle {
     pub fn set_chunk(&self, pos: ChunkPos, mesh: &ChunkMesh) {
         let change = (!mesh.is_empty()).then(|| mesh.clone());
         self.lock().pending.insert(pos, change);
+    }
+
+    /// Uploads (or replaces) section `section` of far tile `tile`; an
+    /// empty mesh removes it. With `fade`, a section new to the GPU fades
+    /// in (dithered) over a third of a second.
+    pub fn set_far_section(&self, tile: LodTile, section: i32, mesh: &ChunkMesh, fade: bool) {
+        let change = (!mesh.is_empty()).then(|| (mesh.clone(), fade));
+        self.lock().far.sections.insert((tile, section), change);
+    }
+
+    /// Removes section `section` of far tile `tile`.
+    pub fn remove_far_section(&self, tile: LodTile, section: i32) {
+        self.lock().far.sections.insert((tile, section), None);
+    }
+
+    /// The world chunk columns not to draw: far terrain covers them (the
+    /// ring the world keeps loaded beyond the near chunks).
+    pub fn set_hidden_columns(&self, columns: HashSet<IVec2>) {
+        self.lock().far.hidden = Some(columns);
+    }
+
+    /// Takes every queued chunk and far section change as a GPU would, and
+    /// says what each one holds: its key and the bytes of its quads (`None`:
+    /// removed). For benches and tools that run without a GPU (nothing
+    /// else drains the queue there).
+    #[doc(hidden)]
+    pub fn take_uploads(&self) -> Vec<(Upload, Option<usize>)> {
+        let quad = std::mem::size_of::<crate::mesh::PackedQuad>();
+        let bytes = |mesh: &ChunkMesh| (mesh.opaque.len() + mesh.transparent.len()) * quad;
+        let mut shared = self.lock();
+        let chunks = std::mem::take(&mut shared.pending);
+        let far = std::mem::take(&mut shared.far.sections);
+        chunks
+            .into_iter()
+            .map(|(pos, mesh)| (Upload::Chunk(pos), mesh.as_ref().map(bytes)))
+            .chain(far.into_iter().map(|((tile, section), change)| {
+                (
+                    Upload::Far(tile, section),
+                    change.as_ref().map(|(mesh, _)| bytes(mesh)),
+                )
+            }))
+            .collect()
     }
 
     /// The other players to draw as blocky figures: their feet and heading

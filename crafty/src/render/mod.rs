@@ -76,9 +76,10 @@ pub use atlas::{
     ATLAS_COLUMNS, ATLAS_MIP_LEVELS, ATLAS_ROWS, ATLAS_TILE_SIZE, atlas_tile, block_atlas,
     is_cutout_tile, tile_mips, tile_origin,
 };
+pub(crate) use chunks::FADE_FRAMES as FAR_FADE_FRAMES;
 pub use feature::{CraftyPipelineFeature, StagePoint};
 pub use handle::{
-    Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, MAX_AVATARS, Shadows,
+    Clouds, CraftyRenderHandle, CraftyRenderStats, Fog, Godrays, MAX_AVATARS, Shadows, Upload,
 };
 pub use icons::{ICON_SIZE, block_icon};
 pub use weather::{MAX_WEATHER_PARTICLES, SNOW_ALTITUDE, particle_count};

@@ -6,8 +6,11 @@
 //! - `streaming`: generation, meshing and what the renderer is handed;
 //! - `saving`: the save bookkeeping and saves.
 
+mod far;
 mod saving;
 mod streaming;
+
+pub use far::FarStats;
 
 use glam::Vec3;
 use taos_engine::Scene;
@@ -31,6 +34,12 @@ pub const MESH_JOBS_PER_FRAME: usize = 4;
 pub const MESH_UPLOADS_PER_FRAME: usize = 8;
 /// Chunks being generated in the background at once at most.
 pub const GENERATION_IN_FLIGHT: usize = 16;
+/// The near radius: chunks this close (in x and z) are loaded with all
+/// their blocks and meshed in full; beyond, out to the view distance, the
+/// far view draws level-of-detail terrain ([`crate::lod`]).
+pub const NEAR_CHUNKS: i32 = 8;
+/// The longest view distance, chunks: 64 natively, 32 in the browser.
+pub const MAX_VIEW_DISTANCE: i32 = if cfg!(target_arch = "wasm32") { 32 } else { 64 };
 
 /// How a session's loop ticks.
 #[derive(Debug, Clone, Copy)]
@@ -102,6 +111,7 @@ pub struct Session {
     precipitation: Option<PrecipitationMap>,
     precipitation_edits: usize,
     particles: CraftyParticles,
+    far: far::FarView,
 }
 
 impl std::fmt::Debug for Session {
@@ -230,7 +240,10 @@ impl Session {
         // once); what the view gains from now on comes from the workers.
         state_mut(&mut game_loop).set_background_generation(true);
         let terrain = ChunkGenerator::new(*state(&game_loop).world.terrain());
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        let far = far::FarView::new(terrain.terrain(), cores.saturating_sub(1).clamp(1, 4));
         let mut session = Self {
+            far,
             terrain,
             meshes: MeshScheduler::new(),
             render,

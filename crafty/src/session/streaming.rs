@@ -9,7 +9,25 @@ use crate::game::{Game, state, state_mut};
 use crate::weather::{PrecipitationMap, weather_sky};
 use crate::world::{ChunkPos, JobFailures};
 
-use super::{GENERATION_IN_FLIGHT, Session};
+use super::{FarStats, GENERATION_IN_FLIGHT, MAX_VIEW_DISTANCE, NEAR_CHUNKS, Session};
+
+/// Moves the camera's far plane to `far` blocks (never nearer than
+/// [`FAR`](crate::view::FAR)).
+fn set_far_plane(game: &mut GameLoop, far: f32) {
+    let scene = game.scene_mut();
+    let Some(view) = scene
+        .world()
+        .get_resource::<crate::view::ViewObjects>()
+        .copied()
+    else {
+        return;
+    };
+    if let Some(mut camera) = scene.get_component_mut::<taos_engine::Camera>(view.player)
+        && let taos_engine::Projection::Perspective { far: plane, .. } = &mut camera.projection
+    {
+        *plane = far.max(crate::view::FAR);
+    }
+}
 
 impl Session {
     /// Hands dirty chunks to the mesher (at most `jobs` new jobs, nearest
@@ -25,6 +43,7 @@ impl Session {
         for pos in unloaded {
             self.meshes.forget(pos);
             self.render.remove_chunk(pos);
+            self.far.note_unloaded(pos);
         }
         // Only chunks under the precipitation map (two chunks around the
         // player) change where rain stops.
@@ -46,7 +65,9 @@ impl Session {
             .gather_jobs(&game.world, game.player.body.position, jobs);
         for (pos, mesh) in self.meshes.poll_finished(uploads) {
             self.render.set_chunk(pos, &mesh);
+            self.far.note_meshed(pos);
         }
+        self.far.update(game, &self.render, uploads == usize::MAX);
         let weather = game.weather.view();
         self.render.set_sky(weather_sky(game.time.sky(), &weather));
         self.render.set_weather(weather);
@@ -157,8 +178,42 @@ impl Session {
                 .gather_jobs(&game.world, game.player.body.position, usize::MAX);
             for (pos, mesh) in self.meshes.wait_finished(usize::MAX) {
                 self.render.set_chunk(pos, &mesh);
+                self.far.note_meshed(pos);
             }
         }
+        // The far view around the meshed near chunks, all of it.
+        self.far.update(state(game), &self.render, true);
+    }
+
+    /// Sets how far the view reaches, in chunks (2 to [`MAX_VIEW_DISTANCE`]):
+    /// the near chunks are loaded out to [`NEAR_CHUNKS`] (or the distance,
+    /// if shorter), level-of-detail terrain is drawn beyond, and the fog
+    /// and the camera's far plane follow.
+    pub fn set_view_distance(&mut self, game: &mut GameLoop, distance: i32) {
+        let distance = distance.clamp(*crate::game::VIEW_RADII.start(), MAX_VIEW_DISTANCE);
+        let near = distance.min(NEAR_CHUNKS);
+        state_mut(game).set_view_radius(near);
+        self.far.set_distances(distance, near);
+        self.render
+            .set_fog(crate::render::Fog::for_view_radius(distance));
+        set_far_plane(game, crate::lod::view_blocks(distance) * 1.5);
+    }
+
+    /// What the far view holds now.
+    #[must_use]
+    pub fn far_stats(&self) -> FarStats {
+        self.far.stats()
+    }
+
+    /// Whether the whole view is drawn: every near chunk generated and
+    /// meshed, and every far tile the view wants resident.
+    #[must_use]
+    pub fn horizon_complete(&self, game: &GameLoop) -> bool {
+        let far = self.far.stats();
+        state(game).chunks_wanted().is_empty()
+            && self.terrain.in_flight() == 0
+            && self.meshes.is_idle()
+            && far.ready == far.planned
     }
 
     /// Drops this world's chunks from the renderer (leaving the world).
@@ -166,6 +221,8 @@ impl Session {
         for pos in state(game).world.loaded_chunks() {
             self.meshes.forget(pos);
             self.render.remove_chunk(pos);
+            self.far.note_unloaded(pos);
         }
+        self.far.clear(&self.render);
     }
 }

@@ -25,6 +25,9 @@ pub use chunk::{CHUNK_SIZE, CHUNK_VOLUME, Chunk, ChunkPos};
 pub use edit::BlockEdit;
 pub(crate) use job_failures::{AfterPanic, Retries};
 pub use job_failures::{JOB_ATTEMPTS, JobFailures};
-pub use terrain::{SEA_LEVEL, Terrain, TerrainGenerator, UnknownGenerator};
+pub(crate) use terrain::layer_block;
+pub use terrain::{
+    CANOPY_REACH, ColumnSampler, SEA_LEVEL, Terrain, TerrainGenerator, UnknownGenerator,
+};
 pub(crate) use voxels::UnloadedBlocks;
 pub use voxels::{OutsideWorld, WORLD_CHUNKS_Y, WORLD_HEIGHT, World};

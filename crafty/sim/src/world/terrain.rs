@@ -28,6 +28,8 @@ const DESERT_SAND_DEPTH: i32 = 5;
 const TREE_CHANCE: f64 = 0.012;
 /// How far leaves reach from a trunk.
 const CANOPY_RADIUS: i32 = 2;
+/// How far a tree's leaves reach from its trunk, in blocks.
+pub const CANOPY_REACH: i32 = CANOPY_RADIUS;
 
 const SALT_CONTINENT: u64 = 11;
 const SALT_HILLS: u64 = 23;
@@ -136,6 +138,48 @@ impl BareTerrain {
             .entry((pos.x, pos.z))
             .or_insert_with(|| terrain.column_with(biomes.as_ref(), pos.x, pos.z));
         ground_block_in(pos, column.surface, column.biome, caves.as_ref())
+    }
+}
+
+/// The bare terrain of columns, the noise built once, for level-of-detail
+/// terrain ([`crate::lod`]): each column's surface and layered blocks
+/// (no trees, no caves).
+pub struct ColumnSampler {
+    terrain: Terrain,
+    biomes: Option<BiomeNoise>,
+}
+
+impl std::fmt::Debug for ColumnSampler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ColumnSampler")
+            .field("terrain", &self.terrain)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ColumnSampler {
+    /// A sampler of `terrain`'s columns.
+    #[must_use]
+    pub fn new(terrain: Terrain) -> Self {
+        Self {
+            terrain,
+            biomes: terrain.biome_noise(),
+        }
+    }
+
+    /// Column `(x, z)`: the height of its top terrain block and its biome.
+    #[must_use]
+    pub fn column(&self, x: i32, z: i32) -> (i32, Biome) {
+        let column = self.terrain.column_with(self.biomes.as_ref(), x, z);
+        (column.surface, column.biome)
+    }
+
+    /// The trunk height of the tree rooted on column `(x, z)`, if one grows
+    /// there (its leaves reach [`CANOPY_REACH`] blocks around the trunk's
+    /// top, from two under it to one over it).
+    #[must_use]
+    pub fn tree(&self, x: i32, z: i32) -> Option<i32> {
+        self.terrain.tree_with(self.biomes.as_ref(), x, z)
     }
 }
 
@@ -398,7 +442,7 @@ impl Terrain {
 /// `surface` in `biome`: water above it up to sea level; sand on beaches
 /// and sea floors; grass (snow on peaks) over dirt over stone, or sand in
 /// deserts and snow in snowy land.
-fn layer_block(y: i32, surface: i32, biome: Biome) -> BlockType {
+pub(crate) fn layer_block(y: i32, surface: i32, biome: Biome) -> BlockType {
     if !(0..WORLD_HEIGHT).contains(&y) {
         return BlockType::Air;
     }

@@ -286,6 +286,18 @@ impl World {
         }
     }
 
+    /// Every edited block (as it is now) with x in `min.x..=max.x` and z in
+    /// `min.y..=max.y`, at any height: what level-of-detail terrain lays
+    /// over the seed's (see [`crate::lod`]).
+    #[must_use]
+    pub fn edited_in_columns(&self, min: glam::IVec2, max: glam::IVec2) -> Vec<BlockEdit> {
+        self.overrides
+            .iter()
+            .filter(|(p, _)| p.x >= min.x && p.x <= max.x && p.z >= min.y && p.z <= max.y)
+            .map(|(&p, &block)| BlockEdit::new(p, block))
+            .collect()
+    }
+
     /// The block at `pos`: air above and below the world; for a chunk that
     /// is not loaded, the bare terrain (no trees) with edits applied.
     #[must_use]

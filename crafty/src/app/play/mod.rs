@@ -29,7 +29,7 @@ use crate::game::state;
 use crate::game::state_mut;
 use crate::online::Online;
 use crate::player::{CraftyMapper, touch_layout};
-use crate::render::{CraftyRenderHandle, Fog};
+use crate::render::CraftyRenderHandle;
 use crate::save::LoadedWorld;
 use crate::session::{MESH_JOBS_PER_FRAME, MESH_UPLOADS_PER_FRAME, Session};
 use crate::settings::{PlayerSettings, Settings};
@@ -187,9 +187,9 @@ impl Play {
     /// edge), shadows, light shafts and particles, volumes, and the bindings (a new mapper for the loop).
     pub(super) fn apply_settings(&mut self, engine: &mut Engine, settings: &PlayerSettings) {
         self.settings = settings.settings.clone().sanitized();
-        state_mut(engine.game_loop()).set_view_radius(self.settings.view_distance);
+        self.session
+            .set_view_distance(engine.game_loop(), self.settings.view_distance);
         let render = self.session.render();
-        render.set_fog(Fog::for_view_radius(self.settings.view_distance));
         render.set_shadows(self.settings.shadows.shadows());
         render.set_godrays(self.settings.godrays());
         self.session

@@ -5,7 +5,11 @@
 use taos_engine::renderer::frame::CameraView;
 
 use crate::render::CraftyRenderStats;
-use crate::render::chunks::{ChunkStore, chunk_center, chunk_visible};
+use std::collections::HashSet;
+
+use glam::IVec2;
+
+use crate::render::chunks::{ChunkStore, box_visible};
 
 /// The visible chunks: those with opaque quads front to back (early depth
 /// rejects more), those with transparent quads back to front (blending
@@ -20,9 +24,15 @@ pub(crate) struct ChunkDraws {
 }
 
 impl ChunkDraws {
-    /// Culls and sorts the resident chunks for `camera`; returns the chunk
-    /// and draw counts of the stats.
-    pub(crate) fn update(&mut self, chunks: &ChunkStore, camera: &CameraView) -> CraftyRenderStats {
+    /// Culls and sorts the resident chunks for `camera`, leaving out the
+    /// world chunks of the `hidden` columns (far terrain covers them);
+    /// returns the chunk and draw counts of the stats.
+    pub(crate) fn update(
+        &mut self,
+        chunks: &ChunkStore,
+        camera: &CameraView,
+        hidden: &HashSet<IVec2>,
+    ) -> CraftyRenderStats {
         let view_proj = camera.projection * camera.view;
         let eye = camera.position;
         let mut stats = CraftyRenderStats {
@@ -33,8 +43,11 @@ impl ChunkDraws {
         for (slot, chunk) in chunks.iter() {
             stats.opaque_quads += u64::from(chunk.opaque);
             stats.transparent_quads += u64::from(chunk.transparent);
-            if chunk_visible(&view_proj, chunk.pos) {
-                let distance = chunk_center(chunk.pos).distance_squared(eye);
+            if chunk.key.column().is_some_and(|c| hidden.contains(&c)) {
+                continue;
+            }
+            if box_visible(&view_proj, chunk.min, chunk.size) {
+                let distance = chunk.center().distance_squared(eye);
                 self.sort_scratch.push((distance, slot));
             } else {
                 stats.culled_chunks += 1;

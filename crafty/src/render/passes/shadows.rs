@@ -17,7 +17,7 @@ use taos_engine::renderer::features::{MAX_CASCADES, ShadowCascades, fit_cascades
 use taos_engine::renderer::frame::{CameraView, CascadeSettings};
 use taos_engine::renderer::graph::{ImportedTexture, RenderGraph, TextureHandle};
 
-use crate::render::chunks::{ChunkStore, Quads, chunk_in_ortho_volume};
+use crate::render::chunks::{ChunkStore, Quads, box_in_ortho_volume};
 use crate::render::handle::Shadows;
 use crate::render::shared::{
     CraftyShader, FrameBindings, FrameInputs, PassSetup, TARGET_USAGE, quad_instances,
@@ -358,7 +358,7 @@ impl SunShadows {
                 self.opaque_casters[i].clear();
                 self.cutout_casters[i].clear();
                 for (slot, chunk) in chunks.iter() {
-                    if !chunk_in_ortho_volume(view_proj, chunk.pos) {
+                    if !box_in_ortho_volume(view_proj, chunk.min, chunk.size) {
                         continue;
                     }
                     if chunk.opaque > 0 {

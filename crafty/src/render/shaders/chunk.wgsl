@@ -10,6 +10,8 @@ struct ChunkOut {
     @location(2) ao: f32,
     // x: face, y: atlas tile.
     @location(3) @interpolate(flat) face_tile: vec2<u32>,
+    // How far the chunk has faded in (far terrain arriving), 0 to 1.
+    @location(4) @interpolate(flat) fade: f32,
 };
 
 const AO_CURVE = array<f32, 4>(0.42, 0.6, 0.78, 1.0);
@@ -24,7 +26,19 @@ fn vs_main(@builtin(vertex_index) vi: u32, @location(0) quad: vec2<u32>) -> Chun
     var curve = AO_CURVE;
     out.ao = curve[corner.ao];
     out.face_tile = vec2(corner.face, corner.tile);
+    out.fade = chunk.origin.w;
     return out;
+}
+
+// Whether a fading-in chunk leaves this pixel out: an ordered 4 x 4 dither,
+// so a region switching detail cross-fades without sorting or blending.
+fn faded_out(clip: vec4<f32>, fade: f32) -> bool {
+    if fade >= 1.0 {
+        return false;
+    }
+    let p = vec2<u32>(clip.xy) % vec2(4u, 4u);
+    var bayer = array<f32, 16>(0.0, 8.0, 2.0, 10.0, 12.0, 4.0, 14.0, 6.0, 3.0, 11.0, 1.0, 9.0, 15.0, 7.0, 13.0, 5.0);
+    return (bayer[p.y * 4u + p.x] + 0.5) / 16.0 >= fade;
 }
 
 fn face_normal(face: u32) -> vec3<f32> {
@@ -142,6 +156,9 @@ fn shade(in: ChunkOut) -> vec4<f32> {
 
 @fragment
 fn fs_opaque(in: ChunkOut) -> @location(0) vec4<f32> {
+    if faded_out(in.clip, in.fade) {
+        discard;
+    }
     return vec4(shade(in).rgb, 1.0);
 }
 
@@ -154,7 +171,7 @@ const CUTOUT: f32 = 0.99;
 @fragment
 fn fs_cutout(in: ChunkOut) -> @location(0) vec4<f32> {
     let color = shade(in);
-    if color.a < CUTOUT {
+    if color.a < CUTOUT || faded_out(in.clip, in.fade) {
         discard;
     }
     return vec4(color.rgb, 1.0);

@@ -2,12 +2,14 @@
 // crafty::mesh::PackedQuad), six vertices generated from the vertex index.
 // Shared by the lit chunk pipelines and the shadow casters.
 
-struct ChunkUniform { origin: vec4<f32> };
+// Where the chunk's cell (0, 0, 0) is (w: how far it has faded in, 0 to 1)
+// and a cell's size in blocks (far terrain's cells are wider than a block).
+struct ChunkUniform { origin: vec4<f32>, scale: vec4<f32> };
 @group(1) @binding(0) var<uniform> chunk: ChunkUniform;
 
 struct QuadCorner {
     world: vec3<f32>,
-    // Position on the quad in blocks along (u, v).
+    // Position on the quad in cells along (u, v): one texture tile a cell.
     uv: vec2<f32>,
     // Ambient-occlusion level of the corner, 0 (darkest) to 3.
     ao: u32,
@@ -58,7 +60,7 @@ fn quad_corner(vi: u32, quad: vec2<u32>) -> QuadCorner {
     let uv = vec2(cu, cv) * size;
 
     var out: QuadCorner;
-    out.world = chunk.origin.xyz + base + u_axis * uv.x + v_axis * uv.y;
+    out.world = chunk.origin.xyz + (base + u_axis * uv.x + v_axis * uv.y) * chunk.scale.xyz;
     out.uv = uv;
     out.ao = ao[corner];
     out.face = face;
