@@ -376,6 +376,17 @@ impl TransformStore {
         self.local[slot as usize]
     }
 
+    /// Calls `visit` with every live slot's entity and cached world matrix,
+    /// in slot order: two dense arrays read front to back.
+    #[inline]
+    pub(crate) fn for_each_world(&self, mut visit: impl FnMut(Entity, &Affine3A)) {
+        for (&entity, world) in self.entity.iter().zip(&self.world) {
+            if entity != Entity::PLACEHOLDER {
+                visit(entity, world);
+            }
+        }
+    }
+
     /// The cached world matrix, as of the last refresh.
     pub(crate) fn world(&self, slot: u32) -> &Affine3A {
         &self.world[slot as usize]
