@@ -249,7 +249,7 @@ impl TransformStore {
     /// comparison, so the NaN start always differs). On a difference re-bakes
     /// the local matrix of `own.slot` and returns `true`; otherwise does no
     /// matrix work. The world matrix follows on the next refresh.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn rebake_if_changed(
         &mut self,
         own: &mut TransformSlot,
@@ -280,7 +280,7 @@ impl TransformStore {
     /// already finalised in this sweep (or there is no parent), recomputes this
     /// world matrix right away, while its local matrix is hot in cache, and
     /// returns `true`. Otherwise leaves it for `settle_pending`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn refresh_world_if_parent_final(&mut self, slot: u32, mark: u64) -> bool {
         let parent = self.links[slot as usize].parent;
         let parent_final = parent == NO_SLOT || self.links[parent as usize].world_version > mark;
@@ -289,7 +289,7 @@ impl TransformStore {
 
     /// Brings one world matrix up to date, assuming its parent already is.
     /// Returns `true` when it was recomputed (its version moved).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn refresh_world(&mut self, slot: u32) -> bool {
         let i = slot as usize;
         let parent = self.links[i].parent;
