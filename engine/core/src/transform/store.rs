@@ -267,24 +267,9 @@ impl TransformStore {
     }
 
     /// Queues `slot` for the next sweep.
+    #[inline]
     pub(crate) fn mark_pending(&mut self, slot: u32) {
         self.pending.push(slot);
-    }
-
-    /// Version counter value now; a world version above it was computed later.
-    pub(crate) fn version_mark(&self) -> u64 {
-        self.last_version
-    }
-
-    /// During a sweep whose scan started at `mark`: if the parent's world was
-    /// already finalised in this sweep (or there is no parent), recomputes this
-    /// world matrix right away, while its local matrix is hot in cache, and
-    /// returns `true`. Otherwise leaves it for `settle_pending`.
-    #[inline(always)]
-    pub(crate) fn refresh_world_if_parent_final(&mut self, slot: u32, mark: u64) -> bool {
-        let parent = self.links[slot as usize].parent;
-        let parent_final = parent == NO_SLOT || self.links[parent as usize].world_version > mark;
-        parent_final && self.refresh_world(slot)
     }
 
     /// Brings one world matrix up to date, assuming its parent already is.
