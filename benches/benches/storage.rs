@@ -2,9 +2,14 @@
 //! `taos_engine::storage` traits) side by side with `rusqlite` (bundled SQLite)
 //! doing the same work in the same run, on files in the same temp directory.
 //!
-//! Cases (each write is its own durable transaction on both sides: redb
-//! commits with `Durability::Immediate`, SQLite runs its defaults, rollback
-//! journal with `synchronous=FULL`, so both fsync every commit):
+//! Two SQLite baselines: `rusqlite` runs its defaults (rollback journal,
+//! `synchronous=FULL`), `rusqlite_wal` runs in WAL mode (`journal_mode=WAL`,
+//! with `synchronous=FULL` so a commit is as durable as on the other sides:
+//! SQLite's WAL mode is often run with `NORMAL`, which may lose the last
+//! commits on power loss).
+//!
+//! Cases (each write is its own durable transaction on every side: redb
+//! commits with `Durability::Immediate`, both SQLite files fsync every commit):
 //! - `put/1KiB`, `put/1MiB`: replace one record of that size.
 //! - `get/1KiB`, `get/1MiB`: read it back in a read-only transaction.
 //! - `get_all_10k`: read all 10,000 records (100-byte values) of a store in key
@@ -49,8 +54,21 @@ fn taos(dir: &std::path::Path) -> RedbDatabase {
     .unwrap()
 }
 
-fn sqlite(dir: &std::path::Path) -> Connection {
-    let conn = Connection::open(dir.join("bench.sqlite")).unwrap();
+/// The SQLite baseline: its defaults, or WAL mode when `wal`.
+fn sqlite(dir: &std::path::Path, wal: bool) -> Connection {
+    let file = if wal {
+        "bench-wal.sqlite"
+    } else {
+        "bench.sqlite"
+    };
+    let conn = Connection::open(dir.join(file)).unwrap();
+    if wal {
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode=WAL", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        conn.execute_batch("PRAGMA synchronous=FULL").unwrap();
+    }
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value BLOB NOT NULL);
          CREATE TABLE IF NOT EXISTS many (key TEXT PRIMARY KEY, value BLOB NOT NULL);",
@@ -94,10 +112,26 @@ fn sqlite_get(conn: &Connection, key: &str) -> Option<Vec<u8>> {
         .unwrap()
 }
 
+/// Every `(key, value)` of the `many` table in key order (raw bytes, not
+/// decoded: the baseline for both of Taos's `get_all` rows).
+fn sqlite_get_all(conn: &Connection) -> Vec<(String, Vec<u8>)> {
+    let mut stmt = conn
+        .prepare_cached("SELECT key, value FROM many ORDER BY key")
+        .unwrap();
+    let records: Vec<(String, Vec<u8>)> = stmt
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(records.len(), MANY);
+    records
+}
+
 fn storage(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let db = taos(dir.path());
-    let mut conn = sqlite(dir.path());
+    let mut conn = sqlite(dir.path(), false);
+    let mut wal = sqlite(dir.path(), true);
 
     let mut put = c.benchmark_group("storage/put");
     put.sample_size(20);
@@ -109,6 +143,9 @@ fn storage(c: &mut Criterion) {
         });
         put.bench_function(BenchmarkId::new("rusqlite", label), |b| {
             b.iter(|| sqlite_put(&mut conn, label, black_box(&value)));
+        });
+        put.bench_function(BenchmarkId::new("rusqlite_wal", label), |b| {
+            b.iter(|| sqlite_put(&mut wal, label, black_box(&value)));
         });
     }
     put.finish();
@@ -127,6 +164,9 @@ fn storage(c: &mut Criterion) {
         });
         get.bench_function(BenchmarkId::new("rusqlite", label), |b| {
             b.iter(|| assert_eq!(sqlite_get(&conn, black_box(label)).unwrap().len(), size));
+        });
+        get.bench_function(BenchmarkId::new("rusqlite_wal", label), |b| {
+            b.iter(|| assert_eq!(sqlite_get(&wal, black_box(label)).unwrap().len(), size));
         });
     }
     get.finish();
@@ -147,7 +187,7 @@ fn storage(c: &mut Criterion) {
         }),
     )
     .unwrap();
-    {
+    for conn in [&mut conn, &mut wal] {
         let tx = conn.transaction().unwrap();
         for (key, value) in &raw {
             tx.execute(
@@ -181,20 +221,8 @@ fn storage(c: &mut Criterion) {
             records
         });
     });
-    all.bench_function("rusqlite", |b| {
-        b.iter(|| {
-            let mut stmt = conn
-                .prepare_cached("SELECT key, value FROM many ORDER BY key")
-                .unwrap();
-            let records: Vec<(String, Vec<u8>)> = stmt
-                .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            assert_eq!(records.len(), MANY);
-            records
-        });
-    });
+    all.bench_function("rusqlite", |b| b.iter(|| sqlite_get_all(&conn)));
+    all.bench_function("rusqlite_wal", |b| b.iter(|| sqlite_get_all(&wal)));
     all.finish();
 }
 

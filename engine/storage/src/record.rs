@@ -99,8 +99,41 @@ pub fn record_version(store: &str, key: &str, bytes: &[u8]) -> Result<u32, Stora
         .map_err(|e| StorageError::decode(store, key, format!("not a record envelope: {e}")))
 }
 
+/// The version and the `data` bytes of an envelope laid out exactly as
+/// [`encode`] writes it (`{"version":N,"data":...}`, no spaces, version
+/// first); `None` for any other layout, which the general path reads.
+fn split_envelope(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    let rest = bytes.strip_prefix(b"{\"version\":")?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    // JSON allows no leading zero; `u32::MAX` has ten digits.
+    if digits == 0 || digits > 10 || (digits > 1 && rest[0] == b'0') {
+        return None;
+    }
+    let version = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    let data = rest[digits..]
+        .strip_prefix(b",\"data\":")?
+        .strip_suffix(b"}")?;
+    Some((version, data))
+}
+
 /// Decodes a stored record, migrating it if it is older than `T::VERSION`.
+///
+/// A current record as [`encode`] wrote it is read in one pass straight
+/// from `bytes` (its data parsed as `T`, the envelope by hand); anything
+/// else (an older or newer version, another layout, a decode error) takes
+/// the general path, which also names what is wrong.
 pub(crate) fn decode<T: Record>(store: &str, key: &str, bytes: &[u8]) -> Result<T, StorageError> {
+    if let Some((version, data)) = split_envelope(bytes)
+        && version == T::VERSION
+        && let Ok(value) = serde_json::from_slice::<T>(data)
+    {
+        return Ok(value);
+    }
+    decode_general(store, key, bytes)
+}
+
+/// Reads the header, then the data as `T` or through the upgrade steps.
+fn decode_general<T: Record>(store: &str, key: &str, bytes: &[u8]) -> Result<T, StorageError> {
     let version = record_version(store, key, bytes)?;
     if version > T::VERSION {
         return Err(StorageError::NewerRecord {
@@ -159,3 +192,70 @@ plain_records!(
 );
 
 impl<T: Serialize + DeserializeOwned> Record for Vec<T> {}
+
+#[cfg(test)]
+mod tests {
+    use serde::{Deserialize, Serialize};
+
+    use super::{Record, decode, decode_general, encode, split_envelope};
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Saved {
+        name: String,
+        n: u64,
+    }
+    impl Record for Saved {
+        const VERSION: u32 = 2;
+        fn upgrade(from: u32, mut data: serde_json::Value) -> Result<serde_json::Value, String> {
+            data["n"] = serde_json::json!(from * 10);
+            Ok(data)
+        }
+    }
+
+    fn saved() -> Saved {
+        Saved {
+            name: "a \"quoted\" name}".into(),
+            n: 7,
+        }
+    }
+
+    #[test]
+    fn the_one_pass_read_agrees_with_the_general_one_on_what_encode_writes() {
+        let bytes = encode("s", "k", &saved()).unwrap();
+        assert_eq!(split_envelope(&bytes).map(|(v, _)| v), Some(2));
+        assert_eq!(decode::<Saved>("s", "k", &bytes).unwrap(), saved());
+        assert_eq!(decode_general::<Saved>("s", "k", &bytes).unwrap(), saved());
+    }
+
+    #[test]
+    fn other_layouts_and_versions_take_the_general_path() {
+        let data = r#"{"name":"a \"quoted\" name}","n":7}"#;
+        for bytes in [
+            format!(r#"{{ "version": 2, "data": {data} }}"#),
+            format!(r#"{{"data":{data},"version":2}}"#),
+            format!("{{\"version\":2,\n\"data\":{data}}}"),
+        ] {
+            assert_eq!(split_envelope(bytes.as_bytes()), None, "{bytes}");
+            assert_eq!(
+                decode::<Saved>("s", "k", bytes.as_bytes()).unwrap(),
+                saved()
+            );
+        }
+        // An older record is upgraded, a newer one refused, as before.
+        let old = format!(r#"{{"version":1,"data":{data}}}"#);
+        assert_eq!(decode::<Saved>("s", "k", old.as_bytes()).unwrap().n, 10);
+        let newer = format!(r#"{{"version":3,"data":{data}}}"#);
+        assert!(decode::<Saved>("s", "k", newer.as_bytes()).is_err());
+        // Not JSON: a leading zero, a field after the data, a broken tail.
+        for bad in [
+            format!(r#"{{"version":02,"data":{data}}}"#),
+            format!(r#"{{"version":2,"data":{data},"extra":1}}"#),
+            format!(r#"{{"version":2,"data":{data}}}}}"#),
+        ] {
+            let fast = decode::<Saved>("s", "k", bad.as_bytes()).map_err(|e| e.to_string());
+            let general =
+                decode_general::<Saved>("s", "k", bad.as_bytes()).map_err(|e| e.to_string());
+            assert_eq!(fast, general, "{bad}");
+        }
+    }
+}

@@ -15,6 +15,7 @@ use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
 
 use super::data_dir::default_data_dir;
 use super::faults::{FaultyFile, FileFaults};
+use super::record::{self, Record};
 use super::schema::{OpenPlan, RESERVED_PREFIX, Scope, check_database_name, plan_open};
 use super::{Database, StorageBackend, StorageError, Transaction, TransactionMode, Upgrade};
 
@@ -556,11 +557,46 @@ trait ReadOnly {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, redb::StorageError>;
     fn all(&self) -> Result<Vec<(String, Vec<u8>)>, redb::StorageError>;
     fn keys(&self) -> Result<Vec<String>, redb::StorageError>;
+    fn count(&self) -> Result<u64, redb::StorageError>;
+    /// Lends the bytes under `key` (in the page, not copied) to `read`.
+    fn lend(
+        &self,
+        key: &str,
+        read: &mut dyn FnMut(Option<&[u8]>),
+    ) -> Result<(), redb::StorageError>;
+    /// Lends every `(key, bytes)` in key order to `read`, straight from the
+    /// pages, until it returns `false`.
+    fn lend_all(&self, read: &mut dyn FnMut(&str, &[u8]) -> bool)
+    -> Result<(), redb::StorageError>;
 }
 
 impl<T: ReadableTable<&'static str, &'static [u8]>> ReadOnly for T {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, redb::StorageError> {
         Ok(ReadableTable::get(self, key)?.map(|v| v.value().to_vec()))
+    }
+    fn count(&self) -> Result<u64, redb::StorageError> {
+        self.len()
+    }
+    fn lend(
+        &self,
+        key: &str,
+        read: &mut dyn FnMut(Option<&[u8]>),
+    ) -> Result<(), redb::StorageError> {
+        let value = ReadableTable::get(self, key)?;
+        read(value.as_ref().map(|v| v.value()));
+        Ok(())
+    }
+    fn lend_all(
+        &self,
+        read: &mut dyn FnMut(&str, &[u8]) -> bool,
+    ) -> Result<(), redb::StorageError> {
+        for entry in self.iter()? {
+            let (key, value) = entry?;
+            if !read(key.value(), value.value()) {
+                break;
+            }
+        }
+        Ok(())
     }
     fn all(&self) -> Result<Vec<(String, Vec<u8>)>, redb::StorageError> {
         all_of(self)
@@ -589,6 +625,53 @@ impl Transaction for RedbTransaction<'_> {
 
     async fn keys(&mut self, store: &str) -> Result<Vec<String>, StorageError> {
         self.read(store, |t| t.keys())
+    }
+
+    // The typed reads decode each record where it lies in the page: no copy
+    // of its bytes, and the result vector sized once from the table's count.
+
+    async fn get<T: Record>(&mut self, store: &str, key: &str) -> Result<Option<T>, StorageError> {
+        let mut decoded = None;
+        self.read(store, |t| {
+            t.lend(key, &mut |bytes| {
+                decoded = bytes.map(|bytes| record::decode(store, key, bytes));
+            })
+        })?;
+        decoded.transpose()
+    }
+
+    async fn get_all<T: Record>(&mut self, store: &str) -> Result<Vec<(String, T)>, StorageError> {
+        let mut records = Vec::new();
+        let mut failed = None;
+        self.read(store, |t| {
+            records.reserve_exact(usize::try_from(t.count()?).unwrap_or(0));
+            t.lend_all(&mut |key, bytes| match record::decode(store, key, bytes) {
+                Ok(value) => {
+                    records.push((key.to_owned(), value));
+                    true
+                }
+                Err(error) => {
+                    failed = Some(error);
+                    false
+                }
+            })
+        })?;
+        failed.map_or(Ok(records), Err)
+    }
+
+    async fn get_each<T: Record>(
+        &mut self,
+        store: &str,
+    ) -> Result<Vec<(String, Result<T, StorageError>)>, StorageError> {
+        let mut records = Vec::new();
+        self.read(store, |t| {
+            records.reserve_exact(usize::try_from(t.count()?).unwrap_or(0));
+            t.lend_all(&mut |key, bytes| {
+                records.push((key.to_owned(), record::decode(store, key, bytes)));
+                true
+            })
+        })?;
+        Ok(records)
     }
 
     async fn delete(&mut self, store: &str, key: &str) -> Result<(), StorageError> {

@@ -51,7 +51,6 @@ pub struct Scene {
     world: World,
     sweep: TransformSweep,
     systems: Schedule,
-    transforms: QueryState<(Entity, &'static TransformSlot)>,
     with_behaviours: QueryState<(Entity, &'static TransformSlot), With<Behaviours>>,
     cameras: QueryState<(&'static TransformSlot, &'static mut Camera)>,
     mesh_renderers: QueryState<(Entity, &'static TransformSlot, &'static MeshRenderer)>,
@@ -109,7 +108,6 @@ impl Scene {
         let sweep = TransformSweep::new(&mut world);
         let animation = animation::AnimationStep::new(&mut world);
         Self {
-            transforms: world.query(),
             with_behaviours: world.query_filtered(),
             cameras: world.query(),
             mesh_renderers: world.query(),
@@ -276,12 +274,13 @@ impl Scene {
 
     /// Refreshes transforms, then calls `visit` with every object's world matrix.
     /// This is how a renderer reads the whole scene; it allocates nothing.
+    /// Objects come in the order of their transform caches (a dense array
+    /// read front to back), which is no particular order.
     pub fn for_each_world_matrix(&mut self, mut visit: impl FnMut(GameObject, &Affine3A)) {
         self.refresh_transforms();
-        let store = self.world.resource::<TransformStore>();
-        for (entity, slot) in self.transforms.iter(&self.world) {
-            visit(GameObject::from_entity(entity), store.world(slot.slot));
-        }
+        self.world
+            .resource::<TransformStore>()
+            .for_each_world(|entity, m| visit(GameObject::from_entity(entity), m));
     }
 
     /// Counters of matrix work done so far (for tests and profiling).

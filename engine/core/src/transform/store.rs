@@ -249,7 +249,7 @@ impl TransformStore {
     /// comparison, so the NaN start always differs). On a difference re-bakes
     /// the local matrix of `own.slot` and returns `true`; otherwise does no
     /// matrix work. The world matrix follows on the next refresh.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn rebake_if_changed(
         &mut self,
         own: &mut TransformSlot,
@@ -267,29 +267,14 @@ impl TransformStore {
     }
 
     /// Queues `slot` for the next sweep.
+    #[inline]
     pub(crate) fn mark_pending(&mut self, slot: u32) {
         self.pending.push(slot);
     }
 
-    /// Version counter value now; a world version above it was computed later.
-    pub(crate) fn version_mark(&self) -> u64 {
-        self.last_version
-    }
-
-    /// During a sweep whose scan started at `mark`: if the parent's world was
-    /// already finalised in this sweep (or there is no parent), recomputes this
-    /// world matrix right away, while its local matrix is hot in cache, and
-    /// returns `true`. Otherwise leaves it for `settle_pending`.
-    #[inline]
-    pub(crate) fn refresh_world_if_parent_final(&mut self, slot: u32, mark: u64) -> bool {
-        let parent = self.links[slot as usize].parent;
-        let parent_final = parent == NO_SLOT || self.links[parent as usize].world_version > mark;
-        parent_final && self.refresh_world(slot)
-    }
-
     /// Brings one world matrix up to date, assuming its parent already is.
     /// Returns `true` when it was recomputed (its version moved).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn refresh_world(&mut self, slot: u32) -> bool {
         let i = slot as usize;
         let parent = self.links[i].parent;
@@ -374,6 +359,17 @@ impl TransformStore {
     /// The cached local matrix (as last baked).
     pub(crate) fn local(&self, slot: u32) -> Affine3A {
         self.local[slot as usize]
+    }
+
+    /// Calls `visit` with every live slot's entity and cached world matrix,
+    /// in slot order: two dense arrays read front to back.
+    #[inline]
+    pub(crate) fn for_each_world(&self, mut visit: impl FnMut(Entity, &Affine3A)) {
+        for (&entity, world) in self.entity.iter().zip(&self.world) {
+            if entity != Entity::PLACEHOLDER {
+                visit(entity, world);
+            }
+        }
     }
 
     /// The cached world matrix, as of the last refresh.

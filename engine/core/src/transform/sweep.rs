@@ -3,9 +3,8 @@
 //!
 //! 1. Scan transforms whose ECS change tick moved since the last sweep (a cheap
 //!    pre-check) and compare their ten scalars with the baked ones; only a real
-//!    difference rebuilds the local matrix. Same-value writes stop here.
-//!    Where the parent was already finished in this pass, the world matrix is
-//!    recomputed on the spot.
+//!    difference rebuilds the local matrix and queues the slot. Same-value
+//!    writes stop here.
 //! 2. Settle the queued slots parents-first: recompute where the local matrix or
 //!    the parent's version changed, and descend only below what was recomputed.
 
@@ -43,25 +42,15 @@ impl TransformSweep {
             return;
         };
         let store = store.bypass_change_detection();
-        // Worlds computed from here on are final for this sweep: a child scanned
-        // after its parent (the usual table order) is finished in the same pass.
-        let mark = store.version_mark();
-        // `has_children` below reads the index; a hierarchy change rebuilds it once.
-        store.refresh_index();
         for (transform, mut own) in &mut changed {
             let own = own.bypass_change_detection();
             let slot = own.slot;
-            if slot == NO_SLOT {
-                continue;
-            }
-            if store.rebake_if_changed(own, transform) {
-                let finished = store.refresh_world_if_parent_final(slot, mark);
-                // Left for the settle step: a world that could not be finished
-                // here, and a parent whose unchanged descendants must see its
-                // new version. A finished leaf needs nothing more.
-                if !finished || store.has_children(slot) {
-                    store.mark_pending(slot);
-                }
+            if slot != NO_SLOT && store.rebake_if_changed(own, transform) {
+                // The world matrix waits for the settle step: changed objects
+                // come in ECS table order, so finishing them here would load
+                // the parent's link and matrix at random; the settle step
+                // reaches them parents-first, streaming.
+                store.mark_pending(slot);
             }
         }
         store.settle_pending();

@@ -19,12 +19,6 @@ pub(super) struct HierarchyIndex {
 }
 
 impl TransformStore {
-    /// `true` when `slot` has children (as of the last index refresh).
-    #[inline]
-    pub(crate) fn has_children(&self, slot: u32) -> bool {
-        !self.children(slot).is_empty()
-    }
-
     pub(super) fn children(&self, slot: u32) -> &[u32] {
         let s = slot as usize;
         let start = self.index.child_start[s] as usize;
