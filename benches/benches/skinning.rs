@@ -18,6 +18,7 @@
 
 use std::f32::consts::TAU;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -111,6 +112,10 @@ fn scene(count: usize, skinned: bool) -> (Engine, Vec<Vec<GameObject>>) {
             Camera::perspective(60.0, 0.1, 200.0, 16.0 / 9.0).expect("valid"),
         )
         .expect("spawned");
+    // One list for every character, as copies of one glTF model share it.
+    let inverse_bind: Arc<[Mat4]> = (0..JOINTS)
+        .map(|j| Mat4::from_translation(Vec3::Y * -(j as f32 * SEGMENT)))
+        .collect();
     let side = (count as f32).sqrt().ceil() as usize;
     let mut characters = Vec::with_capacity(count);
     for i in 0..count {
@@ -140,13 +145,10 @@ fn scene(count: usize, skinned: bool) -> (Engine, Vec<Vec<GameObject>>) {
             .add_component(body, MeshRenderer::new(mesh.handle(), material.handle()))
             .expect("spawned");
         if skinned {
-            let inverse_bind = (0..JOINTS)
-                .map(|j| Mat4::from_translation(Vec3::Y * -(j as f32 * SEGMENT)))
-                .collect();
             scene
                 .add_component(
                     body,
-                    SkinnedMesh::new(chain.clone(), inverse_bind).expect("valid"),
+                    SkinnedMesh::new(chain.clone(), Arc::clone(&inverse_bind)).expect("valid"),
                 )
                 .expect("spawned");
         }
