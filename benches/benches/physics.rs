@@ -22,14 +22,14 @@
 //! overrides the default of 10.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rapier3d::math::Vector;
 use rapier3d::prelude::{
     ActiveEvents, CoefficientCombineRule, ColliderBuilder, PhysicsWorld, RigidBodyBuilder,
 };
-use rustix::time::{ClockId, clock_gettime};
+use taos_benches::Clock;
 use taos_engine::physics::{Collider, PhysicsConfig, RigidBody};
 use taos_engine::prelude::{Scene, Transform, Vec3};
 
@@ -103,46 +103,6 @@ fn direct_world(count: usize) -> PhysicsWorld {
     }
     world.step_with_events(&(), &());
     world
-}
-
-/// What a step is timed with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Clock {
-    Wall,
-    /// The calling thread's CPU time.
-    ThreadCpu,
-}
-
-impl Clock {
-    fn from_env() -> Self {
-        match std::env::var("TAOS_BENCH_CLOCK").as_deref() {
-            Ok("thread-cpu") => Self::ThreadCpu,
-            _ => Self::Wall,
-        }
-    }
-
-    /// How long `f` took by this clock.
-    fn time(self, f: impl FnOnce()) -> Duration {
-        match self {
-            Self::Wall => {
-                let start = Instant::now();
-                f();
-                start.elapsed()
-            }
-            Self::ThreadCpu => {
-                let cpu = || {
-                    let t = clock_gettime(ClockId::ThreadCPUTime);
-                    Duration::new(
-                        u64::try_from(t.tv_sec).unwrap_or(0),
-                        u32::try_from(t.tv_nsec).unwrap_or(0),
-                    )
-                };
-                let start = cpu();
-                f();
-                cpu().saturating_sub(start)
-            }
-        }
-    }
 }
 
 /// Times `iters` steps of `step`, rebuilding with `build` (untimed) after
