@@ -46,3 +46,49 @@ pub fn gpu_pass_times(engine: &mut Engine) -> Option<String> {
         passes.join(", ")
     ))
 }
+
+/// What a bench times with: the wall clock (criterion's default), or with
+/// `TAOS_BENCH_CLOCK=thread-cpu` the bench thread's CPU time, which other
+/// processes sharing the cores do not inflate (work the call hands to
+/// other threads, such as lavapipe's, is not counted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clock {
+    /// Elapsed time.
+    Wall,
+    /// The calling thread's CPU time.
+    ThreadCpu,
+}
+
+impl Clock {
+    /// The clock `TAOS_BENCH_CLOCK` names (`thread-cpu`), else the wall clock.
+    #[must_use]
+    pub fn from_env() -> Self {
+        match std::env::var("TAOS_BENCH_CLOCK").as_deref() {
+            Ok("thread-cpu") => Self::ThreadCpu,
+            _ => Self::Wall,
+        }
+    }
+
+    /// How long `f` took by this clock.
+    pub fn time(self, f: impl FnOnce()) -> std::time::Duration {
+        match self {
+            Self::Wall => {
+                let start = std::time::Instant::now();
+                f();
+                start.elapsed()
+            }
+            Self::ThreadCpu => {
+                let cpu = || {
+                    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+                    std::time::Duration::new(
+                        u64::try_from(t.tv_sec).unwrap_or(0),
+                        u32::try_from(t.tv_nsec).unwrap_or(0),
+                    )
+                };
+                let start = cpu();
+                f();
+                cpu().saturating_sub(start)
+            }
+        }
+    }
+}

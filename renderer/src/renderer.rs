@@ -123,12 +123,10 @@ impl Renderer {
     /// Poses this frame's skinned and morphing instances (see
     /// [`deform`](crate::deform)): places their culling bounds around the
     /// pose, uploads every joint matrix and morph weight once, and deforms
-    /// each instance's vertices (a compute dispatch each, or on the CPU
-    /// where the backend has no compute). Call it before bucketing the
+    /// each instance's vertices (one compute dispatch per pool of instances
+    /// of one mesh, or on the CPU where the backend has no compute). Call it before bucketing the
     /// frame's draws, so culling sees the posed bounds; an instance not
     /// posed keeps its last pose. While TAA is on, each instance's previous
-    /// pose is kept too (one GPU copy per pool of instances), for motion
-    /// vectors. While TAA is on, each instance's previous
     /// pose is kept too (one GPU copy per pool of instances), for motion
     /// vectors.
     pub fn deform(&mut self, deformations: &MeshDeformations) -> DeformStats {

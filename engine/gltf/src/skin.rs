@@ -1,6 +1,8 @@
 //! Skins: the joints that deform a mesh, their inverse bind matrices, and the checks that tie
 //! them to the nodes and meshes using them.
 
+use std::sync::Arc;
+
 use glam::Mat4;
 
 use crate::accessor::{Buffers, Encoding, read_floats};
@@ -23,8 +25,9 @@ pub struct Skin {
     /// The joint nodes; `JOINTS_n` values index this list.
     pub joints: Vec<NodeIndex>,
     /// One matrix per joint, bringing the mesh into the joint's space at bind time; identity
-    /// matrices when the file has none.
-    pub inverse_bind_matrices: Vec<Mat4>,
+    /// matrices when the file has none. Shared, so every copy of a model spawned from this skin
+    /// shares one list.
+    pub inverse_bind_matrices: Arc<[Mat4]>,
     /// The `skeleton` node, the common root of the joints, if the file names one (informative
     /// only: joints are placed by their own world transforms).
     pub skeleton: Option<NodeIndex>,
@@ -78,7 +81,7 @@ pub(crate) fn import_skins(
             let name = ElementName::new(ElementKind::Skin, skin.index(), skin.name());
             let joints: Vec<NodeIndex> = skin.joints().map(|j| NodeIndex(j.index())).collect();
             let inverse_bind_matrices = match skin.inverse_bind_matrices() {
-                None => vec![Mat4::IDENTITY; joints.len()],
+                None => vec![Mat4::IDENTITY; joints.len()].into(),
                 Some(acc) => {
                     let matrices = read_floats::<16>(&acc, buffers, "MAT4 of f32", Encoding::Float)
                         .map_err(|problem| GltfError::Accessor {

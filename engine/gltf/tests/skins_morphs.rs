@@ -83,8 +83,8 @@ fn two_bone_skin_has_its_joints_matrices_and_renormalised_weights() {
     assert_eq!(skin.joint_count(), 2);
     assert_eq!(skin.skeleton, Some(NodeIndex(1)));
     assert_eq!(
-        skin.inverse_bind_matrices,
-        test_models::two_bone_inverse_bind_matrices().to_vec()
+        *skin.inverse_bind_matrices,
+        test_models::two_bone_inverse_bind_matrices()
     );
     assert_eq!(model.nodes[0].skin, Some(SkinIndex(0)));
     assert_eq!(model.nodes[1].skin, None);

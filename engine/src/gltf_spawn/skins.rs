@@ -79,13 +79,14 @@ impl Spawner<'_> {
             // Bind pose: each joint's world times its inverse bind matrix.
             let placements: Vec<Mat4> = joints
                 .iter()
-                .zip(&skin.inverse_bind_matrices)
+                .zip(skin.inverse_bind_matrices.iter())
                 .map(|(&joint, bind)| {
                     Mat4::from(self.scene.world_matrix(joint).unwrap_or_default()) * *bind
                 })
                 .collect();
-            let component = SkinnedMesh::new(joints, skin.inverse_bind_matrices.clone())
-                .map_err(|source| error(SkinSpawnProblem::Refused(source)))?;
+            let component =
+                SkinnedMesh::new(joints, std::sync::Arc::clone(&skin.inverse_bind_matrices))
+                    .map_err(|source| error(SkinSpawnProblem::Refused(source)))?;
             self.add(object, component)?;
             self.spawned.skinned.push(object);
             for placement in placements {

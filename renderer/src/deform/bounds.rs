@@ -4,37 +4,58 @@
 //! skinned vertex is a weighted average of its joints' placements. Morph
 //! targets widen each box by how far the weighted targets can push a vertex.
 
-use glam::{Mat3, Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 
 use super::DeformableMeshData;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct DeformBounds {
-    /// Per joint, the bind-space box `(min, max)` of the vertices it
-    /// influences with a non-zero weight.
-    joint_boxes: Vec<Option<(Vec3, Vec3)>>,
+    /// The bind-space box of the vertices each joint influences with a
+    /// non-zero weight, for the joints that influence any.
+    joint_boxes: Vec<JointBox>,
     /// The bind-pose bounds.
     base: (Vec3, Vec3),
     /// Per morph target, the longest position displacement.
     reaches: Vec<f32>,
 }
 
+/// One joint's bind-space box, as its centre and half extent (what placing
+/// it reads).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct JointBox {
+    joint: usize,
+    /// The centre, `w` = 1.
+    centre: Vec4,
+    half: Vec3,
+}
+
 impl DeformBounds {
     pub(crate) fn new(data: &DeformableMeshData) -> Self {
-        let mut joint_boxes: Vec<Option<(Vec3, Vec3)>> = vec![None; data.joints_needed()];
+        let mut boxes: Vec<Option<(Vec3, Vec3)>> = vec![None; data.joints_needed()];
         if let Some(influences) = data.influences() {
             let pairs = influences.joints.iter().zip(influences.weights);
             for (vertex, (j, w)) in data.mesh().vertices().iter().zip(pairs) {
                 let p = Vec3::from(vertex.position);
                 for k in 0..4 {
                     if w[k] > 0.0
-                        && let Some(slot) = joint_boxes.get_mut(usize::from(j[k]))
+                        && let Some(slot) = boxes.get_mut(usize::from(j[k]))
                     {
                         *slot = Some(slot.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))));
                     }
                 }
             }
         }
+        let joint_boxes = boxes
+            .iter()
+            .enumerate()
+            .filter_map(|(joint, b)| {
+                b.map(|(lo, hi)| JointBox {
+                    joint,
+                    centre: ((lo + hi) * 0.5).extend(1.0),
+                    half: (hi - lo) * 0.5,
+                })
+            })
+            .collect();
         Self {
             joint_boxes,
             base: data.mesh().bounds(),
@@ -46,7 +67,9 @@ impl DeformBounds {
         self.base
     }
 
-    /// The mesh-space box holding every vertex under `joints` and `weights`.
+    /// The mesh-space box holding every vertex under `joints` and `weights`:
+    /// each joint's box placed by its matrix (its centre transformed, its
+    /// half extent by the matrix's absolute values), all of them joined.
     pub(crate) fn posed(&self, joints: &[Mat4], weights: &[f32]) -> (Vec3, Vec3) {
         let pad = Vec3::splat(
             self.reaches
@@ -55,35 +78,29 @@ impl DeformBounds {
                 .map(|(reach, w)| reach * w.abs())
                 .sum::<f32>(),
         );
-        let mut bounds: Option<(Vec3, Vec3)> = None;
-        for (index, (lo, hi)) in self
-            .joint_boxes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| b.map(|b| (i, b)))
-        {
-            let m = joints.get(index).copied().unwrap_or(Mat4::IDENTITY);
-            let (lo, hi) = (lo - pad, hi + pad);
-            let centre = m.transform_point3((lo + hi) * 0.5);
-            let linear = Mat3::from_mat4(m);
-            let abs = Mat3::from_cols(
-                linear.x_axis.abs(),
-                linear.y_axis.abs(),
-                linear.z_axis.abs(),
-            );
-            let half = abs * ((hi - lo) * 0.5);
-            let placed = (centre - half, centre + half);
-            bounds = Some(bounds.map_or(placed, |(a, b)| (a.min(placed.0), b.max(placed.1))));
+        if self.joint_boxes.is_empty() {
+            return (self.base.0 - pad, self.base.1 + pad);
         }
-        let (lo, hi) = bounds.unwrap_or(self.base);
-        if bounds.is_none() {
-            return (lo - pad, hi + pad);
+        let mut lo = Vec4::splat(f32::INFINITY);
+        let mut hi = Vec4::splat(f32::NEG_INFINITY);
+        let mut finite = true;
+        for b in &self.joint_boxes {
+            let m = joints.get(b.joint).unwrap_or(&Mat4::IDENTITY);
+            let centre = *m * b.centre;
+            let half = b.half + pad;
+            let extent =
+                m.x_axis.abs() * half.x + m.y_axis.abs() * half.y + m.z_axis.abs() * half.z;
+            let (a, z) = (centre - extent, centre + extent);
+            // `min` and `max` may drop a NaN; this keeps it.
+            finite &= a.is_finite() && z.is_finite();
+            lo = lo.min(a);
+            hi = hi.max(z);
         }
-        if !(lo.is_finite() && hi.is_finite()) {
+        if !finite {
             // A joint matrix with NaN in it: fall back to "everywhere" rather than cull.
             return (Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX));
         }
-        (lo, hi)
+        (lo.truncate(), hi.truncate())
     }
 }
 
@@ -134,5 +151,21 @@ mod tests {
                 "{p} outside {lo}..{hi}"
             );
         }
+    }
+
+    #[test]
+    fn a_nan_joint_matrix_bounds_everything() {
+        let mesh = MeshData::sphere(1.0, 12, 8);
+        let n = mesh.vertices().len();
+        let data = DeformableMeshData::new(mesh)
+            .with_skin(
+                (0..n).map(|v| [(v % 2) as u16, 0, 0, 0]).collect(),
+                vec![[1.0, 0.0, 0.0, 0.0]; n],
+            )
+            .unwrap();
+        let bounds = DeformBounds::new(&data);
+        // NaN in the first joint only: the next joint's `min` and `max` drop it.
+        let (lo, hi) = bounds.posed(&[Mat4::NAN, Mat4::IDENTITY], &[]);
+        assert_eq!((lo, hi), (Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX)));
     }
 }

@@ -80,6 +80,10 @@ pub(crate) struct Deformer {
     tail: Vec<f32>,
     params: Vec<u8>,
     dispatches: Vec<Dispatch>,
+    /// Per GPU instance, where its weights start (in vec4s) and how many.
+    weight_offsets: Vec<(u64, usize)>,
+    /// `params`, each at its uniform offset alignment.
+    aligned_params: Vec<u8>,
     scratch: Vec<Vertex>,
 }
 
@@ -307,7 +311,8 @@ impl Deformer {
         self.tail.clear();
         self.params.clear();
         self.dispatches.clear();
-        let mut weight_offsets = Vec::with_capacity(self.posed.len());
+        let weight_offsets = &mut self.weight_offsets;
+        weight_offsets.clear();
         for posed in self.posed.iter().filter(|p| !p.cpu) {
             let pose = &deformations.poses[posed.pose];
             let targets = assets
@@ -323,7 +328,7 @@ impl Deformer {
             .posed
             .iter()
             .filter(|p| !p.cpu)
-            .zip(&weight_offsets)
+            .zip(weight_offsets.iter())
             .peekable();
         while let Some((first, _)) = gpu_posed.peek().copied() {
             let Some(source) = assets.deform_source(first.source) else {
@@ -389,11 +394,13 @@ impl Deformer {
         );
         let size = std::mem::size_of::<Params>();
         let stride = pipeline.params_stride as usize;
-        let mut params = vec![0_u8; self.dispatches.len() * stride];
+        let params = &mut self.aligned_params;
+        params.clear();
+        params.resize(self.dispatches.len() * stride, 0);
         for (i, chunk) in self.params.chunks_exact(size).enumerate() {
             params[i * stride..i * stride + size].copy_from_slice(chunk);
         }
-        queue.write_buffer(&frame.params, 0, &params);
+        queue.write_buffer(&frame.params, 0, params);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("deform"),
         });

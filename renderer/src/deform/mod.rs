@@ -59,7 +59,7 @@ use crate::resources::MeshId;
 /// How an instance is deformed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeformPath {
-    /// A compute dispatch per instance.
+    /// A compute dispatch (one per pool of instances of one mesh).
     Gpu,
     /// [`deform_vertices`] on the CPU, then an upload.
     Cpu,

@@ -2,6 +2,8 @@
 //! [`MorphWeights`] (blend-shape weights), both read by the renderer each
 //! frame through [`Scene::collect_deformations_into`](crate::Scene::collect_deformations_into).
 
+use std::sync::Arc;
+
 use bevy_ecs::component::Component;
 use glam::Mat4;
 
@@ -63,7 +65,9 @@ pub enum DeformError {
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct SkinnedMesh {
     joints: Vec<GameObject>,
-    inverse_bind_matrices: Vec<Mat4>,
+    /// Shared by every copy of one model: gathering reads them once per
+    /// joint each frame, so one list for many characters stays in cache.
+    inverse_bind_matrices: Arc<[Mat4]>,
 }
 
 impl SkinnedMesh {
@@ -71,15 +75,18 @@ impl SkinnedMesh {
     pub const MAX_JOINTS: usize = 65_536;
 
     /// A skin of `joints`, each with the matrix that brings the mesh from
-    /// its bind pose into that joint's space.
+    /// its bind pose into that joint's space. Copies of one model share the
+    /// matrices when they are given the same [`Arc`] (a `Vec` is copied
+    /// into a new one).
     ///
     /// # Errors
     /// [`DeformError`] for no joints, more than [`MAX_JOINTS`](Self::MAX_JOINTS),
     /// a matrix count that differs from the joint count, or a non-finite matrix.
     pub fn new(
         joints: Vec<GameObject>,
-        inverse_bind_matrices: Vec<Mat4>,
+        inverse_bind_matrices: impl Into<Arc<[Mat4]>>,
     ) -> Result<Self, DeformError> {
+        let inverse_bind_matrices = inverse_bind_matrices.into();
         if joints.is_empty() {
             return Err(DeformError::NoJoints);
         }
@@ -222,7 +229,10 @@ mod tests {
 
     #[test]
     fn a_skin_is_checked_before_it_is_made() {
-        assert_eq!(SkinnedMesh::new(vec![], vec![]), Err(DeformError::NoJoints));
+        assert_eq!(
+            SkinnedMesh::new(vec![], Vec::<Mat4>::new()),
+            Err(DeformError::NoJoints)
+        );
         assert_eq!(
             SkinnedMesh::new(vec![object(1)], vec![]),
             Err(DeformError::BindMatrixCount {

@@ -7,6 +7,7 @@ use std::ops::Range;
 use bevy_ecs::change_detection::DetectChangesMut as _;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::query::{Or, QueryState, With};
+use bevy_ecs::world::World;
 use glam::{Affine3A, Mat4};
 
 use super::Scene;
@@ -83,6 +84,39 @@ fn index(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
 }
 
+/// Per joint of the last gather, in gather order, the transform slot it was
+/// found at. The next gather reads a joint's world matrix straight from the
+/// store when that slot still holds the same entity (a slot holds one entity
+/// from its allocation to its release), instead of looking the joint up in
+/// the ECS: a dense table that only a changed skin or a respawned joint
+/// touches again.
+#[derive(Debug, Default)]
+pub(super) struct JointSlots(Vec<u32>);
+
+impl JointSlots {
+    /// The world matrix of `joint`, the `index`-th joint of this gather.
+    fn world(
+        &mut self,
+        index: usize,
+        joint: Entity,
+        world: &World,
+        store: &TransformStore,
+    ) -> Option<Affine3A> {
+        if let Some(&slot) = self.0.get(index)
+            && store.is_live(slot)
+            && store.entity(slot) == joint
+        {
+            return Some(*store.world(slot));
+        }
+        let slot = world.get::<TransformSlot>(joint)?.slot;
+        if self.0.len() <= index {
+            self.0.resize(index + 1, u32::MAX);
+        }
+        self.0[index] = slot;
+        store.is_live(slot).then(|| *store.world(slot))
+    }
+}
+
 impl Scene {
     /// Fills `out` with every active deforming mesh's joint matrices and
     /// morph weights (transforms are refreshed first). With render
@@ -101,15 +135,12 @@ impl Scene {
         let world = &self.world;
         let store = world.resource::<TransformStore>();
         let query = &self.deforming;
-        let placed = |entity: Entity| -> Option<Affine3A> {
-            if interpolates
-                && let Some(world) =
-                    self.interpolated_world_matrix(GameObject::from_entity(entity), alpha)
-            {
-                return Some(world);
-            }
-            let slot = world.get::<TransformSlot>(entity)?.slot;
-            store.is_live(slot).then(|| *store.world(slot))
+        // Taken for the pass (the closure below borrows the scene).
+        let mut slots = std::mem::take(&mut self.joint_slots);
+        let interpolated = |entity: Entity| {
+            interpolates
+                .then(|| self.interpolated_world_matrix(GameObject::from_entity(entity), alpha))
+                .flatten()
         };
         for (entity, &TransformSlot { slot, .. }, renderer, skin, morph) in query.iter_manual(world)
         {
@@ -118,11 +149,14 @@ impl Scene {
             }
             let start = index(out.joint_matrices.len());
             if let Some(skin) = skin {
-                let to_mesh = Mat4::from(placed(entity).unwrap_or(*store.world(slot)).inverse());
+                let to_mesh = interpolated(entity).unwrap_or(*store.world(slot)).inverse();
                 for (joint, bind) in skin.joints().iter().zip(skin.inverse_bind_matrices()) {
+                    let at = out.joint_matrices.len();
+                    let placed = interpolated(joint.entity())
+                        .or_else(|| slots.world(at, joint.entity(), world, store));
                     // A removed joint holds its vertices in the bind pose.
-                    let matrix = placed(joint.entity())
-                        .map_or(Mat4::IDENTITY, |joint| to_mesh * Mat4::from(joint) * *bind);
+                    let matrix =
+                        placed.map_or(Mat4::IDENTITY, |joint| Mat4::from(to_mesh * joint) * *bind);
                     out.joint_matrices.push(matrix);
                 }
             }
@@ -138,5 +172,62 @@ impl Scene {
                 weights: start..index(out.morph_weights.len()),
             });
         }
+        self.joint_slots = slots;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Mat4, Vec3};
+
+    use super::*;
+    use crate::components::MaterialHandle;
+    use crate::transform::Transform;
+
+    /// A mesh object at the origin skinned to two joints at x = 1 and 2.
+    fn skinned() -> (Scene, [GameObject; 2]) {
+        let mut scene = Scene::new();
+        let body = scene.spawn_with("Body", Transform::default());
+        let joints =
+            [1.0, 2.0].map(|x| scene.spawn_with("Joint", Transform::from_position(Vec3::X * x)));
+        scene
+            .add_component(body, MeshRenderer::new(MeshHandle(0), MaterialHandle(0)))
+            .unwrap();
+        let skin = SkinnedMesh::new(joints.to_vec(), vec![Mat4::IDENTITY; 2]).unwrap();
+        scene.add_component(body, skin).unwrap();
+        (scene, joints)
+    }
+
+    fn translations(out: &Deformations) -> Vec<Vec3> {
+        out.joint_matrices
+            .iter()
+            .map(|m| m.w_axis.truncate())
+            .collect()
+    }
+
+    #[test]
+    fn a_removed_joint_never_reads_the_object_that_took_its_slot() {
+        let (mut scene, [first, _]) = skinned();
+        let mut out = Deformations::default();
+        scene.collect_deformations_into(1.0, &mut out);
+        assert_eq!(translations(&out), [Vec3::X, Vec3::X * 2.0]);
+        scene.remove(first).unwrap();
+        // Reuses the freed transform slot.
+        scene.spawn_with("Other", Transform::from_position(Vec3::Y * 9.0));
+        scene.collect_deformations_into(1.0, &mut out);
+        assert_eq!(out.joint_matrices[0], Mat4::IDENTITY, "held in bind pose");
+        assert_eq!(translations(&out)[1], Vec3::X * 2.0);
+    }
+
+    #[test]
+    fn a_skin_given_other_joints_reads_them() {
+        let (mut scene, [first, second]) = skinned();
+        let mut out = Deformations::default();
+        scene.collect_deformations_into(1.0, &mut out);
+        let body = out.draws[0].object;
+        let swapped = SkinnedMesh::new(vec![second, first], vec![Mat4::IDENTITY; 2]).unwrap();
+        scene.add_component(body, swapped).unwrap();
+        scene.collect_deformations_into(1.0, &mut out);
+        assert_eq!(translations(&out), [Vec3::X * 2.0, Vec3::X]);
     }
 }

@@ -55,6 +55,8 @@ pub struct Scene {
     cameras: QueryState<(&'static TransformSlot, &'static mut Camera)>,
     mesh_renderers: QueryState<(Entity, &'static TransformSlot, &'static MeshRenderer)>,
     deforming: deformations::DeformingQuery,
+    /// Where the last gather found each joint's transform.
+    joint_slots: deformations::JointSlots,
     /// (rank, entity) of objects to run, reused every frame.
     run_order: Vec<(u32, Entity)>,
     /// Scratch for [`sync_activity`](Self::sync_activity).
@@ -112,6 +114,7 @@ impl Scene {
             cameras: world.query(),
             mesh_renderers: world.query(),
             deforming: world.query_filtered(),
+            joint_slots: deformations::JointSlots::default(),
             sweep,
             systems: Schedule::new(SceneUpdate),
             world,
