@@ -175,6 +175,22 @@ pub(super) struct PageStatus {
     pub job_failures: u64,
     /// On a server: where, as whom, and what it answered.
     pub online: Option<OnlineStatus>,
+    /// The view distance played, in chunks.
+    pub view_distance: i32,
+    /// Chunks resident on the GPU, far terrain sections included.
+    pub chunks: usize,
+    /// Of them, far terrain sections.
+    pub far_sections: usize,
+    /// Bytes of chunk quad buffers on the GPU (resident, pooled).
+    pub gpu_buffer_bytes: (u64, u64),
+    /// The wasm module's linear memory in bytes: what the game holds in
+    /// the page (it grows, never shrinks).
+    pub wasm_memory_bytes: u64,
+}
+
+/// The wasm module's linear memory in bytes.
+pub(super) fn wasm_memory_bytes() -> u64 {
+    core::arch::wasm32::memory_size::<0>() as u64 * 65_536
 }
 
 /// A game on a server, as the page reports it.

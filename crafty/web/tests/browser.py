@@ -620,6 +620,38 @@ def test_full_quality(base, report, profile):
     report["full_quality"] = f"ok: shadows low, light shafts on, {status['frames']} frames, canvas {seen}"
 
 
+def test_far_view(base, report, profile):
+    """crafty at view distance 32 (the browser's most) on WebGL2: the far
+    terrain's tiles come, frames keep coming, and the page reports the
+    wasm memory, which must stay under 1 GiB."""
+    browser = Browser(profile)
+    try:
+        browser.open(f"{base}/crafty/?shadows=off&shafts=off&view=32&backend=webgl2&world=new:42")
+        status = browser.wait_for("view 32: playing", playing, 240)
+        if status.get("view_distance") != 32:
+            raise Failure(f"view 32 asked for, the game plays view {status.get('view_distance')}")
+        start = status["frames"]
+        status = browser.wait_for(
+            "view 32: far terrain resident and frames coming",
+            lambda s: s.get("far_sections", 0) > 0 and s.get("frames", 0) >= start + 5, 300)
+        shot = browser.screenshot(os.path.join(report["out"], "crafty_far_view.png"))
+        ok, seen = looks_rendered(shot)
+        if not ok:
+            raise Failure(f"view 32: the canvas does not show a rendered frame ({seen})")
+        memory = status.get("wasm_memory_bytes", 0)
+        if not 0 < memory < 1 << 30:
+            raise Failure(f"view 32: the page reports {memory} bytes of wasm memory (the budget is 1 GiB)")
+        heap = browser.driver.execute_script(
+            "return performance.memory ? performance.memory.usedJSHeapSize : null;")
+        gpu, pooled = status.get("gpu_buffer_bytes", [0, 0])
+    finally:
+        browser.quit()
+    report["far_view"] = (f"ok: view 32, {status['frames']} frames, {status['chunks']} chunks resident "
+                          f"({status['far_sections']} far sections), wasm memory {memory / 2**20:.0f} MiB, "
+                          f"JS heap {heap / 2**20 if heap else 0:.0f} MiB, chunk buffers {gpu / 2**20:.1f} MiB "
+                          f"(+{pooled / 2**20:.1f} MiB pooled), canvas {seen}")
+
+
 def test_webgpu(base, report, profile):
     """The same page on WebGPU, where headless Chromium offers it; reported only."""
     browser = Browser(profile, webgpu=True)
@@ -887,7 +919,7 @@ def test_physics_checksum(base, report, profile):
     report["physics_checksum"] = f"ok: {title} (native: {expected})"
 
 
-PARTS = ["e2e", "storage", "tabs", "touch", "full_quality", "webgpu", "samples", "multiplayer", "kills"]
+PARTS = ["e2e", "storage", "tabs", "touch", "full_quality", "far_view", "webgpu", "samples", "multiplayer", "kills"]
 
 
 def main():
@@ -925,6 +957,8 @@ def main():
                 test_touch(base, report, profile)
             elif part == "full_quality":
                 test_full_quality(base, report, profile)
+            elif part == "far_view":
+                test_far_view(base, report, profile)
             elif part == "webgpu":
                 test_webgpu(base, report, profile)
             elif part == "samples":

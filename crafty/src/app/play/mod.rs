@@ -266,6 +266,7 @@ impl Play {
     #[cfg(target_arch = "wasm32")]
     pub(super) fn page_status(&self, engine: &mut Engine) -> super::web::PageStatus {
         let backend = format!("{:?}", engine.renderer().gpu().adapter_info().backend);
+        let render_stats = self.session.render().stats();
         let redraws = engine.window_stats().redraws;
         let game = engine.game_loop();
         let paused = game.is_paused();
@@ -302,6 +303,11 @@ impl Play {
             loaded_last_edit,
             last_edit,
             job_failures: hud::job_failures(&self.session),
+            view_distance: self.settings.view_distance,
+            chunks: render_stats.chunks,
+            far_sections: render_stats.far_sections,
+            gpu_buffer_bytes: render_stats.buffer_bytes,
+            wasm_memory_bytes: super::web::wasm_memory_bytes(),
             online: self
                 .online
                 .as_ref()
