@@ -2,7 +2,7 @@
 //!
 //! The effect itself ([`ParticleEffect`]: spawning, motion, looks) is the
 //! renderer's plain data, re-exported here; the renderer's
-//! [`ParticleFeature`](taos_renderer::particles::ParticleFeature), which
+//! [`ParticleFeature`], which
 //! every preset registers, spawns, simulates and draws every active
 //! emitter each frame, at the emitter object's world transform. Particles
 //! move by the scene's scaled frame time: a time scale of 0 pauses them.
