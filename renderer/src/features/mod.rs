@@ -31,6 +31,7 @@ pub use deferred::{
     check_deferred_support,
 };
 pub use forward_lit::ForwardLitFeature;
+pub(crate) use forward_plus::storage_entry;
 pub use forward_plus::{
     DEFAULT_LIGHTS_PER_TILE, ForwardPlusFeature, ForwardPlusUnsupported, TILE_SIZE,
 };

@@ -7,6 +7,7 @@ use super::effect::MAX_GPU_PARTICLES;
 use super::particle::PARTICLE_SIZE;
 use super::pipelines::WORKGROUP;
 use crate::features::gpu_util::uniform_entry;
+use crate::features::storage_entry;
 
 /// The compare distance and block size of one bitonic stage.
 #[repr(C)]
@@ -97,28 +98,15 @@ impl SortBuffers {
     }
 }
 
-fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 impl SortPipelines {
     pub(crate) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("particle sort"),
             entries: &[
                 uniform_entry(0, false, wgpu::ShaderStages::COMPUTE),
-                storage_entry(1, true),
-                storage_entry(2, false),
-                storage_entry(3, false),
+                storage_entry(1, true, wgpu::ShaderStages::COMPUTE),
+                storage_entry(2, false, wgpu::ShaderStages::COMPUTE),
+                storage_entry(3, false, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let stage_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

@@ -8,6 +8,7 @@ use super::particle::PARTICLE_SIZE;
 use crate::features::gpu_util::{
     DEPTH_AS_FLOAT, nearest_sampler, sampler_entry, single_texel, uniform_entry,
 };
+use crate::features::storage_entry;
 use crate::frame::HDR_FORMAT;
 
 /// What the draw needs.
@@ -211,28 +212,15 @@ pub(crate) struct SimulatePipeline {
 /// Invocations per simulation workgroup (`simulate.wgsl`).
 pub(crate) const WORKGROUP: u32 = 256;
 
-fn storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: false },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 impl SimulatePipeline {
     pub(crate) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("particle simulate"),
             entries: &[
                 uniform_entry(0, false, wgpu::ShaderStages::COMPUTE),
-                storage_entry(1),
+                storage_entry(1, false, wgpu::ShaderStages::COMPUTE),
                 texture_entry(2, DEPTH_AS_FLOAT, wgpu::ShaderStages::COMPUTE),
-                storage_entry(3),
+                storage_entry(3, false, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
