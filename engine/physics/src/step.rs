@@ -142,7 +142,7 @@ impl Physics {
     }
 
     fn remove_entry(&mut self, id: ObjectId) {
-        if let Some(entry) = self.entries.remove(&id) {
+        if let Some(entry) = self.entries.swap_remove(&id) {
             if self.by_entity.get(&entry.entity) == Some(&id) {
                 self.by_entity.remove(&entry.entity);
             }

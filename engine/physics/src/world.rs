@@ -7,6 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use bevy_ecs::entity::Entity;
 use bevy_ecs::resource::Resource;
 use glam::{Quat, Vec3};
+use indexmap::IndexMap;
 use rapier3d::prelude::{ColliderHandle, PhysicsWorld, RigidBodyHandle};
 use taos_core::{GameObject, ObjectId};
 
@@ -68,6 +69,14 @@ impl Hasher for IdHasher {
 /// is not the ids' order: what must be deterministic sorts first.
 pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
+/// [`IdMap`] whose entries sit in one dense array in insertion order (the
+/// order objects got their bodies, which is also the order of the
+/// library's body arena and, mostly, of the ECS tables). The per-step
+/// passes walk it front to back, so the bodies and transforms they touch
+/// stream through memory instead of being visited in hash order. Removal
+/// swaps the last entry in; what must be deterministic still sorts first.
+pub(crate) type DenseIdMap<K, V> = IndexMap<K, V, BuildHasherDefault<IdHasher>>;
+
 /// The physics world of a scene: a resource in the scene's ECS world, put
 /// there by [`install`](crate::install) and stepped once per scene update
 /// (see the [crate docs](crate)).
@@ -78,10 +87,12 @@ pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 pub struct Physics {
     /// The library's world: every body, collider, island, contact and
     /// solver state, and the pipeline's workspace.
-    pub(crate) sim: PhysicsWorld,
+    /// Boxed: the scene moves this resource out of its world and back
+    /// every step, and the library's world is large.
+    pub(crate) sim: Box<PhysicsWorld>,
     pub(crate) gravity: Vec3,
     /// Every object with a body, by stable id.
-    pub(crate) entries: IdMap<ObjectId, Entry>,
+    pub(crate) entries: DenseIdMap<ObjectId, Entry>,
     /// Every object with a joint, by stable id.
     pub(crate) joints: BTreeMap<ObjectId, JointEntry>,
     /// Every player's capsule (controllers place them), by stable id.
@@ -143,9 +154,9 @@ impl Physics {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            sim: PhysicsWorld::new(),
+            sim: Box::new(PhysicsWorld::new()),
             gravity: EARTH_GRAVITY,
-            entries: IdMap::default(),
+            entries: DenseIdMap::default(),
             joints: BTreeMap::new(),
             characters: BTreeMap::new(),
             by_entity: IdMap::default(),
