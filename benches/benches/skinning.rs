@@ -16,6 +16,10 @@
 //! Every character shares one list of inverse bind matrices, as copies of
 //! one glTF model do.
 //!
+//! `joint_updates_tenth_moving`: the same crowd with one character in ten
+//! swaying and the rest standing still, gathered as the presenter does
+//! (`Scene::collect_changed_deformations_into`: only poses that changed).
+//!
 //! Target: 1,000 characters' joint updates under 2 ms of CPU (5,000: under 8 ms).
 //!
 //! Run: `cargo bench -p taos_benches --bench skinning -- --warm-up-time 1 --measurement-time 3`
@@ -166,9 +170,14 @@ fn scene(count: usize, skinned: bool) -> (Engine, Vec<Vec<GameObject>>) {
 
 /// Sways every joint a little (a new pose each call) and propagates transforms.
 fn sway(engine: &mut Engine, characters: &[Vec<GameObject>], step: &mut f32) {
+    sway_every(engine, characters, step, 1);
+}
+
+/// [`sway`] for every `nth` character only (the others stand still).
+fn sway_every(engine: &mut Engine, characters: &[Vec<GameObject>], step: &mut f32, nth: usize) {
     *step += 0.05;
     let scene = engine.scene_mut();
-    for (c, chain) in characters.iter().enumerate() {
+    for (c, chain) in characters.iter().enumerate().step_by(nth) {
         for (j, &joint) in chain.iter().enumerate().skip(1) {
             let angle = (*step + c as f32 * 0.3 + j as f32 * 0.2).sin() * 0.05;
             scene
@@ -226,6 +235,18 @@ impl Bench {
             .collect_deformations_into(1.0, &mut self.gathered);
     }
 
+    /// Sways one character in ten; the other nine stand still.
+    fn sway_tenth(&mut self) {
+        sway_every(&mut self.engine, &self.characters, &mut self.step, 10);
+    }
+
+    /// What the presenter gathers: only the poses that changed.
+    fn gather_changed(&mut self) {
+        self.engine
+            .scene_mut()
+            .collect_changed_deformations_into(1.0, &mut self.gathered);
+    }
+
     fn deform(&mut self) {
         hand_over(&mut self.gathered, &mut self.poses);
         black_box(self.engine.renderer().deform(&self.poses));
@@ -270,6 +291,16 @@ fn skinning(c: &mut Criterion) {
         });
         group.bench_function(BenchmarkId::new("deform", count), |b| {
             b.iter_custom(|n| bench.time(n, |b| b.gather(), Bench::deform));
+        });
+        // A crowd where one in ten moves, as the presenter hands it on:
+        // only changed poses are gathered and deformed.
+        group.bench_function(BenchmarkId::new("joint_updates_tenth_moving", count), |b| {
+            b.iter_custom(|n| {
+                bench.time(n, Bench::sway_tenth, |b| {
+                    b.gather_changed();
+                    b.deform();
+                })
+            });
         });
         if count > 1_000 {
             // Joint work only: whole frames of this many tubes take lavapipe seconds.

@@ -167,27 +167,28 @@ impl RenderPresenter {
         gather_particles(scene, data);
         gather_decals(scene, alpha, data, &mut self.decal_objects);
         // Before bucketing: culling reads the posed bounds.
-        scene.collect_deformations_into(alpha, &mut self.deformations);
-        if !self.deformations.draws.is_empty() {
-            let poses = &mut self.poses;
-            poses.poses.clear();
-            std::mem::swap(
-                &mut poses.joint_matrices,
-                &mut self.deformations.joint_matrices,
-            );
-            std::mem::swap(
-                &mut poses.morph_weights,
-                &mut self.deformations.morph_weights,
-            );
-            poses
-                .poses
-                .extend(self.deformations.draws.iter().map(|draw| DeformPose {
-                    mesh: MeshId(draw.mesh.0),
-                    joints: draw.joints.clone(),
-                    weights: draw.weights.clone(),
-                }));
-            self.renderer.deform(poses);
-        }
+        // Only poses that changed: the renderer keeps the others' last pose.
+        scene.collect_changed_deformations_into(alpha, &mut self.deformations);
+        let poses = &mut self.poses;
+        poses.poses.clear();
+        std::mem::swap(
+            &mut poses.joint_matrices,
+            &mut self.deformations.joint_matrices,
+        );
+        std::mem::swap(
+            &mut poses.morph_weights,
+            &mut self.deformations.morph_weights,
+        );
+        poses
+            .poses
+            .extend(self.deformations.draws.iter().map(|draw| DeformPose {
+                mesh: MeshId(draw.mesh.0),
+                joints: draw.joints.clone(),
+                weights: draw.weights.clone(),
+            }));
+        // Also with no pose: instances that stopped keep their motion
+        // vectors' previous pose current.
+        self.renderer.deform(poses);
         self.current_worlds.clear();
         self.current_worlds
             .extend(self.draws.iter().map(|d| (d.object, d.world)));

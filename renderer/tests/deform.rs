@@ -52,6 +52,8 @@ fn placement(frame: usize) -> Affine3A {
 enum Cube {
     Rigid,
     Skinned,
+    /// Skinned, and posed again on frames where it stands still.
+    SkinnedReposed,
 }
 
 struct Scene {
@@ -70,7 +72,7 @@ fn build(renderer: &mut Renderer, kind: Cube) -> Scene {
     });
     let cube = match kind {
         Cube::Rigid => assets.add_mesh(gpu, "cube", &MeshData::cube(2.0)),
-        Cube::Skinned => {
+        Cube::Skinned | Cube::SkinnedReposed => {
             let source = assets
                 .add_deformable_mesh(gpu, "cube", bound_cube())
                 .unwrap();
@@ -92,6 +94,19 @@ fn render(
     frames: usize,
     on_cpu: bool,
 ) -> (Vec<u8>, usize) {
+    render_stopping(setup, kind, frames, frames, on_cpu)
+}
+
+/// [`render`], with the cube stepping for the first `moving` frames and
+/// standing still after: the skinned cube is then not posed at all (as the
+/// engine hands on only changed poses) unless it is `SkinnedReposed`.
+fn render_stopping(
+    setup: impl FnOnce(&mut Renderer),
+    kind: Cube,
+    frames: usize,
+    moving: usize,
+    on_cpu: bool,
+) -> (Vec<u8>, usize) {
     let gpu = support::gpu();
     let target = OffscreenTarget::new(&gpu, WIDTH, HEIGHT, FORMAT).unwrap();
     let mut renderer = Renderer::new(gpu, FORMAT);
@@ -107,8 +122,9 @@ fn render(
     let mut deformations = MeshDeformations::default();
     let mut culled = 0;
     for frame in 0..frames {
-        let now = placement(frame);
-        let before = placement(frame.saturating_sub(1));
+        let at = |frame: usize| placement(frame.min(moving.saturating_sub(1)));
+        let now = at(frame);
+        let before = at(frame.saturating_sub(1));
         let ground = DrawItem {
             mesh: scene.ground.0,
             material: scene.ground.1,
@@ -125,17 +141,20 @@ fn render(
                 },
                 previous_world: before,
             },
-            Cube::Skinned => {
+            Cube::Skinned | Cube::SkinnedReposed => {
                 deformations.clear();
-                let joint = Mat4::from(now) * Mat4::from_translation(-BIND_OFFSET);
-                deformations.joint_matrices.extend([joint, joint]);
-                deformations.poses.push(DeformPose {
-                    mesh: scene.cube,
-                    joints: 0..2,
-                    weights: 0..0,
-                });
+                let posed = frame < moving || kind == Cube::SkinnedReposed;
+                if posed {
+                    let joint = Mat4::from(now) * Mat4::from_translation(-BIND_OFFSET);
+                    deformations.joint_matrices.extend([joint, joint]);
+                    deformations.poses.push(DeformPose {
+                        mesh: scene.cube,
+                        joints: 0..2,
+                        weights: 0..0,
+                    });
+                }
                 let stats = renderer.deform(&deformations);
-                assert_eq!(stats.gpu + stats.cpu, 1);
+                assert_eq!(stats.gpu + stats.cpu, u32::from(posed));
                 DrawItem {
                     mesh: scene.cube,
                     material: scene.material,
@@ -236,6 +255,22 @@ fn taa_motion_vectors_follow_a_moving_skeleton_as_they_follow_a_moving_object() 
         &skinned,
         3,
         "deferred with TAA after six moving frames",
+    );
+}
+
+/// A skeleton that stops is no longer posed (the engine hands on changed
+/// poses only); its motion vectors must drop to zero as if it were posed
+/// again where it stands, not keep the last step's motion.
+#[test]
+fn taa_sees_a_skeleton_that_stopped_posing_as_standing_still() {
+    let taa = || deferred_preset(DeferredOptions::default());
+    let (reposed, _) = render_stopping(taa(), Cube::SkinnedReposed, 8, 4, false);
+    let (unposed, _) = render_stopping(taa(), Cube::Skinned, 8, 4, false);
+    assert_same(
+        &reposed,
+        &unposed,
+        3,
+        "deferred with TAA, four moving frames then four still",
     );
 }
 

@@ -76,6 +76,10 @@ pub(crate) struct Deformer {
     /// read them only while TAA runs).
     kept_previous: bool,
     posed: Vec<Posed>,
+    /// The pools posed last frame, and this frame's (swapped each frame):
+    /// a pool posed last frame and not this one still gets its copy, so an
+    /// instance that stopped moving shows no motion.
+    posed_pools: [Vec<(DeformableMeshId, usize)>; 2],
     /// Morph weights (padded to fours) then instance tables, after the joints.
     tail: Vec<f32>,
     params: Vec<u8>,
@@ -181,7 +185,12 @@ impl Deformer {
         for posed in &mut self.posed {
             posed.fresh = keep_previous && (posed.fresh || all_fresh);
         }
-        if self.posed.is_empty() {
+        let [last_pools, pools] = &mut self.posed_pools;
+        std::mem::swap(last_pools, pools);
+        pools.clear();
+        pools.extend(self.posed.iter().map(|p| (p.source, p.pool)));
+        pools.dedup();
+        if self.posed.is_empty() && last_pools.is_empty() {
             return stats;
         }
         if !keep_previous {
@@ -189,20 +198,17 @@ impl Deformer {
             self.dispatch(gpu, assets, deformations);
             return stats;
         }
-        // Keep last frame's vertices: one copy per posed pool.
+        // Keep last frame's vertices: one copy per pool posed this frame or
+        // the last (the pool's unposed instances copy their unchanged pose).
         let mut encoder = gpu
             .device()
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("deform keep"),
             });
-        let mut last = None;
-        for posed in &self.posed {
-            if last == Some((posed.source, posed.pool)) {
-                continue;
-            }
-            last = Some((posed.source, posed.pool));
-            if let Some(source) = assets.deform_source(posed.source)
-                && let Some(pool) = source.pools.get(posed.pool)
+        let stopped = last_pools.iter().filter(|pool| !pools.contains(pool));
+        for &(source, pool) in pools.iter().chain(stopped) {
+            if let Some(source) = assets.deform_source(source)
+                && let Some(pool) = source.pools.get(pool)
             {
                 let used = pool.members.len() as u64 * source.stride();
                 encoder.copy_buffer_to_buffer(&pool.current, 0, &pool.previous, 0, used);

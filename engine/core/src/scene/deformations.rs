@@ -4,16 +4,17 @@
 
 use std::ops::Range;
 
-use bevy_ecs::change_detection::DetectChangesMut as _;
+use bevy_ecs::change_detection::{DetectChanges as _, DetectChangesMut as _, Ref, Tick};
 use bevy_ecs::entity::Entity;
 use bevy_ecs::query::{Or, QueryState, With};
-use bevy_ecs::world::World;
-use glam::{Affine3A, Mat4};
+use glam::Mat4;
 
 use super::Scene;
 use crate::components::{MeshHandle, MeshRenderer, MorphWeights, SkinnedMesh};
 use crate::object::GameObject;
 use crate::transform::{TransformSlot, TransformStore};
+
+pub(super) use super::deform_seen::DeformSeen;
 
 /// One deforming mesh this frame: where its joints and weights sit in
 /// [`Deformations`]' flat lists.
@@ -73,48 +74,15 @@ pub(super) type DeformingQuery = QueryState<
     (
         Entity,
         &'static TransformSlot,
-        &'static MeshRenderer,
-        Option<&'static SkinnedMesh>,
-        Option<&'static MorphWeights>,
+        Ref<'static, MeshRenderer>,
+        Option<Ref<'static, SkinnedMesh>>,
+        Option<Ref<'static, MorphWeights>>,
     ),
     Or<(With<SkinnedMesh>, With<MorphWeights>)>,
 >;
 
 fn index(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
-}
-
-/// Per joint of the last gather, in gather order, the transform slot it was
-/// found at. The next gather reads a joint's world matrix straight from the
-/// store when that slot still holds the same entity (a slot holds one entity
-/// from its allocation to its release), instead of looking the joint up in
-/// the ECS: a dense table that only a changed skin or a respawned joint
-/// touches again.
-#[derive(Debug, Default)]
-pub(super) struct JointSlots(Vec<u32>);
-
-impl JointSlots {
-    /// The world matrix of `joint`, the `index`-th joint of this gather.
-    fn world(
-        &mut self,
-        index: usize,
-        joint: Entity,
-        world: &World,
-        store: &TransformStore,
-    ) -> Option<Affine3A> {
-        if let Some(&slot) = self.0.get(index)
-            && store.is_live(slot)
-            && store.entity(slot) == joint
-        {
-            return Some(*store.world(slot));
-        }
-        let slot = world.get::<TransformSlot>(joint)?.slot;
-        if self.0.len() <= index {
-            self.0.resize(index + 1, u32::MAX);
-        }
-        self.0[index] = slot;
-        store.is_live(slot).then(|| *store.world(slot))
-    }
 }
 
 impl Scene {
@@ -124,6 +92,27 @@ impl Scene {
     /// `alpha` between their last two ticks, as the presenter draws them;
     /// otherwise `alpha` is ignored.
     pub fn collect_deformations_into(&mut self, alpha: f32, out: &mut Deformations) {
+        self.gather_deformations(alpha, out, false);
+    }
+
+    /// Like [`collect_deformations_into`](Self::collect_deformations_into),
+    /// but leaves out every mesh whose pose cannot have changed since the
+    /// last call of this method: neither the mesh object nor any of its
+    /// joints moved, its [`SkinnedMesh`], [`MorphWeights`] and
+    /// [`MeshRenderer`] were not written, and it was in that call's list
+    /// with the same mesh. A renderer keeps an instance's last pose, so
+    /// handing it only these is enough: a crowd that stands still costs a
+    /// version check per joint instead of a matrix product and an upload.
+    ///
+    /// Objects that were inactive, new, or given another mesh are always
+    /// in the list. With render interpolation on, every mesh is (its pose
+    /// depends on `alpha`). One consumer should call this (the presenter
+    /// does): each call is measured against the one before.
+    pub fn collect_changed_deformations_into(&mut self, alpha: f32, out: &mut Deformations) {
+        self.gather_deformations(alpha, out, true);
+    }
+
+    fn gather_deformations(&mut self, alpha: f32, out: &mut Deformations, only_changed: bool) {
         out.clear();
         self.refresh_transforms();
         self.world
@@ -132,28 +121,56 @@ impl Scene {
             .prepare();
         self.deforming.update_archetypes(&self.world);
         let interpolates = self.interpolates();
+        let only_changed = only_changed && !interpolates;
         let world = &self.world;
+        let this_run = world.read_change_tick();
         let store = world.resource::<TransformStore>();
         let query = &self.deforming;
         // Taken for the pass (the closure below borrows the scene).
-        let mut slots = std::mem::take(&mut self.joint_slots);
+        let mut seen = std::mem::take(&mut self.deform_seen);
         let interpolated = |entity: Entity| {
             interpolates
                 .then(|| self.interpolated_world_matrix(GameObject::from_entity(entity), alpha))
                 .flatten()
         };
+        // Every active skin's joints, counted whether gathered or not, so a
+        // joint keeps its place in the slot table frame to frame.
+        let mut joint_index = 0_usize;
         for (entity, &TransformSlot { slot, .. }, renderer, skin, morph) in query.iter_manual(world)
         {
             if !store.is_active(slot) {
                 continue;
             }
+            let first_joint = joint_index;
+            joint_index += skin.as_ref().map_or(0, |skin| skin.joints().len());
+            if only_changed {
+                let written = |tick: Tick| tick.is_newer_than(seen.tick, this_run);
+                let unchanged = seen.posed(slot, entity, renderer.mesh)
+                    && !written(renderer.last_changed())
+                    && !skin.as_ref().is_some_and(|s| written(s.last_changed()))
+                    && !morph.as_ref().is_some_and(|m| written(m.last_changed()))
+                    && store.world_version(slot) <= seen.version
+                    && skin
+                        .as_ref()
+                        .is_none_or(|skin| seen.joints_unmoved(first_joint, skin.joints(), store));
+                if unchanged {
+                    continue;
+                }
+                seen.mark_posed(slot, entity, renderer.mesh);
+            }
             let start = index(out.joint_matrices.len());
-            if let Some(skin) = skin {
+            if let Some(skin) = &skin {
                 let to_mesh = interpolated(entity).unwrap_or(*store.world(slot)).inverse();
-                for (joint, bind) in skin.joints().iter().zip(skin.inverse_bind_matrices()) {
-                    let at = out.joint_matrices.len();
-                    let placed = interpolated(joint.entity())
-                        .or_else(|| slots.world(at, joint.entity(), world, store));
+                for (k, (joint, bind)) in skin
+                    .joints()
+                    .iter()
+                    .zip(skin.inverse_bind_matrices())
+                    .enumerate()
+                {
+                    let placed = interpolated(joint.entity()).or_else(|| {
+                        seen.joints
+                            .world(first_joint + k, joint.entity(), world, store)
+                    });
                     // A removed joint holds its vertices in the bind pose.
                     let matrix =
                         placed.map_or(Mat4::IDENTITY, |joint| Mat4::from(to_mesh * joint) * *bind);
@@ -162,7 +179,7 @@ impl Scene {
             }
             let joints = start..index(out.joint_matrices.len());
             let start = index(out.morph_weights.len());
-            if let Some(morph) = morph {
+            if let Some(morph) = &morph {
                 out.morph_weights.extend_from_slice(morph.weights());
             }
             out.draws.push(DeformedDraw {
@@ -172,7 +189,15 @@ impl Scene {
                 weights: start..index(out.morph_weights.len()),
             });
         }
-        self.joint_slots = slots;
+        if only_changed {
+            seen.version = store.last_version();
+            seen.tick = this_run;
+        }
+        self.deform_seen = seen;
+        if only_changed {
+            // Writes after this gather must be newer than `this_run`.
+            self.world.increment_change_tick();
+        }
     }
 }
 

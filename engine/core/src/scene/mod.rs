@@ -4,6 +4,7 @@
 mod animation;
 mod commands;
 mod components;
+mod deform_seen;
 mod deformations;
 mod diagnostics;
 pub(crate) mod find;
@@ -55,8 +56,9 @@ pub struct Scene {
     cameras: QueryState<(&'static TransformSlot, &'static mut Camera)>,
     mesh_renderers: QueryState<(Entity, &'static TransformSlot, &'static MeshRenderer)>,
     deforming: deformations::DeformingQuery,
-    /// Where the last gather found each joint's transform.
-    joint_slots: deformations::JointSlots,
+    /// Where the last gather found each joint's transform, and what the
+    /// last changed-only gather posed.
+    deform_seen: deformations::DeformSeen,
     /// (rank, entity) of objects to run, reused every frame.
     run_order: Vec<(u32, Entity)>,
     /// Scratch for [`sync_activity`](Self::sync_activity).
@@ -114,7 +116,7 @@ impl Scene {
             cameras: world.query(),
             mesh_renderers: world.query(),
             deforming: world.query_filtered(),
-            joint_slots: deformations::JointSlots::default(),
+            deform_seen: deformations::DeformSeen::default(),
             sweep,
             systems: Schedule::new(SceneUpdate),
             world,

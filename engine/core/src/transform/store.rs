@@ -377,6 +377,11 @@ impl TransformStore {
         &self.world[slot as usize]
     }
 
+    /// The newest world-matrix version handed out so far.
+    pub(crate) fn last_version(&self) -> u64 {
+        self.last_version
+    }
+
     pub(crate) fn world_version(&self, slot: u32) -> u64 {
         self.links[slot as usize].world_version
     }
