@@ -205,4 +205,60 @@ proptest! {
         }
         prop_assert_eq!(before, scene.transform_stats());
     }
+
+    /// Every node of a forest spawned depth-first (each parent's slot below
+    /// its children's: the sweep's full pass walks the arrays in slot
+    /// order) moved in the same frame, round after round; then one node
+    /// reparented (the order table again) and all moved once more.
+    #[test]
+    fn a_depth_first_forest_moved_all_at_once_equals_scratch(
+        (parents, rounds, reparent) in depth_first_forest().prop_flat_map(|parents| {
+            let n = parents.len();
+            (Just(parents), 1usize..4, (0..n, 0..n))
+        })
+    ) {
+        let (mut scene, objects) = build(&parents);
+        let mut check_all = |scene: &mut Scene, round: usize| {
+            for (i, &o) in objects.iter().enumerate() {
+                let mut view = scene.object_mut(o).unwrap();
+                *view.position_mut() += Vec3::new(0.01 * (round + 1) as f32, 0.0, i as f32 * 0.001);
+            }
+            let before = scene.transform_stats();
+            let mut seen = Vec::with_capacity(objects.len());
+            scene.for_each_world_matrix(|o, m| seen.push((o, *m)));
+            let after = scene.transform_stats();
+            assert_eq!(
+                after.world_recomputes - before.world_recomputes,
+                objects.len() as u64,
+                "every node recomputed once"
+            );
+            for (o, cached) in seen {
+                assert_affine_close(&cached, &scratch_world(scene, o), TOLERANCE, "full pass");
+            }
+        };
+        for round in 0..rounds {
+            check_all(&mut scene, round);
+        }
+        let (node, parent) = reparent;
+        let _ = scene.add_child(objects[parent], objects[node]);
+        check_all(&mut scene, rounds);
+    }
+}
+
+/// A forest in depth-first pre-order: node i's parent is one of node
+/// i - 1's ancestors (or i - 1 itself), or none.
+fn depth_first_forest() -> impl Strategy<Value = Vec<Option<usize>>> {
+    prop::collection::vec(0usize..6, 1..400).prop_map(|depths| {
+        let mut chain: Vec<usize> = Vec::new();
+        depths
+            .iter()
+            .enumerate()
+            .map(|(i, &depth)| {
+                chain.truncate(depth.min(chain.len()));
+                let parent = chain.last().copied();
+                chain.push(i);
+                parent
+            })
+            .collect()
+    })
 }

@@ -313,6 +313,10 @@ impl TransformStore {
         // O(n) cheap compares. Pick whichever is less work.
         if self.pending.len() * FULL_PASS_RATIO >= self.index.order.len() {
             self.pending.clear();
+            if self.index.in_slot_order {
+                self.settle_in_slot_order();
+                return;
+            }
             for k in 0..self.index.order.len() {
                 let slot = self.index.order[k];
                 self.refresh_world(slot);
@@ -341,6 +345,44 @@ impl TransformStore {
         self.scratch = stack;
         pending.clear();
         self.pending = pending;
+    }
+
+    /// The full pass when every parent's slot is below its children's:
+    /// [`refresh_world`](Self::refresh_world) for each slot in turn, over
+    /// the arrays front to back without the order table.
+    fn settle_in_slot_order(&mut self) {
+        let n = self.links.len().min(self.local.len()).min(self.world.len());
+        let (links, local, world) = (&mut self.links[..n], &self.local[..n], &mut self.world[..n]);
+        let mut version = self.last_version;
+        let mut recomputed = 0;
+        for i in 0..n {
+            let link = links[i];
+            let (parent_version, parent_world) = match link.parent {
+                NO_SLOT => (0, None),
+                p => {
+                    let p = p as usize;
+                    // Parents first: a parent's slot is below its child's.
+                    if p >= i {
+                        continue;
+                    }
+                    (links[p].world_version, Some(world[p]))
+                }
+            };
+            if !link.local_dirty && link.world_version != 0 && link.parent_seen == parent_version {
+                continue;
+            }
+            world[i] = parent_world.map_or(local[i], |parent| parent * local[i]);
+            version += 1;
+            links[i] = Link {
+                world_version: version,
+                parent_seen: parent_version,
+                parent: link.parent,
+                local_dirty: false,
+            };
+            recomputed += 1;
+        }
+        self.last_version = version;
+        self.stats.world_recomputes += recomputed;
     }
 
     /// `true` when the cached world matrix of `slot` folds in its current

@@ -13,6 +13,9 @@ pub(super) struct HierarchyIndex {
     pub(super) order: Vec<u32>,
     /// Position of each slot in `order`.
     pub(super) rank: Vec<u32>,
+    /// `order` is every slot in slot order (a hierarchy spawned depth-first
+    /// with no slot freed): a full pass can walk the arrays front to back.
+    pub(super) in_slot_order: bool,
     /// Children of slot `s` are `children[child_start[s]..child_start[s + 1]]`.
     pub(super) child_start: Vec<u32>,
     pub(super) children: Vec<u32>,
@@ -84,6 +87,12 @@ impl TransformStore {
         for (r, &slot) in index.order.iter().enumerate() {
             index.rank[slot as usize] = r as u32;
         }
+        index.in_slot_order = index.order.len() == n
+            && index
+                .order
+                .iter()
+                .enumerate()
+                .all(|(k, &slot)| slot as usize == k);
         index.stale = false;
     }
 
