@@ -92,7 +92,14 @@ impl Physics {
         let mut known = 0_usize;
         for (entity, info, body, collider, transform, inactive, child) in mirrored.iter(world) {
             let id = info.id();
-            let Some(entry) = self.entries.get(&id) else {
+            // The table is in the order bodies were made, which is mostly
+            // the query's: try the next entry in line before hashing.
+            let in_line = self
+                .entries
+                .get_index(known)
+                .filter(|&(&key, _)| key == id)
+                .map(|(_, entry)| entry);
+            let Some(entry) = in_line.or_else(|| self.entries.get(&id)) else {
                 work.push((id, entity, inactive));
                 continue;
             };
