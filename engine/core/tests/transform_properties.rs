@@ -218,7 +218,7 @@ proptest! {
         })
     ) {
         let (mut scene, objects) = build(&parents);
-        let mut check_all = |scene: &mut Scene, round: usize| {
+        let check_all = |scene: &mut Scene, round: usize| {
             for (i, &o) in objects.iter().enumerate() {
                 let mut view = scene.object_mut(o).unwrap();
                 *view.position_mut() += Vec3::new(0.01 * (round + 1) as f32, 0.0, i as f32 * 0.001);

@@ -122,7 +122,7 @@ mod tests {
         let joints =
             [1.0, 2.0].map(|x| scene.spawn_with("Joint", Transform::from_position(Vec3::X * x)));
         let renderer = MeshRenderer::new(MeshHandle(0), MaterialHandle(0));
-        scene.add_component(body, renderer.clone()).unwrap();
+        scene.add_component(body, renderer).unwrap();
         let skin = SkinnedMesh::new(joints.to_vec(), vec![Mat4::IDENTITY; 2]).unwrap();
         scene.add_component(body, skin).unwrap();
         let face = scene.spawn_with("Face", Transform::default());
