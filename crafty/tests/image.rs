@@ -8,7 +8,7 @@ use crafty::inventory::GameMode;
 use crafty::render::CraftyPipelineFeature;
 use crafty::save::{PlayerState, SavedWorld};
 use crafty::session::Session;
-use taos_engine::game_loop::ManualClock;
+use taos_engine::game_loop::{GameLoop, ManualClock};
 
 #[test]
 fn seed_42_from_a_fixed_camera_matches_the_reference() {
@@ -30,16 +30,23 @@ fn seed_42_from_a_fixed_camera_matches_the_reference() {
 /// Renders seed 42 on the biome generator (what new worlds get) from `player` at
 /// `clock`, compares it with reference `name`, and returns its pixels.
 fn seed_42_view(name: &str, player: PlayerState, clock: u16) -> Vec<u8> {
+    let (feature, mut session, mut game) = seed_42_session(player, clock);
+    assert_session_looks_like(name, &mut session, &mut game, feature, 0.01)
+}
+
+/// A fresh session of seed 42 on the biome generator, with `player` placed
+/// and the day at `clock`.
+fn seed_42_session(player: PlayerState, clock: u16) -> (CraftyPipelineFeature, Session, GameLoop) {
     let mut record = SavedWorld::create("Image test", 42, GameMode::Creative, 0)
         .with_generator(crafty::world::TerrainGenerator::Biomes);
     record.player = player;
     let (feature, render) = CraftyPipelineFeature::new();
-    let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render);
+    let (session, mut game) = Session::fresh(record, ManualClock::new(), render);
     {
         let mut state = crafty::game::state_mut(&mut game);
         state.time = state.time.at_clock(clock);
     }
-    assert_session_looks_like(name, &mut session, &mut game, feature, 0.01)
+    (feature, session, game)
 }
 
 #[test]
@@ -278,15 +285,7 @@ fn from_a_mountain_top_far_terrain_reaches_the_horizon_without_cracks() {
         pitch: -0.12,
     };
     let start = |distance: i32| {
-        let mut record = SavedWorld::create("Image test", 42, GameMode::Creative, 0)
-            .with_generator(crafty::world::TerrainGenerator::Biomes);
-        record.player = player;
-        let (feature, render) = CraftyPipelineFeature::new();
-        let (mut session, mut game) = Session::fresh(record, ManualClock::new(), render);
-        {
-            let mut state = crafty::game::state_mut(&mut game);
-            state.time = state.time.at_clock(11 * 60);
-        }
+        let (feature, mut session, mut game) = seed_42_session(player, 11 * 60);
         session.set_view_distance(&mut game, distance);
         // No fog: what the far view reaches is seen, not hidden in haze.
         session.render().set_fog(Fog {

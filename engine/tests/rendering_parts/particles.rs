@@ -115,6 +115,17 @@ fn engine(preset: impl FnOnce(&mut Renderer)) -> Engine {
         .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
+/// A forward-preset engine whose particles take `path`.
+fn forward_engine_on(path: ParticlePath) -> Engine {
+    let mut engine = engine(forward_preset(PresetOptions::default()));
+    engine
+        .renderer()
+        .feature_mut::<ParticleFeature>()
+        .unwrap()
+        .set_path(path);
+    engine
+}
+
 fn run(engine: &mut Engine, frames: usize) -> Vec<u8> {
     for _ in 0..frames {
         engine.frame().unwrap();
@@ -224,12 +235,7 @@ fn ring(engine: &mut Engine, emitter: GameObject) -> Vec<taos_renderer::particle
 fn the_cpu_and_gpu_paths_agree() {
     let mut runs = Vec::new();
     for path in [ParticlePath::Gpu, ParticlePath::Cpu] {
-        let mut engine = engine(forward_preset(PresetOptions::default()));
-        engine
-            .renderer()
-            .feature_mut::<ParticleFeature>()
-            .unwrap()
-            .set_path(path);
+        let mut engine = forward_engine_on(path);
         let (sparks, _) = build_scene(&mut engine);
         let pixels = run(&mut engine, 20);
         if path == ParticlePath::Gpu
@@ -269,12 +275,7 @@ fn the_cpu_and_gpu_paths_agree() {
 #[test]
 fn alpha_blended_particles_are_drawn_farthest_first() {
     for path in [ParticlePath::Gpu, ParticlePath::Cpu] {
-        let mut engine = engine(forward_preset(PresetOptions::default()));
-        engine
-            .renderer()
-            .feature_mut::<ParticleFeature>()
-            .unwrap()
-            .set_path(path);
+        let mut engine = forward_engine_on(path);
         let (_, puffs) = build_scene(&mut engine);
         run(&mut engine, 60);
         let renderer = engine.renderer();
